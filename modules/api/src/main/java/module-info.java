@@ -1,0 +1,6 @@
+/** The /api/v1 contract: records, problem details and a Java client shared by the CLI and the desktop app. */
+module io.meshcontrol.api {
+    requires transitive tools.jackson.databind;
+    requires transitive com.fasterxml.jackson.annotation;
+    requires transitive java.net.http;
+}

@@ -1,0 +1,13 @@
+/** The product's rules: model, keys, configuration, storage, policy, network map, state, events. No HTTP here. */
+module io.meshcontrol.core {
+    requires transitive tools.jackson.databind;
+    requires transitive com.fasterxml.jackson.annotation;
+    requires tools.jackson.dataformat.yaml;
+    requires transitive java.sql;
+    requires org.jdbi.v3.core;
+    requires org.xerial.sqlitejdbc;
+    requires flyway.core;
+    requires org.bouncycastle.provider;
+
+    exports io.meshcontrol.core;
+}

@@ -1,0 +1,11 @@
+/** Composition root: HTTP routing, the control protocol, the v1 and v2 APIs, metrics. */
+module io.meshcontrol.server {
+    requires transitive io.meshcontrol.core;
+    requires transitive io.meshcontrol.api;
+    requires io.meshcontrol.relay;
+    requires io.meshcontrol.notify;
+    requires undertow.core;
+    requires xnio.api;
+    requires io.prometheus.metrics.core;
+    requires io.prometheus.writer.text;
+}
