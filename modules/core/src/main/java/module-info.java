@@ -10,4 +10,9 @@ module io.meshcontrol.core {
     requires org.bouncycastle.provider;
 
     exports io.meshcontrol.core;
+    exports io.meshcontrol.core.auth;
+    exports io.meshcontrol.core.event;
+    exports io.meshcontrol.core.model;
+    exports io.meshcontrol.core.state;
+    exports io.meshcontrol.core.store;
 }

@@ -1,0 +1,97 @@
+package io.meshcontrol.core.auth;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.model.ApiKey;
+import io.meshcontrol.core.model.User;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The spec's key-minting rules (Authentication, item 3): a new key never exceeds its creator, scopes the
+ * creator cannot delegate are dropped, and a key made by a scoped key inherits that key's scopes.
+ */
+public final class KeyMinting {
+
+    public static final String MANAGE_SCOPE = "api_access_tokens";
+
+    /**
+     * What a new key gets.
+     *
+     * @param owner the key's owner, or null for an all-access key
+     * @param scopes explicit scopes; empty = the owner's whole role
+     * @param droppedScopes requested scopes the caller could not delegate
+     */
+    public record Decision(User owner, List<String> scopes, List<String> droppedScopes) {
+    }
+
+    private KeyMinting() {
+    }
+
+    /**
+     * @param requestedOwner the {@code --user}, or null
+     * @param requested requested scopes, already checked to be known names
+     */
+    public static Decision decide(Caller caller, User requestedOwner, List<String> requested) {
+        if (caller.kind() == Caller.Kind.ACCESS_TOKEN) {
+            throw MeshException.forbidden("an OAuth access token cannot mint API keys; use an API key");
+        }
+        caller.require(MANAGE_SCOPE);
+        // A bounded caller cannot make an all-access key: without --user the key is the caller's own.
+        User owner = requestedOwner != null || caller.isAllAccess() ? requestedOwner : caller.owner();
+        List<String> ownerRole = owner == null ? List.of(Scopes.ALL) : RoleScopes.of(owner.role());
+
+        if (!requested.isEmpty()) {
+            List<String> kept = new ArrayList<>();
+            List<String> dropped = new ArrayList<>();
+            List<String> reasons = new ArrayList<>();
+            for (String scope : requested) {
+                if (!caller.may(scope)) {
+                    dropped.add(scope);
+                    reasons.add("\"" + scope + "\" is not held by this credential");
+                } else if (!Scopes.covers(ownerRole, scope)) {
+                    dropped.add(scope);
+                    reasons.add("\"" + scope + "\" exceeds the role " + owner.role().wireName() + " of user "
+                            + owner.name());
+                } else {
+                    kept.add(scope);
+                }
+            }
+            if (kept.isEmpty()) {
+                throw MeshException.forbidden("none of the requested scopes can be delegated: " + String.join("; ", reasons));
+            }
+            return new Decision(owner, kept, dropped);
+        }
+        if (caller.isAllAccess() && !caller.isScoped()) {
+            return new Decision(owner, List.of(), List.of());
+        }
+        if (!caller.isScoped() && owner != null && caller.owner() != null && owner.id() == caller.owner().id()) {
+            return new Decision(owner, List.of(), List.of());
+        }
+        // Inherit what the caller holds, written out so the new key can never outgrow it.
+        List<String> inherited = caller.effectiveScopes().stream().filter(scope -> Scopes.covers(ownerRole, scope)).toList();
+        if (inherited.isEmpty()) {
+            throw MeshException.forbidden("none of this credential's scopes can be delegated to user "
+                    + Objects.requireNonNull(owner).name() + " (role " + owner.role().wireName() + ")");
+        }
+        return new Decision(owner, inherited, List.of());
+    }
+
+    /**
+     * Rotating or expiring a key is allowed only to a caller that could have minted it.
+     *
+     * @param verb what is being done, for the message ("rotate", "expire")
+     */
+    public static void requireMayManage(Caller caller, String verb, ApiKey target, User targetOwner) {
+        if (caller.kind() == Caller.Kind.ACCESS_TOKEN) {
+            throw MeshException.forbidden("an OAuth access token cannot " + verb + " API keys");
+        }
+        caller.require(MANAGE_SCOPE);
+        List<String> targetScopes = ScopeBounds.effective(target.scopes(), targetOwner == null ? null : targetOwner.role());
+        if (!Scopes.coversAll(caller.effectiveScopes(), targetScopes)) {
+            throw MeshException.forbidden("this credential may not " + verb + " key " + target.prefix()
+                    + ": its scopes " + targetScopes + " exceed what this credential could mint "
+                    + caller.effectiveScopes());
+        }
+    }
+}

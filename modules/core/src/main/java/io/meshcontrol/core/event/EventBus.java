@@ -1,0 +1,32 @@
+package io.meshcontrol.core.event;
+
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * In-process publish/subscribe for {@link MeshEvent}s. Delivery is synchronous on the publishing thread,
+ * so subscribers must only enqueue; one failing subscriber does not stop the others.
+ */
+public final class EventBus {
+
+    private static final System.Logger LOG = System.getLogger(EventBus.class.getName());
+
+    private final List<Consumer<MeshEvent>> subscribers = new CopyOnWriteArrayList<>();
+
+    public Runnable subscribe(Consumer<MeshEvent> subscriber) {
+        subscribers.add(subscriber);
+        return () -> subscribers.remove(subscriber);
+    }
+
+    public void publish(MeshEvent event) {
+        for (Consumer<MeshEvent> subscriber : subscribers) {
+            try {
+                subscriber.accept(event);
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, "event subscriber failed on " + event.type(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package io.meshcontrol.core.state;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.RandomText;
+import io.meshcontrol.core.auth.ApiKeySecret;
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.auth.KeyMinting;
+import io.meshcontrol.core.auth.Scopes;
+import io.meshcontrol.core.model.ApiKey;
+import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.store.ApiKeyStore;
+import io.meshcontrol.core.store.AuditStore;
+import io.meshcontrol.core.store.UserStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/** The API key lifecycle of the spec: create (secret shown once), list, expire (revoke), rotate, authenticate. */
+public final class ApiKeys {
+
+    public static final Duration DEFAULT_EXPIRY = Duration.ofDays(90);
+    public static final String READ_SCOPE = KeyMinting.MANAGE_SCOPE + ":read";
+    /** How often the last-used time of one key is written, so that every request is not a write. */
+    private static final Duration LAST_USED_RESOLUTION = Duration.ofMinutes(1);
+
+    /** A key just made or rotated, with the only copy of its secret. */
+    public record Issued(ApiKey key, User owner, String secret, List<String> droppedScopes) {
+    }
+
+    /** A key as listed, with its owner resolved. */
+    public record Listed(ApiKey key, User owner) {
+    }
+
+    private final Jdbi jdbi;
+    private final ApiKeyStore keys;
+    private final UserStore users;
+    private final AuditStore audit;
+    private final Clock clock;
+    private final Map<String, Instant> lastUseWritten = new ConcurrentHashMap<>();
+
+    public ApiKeys(Jdbi jdbi, ApiKeyStore keys, UserStore users, AuditStore audit, Clock clock) {
+        this.jdbi = jdbi;
+        this.keys = keys;
+        this.users = users;
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    /**
+     * @param userName the owner ({@code --user}), or null
+     * @param expiration how long the key lives, or null for the 90-day default
+     */
+    public Issued create(Caller caller, String userName, List<String> scopes, String description, Duration expiration) {
+        List<String> requested = Scopes.requireKnown(scopes == null ? List.of() : scopes);
+        Duration lifetime = validLifetime(expiration);
+        Instant now = clock.instant();
+        return jdbi.inTransaction(h -> {
+            User owner = userName == null ? null
+                    : users.byName(h, userName).orElseThrow(() -> MeshException.notFound("no user \"" + userName + "\""));
+            KeyMinting.Decision decision = KeyMinting.decide(caller, owner, requested);
+            ApiKeySecret secret = ApiKeySecret.generate();
+            ApiKey key = new ApiKey("k" + RandomText.alphanumeric(10) + "CNTRL", secret.prefix(), secret.hash(),
+                    decision.owner() == null ? null : decision.owner().id(), decision.scopes(),
+                    description == null ? "" : description, now, now.plus(lifetime), null, null);
+            keys.insert(h, key);
+            audit.append(h, now, caller.actor(), "apikey.create", key.id(), Map.of("prefix", key.prefix()));
+            return new Issued(key, decision.owner(), secret.text(), decision.droppedScopes());
+        });
+    }
+
+    public List<Listed> list(Caller caller) {
+        caller.require(READ_SCOPE);
+        return jdbi.withHandle(h -> keys.all(h).stream().map(key -> new Listed(key, owner(h, key))).toList());
+    }
+
+    /** Revokes a key: it stops working at once and cannot be rotated afterwards. */
+    public Listed expire(Caller caller, String prefix) {
+        Instant now = clock.instant();
+        return jdbi.inTransaction(h -> {
+            ApiKey key = byPrefix(h, prefix);
+            User owner = owner(h, key);
+            KeyMinting.requireMayManage(caller, "expire", key, owner);
+            keys.revoke(h, key.id(), now);
+            audit.append(h, now, caller.actor(), "apikey.expire", key.id(), Map.of("prefix", key.prefix()));
+            return new Listed(keys.byPrefix(h, key.prefix()).orElseThrow(), owner);
+        });
+    }
+
+    /**
+     * New secret and prefix; id, owner, scopes and description stay. The expiry stays unless a new
+     * lifetime is given (counted from now).
+     */
+    public Issued rotate(Caller caller, String prefix, Duration expiration) {
+        Instant now = clock.instant();
+        Duration lifetime = expiration == null ? null : validLifetime(expiration);
+        return jdbi.inTransaction(h -> {
+            ApiKey key = byPrefix(h, prefix);
+            User owner = owner(h, key);
+            if (key.isExpired(now)) {
+                throw MeshException.invalid("key " + key.prefix() + " has expired and cannot be rotated; create a new key");
+            }
+            KeyMinting.requireMayManage(caller, "rotate", key, owner);
+            ApiKeySecret secret = ApiKeySecret.generate();
+            Instant expiresAt = lifetime == null ? key.expiresAt() : now.plus(lifetime);
+            keys.rotate(h, key.id(), secret.prefix(), secret.hash(), expiresAt);
+            audit.append(h, now, caller.actor(), "apikey.rotate", key.id(),
+                    Map.of("oldPrefix", key.prefix(), "newPrefix", secret.prefix()));
+            return new Issued(key.rotated(secret.prefix(), secret.hash(), expiresAt), owner, secret.text(), List.of());
+        });
+    }
+
+    /** The caller a presented key stands for; empty when it is unknown, wrong, expired or revoked. */
+    public Optional<Caller> authenticate(String presented) {
+        Optional<ApiKeySecret> parsed = ApiKeySecret.parse(presented);
+        if (parsed.isEmpty()) {
+            return Optional.empty();
+        }
+        Instant now = clock.instant();
+        return jdbi.withHandle(h -> {
+            Optional<ApiKey> found = keys.byPrefix(h, parsed.get().prefix());
+            if (found.isEmpty() || !parsed.get().matches(found.get().secretHash()) || found.get().isExpired(now)) {
+                return Optional.empty();
+            }
+            ApiKey key = found.get();
+            noteUse(h, key, now);
+            return Optional.of(Caller.forApiKey(key, owner(h, key)));
+        });
+    }
+
+    private void noteUse(Handle h, ApiKey key, Instant now) {
+        Instant written = lastUseWritten.get(key.id());
+        if (written == null || Duration.between(written, now).compareTo(LAST_USED_RESOLUTION) >= 0) {
+            lastUseWritten.put(key.id(), now);
+            keys.markUsed(h, key.id(), now);
+        }
+    }
+
+    private ApiKey byPrefix(Handle h, String prefix) {
+        String normalized = ApiKeySecret.normalizePrefix(prefix);
+        return keys.byPrefix(h, normalized).orElseThrow(() -> MeshException.notFound("no API key with prefix \"" + prefix + "\""));
+    }
+
+    private User owner(Handle h, ApiKey key) {
+        return key.ownerUserId() == null ? null : users.byId(h, key.ownerUserId()).orElse(null);
+    }
+
+    private static Duration validLifetime(Duration expiration) {
+        if (expiration == null) {
+            return DEFAULT_EXPIRY;
+        }
+        if (expiration.isNegative() || expiration.isZero()) {
+            throw MeshException.invalid("expiration must be a positive duration, got " + expiration);
+        }
+        return expiration;
+    }
+}

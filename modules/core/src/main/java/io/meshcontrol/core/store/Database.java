@@ -1,0 +1,86 @@
+package io.meshcontrol.core.store;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.ClassProvider;
+import org.flywaydb.core.api.migration.JavaMigration;
+import org.jdbi.v3.core.Jdbi;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * The SQLite database: opened with foreign keys on and a busy timeout, migrated by Flyway before use.
+ * Durability: with write-ahead logging, {@code synchronous=FULL} syncs the log on every commit, so an
+ * acknowledged write survives a killed process and a power cut (docs/storage.md).
+ */
+public final class Database {
+
+    private static final int BUSY_TIMEOUT_MILLIS = 10_000;
+
+    private final Jdbi jdbi;
+    private final Path file;
+
+    private Database(Path file, Jdbi jdbi) {
+        this.file = file;
+        this.jdbi = jdbi;
+    }
+
+    public static Database open(Path file, boolean writeAheadLog) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the folder for database " + file, e);
+        }
+        SQLiteConfig config = new SQLiteConfig();
+        config.enforceForeignKeys(true);
+        config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+        config.setJournalMode(writeAheadLog ? SQLiteConfig.JournalMode.WAL : SQLiteConfig.JournalMode.DELETE);
+        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        SQLiteDataSource dataSource = new SQLiteDataSource(config);
+        dataSource.setUrl("jdbc:sqlite:" + file.toAbsolutePath());
+        migrate(dataSource);
+        return new Database(file, Jdbi.create(dataSource));
+    }
+
+    private static void migrate(SQLiteDataSource dataSource) {
+        Flyway.configure()
+                .dataSource(dataSource)
+                .resourceProvider(new MigrationIndex())
+                .javaMigrationClassProvider(new NoJavaMigrations())
+                .locations(MigrationIndex.LOCATION)
+                .failOnMissingLocations(false)
+                .load()
+                .migrate();
+    }
+
+    public Jdbi jdbi() {
+        return jdbi;
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /** True when a trivial query succeeds: used by {@code /health}. */
+    public boolean isReachable() {
+        try {
+            return jdbi.withHandle(h -> h.createQuery("SELECT 1").mapTo(Integer.class).one()) == 1;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static final class NoJavaMigrations implements ClassProvider<JavaMigration> {
+        @Override
+        public List<Class<? extends JavaMigration>> getClasses() {
+            return List.of();
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.meshcontrol.core.store;
+
+import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.model.User;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.StatementContext;
+
+/** Users table. Methods run in the caller's handle so that state changes can span several stores. */
+public final class UserStore {
+
+    private static final String COLUMNS = "id, name, display_name, email, role, created_at";
+
+    public User insert(Handle handle, String name, String displayName, String email, Role role, Instant createdAt) {
+        long id = IdSequences.next(handle, "users");
+        User user = new User(id, name, displayName, email, role, createdAt);
+        handle.createUpdate("INSERT INTO users (" + COLUMNS + ") VALUES (:id, :name, :displayName, :email, :role, :createdAt)")
+                .bind("id", id)
+                .bind("name", name)
+                .bind("displayName", displayName)
+                .bind("email", email)
+                .bind("role", role.wireName())
+                .bind("createdAt", createdAt.toEpochMilli())
+                .execute();
+        return user;
+    }
+
+    public void update(Handle handle, User user) {
+        handle.createUpdate("UPDATE users SET name = :name, display_name = :displayName, email = :email, role = :role "
+                        + "WHERE id = :id")
+                .bind("id", user.id())
+                .bind("name", user.name())
+                .bind("displayName", user.displayName())
+                .bind("email", user.email())
+                .bind("role", user.role().wireName())
+                .execute();
+    }
+
+    public boolean delete(Handle handle, long id) {
+        return handle.createUpdate("DELETE FROM users WHERE id = :id").bind("id", id).execute() == 1;
+    }
+
+    public Optional<User> byId(Handle handle, long id) {
+        return handle.createQuery("SELECT " + COLUMNS + " FROM users WHERE id = :id").bind("id", id)
+                .map(UserStore::map).findOne();
+    }
+
+    public Optional<User> byName(Handle handle, String name) {
+        return handle.createQuery("SELECT " + COLUMNS + " FROM users WHERE name = :name").bind("name", name)
+                .map(UserStore::map).findOne();
+    }
+
+    public List<User> all(Handle handle) {
+        return handle.createQuery("SELECT " + COLUMNS + " FROM users ORDER BY id").map(UserStore::map).list();
+    }
+
+    private static User map(ResultSet rs, StatementContext ctx) throws SQLException {
+        return new User(rs.getLong("id"), rs.getString("name"), rs.getString("display_name"), rs.getString("email"),
+                Role.fromWireName(rs.getString("role")), Times.instant(rs, "created_at"));
+    }
+}
