@@ -3,4 +3,6 @@ module io.meshcontrol.api {
     requires transitive tools.jackson.databind;
     requires transitive com.fasterxml.jackson.annotation;
     requires transitive java.net.http;
+
+    exports io.meshcontrol.api;
 }

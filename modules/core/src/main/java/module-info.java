@@ -11,6 +11,7 @@ module io.meshcontrol.core {
 
     exports io.meshcontrol.core;
     exports io.meshcontrol.core.auth;
+    exports io.meshcontrol.core.config;
     exports io.meshcontrol.core.event;
     exports io.meshcontrol.core.model;
     exports io.meshcontrol.core.state;

@@ -7,5 +7,8 @@ module io.meshcontrol.server {
     requires undertow.core;
     requires xnio.api;
     requires io.prometheus.metrics.core;
+    requires io.prometheus.metrics.model;
     requires io.prometheus.writer.text;
+
+    exports io.meshcontrol.server;
 }

@@ -7,6 +7,7 @@ import io.meshcontrol.core.store.Database;
 import io.meshcontrol.core.store.TailnetStore;
 import io.meshcontrol.core.store.UserStore;
 import java.time.Clock;
+import java.time.Duration;
 
 /** The network's state services over one database, wired once; the composition root holds one of these. */
 public final class Network {
@@ -18,7 +19,9 @@ public final class Network {
     private final ApiKeys apiKeys;
     private final AuditStore audit;
 
+    /** @param clock read through a millisecond tick: the database keeps milliseconds, so memory does too */
     public Network(Database database, Clock clock) {
+        clock = Clock.tick(clock, Duration.ofMillis(1));
         this.database = database;
         this.events = new EventBus();
         this.audit = new AuditStore();

@@ -1,0 +1,20 @@
+package io.meshcontrol.api;
+
+/** The server refused a request; {@link #problem()} says why. */
+public final class ApiException extends RuntimeException {
+
+    private final Problem problem;
+
+    public ApiException(Problem problem) {
+        super(problem.detail() == null || problem.detail().isBlank() ? problem.title() : problem.detail());
+        this.problem = problem;
+    }
+
+    public Problem problem() {
+        return problem;
+    }
+
+    public int status() {
+        return problem.status();
+    }
+}

@@ -1,0 +1,208 @@
+package io.meshcontrol.api;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyManagementException;
+import java.security.NoSuchAlgorithmException;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A client of one server's {@code /api/v1}, shared by the CLI and the desktop app. The base URL may carry a
+ * path (a server behind a reverse proxy under a prefix); every path is resolved below it.
+ */
+public final class MeshClient {
+
+    /** Response header in which the server states its version. */
+    public static final String VERSION_HEADER = "Svc-Version";
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final URI base;
+    private final String token;
+    private final String clientVersion;
+    private final Consumer<String> warnings;
+    private final HttpClient http;
+    private final JsonMapper json = ApiJson.mapper(false);
+    private final AtomicBoolean versionChecked = new AtomicBoolean();
+
+    /**
+     * @param insecure skip TLS certificate verification ({@code cli.insecure})
+     * @param clientVersion this program's version; a different server version is reported once to {@code warnings}
+     */
+    public MeshClient(URI baseUrl, String token, boolean insecure, String clientVersion, Consumer<String> warnings) {
+        String text = baseUrl.toString();
+        this.base = URI.create(text.endsWith("/") ? text : text + "/");
+        this.token = token;
+        this.clientVersion = clientVersion;
+        this.warnings = warnings;
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
+        if (insecure) {
+            builder.sslContext(trustingEverything());
+        }
+        this.http = builder.build();
+    }
+
+    public URI baseUrl() {
+        return base;
+    }
+
+    public VersionInfo version() {
+        return send("GET", "version", null, VersionInfo.class);
+    }
+
+    public ServerInfo server() {
+        return send("GET", "api/v1/server", null, ServerInfo.class);
+    }
+
+    public List<UserView> users() {
+        return send("GET", "api/v1/user", null, UserList.class).users();
+    }
+
+    /** The named user; a 404 {@link ApiException} when there is none. */
+    public UserView user(String name) {
+        return send("GET", "api/v1/user?name=" + query(name), null, UserList.class).users().getFirst();
+    }
+
+    public UserView createUser(UserRequest request) {
+        return send("POST", "api/v1/user", request, UserView.class);
+    }
+
+    public UserView updateUser(String id, UserRequest change) {
+        return send("PATCH", "api/v1/user/" + path(id), change, UserView.class);
+    }
+
+    public void deleteUser(String id) {
+        send("DELETE", "api/v1/user/" + path(id), null, Void.class);
+    }
+
+    public List<ApiKeyView> apiKeys() {
+        return send("GET", "api/v1/apikey", null, ApiKeyList.class).apiKeys();
+    }
+
+    public IssuedApiKey createApiKey(ApiKeyRequest request) {
+        return send("POST", "api/v1/apikey", request, IssuedApiKey.class);
+    }
+
+    public ApiKeyView expireApiKey(String prefix) {
+        return send("POST", "api/v1/apikey/" + path(prefix) + "/expire", null, ApiKeyView.class);
+    }
+
+    public IssuedApiKey rotateApiKey(String prefix, String expiration) {
+        return send("POST", "api/v1/apikey/" + path(prefix) + "/rotate", ApiKeyRequest.rotate(expiration),
+                IssuedApiKey.class);
+    }
+
+    private <T> T send(String method, String relativePath, Object body, Class<T> type) {
+        URI uri = base.resolve(relativePath);
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", "application/json");
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+            request.method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)));
+        } else {
+            request.method(method, HttpRequest.BodyPublishers.noBody());
+        }
+        HttpResponse<byte[]> response;
+        try {
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new ServerUnreachableException("cannot reach the server at " + base + ": " + describe(e), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ServerUnreachableException("interrupted while calling " + uri, e);
+        }
+        checkVersion(response);
+        if (response.statusCode() >= 400) {
+            throw new ApiException(problemOf(response));
+        }
+        if (type == Void.class || response.body().length == 0) {
+            return null;
+        }
+        try {
+            return json.readValue(response.body(), type);
+        } catch (JacksonException e) {
+            throw new ServerUnreachableException("the server at " + base + " answered " + uri.getPath()
+                    + " with something that is not this API (is the address right?)", e);
+        }
+    }
+
+    private Problem problemOf(HttpResponse<byte[]> response) {
+        Optional<String> contentType = response.headers().firstValue("Content-Type");
+        if (contentType.isPresent() && contentType.get().contains("json")) {
+            try {
+                Problem problem = json.readValue(response.body(), Problem.class);
+                if (problem.status() != 0) {
+                    return problem;
+                }
+            } catch (JacksonException e) {
+                // not a problem document: fall through to a generic one
+            }
+        }
+        return Problem.of(response.statusCode(), "HTTP " + response.statusCode(),
+                "the server answered " + response.statusCode() + " for " + response.uri().getPath());
+    }
+
+    private void checkVersion(HttpResponse<?> response) {
+        Optional<String> serverVersion = response.headers().firstValue(VERSION_HEADER);
+        if (serverVersion.isPresent() && !serverVersion.get().equals(clientVersion) && versionChecked.compareAndSet(false, true)) {
+            warnings.accept("svc " + clientVersion + " is talking to a server of version " + serverVersion.get()
+                    + "; use the same version on both sides");
+        }
+    }
+
+    private static String describe(IOException e) {
+        String message = e.getMessage();
+        return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
+    }
+
+    private static String query(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    private static String path(String segment) {
+        return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private static SSLContext trustingEverything() {
+        // cli.insecure: the operator chose to skip verification (self-signed lab certificates).
+        System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
+        TrustManager trustAll = new X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        };
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, new TrustManager[] {trustAll}, null);
+            return context;
+        } catch (NoSuchAlgorithmException | KeyManagementException e) {
+            throw new IllegalStateException("TLS is unavailable in this runtime", e);
+        }
+    }
+}

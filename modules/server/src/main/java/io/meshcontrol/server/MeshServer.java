@@ -1,0 +1,135 @@
+package io.meshcontrol.server;
+
+import io.meshcontrol.api.ApiJson;
+import io.meshcontrol.api.LocalAccess;
+import io.meshcontrol.api.ServerInfo;
+import io.meshcontrol.core.RandomText;
+import io.meshcontrol.core.state.Network;
+import io.meshcontrol.server.docs.DocsRoutes;
+import io.meshcontrol.server.http.Authenticator;
+import io.meshcontrol.server.http.Routes;
+import io.meshcontrol.server.metrics.HttpMetrics;
+import io.meshcontrol.server.metrics.MetricsListener;
+import io.meshcontrol.server.v1.ApiKeyRoutes;
+import io.meshcontrol.server.v1.ServerRoutes;
+import io.meshcontrol.server.v1.UserRoutes;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A running server: the HTTP listener with every route, the metrics listener, the local CLI credential. */
+public final class MeshServer implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(MeshServer.class.getName());
+
+    private final ServerSettings settings;
+    private final Routes routes;
+    private final Undertow undertow;
+    private final MetricsListener metrics;
+    private final ExecutorService workers;
+
+    private MeshServer(ServerSettings settings, Routes routes, Undertow undertow, MetricsListener metrics,
+            ExecutorService workers) {
+        this.settings = settings;
+        this.routes = routes;
+        this.undertow = undertow;
+        this.metrics = metrics;
+        this.workers = workers;
+    }
+
+    public static MeshServer start(ServerSettings settings, Network network, Clock clock) {
+        JsonMapper json = ApiJson.mapper(true);
+        PrometheusRegistry registry = new PrometheusRegistry();
+        HttpMetrics httpMetrics = new HttpMetrics(registry);
+        ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+        String localToken = settings.localCredentialPath() == null ? null : "svckey-local-" + RandomText.alphanumeric(40);
+
+        Routes routes = new Routes();
+        ServerInfo info = new ServerInfo(settings.version(), network.tailnetId(), settings.serverUrl(), settings.baseDomain());
+        new ServerRoutes(info, network.database()).register(routes);
+        new UserRoutes(network.users()).register(routes);
+        new ApiKeyRoutes(network.apiKeys(), clock).register(routes);
+        new DocsRoutes(settings.version()).register(routes);
+
+        Undertow undertow = Undertow.builder()
+                .addHttpListener(settings.listenPort(), settings.listenHost())
+                .setServerOption(UndertowOptions.ENABLE_HTTP2, true)
+                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, Routes.MAX_BODY_BYTES)
+                .setHandler(routes.build(new Authenticator(network.apiKeys(), localToken), json, httpMetrics, workers,
+                        settings.version()))
+                .build();
+        undertow.start();
+        MetricsListener metrics = null;
+        try {
+            if (settings.metricsHost() != null) {
+                metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry);
+            }
+            MeshServer server = new MeshServer(settings, routes, undertow, metrics, workers);
+            if (localToken != null) {
+                new LocalAccess(server.localUrl().toString(), localToken).write(settings.localCredentialPath());
+            }
+            LOG.log(Level.INFO, "listening on " + server.localUrl() + server.metricsAddress()
+                    .map(a -> ", metrics on http://" + a.getHostString() + ":" + a.getPort() + "/metrics").orElse(""));
+            return server;
+        } catch (IOException | RuntimeException e) {
+            undertow.stop();
+            if (metrics != null) {
+                metrics.close();
+            }
+            workers.shutdownNow();
+            throw e instanceof IOException io ? new UncheckedIOException("cannot write the local CLI credential", io)
+                    : (RuntimeException) e;
+        }
+    }
+
+    public Routes routes() {
+        return routes;
+    }
+
+    public InetSocketAddress httpAddress() {
+        return (InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress();
+    }
+
+    public Optional<InetSocketAddress> metricsAddress() {
+        return Optional.ofNullable(metrics).map(MetricsListener::address);
+    }
+
+    /** How a client on this machine reaches the server: a wildcard listener is reached over loopback. */
+    public URI localUrl() {
+        InetSocketAddress address = httpAddress();
+        InetAddress ip = address.getAddress();
+        String host = ip.isAnyLocalAddress() ? "127.0.0.1" : address.getHostString();
+        if (host.contains(":")) {
+            host = "[" + host + "]";
+        }
+        return URI.create("http://" + host + ":" + address.getPort());
+    }
+
+    @Override
+    public void close() {
+        undertow.stop();
+        if (metrics != null) {
+            metrics.close();
+        }
+        workers.shutdownNow();
+        if (settings.localCredentialPath() != null) {
+            try {
+                Files.deleteIfExists(settings.localCredentialPath());
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "could not remove " + settings.localCredentialPath() + ": " + e.getMessage());
+            }
+        }
+    }
+}

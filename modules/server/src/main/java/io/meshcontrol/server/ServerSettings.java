@@ -1,0 +1,21 @@
+package io.meshcontrol.server;
+
+import java.nio.file.Path;
+
+/**
+ * What the HTTP side of a server needs to start, taken from the configuration.
+ *
+ * @param listenHost host or address of the main listener; port 0 binds a free port
+ * @param metricsHost host of the metrics listener, or null to run none
+ * @param localCredentialPath where to leave the local CLI credential, or null for none
+ */
+public record ServerSettings(
+        String listenHost,
+        int listenPort,
+        String metricsHost,
+        int metricsPort,
+        String serverUrl,
+        String baseDomain,
+        String version,
+        Path localCredentialPath) {
+}

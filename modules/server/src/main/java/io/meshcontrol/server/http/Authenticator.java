@@ -1,0 +1,48 @@
+package io.meshcontrol.server.http;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.state.ApiKeys;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
+/**
+ * Turns {@code Authorization: Bearer <credential>} into a {@link Caller}: an API key, or the local
+ * administrator credential, which is accepted only over loopback.
+ */
+public final class Authenticator {
+
+    private final ApiKeys apiKeys;
+    private final String localToken;
+
+    /** @param localToken the local administrator credential, or null when there is none */
+    public Authenticator(ApiKeys apiKeys, String localToken) {
+        this.apiKeys = apiKeys;
+        this.localToken = localToken;
+    }
+
+    public Caller authenticate(HttpServerExchange exchange) {
+        String header = exchange.getRequestHeaders().getFirst(Headers.AUTHORIZATION);
+        if (header == null || header.isBlank()) {
+            throw MeshException.unauthenticated("missing credential: send Authorization: Bearer <API key>");
+        }
+        if (!header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            throw MeshException.unauthenticated("unsupported Authorization scheme: use Bearer <API key>");
+        }
+        String credential = header.substring(7).trim();
+        if (localToken != null && isLoopback(exchange) && MessageDigest.isEqual(
+                credential.getBytes(StandardCharsets.UTF_8), localToken.getBytes(StandardCharsets.UTF_8))) {
+            return Caller.localAdmin();
+        }
+        return apiKeys.authenticate(credential)
+                .orElseThrow(() -> MeshException.unauthenticated("invalid, expired or revoked credential"));
+    }
+
+    private static boolean isLoopback(HttpServerExchange exchange) {
+        InetSocketAddress peer = exchange.getSourceAddress();
+        return peer != null && peer.getAddress() != null && peer.getAddress().isLoopbackAddress();
+    }
+}

@@ -1,0 +1,35 @@
+package io.meshcontrol.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MetricsTest {
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void requestCountsAndLatenciesAreExportedPerRoute() throws Exception {
+        try (TestServer server = TestServer.start(folder)) {
+            server.request("GET", "/version", null, null);
+            server.request("GET", "/api/v1/user", null, null);
+            var address = server.server.metricsAddress().orElseThrow();
+            HttpResponse<String> metrics = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, metrics.statusCode());
+            assertTrue(metrics.body().contains("svc_http_requests_total{method=\"GET\",route=\"/version\",status=\"200\"} 1"),
+                    metrics.body());
+            assertTrue(metrics.body().contains("svc_http_requests_total{method=\"GET\",route=\"/api/v1/user\",status=\"401\"} 1"));
+            assertTrue(metrics.body().contains("svc_http_request_duration_seconds_bucket{method=\"GET\",route=\"/version\""));
+        }
+    }
+}

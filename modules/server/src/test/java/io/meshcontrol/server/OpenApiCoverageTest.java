@@ -1,0 +1,79 @@
+package io.meshcontrol.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.server.docs.OpenApiDocument;
+import io.meshcontrol.server.http.Route;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/** The OpenAPI document lists exactly the routes the server serves. */
+class OpenApiCoverageTest {
+
+    private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options");
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void documentMatchesTheServedRoutes() {
+        try (TestServer server = TestServer.start(folder)) {
+            Set<String> served = new TreeSet<>();
+            for (Route route : server.server.routes().list()) {
+                served.add(route.method() + " " + route.template());
+            }
+            assertEquals(served, documented(OpenApiDocument.text("test")),
+                    "every served route must be documented, and every documented route served");
+        }
+    }
+
+    @Test
+    void servedDocumentIsOpenApi31WithTheServerVersion() {
+        try (TestServer server = TestServer.start(folder)) {
+            var response = server.request("GET", "/api/v1/openapi.yaml", null, null);
+            assertEquals(200, response.statusCode());
+            JsonNode doc = new YAMLMapper().readTree(response.body());
+            assertEquals("3.1.0", doc.get("openapi").asString());
+            assertEquals(io.meshcontrol.core.BuildInfo.version(), doc.get("info").get("version").asString());
+        }
+    }
+
+    @Test
+    void documentationPageLoadsOnlyFromThisServer() {
+        try (TestServer server = TestServer.start(folder)) {
+            var page = server.request("GET", "/api/v1/docs", null, null);
+            assertEquals(200, page.statusCode());
+            assertTrue(page.body().contains("swagger-ui-bundle.js"));
+            assertTrue(!page.body().contains("http://") && !page.body().contains("https://"), "no external resources");
+            for (String asset : new String[] {"swagger-ui-bundle.js", "swagger-ui.css", "swagger-ui-standalone-preset.js",
+                    "swagger-initializer.js"}) {
+                var response = server.request("GET", "/api/v1/docs/" + asset, null, null);
+                assertEquals(200, response.statusCode(), asset);
+                assertTrue(response.body().length() > 100, asset);
+            }
+            assertTrue(server.request("GET", "/api/v1/docs/swagger-initializer.js", null, null).body()
+                    .contains("url: \"openapi.yaml\""));
+            assertEquals(404, server.request("GET", "/api/v1/docs/pom.xml", null, null).statusCode());
+        }
+    }
+
+    private static Set<String> documented(String yaml) {
+        JsonNode paths = new YAMLMapper().readTree(yaml).get("paths");
+        Set<String> documented = new TreeSet<>();
+        for (Map.Entry<String, JsonNode> path : paths.properties()) {
+            for (Map.Entry<String, JsonNode> operation : path.getValue().properties()) {
+                if (METHODS.contains(operation.getKey())) {
+                    documented.add(operation.getKey().toUpperCase() + " " + path.getKey());
+                }
+            }
+        }
+        return documented;
+    }
+}

@@ -1,0 +1,137 @@
+package io.meshcontrol.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Every /api/v1 error is RFC 7807 problem details with a status, title and a detail naming the problem. */
+class ProblemDetailsTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @TempDir
+    Path folder;
+    TestServer server;
+
+    @BeforeEach
+    void start() {
+        server = TestServer.start(folder);
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void missingCredentialIs401() {
+        JsonNode problem = problem(server.request("GET", "/api/v1/user", null, null), 401);
+        assertTrue(problem.get("detail").asString().contains("missing credential"));
+    }
+
+    @Test
+    void unknownCredentialIs401() {
+        problem(server.request("GET", "/api/v1/user", "svckey-api-aaaaaaaaaaaa-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", null), 401);
+    }
+
+    @Test
+    void insufficientCredentialIs403AndNamesTheScope() {
+        String dnsOnly = server.adminClient().createApiKey(new io.meshcontrol.api.ApiKeyRequest(null, List.of("dns"), "", null)).secret();
+        JsonNode problem = problem(server.request("GET", "/api/v1/user", dnsOnly, null), 403);
+        assertTrue(problem.get("detail").asString().contains("users:read"), problem.toString());
+    }
+
+    @Test
+    void unknownUserIs404() {
+        problem(server.request("GET", "/api/v1/user?name=nobody", server.localToken(), null), 404);
+        problem(server.request("DELETE", "/api/v1/user/999", server.localToken(), null), 404);
+    }
+
+    @Test
+    void duplicateNameIs409() {
+        server.request("POST", "/api/v1/user", server.localToken(), "{\"name\":\"odin\"}");
+        JsonNode problem = problem(server.request("POST", "/api/v1/user", server.localToken(), "{\"name\":\"odin\"}"), 409);
+        assertTrue(problem.get("detail").asString().contains("odin"));
+    }
+
+    @Test
+    void malformedInputIs400AndNamesTheProblem() {
+        JsonNode unknownField = problem(server.request("POST", "/api/v1/user", server.localToken(), "{\"nmae\":\"odin\"}"), 400);
+        assertTrue(unknownField.get("detail").asString().contains("\"nmae\""), unknownField.toString());
+        problem(server.request("POST", "/api/v1/user", server.localToken(), "{not json"), 400);
+        JsonNode badRole = problem(server.request("POST", "/api/v1/user", server.localToken(), "{\"name\":\"x\",\"role\":\"boss\"}"), 400);
+        assertTrue(badRole.get("detail").asString().contains("unknown role \"boss\""));
+        JsonNode badExpiry = problem(server.request("POST", "/api/v1/apikey", server.localToken(), "{\"expiration\":\"90d\"}"), 400);
+        assertTrue(badExpiry.get("detail").asString().startsWith("expiration:"), badExpiry.toString());
+    }
+
+    @Test
+    void unknownEndpointAndMethodAreProblemsToo() {
+        problem(server.request("GET", "/api/v1/nothing-here", server.localToken(), null), 404);
+        problem(server.request("PUT", "/api/v1/user", server.localToken(), "{}"), 405);
+    }
+
+    @Test
+    void oversizedBodyIs413() {
+        String huge = "{\"name\":\"" + "x".repeat(5 * 1024 * 1024) + "\"}";
+        problem(server.request("POST", "/api/v1/user", server.localToken(), huge), 413);
+    }
+
+    @Test
+    void unexpectedFailureIs500WithAnIdThatFindsTheLogEntry() throws IOException {
+        List<LogRecord> records = new ArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger root = Logger.getLogger("");
+        root.addHandler(capture);
+        try {
+            // Take the database away under the running server: the next query fails unexpectedly.
+            String token = server.localToken();
+            Files.move(server.dataDir, folder.resolve("moved-away"));
+            JsonNode problem = problem(server.request("GET", "/api/v1/user", token, null), 500);
+            String errorId = problem.get("errorId").asString();
+            assertTrue(problem.get("detail").asString().contains(errorId));
+            assertTrue(records.stream().anyMatch(r -> r.getMessage().contains("error id " + errorId)),
+                    "the log holds an entry with the id");
+        } finally {
+            root.removeHandler(capture);
+        }
+    }
+
+    private static JsonNode problem(HttpResponse<String> response, int status) {
+        assertEquals(status, response.statusCode(), response.body());
+        assertEquals("application/problem+json", response.headers().firstValue("Content-Type").orElse(""));
+        JsonNode problem = JSON.readTree(response.body());
+        assertEquals(status, problem.get("status").asInt());
+        assertTrue(problem.hasNonNull("title"));
+        assertTrue(problem.hasNonNull("detail"));
+        return problem;
+    }
+}

@@ -1,0 +1,91 @@
+package io.meshcontrol.server;
+
+import io.meshcontrol.api.LocalAccess;
+import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.core.BuildInfo;
+import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.store.Database;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A real server on a free loopback port over a database in a test folder. */
+public final class TestServer implements AutoCloseable {
+
+    public final Path dataDir;
+    public final Network network;
+    public final MeshServer server;
+    public final List<String> clientWarnings = new ArrayList<>();
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private TestServer(Path dataDir, Network network, MeshServer server) {
+        this.dataDir = dataDir;
+        this.network = network;
+        this.server = server;
+    }
+
+    public static TestServer start(Path folder) {
+        Path dataDir = folder.resolve("data");
+        Network network = new Network(Database.open(dataDir.resolve("db.sqlite"), true), Clock.systemUTC());
+        ServerSettings settings = new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, "http://127.0.0.1:8080",
+                "mesh.test", BuildInfo.version(), dataDir.resolve("cli-credential.json"));
+        return new TestServer(dataDir, network, MeshServer.start(settings, network, Clock.systemUTC()));
+    }
+
+    public URI url() {
+        return server.localUrl();
+    }
+
+    public Path localCredentialPath() {
+        return dataDir.resolve("cli-credential.json");
+    }
+
+    public String localToken() {
+        try {
+            return LocalAccess.read(localCredentialPath()).token();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A v1 client with the given credential (null for none). */
+    public MeshClient client(String token) {
+        return new MeshClient(url(), token, false, BuildInfo.version(), clientWarnings::add);
+    }
+
+    public MeshClient adminClient() {
+        return client(localToken());
+    }
+
+    /** A raw request, for asserting on status codes, headers and bodies. */
+    public HttpResponse<String> request(String method, String path, String token, String body) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(url().resolve(path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            builder.header("Authorization", "Bearer " + token);
+        }
+        if (body != null) {
+            builder.header("Content-Type", "application/json");
+        }
+        try {
+            return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
