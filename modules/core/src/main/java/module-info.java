@@ -10,4 +10,5 @@ module io.meshcontrol.core {
     requires org.bouncycastle.provider;
 
     exports io.meshcontrol.core;
+    exports io.meshcontrol.core.config;
 }
