@@ -1,0 +1,221 @@
+package io.meshcontrol.core.config;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/** The per-key rules the schema attaches to keys. Each answers a reason that ends with the offending value. */
+final class Checks {
+
+    private static final Pattern DOMAIN = Pattern.compile(
+            "(?=.{1,253}$)([A-Za-z0-9_]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)*[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
+
+    private Checks() {
+    }
+
+    /** An absolute {@code http://} or {@code https://} URL naming a host. */
+    static ConfigKey.Check httpUrl() {
+        return value -> text(value).flatMap(Checks::httpUrlProblem);
+    }
+
+    /** Like {@link #httpUrl()} for every element of a list. */
+    static ConfigKey.Check httpUrls() {
+        return value -> eachOf(value, Checks::httpUrlProblem);
+    }
+
+    /** A listen address in {@code host:port} form. */
+    static ConfigKey.Check hostPort() {
+        return value -> text(value).flatMap(text -> {
+            try {
+                HostPort.parse(text);
+                return Optional.empty();
+            } catch (IllegalArgumentException e) {
+                return Optional.of(e.getMessage());
+            }
+        });
+    }
+
+    /** A CIDR prefix inside {@code range}, or the empty string (that address family is then not used). */
+    static ConfigKey.Check prefixWithin(String range) {
+        IpPrefix outer = IpPrefix.parse(range);
+        return value -> text(value).filter(text -> !text.isEmpty()).flatMap(text -> {
+            IpPrefix prefix;
+            try {
+                prefix = IpPrefix.parse(text);
+            } catch (IllegalArgumentException e) {
+                return Optional.of(e.getMessage());
+            }
+            if (!outer.contains(prefix)) {
+                return Optional.of("must be inside " + range + ", the range clients accept (got " + Quote.of(text) + ")");
+            }
+            if (!prefix.isCanonical()) {
+                return Optional.of("must not have address bits set after the prefix length (got " + Quote.of(text) + ")");
+            }
+            return Optional.empty();
+        });
+    }
+
+    /** An IPv4 address literal (when set). */
+    static ConfigKey.Check ipv4() {
+        return value -> text(value).filter(text -> !IpAddresses.isIpv4(text))
+                .map(text -> "must be an IPv4 address (got " + Quote.of(text) + ")");
+    }
+
+    /** An IPv6 address literal (when set). */
+    static ConfigKey.Check ipv6() {
+        return value -> text(value).filter(text -> !IpAddresses.isIpv6(text))
+                .map(text -> "must be an IPv6 address (got " + Quote.of(text) + ")");
+    }
+
+    /** Every element is an IP address literal. */
+    static ConfigKey.Check ipAddresses() {
+        return value -> eachOf(value, text -> IpAddresses.parse(text).isPresent()
+                ? Optional.empty()
+                : Optional.of("must be IP addresses; " + Quote.of(text) + " is not one"));
+    }
+
+    /** Every element is a resolver: an IP address, or a DNS-over-HTTPS URL. */
+    static ConfigKey.Check resolvers() {
+        return value -> eachOf(value, Checks::resolverProblem);
+    }
+
+    /** A map from domain to resolvers, as split DNS is written. */
+    static ConfigKey.Check splitResolvers() {
+        return value -> {
+            for (Map.Entry<?, ?> route : ((Map<?, ?>) value).entrySet()) {
+                String domain = (String) route.getKey();
+                if (!DOMAIN.matcher(domain).matches()) {
+                    return Optional.of("must map domain names to resolvers; " + Quote.of(domain) + " is not a domain name");
+                }
+                Optional<String> problem = eachOf(route.getValue(), Checks::resolverProblem);
+                if (problem.isPresent()) {
+                    return Optional.of(domain + ": " + problem.get());
+                }
+            }
+            return Optional.empty();
+        };
+    }
+
+    /** A domain name without the trailing dot, or the empty string. */
+    static ConfigKey.Check domainOrEmpty() {
+        return value -> text(value).filter(text -> !text.isEmpty() && !DOMAIN.matcher(text).matches())
+                .map(text -> "must be a domain name without a trailing dot (got " + Quote.of(text) + ")");
+    }
+
+    /** Every element is a domain name. */
+    static ConfigKey.Check domains() {
+        return value -> eachOf(value, text -> DOMAIN.matcher(text).matches()
+                ? Optional.empty()
+                : Optional.of("must be domain names; " + Quote.of(text) + " is not one"));
+    }
+
+    /** DNS records with {@code name}, {@code type} (A or AAAA) and a {@code value} address of that family. */
+    static ConfigKey.Check dnsRecords() {
+        return value -> {
+            List<?> records = (List<?>) value;
+            for (int i = 0; i < records.size(); i++) {
+                Map<?, ?> record = (Map<?, ?>) records.get(i);
+                Object name = record.get("name");
+                Object type = record.get("type");
+                Object address = record.get("value");
+                String where = "record " + (i + 1) + " ";
+                if (!(name instanceof String n) || !DOMAIN.matcher(n).matches()) {
+                    return Optional.of(where + "needs a domain name in \"name\" (got " + record + ")");
+                }
+                if (!"A".equals(type) && !"AAAA".equals(type)) {
+                    return Optional.of(where + "needs \"type\" A or AAAA (got " + record + ")");
+                }
+                boolean matches = address instanceof String a
+                        && ("A".equals(type) ? IpAddresses.isIpv4(a) : IpAddresses.isIpv6(a));
+                if (!matches) {
+                    return Optional.of(where + "needs an " + ("A".equals(type) ? "IPv4" : "IPv6")
+                            + " address in \"value\" (got " + record + ")");
+                }
+                for (Object field : record.keySet()) {
+                    if (!List.of("name", "type", "value").contains(field)) {
+                        return Optional.of(where + "has an unknown field " + Quote.of((String) field));
+                    }
+                }
+            }
+            return Optional.empty();
+        };
+    }
+
+    /** A duration of at least {@code minimum}. */
+    static ConfigKey.Check atLeast(Duration minimum) {
+        return value -> ((Duration) value).compareTo(minimum) < 0
+                ? Optional.of("must be at least " + GoDuration.format(minimum)
+                        + " (got " + Quote.of(GoDuration.format((Duration) value)) + ")")
+                : Optional.empty();
+    }
+
+    /** A whole number from {@code min} to {@code max}. */
+    static ConfigKey.Check between(int min, int max) {
+        return value -> {
+            int number = (Integer) value;
+            return number < min || number > max
+                    ? Optional.of("must be from " + min + " to " + max + " (got " + number + ")")
+                    : Optional.empty();
+        };
+    }
+
+    /** An e-mail address, or the empty string. Only the shape: the mail server has the last word. */
+    static ConfigKey.Check emailOrEmpty() {
+        return value -> text(value).filter(text -> !text.isEmpty() && !text.matches("[^@\\s]+@[^@\\s]+"))
+                .map(text -> "must be an e-mail address (got " + Quote.of(text) + ")");
+    }
+
+    /** {@code cli.address}: a URL, or a bare host (with an optional port) that is taken as https. */
+    static ConfigKey.Check cliAddress() {
+        return value -> text(value).flatMap(text -> httpUrlProblem(MeshConfig.Cli.withScheme(text)));
+    }
+
+    private static Optional<String> text(Object value) {
+        if (value instanceof Optional<?> optional) {
+            return optional.map(String.class::cast);
+        }
+        return Optional.of((String) value);
+    }
+
+    private static Optional<String> eachOf(Object list, java.util.function.Function<String, Optional<String>> check) {
+        for (Object element : (List<?>) list) {
+            Optional<String> problem = check.apply((String) element);
+            if (problem.isPresent()) {
+                return problem;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> resolverProblem(String text) {
+        if (IpAddresses.parse(text).isPresent()) {
+            return Optional.empty();
+        }
+        if (text.startsWith("https://") && httpUrlProblem(text).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of("must be IP addresses or https:// resolver URLs; " + Quote.of(text) + " is neither");
+    }
+
+    private static Optional<String> httpUrlProblem(String text) {
+        URI uri;
+        try {
+            uri = new URI(text);
+        } catch (URISyntaxException e) {
+            return Optional.of("must be an absolute http:// or https:// URL (got " + Quote.of(text) + ")");
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            return Optional.of("must be an absolute http:// or https:// URL (got " + Quote.of(text) + ")");
+        }
+        if (uri.getHost() == null || uri.getHost().isEmpty()) {
+            return Optional.of("must name a host (got " + Quote.of(text) + ")");
+        }
+        return Optional.empty();
+    }
+}

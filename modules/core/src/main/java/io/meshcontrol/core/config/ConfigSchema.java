@@ -1,0 +1,269 @@
+package io.meshcontrol.core.config;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every configuration key, declared once: path, type, default and a one-line description. The environment overlay,
+ * unknown-key detection, type checks, the binder and {@code config.yaml.example} all follow this list.
+ *
+ * <p>Keys are grouped so that keys sharing a section are next to each other; the example renderer relies on it.
+ * Names follow headscale where the spec names a setting but not its key, so a headscale file mostly carries over.
+ */
+public final class ConfigSchema {
+
+    private static final ConfigSchema INSTANCE = new ConfigSchema(List.of(
+            string("server_url", "http://127.0.0.1:8080",
+                    "URL clients and the CLI reach this server at; a trailing slash is dropped.").withCheck(Checks.httpUrl()),
+            string("listen_addr", "127.0.0.1:8080",
+                    "Address the HTTP server (control protocol, APIs, console) listens on.").withCheck(Checks.hostPort()),
+            optionalString("metrics_listen_addr", "127.0.0.1:9090",
+                    "Address of /metrics and /debug; null (or empty in SVC_METRICS_LISTEN_ADDR) disables it.")
+                    .withCheck(Checks.hostPort()),
+
+            optionalPath("tls_cert_path", null, "PEM certificate chain to serve HTTPS with; needs tls_key_path."),
+            optionalPath("tls_key_path", null, "PEM private key for tls_cert_path."),
+            optionalString("tls_letsencrypt_hostname", null,
+                    "Host name to obtain a Let's Encrypt certificate for; excludes tls_cert_path."),
+            path("tls_letsencrypt_cache_dir", "data/cache", "Where ACME account keys and certificates are kept."),
+            choice("tls_letsencrypt_challenge_type", MeshConfig.LetsEncrypt.Challenge.class,
+                    MeshConfig.LetsEncrypt.Challenge.HTTP_01, "ACME challenge to answer."),
+            string("tls_letsencrypt_listen", ":http",
+                    "Address the HTTP-01 challenge listener binds to.").withCheck(Checks.hostPort()),
+            string("acme_url", "https://acme-v02.api.letsencrypt.org/directory",
+                    "ACME directory URL.").withCheck(Checks.httpUrl()),
+            string("acme_email", "", "Contact e-mail registered with the ACME provider.").withCheck(Checks.emailOrEmpty()),
+
+            path("noise.private_key_path", "data/noise_private.key",
+                    "Server's Noise (ts2021) private key; created when missing."),
+
+            string("prefixes.v4", "100.64.0.0/10",
+                    "IPv4 range node addresses come from, inside 100.64.0.0/10; empty disables IPv4.")
+                    .withCheck(Checks.prefixWithin("100.64.0.0/10")),
+            string("prefixes.v6", "fd7a:115c:a1e0::/48",
+                    "IPv6 range node addresses come from, inside fd7a:115c:a1e0::/48; empty disables IPv6.")
+                    .withCheck(Checks.prefixWithin("fd7a:115c:a1e0::/48")),
+            choice("prefixes.allocation", MeshConfig.Prefixes.Allocation.class, MeshConfig.Prefixes.Allocation.SEQUENTIAL,
+                    "How addresses are picked: the next free one, or a random free one."),
+
+            choice("database.type", MeshConfig.Database.Type.class, MeshConfig.Database.Type.SQLITE,
+                    "Database engine; only sqlite for now."),
+            bool("database.debug", false, "Log every SQL statement (at debug level)."),
+            bool("database.query_log.parameterized", true,
+                    "Log statements with placeholders instead of the bound values."),
+            bool("database.query_log.log_not_found", false, "Also log lookups that found no row."),
+            millis("database.query_log.slow_threshold", 1000, "Log statements slower than this many milliseconds."),
+            path("database.sqlite.path", "data/db.sqlite", "SQLite database file."),
+            bool("database.sqlite.write_ahead_log", true, "Use SQLite's write-ahead log (recommended)."),
+            integer("database.sqlite.wal_autocheckpoint", 1000,
+                    "WAL pages before an automatic checkpoint; 0 turns automatic checkpoints off.")
+                    .withCheck(Checks.between(0, Integer.MAX_VALUE)),
+
+            choice("log.level", LogLevel.class, LogLevel.INFO, "Least severe level that is logged."),
+            choice("log.format", MeshConfig.Log.Format.class, MeshConfig.Log.Format.TEXT, "Log line format."),
+
+            choice("policy.mode", MeshConfig.Policy.Mode.class, MeshConfig.Policy.Mode.DATABASE,
+                    "Where the policy lives: in the database (edited through the API) or in policy.path."),
+            optionalPath("policy.path", null, "HuJSON policy file; required when policy.mode is file."),
+            optionalPath("policy.geoip_database", null, "MaxMind-format GeoIP database for location-based policy."),
+
+            bool("derp.server.enabled", true, "Run the embedded DERP relay (with STUN) on server_url."),
+            integer("derp.server.region_id", 999, "Region ID the embedded relay is published as.")
+                    .withCheck(Checks.between(1, Integer.MAX_VALUE)),
+            string("derp.server.region_code", "svc", "Short region code of the embedded relay."),
+            string("derp.server.region_name", "Mesh Control embedded relay", "Region name clients display."),
+            bool("derp.server.verify_clients", true, "Let only nodes this server knows use the embedded relay."),
+            bool("derp.server.stun_enabled", true, "Answer STUN on derp.server.stun_listen_addr."),
+            string("derp.server.stun_listen_addr", "0.0.0.0:3478",
+                    "UDP address the STUN listener binds to.").withCheck(Checks.hostPort()),
+            optionalPath("derp.server.private_key_path", null,
+                    "Relay private key; by default derp_server_private.key beside noise.private_key_path."),
+            optionalString("derp.server.ipv4", null,
+                    "Public IPv4 address published for the embedded relay.").withCheck(Checks.ipv4()),
+            optionalString("derp.server.ipv6", null,
+                    "Public IPv6 address published for the embedded relay.").withCheck(Checks.ipv6()),
+            bool("derp.automatically_add_embedded_derp_region", true,
+                    "Add the embedded relay to the DERP map; false expects it in a derp.paths file."),
+            stringList("derp.urls", List.of("https://controlplane.tailscale.com/derpmap/default"),
+                    "DERP map URLs to fetch; an empty list means only this server's relays.").withCheck(Checks.httpUrls()),
+            stringList("derp.paths", List.of(), "Local DERP map files (.yaml, .yml, .json or .hujson)."),
+            bool("derp.auto_update_enabled", true, "Refetch derp.urls and reread derp.paths periodically."),
+            duration("derp.update_frequency", Duration.ofHours(24), "How often DERP maps are refreshed."),
+
+            bool("dns.magic_dns", true, "Give nodes names under dns.base_domain (MagicDNS)."),
+            string("dns.base_domain", "mesh.internal",
+                    "Domain node names live under; must not contain server_url's host.").withCheck(Checks.domainOrEmpty()),
+            bool("dns.override_local_dns", false, "Make nodes use dns.nameservers.global instead of their own resolvers."),
+            stringList("dns.nameservers.global", List.of(),
+                    "Resolvers for all names: IP addresses or https:// DNS-over-HTTPS URLs.").withCheck(Checks.resolvers()),
+            stringListMap("dns.nameservers.split", Map.of(),
+                    "Resolvers per domain (split DNS), e.g. {\"corp.example.com\": [\"10.0.0.53\"]}.")
+                    .withCheck(Checks.splitResolvers()),
+            stringList("dns.search_domains", List.of(), "Extra search domains sent to nodes.").withCheck(Checks.domains()),
+            recordList("dns.extra_records", "Extra DNS records: objects with name, type (A or AAAA) and value.")
+                    .withCheck(Checks.dnsRecords()),
+
+            optionalString("oidc.issuer", null, "OpenID Connect issuer URL; setting it turns on OIDC login.")
+                    .withCheck(Checks.httpUrl()),
+            string("oidc.client_id", "", "OIDC client ID."),
+            optionalString("oidc.client_secret", null, "OIDC client secret; excludes oidc.client_secret_path."),
+            optionalPath("oidc.client_secret_path", null, "File holding the OIDC client secret."),
+            stringList("oidc.scope", List.of("openid", "profile", "email"), "Scopes requested at login."),
+            stringMap("oidc.extra_params", Map.of(), "Extra query parameters for the authorization request."),
+            stringList("oidc.allowed_domains", List.of(), "Only e-mail domains listed here may log in (empty: any)."),
+            stringList("oidc.allowed_users", List.of(), "Only e-mail addresses listed here may log in (empty: any)."),
+            stringList("oidc.allowed_groups", List.of(), "Only members of a group listed here may log in (empty: any)."),
+            duration("oidc.expiry", Duration.ofDays(180), "How long a node logged in through OIDC stays valid; 0s: forever."),
+            bool("oidc.use_expiry_from_token", false, "Use the ID token's expiry instead of oidc.expiry."),
+            bool("oidc.only_start_if_oidc_is_available", true, "Refuse to start while the issuer cannot be reached."),
+            bool("oidc.pkce.enabled", false, "Use PKCE in the authorization code flow."),
+            choice("oidc.pkce.method", MeshConfig.Pkce.Method.class, MeshConfig.Pkce.Method.S256, "PKCE challenge method."),
+
+            duration("node.expiry", Duration.ZERO, "Default key expiry of newly registered nodes; 0s: no expiry."),
+            duration("node.ephemeral.inactivity_timeout", Duration.ofMinutes(30),
+                    "Offline time after which an ephemeral node is removed.").withCheck(Checks.atLeast(Duration.ofSeconds(65))),
+            bool("node.routes.ha", true, "Fail over between subnet routers advertising the same prefix."),
+
+            optionalString("notifications.smtp.host", null, "Mail server for e-mail notifications; unset disables e-mail."),
+            integer("notifications.smtp.port", 0, "Mail server port; 0 picks 587 (starttls), 465 (tls) or 25 (none).")
+                    .withCheck(Checks.between(0, 65535)),
+            optionalString("notifications.smtp.username", null, "Mail server login."),
+            optionalString("notifications.smtp.password", null, "Mail server password."),
+            string("notifications.smtp.from", "", "Sender address; required with a mail server.").withCheck(Checks.emailOrEmpty()),
+            choice("notifications.smtp.encryption", MeshConfig.Smtp.Encryption.class, MeshConfig.Smtp.Encryption.STARTTLS,
+                    "starttls upgrades a plain connection, tls is implicit TLS, none sends in clear."),
+
+            bool("client_updates.check", true, "Look up the latest stable client release every client_updates.interval."),
+            duration("client_updates.interval", Duration.ofHours(24), "How often the release lookup runs; at least 1h.")
+                    .withCheck(Checks.atLeast(Duration.ofHours(1))),
+
+            stringList("control_dial_plan", List.of(),
+                    "IP addresses clients try for this server before resolving its name; empty: rely on DNS.")
+                    .withCheck(Checks.ipAddresses()),
+
+            bool("egress.deny_private_targets", false, "Also refuse outgoing requests (webhooks, DERP maps) to private ranges."),
+            bool("egress.allow_loopback_targets", false, "Allow outgoing requests to loopback addresses again."),
+
+            bool("ssh_recording.notify_failures", true,
+                    "Have nodes report failed SSH session recordings (sshRecordingFailed events)."),
+            bool("https_certificates.enabled", false, "Let nodes obtain TLS certificates for their MagicDNS names."),
+            bool("funnel.enabled", false, "Allow nodes the policy permits to publish services to the internet (Funnel)."),
+
+            string("branding.title", "Mesh Control", "Product name shown in the console and in e-mail."),
+            optionalPath("branding.logo_path", null, "Image shown in the console instead of the built-in logo."),
+
+            bool("debug.node_api_enabled", false, "Expose POST /api/v1/debug/node (development only)."),
+
+            optionalString("cli.address", null,
+                    "Server the CLI talks to; a bare host (with optional port) means https.").withCheck(Checks.cliAddress()),
+            optionalString("cli.api_key", null, "API key the CLI sends."),
+            bool("cli.insecure", false, "Skip TLS certificate verification in the CLI."),
+            duration("cli.timeout", Duration.ofSeconds(10), "How long the CLI waits for an answer.")
+                    .withCheck(Checks.atLeast(Duration.ofMillis(1)))));
+
+    private final List<ConfigKey> keys;
+    private final Map<String, ConfigKey> byPath;
+    private final Map<String, ConfigKey> byEnvName;
+
+    private ConfigSchema(List<ConfigKey> keys) {
+        this.keys = List.copyOf(keys);
+        Map<String, ConfigKey> paths = new LinkedHashMap<>();
+        Map<String, ConfigKey> envNames = new LinkedHashMap<>();
+        for (ConfigKey key : keys) {
+            if (paths.put(key.path(), key) != null) {
+                throw new IllegalStateException("duplicate key " + key.path());
+            }
+            ConfigKey clash = envNames.put(key.envName(), key);
+            if (clash != null) {
+                throw new IllegalStateException(key.path() + " and " + clash.path() + " share " + key.envName());
+            }
+        }
+        this.byPath = Map.copyOf(paths);
+        this.byEnvName = Map.copyOf(envNames);
+    }
+
+    /** The schema of this version. */
+    public static ConfigSchema instance() {
+        return INSTANCE;
+    }
+
+    /** Every key, grouped by section, in the order the example file lists them. */
+    public List<ConfigKey> keys() {
+        return keys;
+    }
+
+    public Optional<ConfigKey> key(String path) {
+        return Optional.ofNullable(byPath.get(path));
+    }
+
+    public Optional<ConfigKey> keyForEnvName(String envName) {
+        return Optional.ofNullable(byEnvName.get(envName));
+    }
+
+    /** Whether {@code path} is a section holding keys, like {@code database} or {@code derp.server}. */
+    public boolean isSection(String path) {
+        String prefix = path + ".";
+        return keys.stream().anyMatch(key -> key.path().startsWith(prefix));
+    }
+
+    private static ConfigKey key(String path, ValueType type, Object defaultValue, String description) {
+        return new ConfigKey(path, type, defaultValue, List.of(), ConfigKey.Check.NONE, description);
+    }
+
+    private static ConfigKey string(String path, String defaultValue, String description) {
+        return key(path, ValueType.STRING, defaultValue, description);
+    }
+
+    private static ConfigKey optionalString(String path, String defaultValue, String description) {
+        return key(path, ValueType.OPTIONAL_STRING, Optional.ofNullable(defaultValue), description);
+    }
+
+    private static ConfigKey path(String path, String defaultValue, String description) {
+        return key(path, ValueType.PATH, defaultValue, description);
+    }
+
+    private static ConfigKey optionalPath(String path, String defaultValue, String description) {
+        return key(path, ValueType.OPTIONAL_PATH, Optional.ofNullable(defaultValue), description);
+    }
+
+    private static ConfigKey bool(String path, boolean defaultValue, String description) {
+        return key(path, ValueType.BOOLEAN, defaultValue, description);
+    }
+
+    private static ConfigKey integer(String path, int defaultValue, String description) {
+        return key(path, ValueType.INTEGER, defaultValue, description);
+    }
+
+    private static ConfigKey duration(String path, Duration defaultValue, String description) {
+        return key(path, ValueType.DURATION, defaultValue, description);
+    }
+
+    private static ConfigKey millis(String path, long defaultMillis, String description) {
+        return key(path, ValueType.MILLISECONDS, Duration.ofMillis(defaultMillis), description);
+    }
+
+    private static ConfigKey stringList(String path, List<String> defaultValue, String description) {
+        return key(path, ValueType.STRING_LIST, defaultValue, description);
+    }
+
+    private static ConfigKey stringMap(String path, Map<String, String> defaultValue, String description) {
+        return key(path, ValueType.STRING_MAP, defaultValue, description);
+    }
+
+    private static ConfigKey stringListMap(String path, Map<String, List<String>> defaultValue, String description) {
+        return key(path, ValueType.STRING_LIST_MAP, defaultValue, description);
+    }
+
+    private static ConfigKey recordList(String path, String description) {
+        return key(path, ValueType.RECORD_LIST, List.of(), description);
+    }
+
+    private static <E extends Enum<E> & ConfigChoice> ConfigKey choice(String path, Class<E> type, E defaultValue,
+                                                                       String description) {
+        return new ConfigKey(path, ValueType.CHOICE, defaultValue.configName(), ConfigChoice.names(type),
+                ConfigKey.Check.NONE, description);
+    }
+}

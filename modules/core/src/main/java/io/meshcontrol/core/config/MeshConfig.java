@@ -1,0 +1,326 @@
+package io.meshcontrol.core.config;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The server's configuration: an immutable tree of records, one per section of {@code config.yaml}. Component names
+ * are the YAML keys in camel case ({@code database.sqlite.write_ahead_log} is
+ * {@code database().sqlite().writeAheadLog()}). {@code Optional} marks a setting that may be off or unset.
+ *
+ * <p>Paths produced by {@link ConfigLoader} are absolute (relative ones are resolved against the working directory);
+ * {@link #defaults()} keeps them relative. Records holding secrets leave them out of {@code toString()}.
+ */
+public record MeshConfig(
+        String serverUrl,
+        String listenAddr,
+        Optional<String> metricsListenAddr,
+        Tls tls,
+        Noise noise,
+        Prefixes prefixes,
+        Database database,
+        Log log,
+        Policy policy,
+        Derp derp,
+        Dns dns,
+        Oidc oidc,
+        Node node,
+        Notifications notifications,
+        ClientUpdates clientUpdates,
+        List<String> controlDialPlan,
+        Egress egress,
+        SshRecording sshRecording,
+        HttpsCertificates httpsCertificates,
+        Funnel funnel,
+        Branding branding,
+        Debug debug,
+        Cli cli) {
+
+    private static final String REDACTED = "<redacted>";
+
+    public MeshConfig {
+        controlDialPlan = List.copyOf(controlDialPlan);
+    }
+
+    /** The built-in defaults, as if no file and no {@code SVC_} variable were present. Paths stay relative. */
+    public static MeshConfig defaults() {
+        return ConfigBinder.bind(ResolvedValues.defaults(ConfigSchema.instance()), null);
+    }
+
+    /** Serving HTTPS: a certificate from files, or one obtained from Let's Encrypt. */
+    public record Tls(Optional<Path> certPath, Optional<Path> keyPath, LetsEncrypt letsEncrypt) {
+        /** Whether the server terminates TLS itself (rather than plain HTTP behind a proxy). */
+        public boolean enabled() {
+            return certPath.isPresent() || letsEncrypt.hostname().isPresent();
+        }
+    }
+
+    /** Automatic certificates over ACME ({@code tls_letsencrypt_*}, {@code acme_*}). */
+    public record LetsEncrypt(Optional<String> hostname, Path cacheDir, Challenge challengeType, String listen,
+                              String acmeUrl, String acmeEmail) {
+        public enum Challenge implements ConfigChoice {
+            HTTP_01("HTTP-01"), TLS_ALPN_01("TLS-ALPN-01");
+
+            private final String configName;
+
+            Challenge(String configName) {
+                this.configName = configName;
+            }
+
+            @Override
+            public String configName() {
+                return configName;
+            }
+        }
+    }
+
+    public record Noise(Path privateKeyPath) {
+    }
+
+    /** Node address ranges; an empty CIDR means that address family is not used. */
+    public record Prefixes(String v4, String v6, Allocation allocation) {
+        public enum Allocation implements ConfigChoice {
+            SEQUENTIAL, RANDOM;
+
+            @Override
+            public String configName() {
+                return name().toLowerCase(Locale.ROOT);
+            }
+        }
+    }
+
+    public record Database(Type type, boolean debug, QueryLog queryLog, Sqlite sqlite) {
+        public enum Type implements ConfigChoice {
+            SQLITE;
+
+            @Override
+            public String configName() {
+                return name().toLowerCase(Locale.ROOT);
+            }
+        }
+    }
+
+    /** What SQL logging shows; statements are logged only with {@code database.debug}, slow ones always. */
+    public record QueryLog(boolean parameterized, boolean logNotFound, Duration slowThreshold) {
+    }
+
+    public record Sqlite(Path path, boolean writeAheadLog, int walAutocheckpoint) {
+    }
+
+    public record Log(LogLevel level, Format format) {
+        public enum Format implements ConfigChoice {
+            TEXT, JSON;
+
+            @Override
+            public String configName() {
+                return name().toLowerCase(Locale.ROOT);
+            }
+        }
+    }
+
+    public record Policy(Mode mode, Optional<Path> path, Optional<Path> geoipDatabase) {
+        public enum Mode implements ConfigChoice {
+            DATABASE, FILE;
+
+            @Override
+            public String configName() {
+                return name().toLowerCase(Locale.ROOT);
+            }
+        }
+    }
+
+    /** Relay settings. DERP settings changed at runtime are stored in the database; these are the file's values. */
+    public record Derp(DerpServer server, boolean automaticallyAddEmbeddedDerpRegion, List<String> urls, List<Path> paths,
+                       boolean autoUpdateEnabled, Duration updateFrequency) {
+        public Derp {
+            urls = List.copyOf(urls);
+            paths = List.copyOf(paths);
+        }
+    }
+
+    /**
+     * The embedded relay. {@code privateKeyPath} is always set: when the file leaves it out it is
+     * {@code derp_server_private.key} beside the Noise key.
+     */
+    public record DerpServer(boolean enabled, int regionId, String regionCode, String regionName, boolean verifyClients,
+                             boolean stunEnabled, String stunListenAddr, Path privateKeyPath, Optional<String> ipv4,
+                             Optional<String> ipv6) {
+    }
+
+    public record Dns(boolean magicDns, String baseDomain, boolean overrideLocalDns, Nameservers nameservers,
+                      List<String> searchDomains, List<ExtraRecord> extraRecords) {
+        public Dns {
+            searchDomains = List.copyOf(searchDomains);
+            extraRecords = List.copyOf(extraRecords);
+        }
+    }
+
+    /** Global resolvers, and split DNS: resolvers per domain, in the order the file lists the domains. */
+    public record Nameservers(List<String> global, Map<String, List<String>> split) {
+        public Nameservers {
+            global = List.copyOf(global);
+            Map<String, List<String>> copy = new LinkedHashMap<>();
+            split.forEach((domain, resolvers) -> copy.put(domain, List.copyOf(resolvers)));
+            split = Collections.unmodifiableMap(copy);
+        }
+    }
+
+    /** An extra DNS record: {@code type} is A or AAAA. */
+    public record ExtraRecord(String name, String type, String value) {
+    }
+
+    /** OpenID Connect login; on when {@code issuer} is set. */
+    public record Oidc(Optional<String> issuer, String clientId, Optional<String> clientSecret,
+                       Optional<Path> clientSecretPath, List<String> scope, Map<String, String> extraParams,
+                       List<String> allowedDomains, List<String> allowedUsers, List<String> allowedGroups,
+                       Duration expiry, boolean useExpiryFromToken, boolean onlyStartIfOidcIsAvailable, Pkce pkce) {
+        public Oidc {
+            scope = List.copyOf(scope);
+            extraParams = Collections.unmodifiableMap(new LinkedHashMap<>(extraParams));
+            allowedDomains = List.copyOf(allowedDomains);
+            allowedUsers = List.copyOf(allowedUsers);
+            allowedGroups = List.copyOf(allowedGroups);
+        }
+
+        public boolean enabled() {
+            return issuer.isPresent();
+        }
+
+        @Override
+        public String toString() {
+            return "Oidc[issuer=" + issuer + ", clientId=" + clientId
+                    + ", clientSecret=" + clientSecret.map(secret -> REDACTED) + ", clientSecretPath=" + clientSecretPath
+                    + ", scope=" + scope + ", extraParams=" + extraParams + ", allowedDomains=" + allowedDomains
+                    + ", allowedUsers=" + allowedUsers + ", allowedGroups=" + allowedGroups + ", expiry=" + expiry
+                    + ", useExpiryFromToken=" + useExpiryFromToken
+                    + ", onlyStartIfOidcIsAvailable=" + onlyStartIfOidcIsAvailable + ", pkce=" + pkce + "]";
+        }
+    }
+
+    public record Pkce(boolean enabled, Method method) {
+        public enum Method implements ConfigChoice {
+            PLAIN("plain"), S256("S256");
+
+            private final String configName;
+
+            Method(String configName) {
+                this.configName = configName;
+            }
+
+            @Override
+            public String configName() {
+                return configName;
+            }
+        }
+    }
+
+    /** {@code expiry} zero means node keys do not expire by default. */
+    public record Node(Duration expiry, Ephemeral ephemeral, Routes routes) {
+    }
+
+    public record Ephemeral(Duration inactivityTimeout) {
+    }
+
+    /** {@code ha}: fail over between routers advertising the same prefix. */
+    public record Routes(boolean ha) {
+    }
+
+    public record Notifications(Smtp smtp) {
+    }
+
+    /** The mail server for e-mail notifications; e-mail is off while {@code host} is unset. */
+    public record Smtp(Optional<String> host, int port, Optional<String> username, Optional<String> password,
+                       String from, Encryption encryption) {
+        public enum Encryption implements ConfigChoice {
+            /** A plain connection upgraded with STARTTLS (submission, port 587). */
+            STARTTLS(587),
+            /** Implicit TLS from the first byte (port 465). */
+            TLS(465),
+            /** No encryption (port 25); for a relay on the same host or network only. */
+            NONE(25);
+
+            private final int defaultPort;
+
+            Encryption(int defaultPort) {
+                this.defaultPort = defaultPort;
+            }
+
+            public int defaultPort() {
+                return defaultPort;
+            }
+
+            @Override
+            public String configName() {
+                return name().toLowerCase(Locale.ROOT);
+            }
+        }
+
+        public boolean enabled() {
+            return host.isPresent();
+        }
+
+        /** {@code port}, or the standard port of {@code encryption} when the file leaves it at 0. */
+        public int effectivePort() {
+            return port != 0 ? port : encryption.defaultPort();
+        }
+
+        @Override
+        public String toString() {
+            return "Smtp[host=" + host + ", port=" + port + ", username=" + username
+                    + ", password=" + password.map(secret -> REDACTED) + ", from=" + from
+                    + ", encryption=" + encryption + "]";
+        }
+    }
+
+    /** The daily lookup of the latest stable client release. */
+    public record ClientUpdates(boolean check, Duration interval) {
+    }
+
+    /** The guard on outgoing requests (webhooks, DERP map URLs). Loopback and link-local are always refused. */
+    public record Egress(boolean denyPrivateTargets, boolean allowLoopbackTargets) {
+    }
+
+    public record SshRecording(boolean notifyFailures) {
+    }
+
+    public record HttpsCertificates(boolean enabled) {
+    }
+
+    public record Funnel(boolean enabled) {
+    }
+
+    public record Branding(String title, Optional<Path> logoPath) {
+    }
+
+    public record Debug(boolean nodeApiEnabled) {
+    }
+
+    /** Where and how the {@code svc} CLI reaches a server. */
+    public record Cli(Optional<String> address, Optional<String> apiKey, boolean insecure, Duration timeout) {
+
+        /**
+         * The server URL the CLI calls: {@code address} as written when it has a scheme, else {@code https://}
+         * followed by it, so {@code mesh.example.com} and {@code mesh.example.com:8443} mean HTTPS.
+         */
+        public Optional<URI> effectiveAddress() {
+            return address.map(text -> URI.create(withScheme(text)));
+        }
+
+        static String withScheme(String address) {
+            return address.contains("://") ? address : "https://" + address;
+        }
+
+        @Override
+        public String toString() {
+            return "Cli[address=" + address + ", apiKey=" + apiKey.map(secret -> REDACTED)
+                    + ", insecure=" + insecure + ", timeout=" + timeout + "]";
+        }
+    }
+}
