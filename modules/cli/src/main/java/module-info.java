@@ -3,4 +3,9 @@ module io.meshcontrol.cli {
     requires io.meshcontrol.server;
     requires io.meshcontrol.api;
     requires info.picocli;
+    requires tools.jackson.dataformat.yaml;
+    requires java.logging;
+
+    // picocli reads and sets the annotated fields of the commands.
+    opens io.meshcontrol.cli to info.picocli;
 }

@@ -1,5 +1,7 @@
 package io.meshcontrol.server;
 
+import io.meshcontrol.core.config.HostPort;
+import io.meshcontrol.core.config.MeshConfig;
 import java.nio.file.Path;
 
 /**
@@ -18,4 +20,12 @@ public record ServerSettings(
         String baseDomain,
         String version,
         Path localCredentialPath) {
+
+    public static ServerSettings from(MeshConfig config, String version) {
+        HostPort listen = HostPort.parse(config.listenAddr());
+        HostPort metrics = config.metricsListenAddr().map(HostPort::parse).orElse(null);
+        return new ServerSettings(listen.host(), listen.port(), metrics == null ? null : metrics.host(),
+                metrics == null ? 0 : metrics.port(), config.serverUrl(), config.dns().baseDomain(), version,
+                config.cli().localCredentialPath());
+    }
 }

@@ -1,5 +1,7 @@
 package io.meshcontrol.server;
 
+import io.meshcontrol.server.testing.TestServer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -303,7 +303,8 @@ public record MeshConfig(
     }
 
     /** Where and how the {@code svc} CLI reaches a server. */
-    public record Cli(Optional<String> address, Optional<String> apiKey, boolean insecure, Duration timeout) {
+    public record Cli(Optional<String> address, Optional<String> apiKey, boolean insecure, Path localCredentialPath,
+            Duration timeout) {
 
         /**
          * The server URL the CLI calls: {@code address} as written when it has a scheme, else {@code https://}
@@ -320,7 +321,7 @@ public record MeshConfig(
         @Override
         public String toString() {
             return "Cli[address=" + address + ", apiKey=" + apiKey.map(secret -> REDACTED)
-                    + ", insecure=" + insecure + ", timeout=" + timeout + "]";
+                    + ", insecure=" + insecure + ", localCredentialPath=" + localCredentialPath + ", timeout=" + timeout + "]";
         }
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.ClassProvider;
@@ -32,8 +33,9 @@ public final class Database {
     public static Database open(Path file, boolean writeAheadLog) {
         try {
             Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
+            if (parent != null && !Files.isDirectory(parent)) {
+                // The data folder holds the database and private keys: readable by the server's account only.
+                Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the folder for database " + file, e);

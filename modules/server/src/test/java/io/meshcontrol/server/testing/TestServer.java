@@ -1,4 +1,7 @@
-package io.meshcontrol.server;
+package io.meshcontrol.server.testing;
+
+import io.meshcontrol.server.MeshServer;
+import io.meshcontrol.server.ServerSettings;
 
 import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.api.MeshClient;
@@ -32,10 +35,15 @@ public final class TestServer implements AutoCloseable {
     }
 
     public static TestServer start(Path folder) {
+        return start(folder, BuildInfo.version());
+    }
+
+    /** A server that states another version, to see clients notice the mismatch. */
+    public static TestServer start(Path folder, String version) {
         Path dataDir = folder.resolve("data");
         Network network = new Network(Database.open(dataDir.resolve("db.sqlite"), true), Clock.systemUTC());
         ServerSettings settings = new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, "http://127.0.0.1:8080",
-                "mesh.test", BuildInfo.version(), dataDir.resolve("cli-credential.json"));
+                "mesh.test", version, dataDir.resolve("cli-credential.json"));
         return new TestServer(dataDir, network, MeshServer.start(settings, network, Clock.systemUTC()));
     }
 

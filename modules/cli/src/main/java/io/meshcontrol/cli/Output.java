@@ -1,0 +1,67 @@
+package io.meshcontrol.cli;
+
+import io.meshcontrol.api.ApiJson;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import picocli.CommandLine.Option;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/** {@code --output json|yaml|table}: machine-readable documents or a table for people. */
+final class Output {
+
+    enum Format { table, json, yaml }
+
+    @Option(names = {"-o", "--output"}, defaultValue = "table",
+            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    Format format;
+
+    private static final JsonMapper JSON = ApiJson.mapper(false).rebuild().enable(SerializationFeature.INDENT_OUTPUT).build();
+    private static final YAMLMapper YAML = YAMLMapper.builder()
+            .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL))
+            .build();
+
+    /** Prints {@code document} as JSON or YAML, or {@code rows} as a table with the given columns. */
+    <T> void print(CliContext context, Object document, List<T> rows, List<Column<T>> columns) {
+        switch (format) {
+            case json -> context.out().println(JSON.writeValueAsString(document));
+            case yaml -> context.out().print(YAML.writeValueAsString(document));
+            case table -> context.out().print(table(rows, columns));
+        }
+    }
+
+    boolean isTable() {
+        return format == Format.table;
+    }
+
+    record Column<T>(String title, Function<T, Object> value) {
+    }
+
+    static <T> String table(List<T> rows, List<Column<T>> columns) {
+        List<String[]> cells = new ArrayList<>();
+        cells.add(columns.stream().map(Column::title).toArray(String[]::new));
+        for (T row : rows) {
+            cells.add(columns.stream().map(c -> {
+                Object value = c.value().apply(row);
+                return value == null ? "" : value.toString();
+            }).toArray(String[]::new));
+        }
+        int[] widths = new int[columns.size()];
+        for (String[] line : cells) {
+            for (int i = 0; i < line.length; i++) {
+                widths[i] = Math.max(widths[i], line[i].length());
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        for (String[] line : cells) {
+            StringBuilder row = new StringBuilder();
+            for (int i = 0; i < line.length; i++) {
+                row.append(i == line.length - 1 ? line[i] : String.format("%-" + widths[i] + "s  ", line[i]));
+            }
+            text.append(row.toString().stripTrailing()).append('\n');
+        }
+        return text.toString();
+    }
+}

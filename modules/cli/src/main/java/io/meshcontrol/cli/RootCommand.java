@@ -1,0 +1,30 @@
+package io.meshcontrol.cli;
+
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "svc",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionCommand.Provider.class,
+        description = "Mesh Control: a control server for one private mesh network of Tailscale clients.",
+        subcommands = {
+                ServeCommand.class,
+                ConfigtestCommand.class,
+                VersionCommand.class,
+                UsersCommand.class,
+                ApiKeysCommand.class,
+        })
+final class RootCommand {
+
+    final CliContext context;
+
+    @Option(names = {"-c", "--config"}, scope = picocli.CommandLine.ScopeType.INHERIT,
+            description = "Configuration file (default: SVC_CONFIG, else config.yaml in the working directory, "
+                    + "$HOME/.svc or /etc/svc)")
+    Path config;
+
+    RootCommand(CliContext context) {
+        this.context = context;
+    }
+}

@@ -1,0 +1,53 @@
+package io.meshcontrol.cli;
+
+import io.meshcontrol.core.config.ConfigLoader;
+import io.meshcontrol.core.config.ConfigRequest;
+import io.meshcontrol.core.config.LoadedConfig;
+import io.meshcontrol.core.config.MeshConfig;
+import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.store.Database;
+import io.meshcontrol.server.MeshServer;
+import io.meshcontrol.server.ServerSettings;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+
+@Command(name = "serve", description = "Run the server until stopped (Ctrl-C or SIGTERM).")
+final class ServeCommand extends Subcommand implements Callable<Integer> {
+
+    private static final System.Logger LOG = System.getLogger(ServeCommand.class.getName());
+
+    @Override
+    public Integer call() throws InterruptedException {
+        CliContext context = context();
+        LoadedConfig loaded = ConfigLoader.load(new ConfigRequest(root().config, context.env(), context.workingDir(),
+                context.homeDir()));
+        if (!loaded.valid()) {
+            loaded.errors().forEach(problem -> context.err().println("svc: config: " + problem));
+            context.err().println("svc: not starting: fix the configuration (svc configtest lists every problem)");
+            return Svc.FAILED;
+        }
+        MeshConfig config = loaded.config();
+        LogSetup.configure(config.log().level());
+        LOG.log(Level.INFO, "svc " + Svc.version() + " starting with "
+                + loaded.source().map(p -> "configuration " + p).orElse("built-in defaults (no config file)"));
+        loaded.warnings().forEach(warning -> LOG.log(Level.WARNING, warning));
+
+        Clock clock = Clock.systemUTC();
+        Database database = Database.open(config.database().sqlite().path(), config.database().sqlite().writeAheadLog());
+        Network network = new Network(database, clock);
+        MeshServer server = MeshServer.start(ServerSettings.from(config, Svc.version()), network, clock);
+        LOG.log(Level.INFO, "network " + network.tailnetId() + " ready at " + config.serverUrl());
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.log(Level.INFO, "stopping");
+            server.close();
+            stopped.countDown();
+        }, "svc-shutdown"));
+        stopped.await();
+        return 0;
+    }
+}

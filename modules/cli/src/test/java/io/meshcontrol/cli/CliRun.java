@@ -1,0 +1,32 @@
+package io.meshcontrol.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Runs the real svc command line in-process with its own streams and environment. */
+record CliRun(int exitCode, String out, String err) {
+
+    static CliRun run(Path workingDir, Map<String, String> env, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Map<String, String> environment = new HashMap<>(env);
+        CliContext context = new CliContext(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), environment, workingDir, workingDir.resolve("home"));
+        int code = Svc.run(context, args);
+        return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The first line of stdout, trimmed: the secret printed by apikeys create/rotate. */
+    String firstLine() {
+        return out.lines().findFirst().orElse("").trim();
+    }
+
+    @Override
+    public String toString() {
+        return "exit " + exitCode + "\n--- out\n" + out + "--- err\n" + err;
+    }
+}

@@ -1,0 +1,69 @@
+package io.meshcontrol.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigtestCliTest {
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void validConfigurationExitsZero() throws IOException {
+        Path config = folder.resolve("config.yaml");
+        Files.writeString(config, "log:\n  level: debug\n");
+        CliRun run = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
+        assertEquals(0, run.exitCode(), run.toString());
+        assertTrue(run.out().contains("configuration is valid"));
+    }
+
+    @Test
+    void everyProblemIsReportedWithItsKey() throws IOException {
+        Path config = folder.resolve("config.yaml");
+        Files.writeString(config, """
+                log:
+                  level: loud
+                listen_addr: nowhere
+                client_updates:
+                  interval: 5m
+                """);
+        CliRun run = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
+        assertEquals(1, run.exitCode(), run.toString());
+        assertTrue(run.err().contains("error: log.level: "), run.err());
+        assertTrue(run.err().contains("error: listen_addr: "), run.err());
+        assertTrue(run.err().contains("error: client_updates.interval: "), run.err());
+        assertTrue(run.err().contains("3 problem(s)"), run.err());
+    }
+
+    @Test
+    void environmentOverridesAreCheckedToo() {
+        CliRun run = CliRun.run(folder, Map.of("SVC_LOG_LEVEL", "chatty"), "configtest");
+        assertEquals(1, run.exitCode());
+        assertTrue(run.err().contains("log.level"), run.err());
+    }
+
+    @Test
+    void unknownKeysAreWarningsNotErrors() throws IOException {
+        Path config = folder.resolve("config.yaml");
+        Files.writeString(config, "no_such_key: 1\n");
+        CliRun run = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
+        assertEquals(0, run.exitCode(), run.toString());
+        assertTrue(run.err().contains("warning: ") && run.err().contains("no_such_key"), run.err());
+    }
+
+    @Test
+    void serveRefusesAnInvalidConfigurationNamingTheKey() throws IOException {
+        Path config = folder.resolve("config.yaml");
+        Files.writeString(config, "log:\n  level: loud\n");
+        CliRun run = CliRun.run(folder, Map.of(), "serve", "-c", config.toString());
+        assertEquals(1, run.exitCode());
+        assertTrue(run.err().startsWith("svc: config: log.level"), run.err());
+    }
+}
