@@ -10,4 +10,6 @@ module io.meshcontrol.core {
     requires org.bouncycastle.provider;
 
     exports io.meshcontrol.core;
+    exports io.meshcontrol.core.crypto;
+    exports io.meshcontrol.core.key;
 }
