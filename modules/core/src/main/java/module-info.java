@@ -12,7 +12,9 @@ module io.meshcontrol.core {
     exports io.meshcontrol.core;
     exports io.meshcontrol.core.auth;
     exports io.meshcontrol.core.config;
+    exports io.meshcontrol.core.crypto;
     exports io.meshcontrol.core.event;
+    exports io.meshcontrol.core.key;
     exports io.meshcontrol.core.model;
     exports io.meshcontrol.core.state;
     exports io.meshcontrol.core.store;
