@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
@@ -50,7 +51,7 @@ final class ConfigFileReader {
         } catch (JacksonException e) {
             TokenStreamLocation at = e.getLocation();
             String where = at == null || at.getLineNr() < 0 ? "" : " at line " + at.getLineNr();
-            return failed(sourceName, "is not valid YAML" + where + ": " + e.getOriginalMessage());
+            return failed(sourceName, "is not valid YAML" + where + ": " + oneLine(e.getOriginalMessage()));
         }
         if (root == null || root.isMissingNode() || root.isNull()) {
             return new FileEntries(Map.of(), List.of()); // an empty file, or one with only comments
@@ -82,6 +83,17 @@ final class ConfigFileReader {
                 entries.put(path, node);
             }
         }
+    }
+
+    /**
+     * SnakeYAML's messages span lines and echo the offending text with a caret; a problem is one line, and the
+     * line number is already given, so keep only the explanation.
+     */
+    private static String oneLine(String message) {
+        String text = message.lines()
+                .filter(line -> !line.isBlank() && !Character.isWhitespace(line.charAt(0)))
+                .collect(Collectors.joining("; "));
+        return text.replaceFirst("^Duplicate Object property (\".*\")", "key $1 appears twice");
     }
 
     private static String describe(JsonNode node) {
