@@ -1,6 +1,6 @@
 # Sourced by ./svc and ./run-tests: exports JAVA_HOME pointing at a JDK 21 or newer.
-# JAVA_HOME wins when it is new enough; otherwise the newest JDK under /usr/lib/jvm
-# (and the `java` on PATH) is taken. With none, one line says what to install.
+# JAVA_HOME wins when it is new enough; otherwise the newest JDK under /usr/lib/jvm (SVC_JDK_DIRS
+# overrides that list, for tests) or the javac on PATH is taken. With none, one line says what to install.
 
 svc_java_major() { # prints the feature version of the java binary $1, or nothing
   "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p' | head -n 1
@@ -8,7 +8,8 @@ svc_java_major() { # prints the feature version of the java binary $1, or nothin
 
 svc_find_jdk() {
   local candidate major best="" best_major=0
-  for candidate in "${JAVA_HOME:-}" /usr/lib/jvm/* "$(dirname "$(dirname "$(readlink -f "$(command -v javac 2>/dev/null || echo /nonexistent)")")")"; do
+  # shellcheck disable=SC2086
+  for candidate in "${JAVA_HOME:-}" ${SVC_JDK_DIRS:-/usr/lib/jvm/*} "$(dirname "$(dirname "$(readlink -f "$(command -v javac 2>/dev/null || echo /nonexistent)")")")"; do
     [ -n "$candidate" ] && [ -x "$candidate/bin/java" ] && [ -x "$candidate/bin/javac" ] || continue
     major=$(svc_java_major "$candidate/bin/java")
     [ -n "$major" ] && [ "$major" -ge 21 ] || continue
