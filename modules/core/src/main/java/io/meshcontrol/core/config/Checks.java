@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /** The per-key rules the schema attaches to keys. Each answers a reason that ends with the offending value. */
@@ -182,7 +183,7 @@ final class Checks {
         return Optional.of((String) value);
     }
 
-    private static Optional<String> eachOf(Object list, java.util.function.Function<String, Optional<String>> check) {
+    private static Optional<String> eachOf(Object list, Function<String, Optional<String>> check) {
         for (Object element : (List<?>) list) {
             Optional<String> problem = check.apply((String) element);
             if (problem.isPresent()) {

@@ -51,7 +51,8 @@ final class ConfigValidator {
     }
 
     private void policy() {
-        if (v.string("policy.mode").equals(MeshConfig.Policy.Mode.FILE.configName()) && v.optional("policy.path").isEmpty()) {
+        if (v.choice("policy.mode", MeshConfig.Policy.Mode.class) == MeshConfig.Policy.Mode.FILE
+                && v.optional("policy.path").isEmpty()) {
             report("policy.path", "must be set when policy.mode is file");
         }
     }

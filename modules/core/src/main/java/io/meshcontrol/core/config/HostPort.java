@@ -47,7 +47,8 @@ public record HostPort(String host, int port) {
             if (host.contains(":")) {
                 throw new IllegalArgumentException("must put an IPv6 host in brackets, e.g. [::1]:8080 (got " + Quote.of(text) + ")");
             }
-            if (!host.isEmpty() && !IpAddresses.isIpv4(host) && !HOST_NAME.matcher(host).matches()) {
+            boolean numeric = host.matches("[0-9.]+"); // 300.1.1.1 would pass as a host name
+            if (!host.isEmpty() && !IpAddresses.isIpv4(host) && (numeric || !HOST_NAME.matcher(host).matches())) {
                 throw new IllegalArgumentException("has an invalid host " + Quote.of(host) + " (got " + Quote.of(text) + ")");
             }
         }

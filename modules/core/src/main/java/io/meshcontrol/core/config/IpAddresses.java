@@ -49,7 +49,8 @@ final class IpAddresses {
     }
 
     private static Optional<byte[]> parseIpv6(String text) {
-        if (!text.contains(":") || !IPV6_CHARS.matcher(text).matches()) {
+        // A leading hex digit or ':' makes the JDK parse a literal; anything else could reach a name lookup.
+        if (!text.contains(":") || !IPV6_CHARS.matcher(text).matches() || text.charAt(0) == '.') {
             return Optional.empty();
         }
         try {

@@ -11,7 +11,8 @@ import java.util.Optional;
  * @param config   always present; a key with an error holds its built-in default, so callers such as
  *                 {@code svc configtest} can still show the rest
  * @param source   the file that was read, or empty when built-in defaults (and the environment) were used
- * @param errors   every problem that makes the configuration unusable, one per key, in schema order
+ * @param errors   every problem that makes the configuration unusable: the file's own, then keys in schema order,
+ *                 then rules between keys
  * @param warnings things worth fixing that do not stop the server: unknown keys, deprecated keys, shadowed files
  */
 public record LoadedConfig(MeshConfig config, Optional<Path> source, List<ConfigProblem> errors, List<String> warnings) {

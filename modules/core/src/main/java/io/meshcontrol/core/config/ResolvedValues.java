@@ -1,7 +1,6 @@
 package io.meshcontrol.core.config;
 
 import java.time.Duration;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,7 +17,7 @@ final class ResolvedValues {
     private final ConfigSchema schema;
     private final Map<String, Object> values;
     private final Map<String, String> origins;
-    private final Set<String> read = Collections.synchronizedSet(new LinkedHashSet<>());
+    private final Set<String> read = new LinkedHashSet<>();
 
     /**
      * @param values  a decoded value for every key of the schema

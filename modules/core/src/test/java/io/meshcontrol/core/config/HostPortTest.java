@@ -37,6 +37,7 @@ class HostPortTest {
             "127.0.0.1:-1,         port from 0 to 65535",
             "127.0.0.1:ssh,        port from 0 to 65535",
             "bad_host:80,          invalid host",
+            "300.1.1.1:80,         invalid host",
             "'',                   must be host:port",
     })
     void refusesMalformedAddressesSayingWhy(String text, String reason) {
