@@ -10,6 +10,7 @@ module io.meshcontrol.core {
     requires org.bouncycastle.provider;
 
     exports io.meshcontrol.core;
+    exports io.meshcontrol.core.address;
     exports io.meshcontrol.core.auth;
     exports io.meshcontrol.core.config;
     exports io.meshcontrol.core.crypto;

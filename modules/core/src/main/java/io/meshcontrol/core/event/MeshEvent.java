@@ -1,5 +1,6 @@
 package io.meshcontrol.core.event;
 
+import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.User;
 import java.time.Instant;
@@ -33,6 +34,58 @@ public sealed interface MeshEvent {
         @Override
         public String type() {
             return "userRoleUpdated";
+        }
+    }
+
+    /** Events about one node; {@code node} is its state after the change (before it, for a deletion). */
+    sealed interface NodeEvent extends MeshEvent {
+        Node node();
+    }
+
+    record NodeCreated(Instant at, Node node) implements NodeEvent {
+        @Override
+        public String type() {
+            return "nodeCreated";
+        }
+    }
+
+    record NodeNeedsApproval(Instant at, Node node) implements NodeEvent {
+        @Override
+        public String type() {
+            return "nodeNeedsApproval";
+        }
+    }
+
+    record NodeApproved(Instant at, Node node) implements NodeEvent {
+        @Override
+        public String type() {
+            return "nodeApproved";
+        }
+    }
+
+    record NodeKeyExpired(Instant at, Node node) implements NodeEvent {
+        @Override
+        public String type() {
+            return "nodeKeyExpired";
+        }
+    }
+
+    record NodeDeleted(Instant at, Node node) implements NodeEvent {
+        @Override
+        public String type() {
+            return "nodeDeleted";
+        }
+    }
+
+    /**
+     * A change peers must see that has no webhook type of its own (rename, tags, key rotation, re-login).
+     *
+     * @param what a short description for logs, e.g. "renamed"
+     */
+    record NodeChanged(Instant at, Node node, String what) implements NodeEvent {
+        @Override
+        public String type() {
+            return "nodeChanged";
         }
     }
 }

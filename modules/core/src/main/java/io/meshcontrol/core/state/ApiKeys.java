@@ -2,7 +2,7 @@ package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.RandomText;
-import io.meshcontrol.core.auth.ApiKeySecret;
+import io.meshcontrol.core.auth.KeySecret;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.auth.KeyMinting;
 import io.meshcontrol.core.auth.Scopes;
@@ -64,7 +64,7 @@ public final class ApiKeys {
             User owner = userName == null ? null
                     : users.byName(h, userName).orElseThrow(() -> MeshException.notFound("no user \"" + userName + "\""));
             KeyMinting.Decision decision = KeyMinting.decide(caller, owner, requested);
-            ApiKeySecret secret = ApiKeySecret.generate();
+            KeySecret secret = KeySecret.generate(KeySecret.Kind.API);
             ApiKey key = new ApiKey("k" + RandomText.alphanumeric(10) + "CNTRL", secret.prefix(), secret.hash(),
                     decision.owner() == null ? null : decision.owner().id(), decision.scopes(),
                     description == null ? "" : description, now, now.plus(lifetime), null, null);
@@ -106,7 +106,7 @@ public final class ApiKeys {
                 throw MeshException.invalid("key " + key.prefix() + " has expired and cannot be rotated; create a new key");
             }
             KeyMinting.requireMayManage(caller, "rotate", key, owner);
-            ApiKeySecret secret = ApiKeySecret.generate();
+            KeySecret secret = KeySecret.generate(KeySecret.Kind.API);
             Instant expiresAt = lifetime == null ? key.expiresAt() : now.plus(lifetime);
             keys.rotate(h, key.id(), secret.prefix(), secret.hash(), expiresAt);
             audit.append(h, now, caller.actor(), "apikey.rotate", key.id(),
@@ -117,7 +117,7 @@ public final class ApiKeys {
 
     /** The caller a presented key stands for; empty when it is unknown, wrong, expired or revoked. */
     public Optional<Caller> authenticate(String presented) {
-        Optional<ApiKeySecret> parsed = ApiKeySecret.parse(presented);
+        Optional<KeySecret> parsed = KeySecret.parse(KeySecret.Kind.API, presented);
         if (parsed.isEmpty()) {
             return Optional.empty();
         }
@@ -142,7 +142,7 @@ public final class ApiKeys {
     }
 
     private ApiKey byPrefix(Handle h, String prefix) {
-        String normalized = ApiKeySecret.normalizePrefix(prefix);
+        String normalized = KeySecret.normalizePrefix(KeySecret.Kind.API, prefix);
         return keys.byPrefix(h, normalized).orElseThrow(() -> MeshException.notFound("no API key with prefix \"" + prefix + "\""));
     }
 

@@ -4,10 +4,14 @@ import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.store.ApiKeyStore;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.store.NodeStore;
+import io.meshcontrol.core.store.PreAuthKeyStore;
+import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.TailnetStore;
 import io.meshcontrol.core.store.UserStore;
 import java.time.Clock;
 import java.time.Duration;
+import org.jdbi.v3.core.Jdbi;
 
 /** The network's state services over one database, wired once; the composition root holds one of these. */
 public final class Network {
@@ -18,17 +22,33 @@ public final class Network {
     private final Users users;
     private final ApiKeys apiKeys;
     private final AuditStore audit;
+    private final PreAuthKeys preAuthKeys;
+    private final Nodes nodes;
+    private final Settings settings;
+    private final Registrations registrations;
+
+    public Network(Database database, Clock clock) {
+        this(database, clock, NetworkOptions.defaults());
+    }
 
     /** @param clock read through a millisecond tick: the database keeps milliseconds, so memory does too */
-    public Network(Database database, Clock clock) {
+    public Network(Database database, Clock clock, NetworkOptions options) {
         clock = Clock.tick(clock, Duration.ofMillis(1));
+        Jdbi jdbi = database.jdbi();
         this.database = database;
         this.events = new EventBus();
         this.audit = new AuditStore();
         UserStore userStore = new UserStore();
-        this.tailnetId = new TailnetStore(database.jdbi()).ensureTailnetId(clock.instant());
-        this.users = new Users(database.jdbi(), userStore, events, clock);
-        this.apiKeys = new ApiKeys(database.jdbi(), new ApiKeyStore(), userStore, audit, clock);
+        NodeStore nodeStore = new NodeStore();
+        SettingsStore settingsStore = new SettingsStore();
+        this.tailnetId = new TailnetStore(jdbi).ensureTailnetId(clock.instant());
+        this.users = new Users(jdbi, userStore, nodeStore, events, clock);
+        this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, clock);
+        this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, clock);
+        this.nodes = new Nodes(jdbi, nodeStore, events, clock);
+        this.settings = new Settings(jdbi, settingsStore);
+        this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, options, events,
+                clock);
     }
 
     public Database database() {
@@ -53,5 +73,21 @@ public final class Network {
 
     public AuditStore audit() {
         return audit;
+    }
+
+    public PreAuthKeys preAuthKeys() {
+        return preAuthKeys;
+    }
+
+    public Nodes nodes() {
+        return nodes;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    public Registrations registrations() {
+        return registrations;
     }
 }

@@ -8,6 +8,7 @@ import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.UserStore;
 import java.time.Clock;
 import java.time.Instant;
@@ -37,12 +38,14 @@ public final class Users {
 
     private final Jdbi jdbi;
     private final UserStore store;
+    private final NodeStore nodes;
     private final EventBus events;
     private final Clock clock;
 
-    public Users(Jdbi jdbi, UserStore store, EventBus events, Clock clock) {
+    public Users(Jdbi jdbi, UserStore store, NodeStore nodes, EventBus events, Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
+        this.nodes = nodes;
         this.events = events;
         this.clock = clock;
     }
@@ -121,6 +124,11 @@ public final class Users {
         User deleted = jdbi.inTransaction(h -> {
             User user = store.byId(h, id).orElseThrow(() -> unknown(Long.toString(id)));
             requireMayGrant(caller, user.role());
+            int owned = nodes.countForUser(h, id);
+            if (owned > 0) {
+                throw MeshException.invalid("user " + user.name() + " still owns " + owned
+                        + " node(s); delete or re-tag them first");
+            }
             store.delete(h, id);
             return user;
         });

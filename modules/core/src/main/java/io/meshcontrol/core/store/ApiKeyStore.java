@@ -4,7 +4,6 @@ import io.meshcontrol.core.model.ApiKey;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -23,7 +22,7 @@ public final class ApiKeyStore {
                 .bind("prefix", key.prefix())
                 .bind("secretHash", key.secretHash())
                 .bind("owner", key.ownerUserId())
-                .bind("scopes", String.join(" ", key.scopes()))
+                .bind("scopes", TextLists.join(key.scopes()))
                 .bind("description", key.description())
                 .bind("createdAt", key.createdAt().toEpochMilli())
                 .bind("expiresAt", key.expiresAt().toEpochMilli())
@@ -66,8 +65,7 @@ public final class ApiKeyStore {
     private static ApiKey map(ResultSet rs, StatementContext ctx) throws SQLException {
         long owner = rs.getLong("owner_user_id");
         Long ownerId = rs.wasNull() ? null : owner;
-        String scopes = rs.getString("scopes");
-        List<String> scopeList = scopes.isBlank() ? List.of() : Arrays.asList(scopes.trim().split(" +"));
+        List<String> scopeList = TextLists.split(rs.getString("scopes"));
         return new ApiKey(rs.getString("id"), rs.getString("prefix"), rs.getString("secret_hash"), ownerId, scopeList,
                 rs.getString("description"), Times.instant(rs, "created_at"), Times.instant(rs, "expires_at"),
                 Times.instant(rs, "revoked_at"), Times.instant(rs, "last_used_at"));

@@ -1,0 +1,154 @@
+package io.meshcontrol.core.address;
+
+import io.meshcontrol.core.MeshException;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.security.SecureRandom;
+import java.util.Set;
+
+/**
+ * Hands out node addresses: an IPv4 address from {@code prefixes.v4} and the IPv6 address of
+ * {@code prefixes.v6} whose last 32 bits are that IPv4 address, so the pair is unique when the IPv4
+ * address is. Addresses the clients reserve for themselves are never handed out.
+ */
+public final class AddressPool {
+
+    /** Tailscale's DNS resolver (100.100.100.100) and its /24, and the ChromeOS range 100.115.92.0/23. */
+    private static final long[][] RESERVED = {
+            {ipv4("100.100.100.0"), 24},
+            {ipv4("100.115.92.0"), 23},
+    };
+
+    public enum Allocation { SEQUENTIAL, RANDOM }
+
+    /** One node's pair of addresses, in text form without prefix length. */
+    public record Addresses(String ipv4, String ipv6) {
+    }
+
+    private final long first;
+    private final long last;
+    private final byte[] v6Prefix;
+    private final Allocation allocation;
+    private final SecureRandom random = new SecureRandom();
+
+    public AddressPool(String v4Cidr, String v6Cidr, Allocation allocation) {
+        Cidr v4 = Cidr.parse(v4Cidr);
+        Cidr v6 = Cidr.parse(v6Cidr);
+        if (!(v4.address() instanceof Inet4Address) || !(v6.address() instanceof Inet6Address) || v6.bits() > 96) {
+            throw new IllegalArgumentException("need an IPv4 prefix and an IPv6 prefix of /96 or shorter");
+        }
+        long network = toLong(v4.address().getAddress()) & mask(v4.bits());
+        long size = 1L << (32 - v4.bits());
+        this.first = size > 2 ? network + 1 : network;
+        this.last = size > 2 ? network + size - 2 : network + size - 1;
+        this.v6Prefix = v6.address().getAddress();
+        this.allocation = allocation;
+    }
+
+    /** A free pair; {@code usedIpv4} holds the IPv4 addresses already handed out. */
+    public Addresses allocate(Set<String> usedIpv4) {
+        long count = last - first + 1;
+        long start = allocation == Allocation.RANDOM ? first + Math.floorMod(random.nextLong(), count) : first;
+        for (long i = 0; i < count; i++) {
+            long candidate = first + Math.floorMod(start - first + i, count);
+            if (!isReserved(candidate) && !usedIpv4.contains(text4(candidate))) {
+                return new Addresses(text4(candidate), text6(candidate));
+            }
+        }
+        throw MeshException.conflict("no free address left in the IPv4 prefix");
+    }
+
+    private static boolean isReserved(long address) {
+        for (long[] range : RESERVED) {
+            if ((address & mask((int) range[1])) == range[0]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private String text6(long v4) {
+        byte[] bytes = v6Prefix.clone();
+        bytes[12] = (byte) (v4 >>> 24);
+        bytes[13] = (byte) (v4 >>> 16);
+        bytes[14] = (byte) (v4 >>> 8);
+        bytes[15] = (byte) v4;
+        try {
+            return compress(InetAddress.getByAddress(bytes).getHostAddress());
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The JDK writes every group; clients and users know the compressed form. */
+    static String compress(String full) {
+        String[] groups = full.split(":");
+        StringBuilder text = new StringBuilder();
+        int bestStart = -1;
+        int bestLength = 1;
+        for (int i = 0; i < groups.length; ) {
+            int j = i;
+            while (j < groups.length && groups[j].equals("0")) {
+                j++;
+            }
+            if (j - i > bestLength) {
+                bestStart = i;
+                bestLength = j - i;
+            }
+            i = j == i ? i + 1 : j;
+        }
+        for (int i = 0; i < groups.length; i++) {
+            if (i == bestStart) {
+                text.append(i == 0 ? "::" : ":");
+                i += bestLength - 1;
+                continue;
+            }
+            text.append(groups[i]);
+            if (i < groups.length - 1) {
+                text.append(':');
+            }
+        }
+        return text.toString();
+    }
+
+    private static String text4(long address) {
+        return ((address >>> 24) & 0xff) + "." + ((address >>> 16) & 0xff) + "." + ((address >>> 8) & 0xff) + "."
+                + (address & 0xff);
+    }
+
+    private static long mask(int bits) {
+        return bits == 0 ? 0 : (0xffffffffL << (32 - bits)) & 0xffffffffL;
+    }
+
+    private static long toLong(byte[] bytes) {
+        return ((bytes[0] & 0xffL) << 24) | ((bytes[1] & 0xffL) << 16) | ((bytes[2] & 0xffL) << 8) | (bytes[3] & 0xffL);
+    }
+
+    private static long ipv4(String text) {
+        return toLong(Cidr.literal(text).getAddress());
+    }
+
+    private record Cidr(InetAddress address, int bits) {
+        static Cidr parse(String text) {
+            int slash = text.indexOf('/');
+            if (slash < 0) {
+                throw new IllegalArgumentException("not a prefix: " + text);
+            }
+            return new Cidr(literal(text.substring(0, slash)), Integer.parseInt(text.substring(slash + 1)));
+        }
+
+        static InetAddress literal(String text) {
+            // getByName parses IP literals itself; anything else could trigger a name lookup, so refuse it.
+            if (!text.matches("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")) {
+                throw new IllegalArgumentException("not an IP address: " + text);
+            }
+            try {
+                return InetAddress.getByName(text);
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException("not an IP address: " + text, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.meshcontrol.core.auth;
+
+import io.meshcontrol.core.RandomText;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * The text form of a secret key, {@code svckey-<kind>-<prefix>-<secret>}: API keys and pre-auth keys. The
+ * prefix is public (it names the key in listings and commands); the secret is shown once and stored only
+ * as a SHA-256 hash, which is enough for a random 32-character secret.
+ */
+public record KeySecret(Kind kind, String prefix, String secret) {
+
+    public enum Kind {
+        API("svckey-api-"),
+        /** Pre-auth keys, which nodes present at registration. */
+        AUTH("svckey-auth-");
+
+        private final String textPrefix;
+
+        Kind(String textPrefix) {
+            this.textPrefix = textPrefix;
+        }
+
+        public String textPrefix() {
+            return textPrefix;
+        }
+    }
+
+    private static final int PREFIX_LENGTH = 12;
+    private static final int SECRET_LENGTH = 32;
+
+    public static KeySecret generate(Kind kind) {
+        return new KeySecret(kind, RandomText.lowerAlphanumeric(PREFIX_LENGTH), RandomText.alphanumeric(SECRET_LENGTH));
+    }
+
+    /** Parses a presented key; empty when the text is not a key of this kind. */
+    public static Optional<KeySecret> parse(Kind kind, String text) {
+        if (text == null || !text.startsWith(kind.textPrefix)) {
+            return Optional.empty();
+        }
+        String rest = text.substring(kind.textPrefix.length());
+        int dash = rest.indexOf('-');
+        if (dash != PREFIX_LENGTH || rest.length() - dash - 1 != SECRET_LENGTH) {
+            return Optional.empty();
+        }
+        return Optional.of(new KeySecret(kind, rest.substring(0, dash), rest.substring(dash + 1)));
+    }
+
+    /** Accepts a prefix as typed by a person: bare, or with the kind's text prefix. */
+    public static String normalizePrefix(Kind kind, String typed) {
+        String trimmed = typed.trim();
+        return trimmed.startsWith(kind.textPrefix) ? trimmed.substring(kind.textPrefix.length()) : trimmed;
+    }
+
+    public String text() {
+        return kind.textPrefix + prefix + "-" + secret;
+    }
+
+    public String hash() {
+        return sha256Hex(secret);
+    }
+
+    public boolean matches(String storedHash) {
+        return MessageDigest.isEqual(hash().getBytes(StandardCharsets.US_ASCII),
+                storedHash.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    static String sha256Hex(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JDK", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return kind.textPrefix + prefix + "-<redacted>";
+    }
+}

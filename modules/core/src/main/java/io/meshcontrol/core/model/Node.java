@@ -1,0 +1,103 @@
+package io.meshcontrol.core.model;
+
+import io.meshcontrol.core.key.DiscoPublicKey;
+import io.meshcontrol.core.key.MachinePublicKey;
+import io.meshcontrol.core.key.NodePublicKey;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A machine in the network.
+ *
+ * @param id protocol node id: a number, never reused
+ * @param stableId the vendor-shaped stable id ({@code n...CNTRL})
+ * @param hostname what the machine calls itself (from its Hostinfo)
+ * @param givenName its DNS label in the network, unique; renaming changes this
+ * @param userId owner, or null for a tagged node (which belongs to its tags)
+ * @param hostinfo the client's Hostinfo JSON, kept as sent so peers receive it unchanged
+ * @param authorized false while waiting for device approval
+ * @param keyExpiry when the node key expires, or null for never
+ * @param lastSeen when it was last connected, or null if never
+ */
+public record Node(
+        long id,
+        String stableId,
+        MachinePublicKey machineKey,
+        NodePublicKey nodeKey,
+        DiscoPublicKey discoKey,
+        String hostname,
+        String givenName,
+        Long userId,
+        List<String> tags,
+        String ipv4,
+        String ipv6,
+        String hostinfo,
+        List<String> endpoints,
+        boolean authorized,
+        boolean ephemeral,
+        Long preAuthKeyId,
+        RegisterMethod registerMethod,
+        Instant createdAt,
+        Instant lastSeen,
+        Instant keyExpiry) {
+
+    public enum RegisterMethod {
+        AUTH_KEY("authkey"),
+        INTERACTIVE("interactive"),
+        API("api");
+
+        private final String wireName;
+
+        RegisterMethod(String wireName) {
+            this.wireName = wireName;
+        }
+
+        public String wireName() {
+            return wireName;
+        }
+
+        public static RegisterMethod fromWireName(String name) {
+            for (RegisterMethod method : values()) {
+                if (method.wireName.equals(name)) {
+                    return method;
+                }
+            }
+            throw new IllegalArgumentException("unknown register method " + name);
+        }
+    }
+
+    public Node {
+        tags = List.copyOf(tags);
+        endpoints = List.copyOf(endpoints);
+    }
+
+    public boolean isTagged() {
+        return !tags.isEmpty();
+    }
+
+    public boolean isKeyExpired(Instant now) {
+        return keyExpiry != null && !now.isBefore(keyExpiry);
+    }
+
+    public Node withGivenName(String name) {
+        return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, name, userId, tags, ipv4, ipv6, hostinfo,
+                endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry);
+    }
+
+    public Node withKeyExpiry(Instant expiry) {
+        return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
+                hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry);
+    }
+
+    public Node withAuthorized(boolean approved) {
+        return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
+                hostinfo, endpoints, approved, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry);
+    }
+
+    /** Tagging hands a user's node to its tags; clearing tags is not done here (the node needs an owner). */
+    public Node withTags(List<String> newTags) {
+        return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, newTags.isEmpty() ? userId : null,
+                newTags, ipv4, ipv6, hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt,
+                lastSeen, keyExpiry);
+    }
+}

@@ -1,0 +1,133 @@
+package io.meshcontrol.core.state;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.auth.KeySecret;
+import io.meshcontrol.core.model.PreAuthKey;
+import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.store.PreAuthKeyStore;
+import io.meshcontrol.core.store.UserStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/** Pre-auth keys ({@code mesh_tailnet_key}): create (secret shown once), list, read, revoke, validate, reap. */
+public final class PreAuthKeys {
+
+    public static final String WRITE_SCOPE = "auth_keys";
+    public static final String READ_SCOPE = "auth_keys:read";
+    public static final Duration DEFAULT_EXPIRY = Duration.ofDays(90);
+    /** How long a revoked, expired or used-up key stays readable as invalid before it is reaped. */
+    public static final Duration INVALID_RETENTION = Duration.ofDays(7);
+
+    /** What a new key grants; {@code expiration} null means the 90-day default. */
+    public record NewKey(String user, List<String> tags, boolean reusable, boolean ephemeral, boolean preauthorized,
+            String description, Duration expiration) {
+    }
+
+    /** A key just made, with the only copy of its secret. */
+    public record Issued(PreAuthKey key, User user, String secret) {
+    }
+
+    /** A key as read, with its user resolved (null for a tags-only key). */
+    public record Listed(PreAuthKey key, User user) {
+    }
+
+    private final Jdbi jdbi;
+    private final PreAuthKeyStore keys;
+    private final UserStore users;
+    private final Clock clock;
+
+    public PreAuthKeys(Jdbi jdbi, PreAuthKeyStore keys, UserStore users, Clock clock) {
+        this.jdbi = jdbi;
+        this.keys = keys;
+        this.users = users;
+        this.clock = clock;
+    }
+
+    public Issued create(Caller caller, NewKey request) {
+        caller.require(WRITE_SCOPE);
+        List<String> tags = Tags.requireValid(request.tags());
+        if (request.user() == null && tags.isEmpty()) {
+            throw MeshException.invalid("a pre-auth key needs a user or at least one tag");
+        }
+        Duration lifetime = request.expiration() == null ? DEFAULT_EXPIRY : request.expiration();
+        if (lifetime.isNegative() || lifetime.isZero()) {
+            throw MeshException.invalid("expiration must be a positive duration, got " + lifetime);
+        }
+        Instant now = clock.instant();
+        return jdbi.inTransaction(h -> {
+            User user = request.user() == null ? null : users.byName(h, request.user())
+                    .orElseThrow(() -> MeshException.notFound("no user \"" + request.user() + "\""));
+            KeySecret secret = KeySecret.generate(KeySecret.Kind.AUTH);
+            PreAuthKey key = new PreAuthKey(keys.nextId(h), secret.prefix(), secret.hash(), user == null ? null : user.id(),
+                    tags, request.reusable(), request.ephemeral(), request.preauthorized(),
+                    request.description() == null ? "" : request.description(), now, now.plus(lifetime), null, 0, null);
+            keys.insert(h, key);
+            return new Issued(key, user, secret.text());
+        });
+    }
+
+    public List<Listed> list(Caller caller) {
+        caller.require(READ_SCOPE);
+        return jdbi.withHandle(h -> keys.all(h).stream().map(key -> new Listed(key, user(h, key))).toList());
+    }
+
+    public Listed get(Caller caller, long id) {
+        caller.require(READ_SCOPE);
+        return jdbi.withHandle(h -> {
+            PreAuthKey key = keys.byId(h, id).orElseThrow(() -> unknown(id));
+            return new Listed(key, user(h, key));
+        });
+    }
+
+    /** Revokes the key; it stays readable as invalid until reaped. */
+    public Listed revoke(Caller caller, long id) {
+        caller.require(WRITE_SCOPE);
+        Instant now = clock.instant();
+        return jdbi.inTransaction(h -> {
+            PreAuthKey key = keys.byId(h, id).orElseThrow(() -> unknown(id));
+            keys.revoke(h, id, now);
+            return new Listed(keys.byId(h, id).orElseThrow(), user(h, key));
+        });
+    }
+
+    /**
+     * The key a node presents, if it may register now. Runs in the registration's transaction so that a
+     * single-use key cannot be used twice.
+     */
+    PreAuthKey requireUsable(Handle h, String presented, Instant now) {
+        Optional<KeySecret> parsed = KeySecret.parse(KeySecret.Kind.AUTH, presented);
+        Optional<PreAuthKey> key = parsed.flatMap(p -> keys.byPrefix(h, p.prefix())).filter(k -> parsed.get().matches(k.secretHash()));
+        if (key.isEmpty()) {
+            throw MeshException.unauthenticated("invalid auth key: not a key of this network");
+        }
+        String reason = key.get().invalidReason(now);
+        if (reason != null) {
+            throw MeshException.unauthenticated("invalid auth key: " + reason);
+        }
+        return key.get();
+    }
+
+    void recordUse(Handle h, PreAuthKey key, Instant now) {
+        keys.recordUse(h, key.id(), now);
+    }
+
+    /** Deletes keys that have been invalid for longer than {@link #INVALID_RETENTION}. */
+    public int reap() {
+        Instant cutoff = clock.instant().minus(INVALID_RETENTION);
+        return jdbi.withHandle(h -> keys.reapInvalidBefore(h, cutoff));
+    }
+
+    private User user(Handle h, PreAuthKey key) {
+        return key.userId() == null ? null : users.byId(h, key.userId()).orElse(null);
+    }
+
+    private static MeshException unknown(long id) {
+        return MeshException.notFound("no pre-auth key " + id);
+    }
+}

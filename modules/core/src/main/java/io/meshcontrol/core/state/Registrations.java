@@ -1,0 +1,136 @@
+package io.meshcontrol.core.state;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.RandomText;
+import io.meshcontrol.core.address.AddressPool;
+import io.meshcontrol.core.address.DnsLabels;
+import io.meshcontrol.core.event.EventBus;
+import io.meshcontrol.core.event.MeshEvent;
+import io.meshcontrol.core.key.MachinePublicKey;
+import io.meshcontrol.core.key.NodePublicKey;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.model.PreAuthKey;
+import io.meshcontrol.core.model.TailnetSettings;
+import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.store.NodeStore;
+import io.meshcontrol.core.store.SettingsStore;
+import io.meshcontrol.core.store.UserStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * How a machine becomes (or stays) a node: registration with a pre-auth key keeps a machine's identity
+ * (id, addresses, name) across re-registration and node-key rotation.
+ */
+public final class Registrations {
+
+    /**
+     * What a machine asks for.
+     *
+     * @param hostname from its Hostinfo
+     * @param hostinfo its Hostinfo JSON, stored as sent
+     */
+    public record Request(MachinePublicKey machineKey, NodePublicKey nodeKey, String hostname, String hostinfo) {
+    }
+
+    /** A node after registration, with its owner (null for a tagged node). */
+    public record Registered(Node node, User user, boolean created) {
+    }
+
+    private final Jdbi jdbi;
+    private final NodeStore nodes;
+    private final UserStore users;
+    private final SettingsStore settings;
+    private final PreAuthKeys preAuthKeys;
+    private final AddressPool addresses;
+    private final NetworkOptions options;
+    private final EventBus events;
+    private final Clock clock;
+
+    Registrations(Jdbi jdbi, NodeStore nodes, UserStore users, SettingsStore settings, PreAuthKeys preAuthKeys,
+            NetworkOptions options, EventBus events, Clock clock) {
+        this.jdbi = jdbi;
+        this.nodes = nodes;
+        this.users = users;
+        this.settings = settings;
+        this.preAuthKeys = preAuthKeys;
+        this.addresses = new AddressPool(options.prefixV4(), options.prefixV6(), options.allocation());
+        this.options = options;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /** Registers with a pre-auth key; refused (UNAUTHENTICATED, naming why) when the key cannot be used. */
+    public Registered withAuthKey(Request request, String authKey) {
+        Instant now = clock.instant();
+        Registered registered = jdbi.inTransaction(h -> {
+            PreAuthKey key = preAuthKeys.requireUsable(h, authKey, now);
+            User user = key.tags().isEmpty() && key.userId() != null ? users.byId(h, key.userId()).orElseThrow() : null;
+            TailnetSettings current = settings.read(h);
+            boolean authorized = key.preauthorized() || !current.devicesApprovalOn();
+            Optional<Node> existing = nodes.byMachineKey(h, request.machineKey());
+            requireNodeKeyFree(h, request.nodeKey(), existing.map(Node::id).orElse(-1L));
+            Node node;
+            if (existing.isPresent()) {
+                Node before = existing.get();
+                node = new Node(before.id(), before.stableId(), before.machineKey(), request.nodeKey(), before.discoKey(),
+                        request.hostname(), before.givenName(), user == null ? null : user.id(), key.tags(), before.ipv4(),
+                        before.ipv6(), request.hostinfo(), before.endpoints(), before.authorized() || authorized,
+                        key.ephemeral(), key.id(), Node.RegisterMethod.AUTH_KEY, before.createdAt(), before.lastSeen(),
+                        keyExpiry(current, now));
+                nodes.update(h, node);
+            } else {
+                node = newNode(h, request, user, key, authorized, keyExpiry(current, now), now);
+                nodes.insert(h, node);
+            }
+            preAuthKeys.recordUse(h, key, now);
+            return new Registered(node, user, existing.isEmpty());
+        });
+        publish(registered, now);
+        return registered;
+    }
+
+    private void publish(Registered registered, Instant now) {
+        if (registered.created()) {
+            events.publish(new MeshEvent.NodeCreated(now, registered.node()));
+        } else {
+            events.publish(new MeshEvent.NodeChanged(now, registered.node(), "registered again"));
+        }
+        if (!registered.node().authorized()) {
+            events.publish(new MeshEvent.NodeNeedsApproval(now, registered.node()));
+        }
+    }
+
+    private Node newNode(Handle h, Request request, User user, PreAuthKey key, boolean authorized, Instant expiry,
+            Instant now) {
+        Set<String> used = new HashSet<>(h.createQuery("SELECT ipv4 FROM nodes").mapTo(String.class).list());
+        AddressPool.Addresses pair = addresses.allocate(used);
+        String name = DnsLabels.unique(DnsLabels.fromHostname(request.hostname()),
+                candidate -> nodes.byGivenName(h, candidate).isPresent());
+        return new Node(nodes.nextId(h), "n" + RandomText.alphanumeric(10) + "CNTRL", request.machineKey(),
+                request.nodeKey(), null, request.hostname(), name, user == null ? null : user.id(), key.tags(), pair.ipv4(),
+                pair.ipv6(), request.hostinfo(), List.of(), authorized, key.ephemeral(), key.id(),
+                Node.RegisterMethod.AUTH_KEY, now, null, expiry);
+    }
+
+    private void requireNodeKeyFree(Handle h, NodePublicKey nodeKey, long ownId) {
+        Optional<Node> holder = nodes.byNodeKey(h, nodeKey);
+        if (holder.isPresent() && holder.get().id() != ownId) {
+            throw MeshException.conflict("node key already belongs to another machine");
+        }
+    }
+
+    /** The tailnet setting (days) wins over {@code node.expiry}; zero in both means keys do not expire. */
+    private Instant keyExpiry(TailnetSettings current, Instant now) {
+        Duration lifetime = current.devicesKeyDurationDays() > 0 ? Duration.ofDays(current.devicesKeyDurationDays())
+                : options.nodeKeyExpiry();
+        return lifetime.isZero() ? null : now.plus(lifetime);
+    }
+}

@@ -1,0 +1,117 @@
+package io.meshcontrol.core.store;
+
+import io.meshcontrol.core.key.DiscoPublicKey;
+import io.meshcontrol.core.key.MachinePublicKey;
+import io.meshcontrol.core.key.NodePublicKey;
+import io.meshcontrol.core.model.Node;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.StatementContext;
+
+/** Nodes table. Keys are stored in their text forms. */
+public final class NodeStore {
+
+    private static final String COLUMNS = "id, stable_id, machine_key, node_key, disco_key, hostname, given_name, user_id, "
+            + "tags, ipv4, ipv6, hostinfo, endpoints, authorized, ephemeral, pre_auth_key_id, register_method, created_at, "
+            + "last_seen, key_expiry";
+
+    public long nextId(Handle handle) {
+        return IdSequences.next(handle, "nodes");
+    }
+
+    public void insert(Handle handle, Node node) {
+        handle.createUpdate("INSERT INTO nodes (" + COLUMNS + ") VALUES (:id, :stableId, :machineKey, :nodeKey, :discoKey, "
+                        + ":hostname, :givenName, :userId, :tags, :ipv4, :ipv6, :hostinfo, :endpoints, :authorized, "
+                        + ":ephemeral, :preAuthKeyId, :registerMethod, :createdAt, :lastSeen, :keyExpiry)")
+                .bindMap(values(node))
+                .execute();
+    }
+
+    /** Writes every mutable column of the node. */
+    public void update(Handle handle, Node node) {
+        handle.createUpdate("UPDATE nodes SET machine_key = :machineKey, node_key = :nodeKey, disco_key = :discoKey, "
+                        + "hostname = :hostname, given_name = :givenName, user_id = :userId, tags = :tags, "
+                        + "hostinfo = :hostinfo, endpoints = :endpoints, authorized = :authorized, ephemeral = :ephemeral, "
+                        + "pre_auth_key_id = :preAuthKeyId, register_method = :registerMethod, last_seen = :lastSeen, "
+                        + "key_expiry = :keyExpiry WHERE id = :id")
+                .bindMap(values(node))
+                .execute();
+    }
+
+    public boolean delete(Handle handle, long id) {
+        return handle.createUpdate("DELETE FROM nodes WHERE id = :id").bind("id", id).execute() == 1;
+    }
+
+    public Optional<Node> byId(Handle handle, long id) {
+        return one(handle, "id = :v", id);
+    }
+
+    public Optional<Node> byMachineKey(Handle handle, MachinePublicKey key) {
+        return one(handle, "machine_key = :v", key.toText());
+    }
+
+    public Optional<Node> byNodeKey(Handle handle, NodePublicKey key) {
+        return one(handle, "node_key = :v", key.toText());
+    }
+
+    public Optional<Node> byGivenName(Handle handle, String name) {
+        return one(handle, "given_name = :v", name);
+    }
+
+    public List<Node> all(Handle handle) {
+        return handle.createQuery("SELECT " + COLUMNS + " FROM nodes ORDER BY id").map(NodeStore::map).list();
+    }
+
+    public int countForUser(Handle handle, long userId) {
+        return handle.createQuery("SELECT COUNT(*) FROM nodes WHERE user_id = :id").bind("id", userId)
+                .mapTo(Integer.class).one();
+    }
+
+    private Optional<Node> one(Handle handle, String where, Object value) {
+        return handle.createQuery("SELECT " + COLUMNS + " FROM nodes WHERE " + where).bind("v", value)
+                .map(NodeStore::map).findOne();
+    }
+
+    private static java.util.Map<String, Object> values(Node node) {
+        java.util.Map<String, Object> values = new java.util.HashMap<>();
+        values.put("id", node.id());
+        values.put("stableId", node.stableId());
+        values.put("machineKey", node.machineKey().toText());
+        values.put("nodeKey", node.nodeKey().toText());
+        values.put("discoKey", node.discoKey() == null ? "" : node.discoKey().toText());
+        values.put("hostname", node.hostname());
+        values.put("givenName", node.givenName());
+        values.put("userId", node.userId());
+        values.put("tags", TextLists.join(node.tags()));
+        values.put("ipv4", node.ipv4());
+        values.put("ipv6", node.ipv6());
+        values.put("hostinfo", node.hostinfo());
+        values.put("endpoints", TextLists.join(node.endpoints()));
+        values.put("authorized", node.authorized());
+        values.put("ephemeral", node.ephemeral());
+        values.put("preAuthKeyId", node.preAuthKeyId());
+        values.put("registerMethod", node.registerMethod().wireName());
+        values.put("createdAt", node.createdAt().toEpochMilli());
+        values.put("lastSeen", Times.toMillis(node.lastSeen()));
+        values.put("keyExpiry", Times.toMillis(node.keyExpiry()));
+        return values;
+    }
+
+    private static Node map(ResultSet rs, StatementContext ctx) throws SQLException {
+        long user = rs.getLong("user_id");
+        Long userId = rs.wasNull() ? null : user;
+        long keyId = rs.getLong("pre_auth_key_id");
+        Long preAuthKeyId = rs.wasNull() ? null : keyId;
+        String disco = rs.getString("disco_key");
+        return new Node(rs.getLong("id"), rs.getString("stable_id"), MachinePublicKey.parse(rs.getString("machine_key")),
+                NodePublicKey.parse(rs.getString("node_key")), disco.isEmpty() ? null : DiscoPublicKey.parse(disco),
+                rs.getString("hostname"), rs.getString("given_name"), userId, TextLists.split(rs.getString("tags")),
+                rs.getString("ipv4"), rs.getString("ipv6"), rs.getString("hostinfo"),
+                TextLists.split(rs.getString("endpoints")), rs.getBoolean("authorized"), rs.getBoolean("ephemeral"),
+                preAuthKeyId, Node.RegisterMethod.fromWireName(rs.getString("register_method")),
+                Times.instant(rs, "created_at"), Times.instant(rs, "last_seen"), Times.instant(rs, "key_expiry"));
+    }
+}

@@ -1,0 +1,64 @@
+package io.meshcontrol.core.address;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.core.MeshException;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class AddressPoolTest {
+
+    private final AddressPool pool = new AddressPool("100.64.0.0/10", "fd7a:115c:a1e0::/48", AddressPool.Allocation.SEQUENTIAL);
+
+    @Test
+    void firstAddressesAreSequentialWithMatchingIpv6() {
+        assertEquals(new AddressPool.Addresses("100.64.0.1", "fd7a:115c:a1e0::6440:1"), pool.allocate(Set.of()));
+        assertEquals("100.64.0.2", pool.allocate(Set.of("100.64.0.1")).ipv4());
+        assertEquals("100.64.0.1", pool.allocate(Set.of("100.64.0.2")).ipv4(), "a freed address is found again");
+    }
+
+    @Test
+    void reservedRangesAreSkipped() {
+        AddressPool narrow = new AddressPool("100.100.100.0/23", "fd7a:115c:a1e0::/48", AddressPool.Allocation.SEQUENTIAL);
+        assertEquals("100.100.101.0", narrow.allocate(Set.of()).ipv4(), "100.100.100.0/24 holds the client resolver");
+    }
+
+    @Test
+    void exhaustionIsARefusal() {
+        AddressPool tiny = new AddressPool("100.64.0.0/30", "fd7a:115c:a1e0::/48", AddressPool.Allocation.SEQUENTIAL);
+        Set<String> used = new HashSet<>();
+        used.add(tiny.allocate(used).ipv4());
+        used.add(tiny.allocate(used).ipv4());
+        assertThrows(MeshException.class, () -> tiny.allocate(used));
+    }
+
+    @Test
+    void randomAllocationStaysInsideThePrefixAndAvoidsUsedOnes() {
+        AddressPool random = new AddressPool("100.64.0.0/29", "fd7a:115c:a1e0::/48", AddressPool.Allocation.RANDOM);
+        Set<String> used = new HashSet<>();
+        for (int i = 0; i < 6; i++) {
+            String ip = random.allocate(used).ipv4();
+            assertTrue(ip.startsWith("100.64.0."), ip);
+            assertFalse(used.contains(ip));
+            used.add(ip);
+        }
+        assertEquals(6, used.size());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "fd7a:115c:a1e0:0:0:0:6440:1, fd7a:115c:a1e0::6440:1",
+            "0:0:0:0:0:0:0:1, ::1",
+            "fd7a:0:0:1:0:0:0:0, fd7a:0:0:1::",
+            "1:2:3:4:5:6:7:8, 1:2:3:4:5:6:7:8",
+    })
+    void ipv6IsWrittenCompressed(String full, String compressed) {
+        assertEquals(compressed, AddressPool.compress(full));
+    }
+}
