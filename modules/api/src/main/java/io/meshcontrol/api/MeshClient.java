@@ -107,6 +107,58 @@ public final class MeshClient {
                 IssuedApiKey.class);
     }
 
+    public List<PreAuthKeyView> preAuthKeys() {
+        return send("GET", "api/v1/preauthkey", null, PreAuthKeyList.class).preAuthKeys();
+    }
+
+    public IssuedPreAuthKey createPreAuthKey(PreAuthKeyRequest request) {
+        return send("POST", "api/v1/preauthkey", request, IssuedPreAuthKey.class);
+    }
+
+    public PreAuthKeyView preAuthKey(String id) {
+        return send("GET", "api/v1/preauthkey/" + path(id), null, PreAuthKeyView.class);
+    }
+
+    public void deletePreAuthKey(String id) {
+        send("DELETE", "api/v1/preauthkey/" + path(id), null, Void.class);
+    }
+
+    public List<NodeView> nodes() {
+        return send("GET", "api/v1/node", null, NodeList.class).nodes();
+    }
+
+    public NodeView node(String id) {
+        return send("GET", "api/v1/node/" + path(id), null, NodeView.class);
+    }
+
+    public NodeView renameNode(String id, String name) {
+        return send("POST", "api/v1/node/" + path(id) + "/rename", new NodeRequest(name, null), NodeView.class);
+    }
+
+    public NodeView tagNode(String id, List<String> tags) {
+        return send("POST", "api/v1/node/" + path(id) + "/tags", new NodeRequest(null, tags), NodeView.class);
+    }
+
+    public NodeView expireNode(String id) {
+        return send("POST", "api/v1/node/" + path(id) + "/expire", null, NodeView.class);
+    }
+
+    public NodeView approveNode(String id) {
+        return send("POST", "api/v1/node/" + path(id) + "/approve", null, NodeView.class);
+    }
+
+    public void deleteNode(String id) {
+        send("DELETE", "api/v1/node/" + path(id), null, Void.class);
+    }
+
+    public SettingsView settings() {
+        return send("GET", "api/v1/settings", null, SettingsView.class);
+    }
+
+    public SettingsView updateSettings(SettingsView change) {
+        return send("PATCH", "api/v1/settings", change, SettingsView.class);
+    }
+
     private <T> T send(String method, String relativePath, Object body, Class<T> type) {
         URI uri = base.resolve(relativePath);
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", "application/json");

@@ -14,6 +14,9 @@ import picocli.CommandLine.Option;
                 VersionCommand.class,
                 UsersCommand.class,
                 ApiKeysCommand.class,
+                PreAuthKeysCommand.class,
+                NodesCommand.class,
+                SettingsCommand.class,
         })
 final class RootCommand {
 

@@ -11,6 +11,9 @@ import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
+import io.meshcontrol.server.v1.NodeRoutes;
+import io.meshcontrol.server.v1.PreAuthKeyRoutes;
+import io.meshcontrol.server.v1.SettingsRoutes;
 import io.meshcontrol.server.v1.ServerRoutes;
 import io.meshcontrol.server.v1.UserRoutes;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -61,6 +64,9 @@ public final class MeshServer implements AutoCloseable {
         new ServerRoutes(info, network.database()).register(routes);
         new UserRoutes(network.users()).register(routes);
         new ApiKeyRoutes(network.apiKeys(), clock).register(routes);
+        new PreAuthKeyRoutes(network.preAuthKeys(), clock).register(routes);
+        new NodeRoutes(network.nodes(), network.users(), clock).register(routes);
+        new SettingsRoutes(network.settings()).register(routes);
         new DocsRoutes(settings.version()).register(routes);
 
         Undertow undertow = Undertow.builder()

@@ -3,13 +3,10 @@ package io.meshcontrol.server.v1;
 import io.meshcontrol.api.ApiKeyList;
 import io.meshcontrol.api.ApiKeyRequest;
 import io.meshcontrol.api.IssuedApiKey;
-import io.meshcontrol.core.MeshException;
-import io.meshcontrol.core.config.GoDuration;
 import io.meshcontrol.core.state.ApiKeys;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
 import java.time.Clock;
-import java.time.Duration;
 
 /** {@code /api/v1/apikey}: create, list, expire, rotate. */
 public final class ApiKeyRoutes {
@@ -31,7 +28,7 @@ public final class ApiKeyRoutes {
                 body = new ApiKeyRequest(null, null, null, null);
             }
             ApiKeys.Issued issued = apiKeys.create(request.caller(), body.user(), body.scopes(), body.description(),
-                    duration(body.expiration()));
+                    Durations.parse("expiration", body.expiration()));
             return Reply.created(issued(issued));
         });
         routes.add("POST", "/api/v1/apikey/{prefix}/expire", request -> {
@@ -41,23 +38,13 @@ public final class ApiKeyRoutes {
         routes.add("POST", "/api/v1/apikey/{prefix}/rotate", request -> {
             ApiKeyRequest body = request.body(ApiKeyRequest.class);
             String expiration = body == null ? null : body.expiration();
-            return Reply.ok(issued(apiKeys.rotate(request.caller(), request.pathParam("prefix"), duration(expiration))));
+            return Reply.ok(issued(apiKeys.rotate(request.caller(), request.pathParam("prefix"),
+                    Durations.parse("expiration", expiration))));
         });
     }
 
     private IssuedApiKey issued(ApiKeys.Issued issued) {
         return new IssuedApiKey(Views.apiKey(issued.key(), issued.owner(), clock.instant()), issued.secret(),
                 issued.droppedScopes());
-    }
-
-    private static Duration duration(String text) {
-        if (text == null || text.isBlank()) {
-            return null;
-        }
-        try {
-            return GoDuration.parse(text.trim());
-        } catch (IllegalArgumentException e) {
-            throw MeshException.invalid("expiration: " + e.getMessage());
-        }
     }
 }

@@ -1,8 +1,14 @@
 package io.meshcontrol.server.v1;
 
 import io.meshcontrol.api.ApiKeyView;
+import io.meshcontrol.api.NodeView;
+import io.meshcontrol.api.PreAuthKeyView;
+import io.meshcontrol.api.SettingsView;
 import io.meshcontrol.api.UserView;
 import io.meshcontrol.core.model.ApiKey;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.model.PreAuthKey;
+import io.meshcontrol.core.model.TailnetSettings;
 import io.meshcontrol.core.model.User;
 import java.time.Instant;
 
@@ -20,5 +26,23 @@ final class Views {
     static ApiKeyView apiKey(ApiKey key, User owner, Instant now) {
         return new ApiKeyView(key.id(), key.prefix(), key.description(), owner == null ? null : owner.name(),
                 key.scopes(), key.createdAt(), key.expiresAt(), key.isExpired(now), key.lastUsedAt());
+    }
+
+    static PreAuthKeyView preAuthKey(PreAuthKey key, User user, Instant now) {
+        String reason = key.invalidReason(now);
+        return new PreAuthKeyView(Long.toString(key.id()), key.prefix(), user == null ? null : user.name(), key.tags(),
+                key.reusable(), key.ephemeral(), key.preauthorized(), key.description(), key.createdAt(), key.expiresAt(),
+                reason == null, reason, key.useCount(), key.lastUsedAt());
+    }
+
+    static NodeView node(Node node, User owner, Instant now) {
+        return new NodeView(Long.toString(node.id()), node.stableId(), node.givenName(), node.hostname(),
+                owner == null ? null : owner.name(), node.tags(), node.ipv4(), node.ipv6(), node.machineKey().toText(),
+                node.nodeKey().toText(), node.authorized(), node.ephemeral(), node.isKeyExpired(now),
+                node.registerMethod().wireName(), node.createdAt(), node.lastSeen(), node.keyExpiry());
+    }
+
+    static SettingsView settings(TailnetSettings settings) {
+        return new SettingsView(settings.devicesApprovalOn(), settings.usersApprovalOn(), settings.devicesKeyDurationDays());
     }
 }

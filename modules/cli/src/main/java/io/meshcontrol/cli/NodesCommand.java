@@ -1,0 +1,122 @@
+package io.meshcontrol.cli;
+
+import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.NodeList;
+import io.meshcontrol.api.NodeView;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.BiFunction;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "nodes", description = "Manage the machines in the network.",
+        subcommands = {NodesCommand.ListNodes.class, NodesCommand.Show.class, NodesCommand.Rename.class,
+                NodesCommand.Tag.class, NodesCommand.Expire.class, NodesCommand.Approve.class, NodesCommand.Delete.class})
+final class NodesCommand {
+
+    static final List<Output.Column<NodeView>> COLUMNS = List.of(
+            new Output.Column<>("ID", NodeView::id),
+            new Output.Column<>("NAME", NodeView::name),
+            new Output.Column<>("HOSTNAME", NodeView::hostname),
+            new Output.Column<>("OWNER", n -> n.user() == null ? String.join(",", n.tags()) : n.user()),
+            new Output.Column<>("IPV4", NodeView::ipv4),
+            new Output.Column<>("IPV6", NodeView::ipv6),
+            new Output.Column<>("STATE", n -> n.expired() ? "expired" : n.authorized() ? "approved" : "waiting for approval"),
+            new Output.Column<>("LAST SEEN", NodeView::lastSeen));
+
+    /** The node a person means: an id, or a node name. */
+    abstract static class OneNode extends Subcommand implements Callable<Integer> {
+        @Option(names = {"--identifier", "-i"}, required = true, description = "Node id or name")
+        String identifier;
+
+        @Mixin
+        Output output;
+
+        String resolve(MeshClient client) {
+            if (identifier.chars().allMatch(Character::isDigit)) {
+                return identifier;
+            }
+            return client.nodes().stream().filter(n -> n.name().equals(identifier)).findFirst()
+                    .orElseThrow(() -> new CliException("no node named \"" + identifier + "\"")).id();
+        }
+
+        Integer apply(BiFunction<MeshClient, String, NodeView> action) {
+            MeshClient client = client();
+            NodeView node = action.apply(client, resolve(client));
+            output.print(context(), node, List.of(node), COLUMNS);
+            return 0;
+        }
+    }
+
+    @Command(name = "list", description = "List nodes.")
+    static final class ListNodes extends Subcommand implements Callable<Integer> {
+        @Mixin
+        Output output;
+
+        @Override
+        public Integer call() {
+            List<NodeView> nodes = client().nodes();
+            output.print(context(), new NodeList(nodes), nodes, COLUMNS);
+            return 0;
+        }
+    }
+
+    @Command(name = "show", description = "Show one node.")
+    static final class Show extends OneNode {
+        @Override
+        public Integer call() {
+            return apply(MeshClient::node);
+        }
+    }
+
+    @Command(name = "rename", description = "Rename a node (its MagicDNS name).")
+    static final class Rename extends OneNode {
+        @Option(names = "--name", required = true, description = "New name: one DNS label")
+        String name;
+
+        @Override
+        public Integer call() {
+            return apply((client, id) -> client.renameNode(id, name));
+        }
+    }
+
+    @Command(name = "tag", description = "Set a node's tags; a user's node then belongs to the tags.")
+    static final class Tag extends OneNode {
+        @Option(names = "--tag", required = true, description = "Tag such as tag:server (repeatable)")
+        List<String> tags;
+
+        @Override
+        public Integer call() {
+            return apply((client, id) -> client.tagNode(id, tags));
+        }
+    }
+
+    @Command(name = "expire", description = "Expire a node's key now; it must log in again.")
+    static final class Expire extends OneNode {
+        @Override
+        public Integer call() {
+            return apply(MeshClient::expireNode);
+        }
+    }
+
+    @Command(name = "approve", description = "Approve a node that waits for device approval.")
+    static final class Approve extends OneNode {
+        @Override
+        public Integer call() {
+            return apply(MeshClient::approveNode);
+        }
+    }
+
+    @Command(name = "delete", description = "Delete a node.")
+    static final class Delete extends OneNode {
+        @Override
+        public Integer call() {
+            MeshClient client = client();
+            String id = resolve(client);
+            client.deleteNode(id);
+            context().err().println("deleted node " + identifier);
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package io.meshcontrol.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.NodePrivateKey;
+import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.server.testing.TestServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Pre-auth keys, nodes and settings through the real CLI. Machines register here through the server's
+ * registration service with the key the CLI printed (the real-client tests drive the same path with tailscaled).
+ */
+class NodesCliTest {
+
+    @TempDir
+    Path folder;
+    TestServer server;
+    Path config;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = TestServer.start(folder);
+        config = folder.resolve("config.yaml");
+        Files.writeString(config, "cli:\n  local_credential_path: " + server.localCredentialPath() + "\n");
+        assertEquals(0, svc("users", "create", "--name", "odin").exitCode());
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private CliRun svc(String... args) {
+        String[] withConfig = new String[args.length + 2];
+        withConfig[0] = "-c";
+        withConfig[1] = config.toString();
+        System.arraycopy(args, 0, withConfig, 2, args.length);
+        return CliRun.run(folder, Map.of(), withConfig);
+    }
+
+    private void join(String authKey, String hostname) {
+        server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
+                NodePrivateKey.generate().publicKey(), hostname, "{}"), authKey);
+    }
+
+    @Test
+    void preAuthKeyLifecycle() {
+        CliRun created = svc("preauthkeys", "create", "--user", "odin", "--reusable", "--expiration", "24h");
+        assertEquals(0, created.exitCode(), created.toString());
+        assertTrue(created.firstLine().startsWith("svckey-auth-"));
+        join(created.firstLine(), "laptop");
+        CliRun listed = svc("preauthkeys", "list", "-o", "json");
+        assertTrue(listed.out().contains("\"useCount\" : 1"), listed.out());
+        assertEquals(0, svc("preauthkeys", "delete", "--id", "1").exitCode());
+        CliRun after = svc("preauthkeys", "list");
+        assertTrue(after.out().contains("invalid: the key was revoked"), after.out());
+
+        CliRun neither = svc("preauthkeys", "create");
+        assertEquals(1, neither.exitCode());
+        assertEquals("svc: a pre-auth key needs a user or at least one tag (HTTP 400)\n", neither.err());
+    }
+
+    @Test
+    void nodeManagementByNameOrId() {
+        String key = svc("preauthkeys", "create", "--user", "odin", "--reusable").firstLine();
+        join(key, "laptop");
+        join(key, "desktop");
+        CliRun list = svc("nodes", "list");
+        assertTrue(list.out().contains("laptop") && list.out().contains("100.64.0.1"), list.out());
+
+        assertEquals(0, svc("nodes", "rename", "-i", "laptop", "--name", "work").exitCode());
+        CliRun taken = svc("nodes", "rename", "-i", "desktop", "--name", "work");
+        assertEquals(1, taken.exitCode());
+        assertTrue(taken.err().contains("already exists (HTTP 409)"), taken.err());
+
+        CliRun tagged = svc("nodes", "tag", "-i", "work", "--tag", "tag:server", "-o", "json");
+        assertEquals(0, tagged.exitCode(), tagged.toString());
+        assertTrue(tagged.out().contains("\"tag:server\"") && !tagged.out().contains("\"user\""), tagged.out());
+
+        assertTrue(svc("nodes", "expire", "-i", "1").out().contains("expired"));
+        assertEquals(0, svc("nodes", "delete", "-i", "desktop").exitCode());
+        assertTrue(!svc("nodes", "list").out().contains("desktop"));
+        CliRun unknown = svc("nodes", "show", "-i", "nothing");
+        assertEquals("svc: no node named \"nothing\"\n", unknown.err());
+    }
+
+    @Test
+    void deviceApprovalThroughSettingsAndApprove() {
+        assertEquals(0, svc("settings", "set", "--device-approval", "on").exitCode());
+        assertTrue(svc("settings", "show").out().contains("on"));
+        String key = svc("preauthkeys", "create", "--user", "odin").firstLine();
+        join(key, "waiting");
+        assertTrue(svc("nodes", "list").out().contains("waiting for approval"));
+        assertTrue(svc("nodes", "approve", "-i", "waiting").out().contains("approved"));
+        CliRun again = svc("nodes", "approve", "-i", "waiting");
+        assertEquals(1, again.exitCode());
+        assertTrue(again.err().contains("already approved"), again.err());
+    }
+}

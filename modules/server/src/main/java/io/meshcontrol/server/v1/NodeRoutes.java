@@ -1,0 +1,62 @@
+package io.meshcontrol.server.v1;
+
+import io.meshcontrol.api.NodeList;
+import io.meshcontrol.api.NodeRequest;
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.state.Nodes;
+import io.meshcontrol.core.state.Users;
+import io.meshcontrol.server.http.ApiRequest;
+import io.meshcontrol.server.http.Reply;
+import io.meshcontrol.server.http.Routes;
+import java.time.Clock;
+
+/** {@code /api/v1/node}: list, show, rename, tag, expire, approve, delete. */
+public final class NodeRoutes {
+
+    private final Nodes nodes;
+    private final Users users;
+    private final Clock clock;
+
+    public NodeRoutes(Nodes nodes, Users users, Clock clock) {
+        this.nodes = nodes;
+        this.users = users;
+        this.clock = clock;
+    }
+
+    public void register(Routes routes) {
+        routes.add("GET", "/api/v1/node", request -> Reply.ok(new NodeList(nodes.list(request.caller()).stream()
+                .map(this::view).toList())));
+        routes.add("GET", "/api/v1/node/{id}", request -> Reply.ok(view(nodes.get(request.caller(), request.pathId("id")))));
+        routes.add("POST", "/api/v1/node/{id}/rename", request -> {
+            NodeRequest body = request.requiredBody(NodeRequest.class);
+            if (body.name() == null) {
+                throw MeshException.invalid("rename needs the field \"name\"");
+            }
+            return Reply.ok(view(nodes.rename(request.caller(), id(request), body.name())));
+        });
+        routes.add("POST", "/api/v1/node/{id}/tags", request -> {
+            NodeRequest body = request.requiredBody(NodeRequest.class);
+            if (body.tags() == null) {
+                throw MeshException.invalid("tagging needs the field \"tags\"");
+            }
+            return Reply.ok(view(nodes.setTags(request.caller(), id(request), body.tags())));
+        });
+        routes.add("POST", "/api/v1/node/{id}/expire", request -> Reply.ok(view(nodes.expire(request.caller(), id(request)))));
+        routes.add("POST", "/api/v1/node/{id}/approve", request -> Reply.ok(view(nodes.approve(request.caller(), id(request)))));
+        routes.add("DELETE", "/api/v1/node/{id}", request -> {
+            nodes.delete(request.caller(), id(request));
+            return Reply.noContent();
+        });
+    }
+
+    private static long id(ApiRequest request) {
+        return request.pathId("id");
+    }
+
+    private io.meshcontrol.api.NodeView view(Node node) {
+        User owner = node.userId() == null ? null : users.byId(node.userId()).orElse(null);
+        return Views.node(node, owner, clock.instant());
+    }
+}
