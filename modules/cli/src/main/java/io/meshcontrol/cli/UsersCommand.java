@@ -64,43 +64,44 @@ final class UsersCommand {
         }
     }
 
-    @Command(name = "rename", description = "Rename a user.")
-    static final class Rename extends Subcommand implements Callable<Integer> {
-        @Option(names = "--name", required = true, description = "Current name")
+    /** A change to the user named by {@code --name}, printed after it is made. */
+    abstract static class UserChange extends Subcommand implements Callable<Integer> {
+        @Option(names = "--name", required = true, description = "User name")
         String name;
-
-        @Option(names = "--new-name", required = true, description = "New name")
-        String newName;
 
         @Mixin
         Output output;
 
+        abstract UserRequest change();
+
         @Override
         public Integer call() {
             var client = client();
-            UserView user = client.updateUser(client.user(name).id(), UserRequest.rename(newName));
+            UserView user = client.updateUser(client.user(name).id(), change());
             output.print(context(), user, List.of(user), COLUMNS);
             return 0;
         }
     }
 
-    @Command(name = "set-role", description = "Change a user's role.")
-    static final class SetRole extends Subcommand implements Callable<Integer> {
-        @Option(names = "--name", required = true, description = "User name")
-        String name;
+    @Command(name = "rename", description = "Rename a user.")
+    static final class Rename extends UserChange {
+        @Option(names = "--new-name", required = true, description = "New name")
+        String newName;
 
+        @Override
+        UserRequest change() {
+            return UserRequest.rename(newName);
+        }
+    }
+
+    @Command(name = "set-role", description = "Change a user's role.")
+    static final class SetRole extends UserChange {
         @Option(names = "--role", required = true, description = "The new role")
         String role;
 
-        @Mixin
-        Output output;
-
         @Override
-        public Integer call() {
-            var client = client();
-            UserView user = client.updateUser(client.user(name).id(), UserRequest.role(role));
-            output.print(context(), user, List.of(user), COLUMNS);
-            return 0;
+        UserRequest change() {
+            return UserRequest.role(role);
         }
     }
 

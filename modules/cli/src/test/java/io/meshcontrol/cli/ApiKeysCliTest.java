@@ -34,11 +34,7 @@ class ApiKeysCliTest {
     }
 
     private CliRun local(String... args) {
-        String[] withConfig = new String[args.length + 2];
-        withConfig[0] = "-c";
-        withConfig[1] = config.toString();
-        System.arraycopy(args, 0, withConfig, 2, args.length);
-        return CliRun.run(folder, Map.of(), withConfig);
+        return CliRun.withConfig(folder, config, args);
     }
 
     /** Remote use: the key in SVC_CLI_API_KEY, the server in SVC_CLI_ADDRESS, no local credential. */

@@ -20,6 +20,15 @@ record CliRun(int exitCode, String out, String err) {
         return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    /** Runs {@code svc -c <config> args...}: how the tests reach a server through its local credential. */
+    static CliRun withConfig(Path workingDir, Path config, String... args) {
+        String[] withConfig = new String[args.length + 2];
+        withConfig[0] = "-c";
+        withConfig[1] = config.toString();
+        System.arraycopy(args, 0, withConfig, 2, args.length);
+        return run(workingDir, Map.of(), withConfig);
+    }
+
     /** The first line of stdout, trimmed: the secret printed by apikeys create/rotate. */
     String firstLine() {
         return out.lines().findFirst().orElse("").trim();

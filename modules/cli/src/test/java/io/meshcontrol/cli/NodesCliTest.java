@@ -10,7 +10,6 @@ import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,11 +40,7 @@ class NodesCliTest {
     }
 
     private CliRun svc(String... args) {
-        String[] withConfig = new String[args.length + 2];
-        withConfig[0] = "-c";
-        withConfig[1] = config.toString();
-        System.arraycopy(args, 0, withConfig, 2, args.length);
-        return CliRun.run(folder, Map.of(), withConfig);
+        return CliRun.withConfig(folder, config, args);
     }
 
     private void join(String authKey, String hostname) {
