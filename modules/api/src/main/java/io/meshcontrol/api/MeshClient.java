@@ -151,6 +151,11 @@ public final class MeshClient {
         send("DELETE", "api/v1/node/" + path(id), null, Void.class);
     }
 
+    /** Completes a waiting interactive login; returns the registered node. */
+    public NodeView registerAuth(String user, String authId) {
+        return send("POST", "api/v1/auth/register", new AuthRegisterRequest(user, authId), NodeView.class);
+    }
+
     public SettingsView settings() {
         return send("GET", "api/v1/settings", null, SettingsView.class);
     }

@@ -17,6 +17,7 @@ import picocli.CommandLine.Option;
                 PreAuthKeysCommand.class,
                 NodesCommand.class,
                 SettingsCommand.class,
+                AuthCommand.class,
         })
 final class RootCommand {
 

@@ -101,4 +101,23 @@ class NodesCliTest {
         assertEquals(1, again.exitCode());
         assertTrue(again.err().contains("already approved"), again.err());
     }
+
+    @Test
+    void authRegisterCompletesAnInteractiveLogin() throws Exception {
+        String authId = server.network.pendingLogins().start(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "kiosk", "{}"), false);
+        var page = server.request("GET", "/register/" + authId, null, null);
+        assertEquals(200, page.statusCode());
+        assertTrue(page.body().contains("svc auth register --user &lt;USER&gt; --auth-id " + authId), page.body());
+
+        CliRun registered = svc("auth", "register", "--user", "odin", "--auth-id", authId);
+        assertEquals(0, registered.exitCode(), registered.toString());
+        assertTrue(registered.out().contains("kiosk") && registered.out().contains("odin"), registered.out());
+        assertTrue(server.network.pendingLogins().await(authId, java.time.Duration.ZERO).isEmpty(), "no longer pending");
+
+        CliRun again = svc("auth", "register", "--user", "odin", "--auth-id", authId);
+        assertEquals(1, again.exitCode());
+        assertTrue(again.err().startsWith("svc: no pending login with auth id"), again.err());
+        assertEquals(404, server.request("GET", "/register/" + authId, null, null).statusCode());
+    }
 }

@@ -11,6 +11,7 @@ import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
+import io.meshcontrol.server.v1.AuthRoutes;
 import io.meshcontrol.server.v1.NodeRoutes;
 import io.meshcontrol.server.v1.PreAuthKeyRoutes;
 import io.meshcontrol.server.v1.SettingsRoutes;
@@ -67,6 +68,7 @@ public final class MeshServer implements AutoCloseable {
         new PreAuthKeyRoutes(network.preAuthKeys(), clock).register(routes);
         new NodeRoutes(network.nodes(), network.users(), clock).register(routes);
         new SettingsRoutes(network.settings()).register(routes);
+        new AuthRoutes(network.pendingLogins(), clock).register(routes);
         new DocsRoutes(settings.version()).register(routes);
 
         Undertow undertow = Undertow.builder()

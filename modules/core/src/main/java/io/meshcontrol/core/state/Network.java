@@ -26,6 +26,7 @@ public final class Network {
     private final Nodes nodes;
     private final Settings settings;
     private final Registrations registrations;
+    private final PendingLogins pendingLogins;
 
     public Network(Database database, Clock clock) {
         this(database, clock, NetworkOptions.defaults());
@@ -49,6 +50,7 @@ public final class Network {
         this.settings = new Settings(jdbi, settingsStore);
         this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, options, events,
                 clock);
+        this.pendingLogins = new PendingLogins(registrations, users, clock);
     }
 
     public Database database() {
@@ -89,5 +91,9 @@ public final class Network {
 
     public Registrations registrations() {
         return registrations;
+    }
+
+    public PendingLogins pendingLogins() {
+        return pendingLogins;
     }
 }

@@ -73,28 +73,56 @@ public final class Registrations {
         Registered registered = jdbi.inTransaction(h -> {
             PreAuthKey key = preAuthKeys.requireUsable(h, authKey, now);
             User user = key.tags().isEmpty() && key.userId() != null ? users.byId(h, key.userId()).orElseThrow() : null;
-            TailnetSettings current = settings.read(h);
-            boolean authorized = key.preauthorized() || !current.devicesApprovalOn();
-            Optional<Node> existing = nodes.byMachineKey(h, request.machineKey());
-            requireNodeKeyFree(h, request.nodeKey(), existing.map(Node::id).orElse(-1L));
-            Node node;
-            if (existing.isPresent()) {
-                Node before = existing.get();
-                node = new Node(before.id(), before.stableId(), before.machineKey(), request.nodeKey(), before.discoKey(),
-                        request.hostname(), before.givenName(), user == null ? null : user.id(), key.tags(), before.ipv4(),
-                        before.ipv6(), request.hostinfo(), before.endpoints(), before.authorized() || authorized,
-                        key.ephemeral(), key.id(), Node.RegisterMethod.AUTH_KEY, before.createdAt(), before.lastSeen(),
-                        keyExpiry(current, now));
-                nodes.update(h, node);
-            } else {
-                node = newNode(h, request, user, key, authorized, keyExpiry(current, now), now);
-                nodes.insert(h, node);
-            }
+            Registered result = upsert(h, request, new Grant(user, key.tags(), key.ephemeral(), key.preauthorized(),
+                    key.id(), Node.RegisterMethod.AUTH_KEY), now);
             preAuthKeys.recordUse(h, key, now);
-            return new Registered(node, user, existing.isEmpty());
+            return result;
         });
         publish(registered, now);
         return registered;
+    }
+
+    /** Registers the machine of a completed interactive login for {@code user}. */
+    Registered forUser(Request request, User user, boolean ephemeral) {
+        Instant now = clock.instant();
+        Registered registered = jdbi.inTransaction(h -> upsert(h, request,
+                new Grant(user, List.of(), ephemeral, false, null, Node.RegisterMethod.INTERACTIVE), now));
+        publish(registered, now);
+        return registered;
+    }
+
+    /** What a registration grants the node: its owner or tags, and how it came in. */
+    private record Grant(User user, List<String> tags, boolean ephemeral, boolean preauthorized, Long preAuthKeyId,
+            Node.RegisterMethod method) {
+    }
+
+    /** A known machine keeps its id, addresses and name; a new one gets fresh ones. */
+    private Registered upsert(Handle h, Request request, Grant grant, Instant now) {
+        TailnetSettings current = settings.read(h);
+        boolean authorized = grant.preauthorized() || !current.devicesApprovalOn();
+        Optional<Node> existing = nodes.byMachineKey(h, request.machineKey());
+        requireNodeKeyFree(h, request.nodeKey(), existing.map(Node::id).orElse(-1L));
+        Long userId = grant.user() == null ? null : grant.user().id();
+        Node node;
+        if (existing.isPresent()) {
+            Node before = existing.get();
+            node = new Node(before.id(), before.stableId(), before.machineKey(), request.nodeKey(), before.discoKey(),
+                    request.hostname(), before.givenName(), userId, grant.tags(), before.ipv4(), before.ipv6(),
+                    request.hostinfo(), before.endpoints(), before.authorized() || authorized, grant.ephemeral(),
+                    grant.preAuthKeyId(), grant.method(), before.createdAt(), before.lastSeen(), keyExpiry(current, now));
+            nodes.update(h, node);
+        } else {
+            Set<String> used = new HashSet<>(h.createQuery("SELECT ipv4 FROM nodes").mapTo(String.class).list());
+            AddressPool.Addresses pair = addresses.allocate(used);
+            String name = DnsLabels.unique(DnsLabels.fromHostname(request.hostname()),
+                    candidate -> nodes.byGivenName(h, candidate).isPresent());
+            node = new Node(nodes.nextId(h), "n" + RandomText.alphanumeric(10) + "CNTRL", request.machineKey(),
+                    request.nodeKey(), null, request.hostname(), name, userId, grant.tags(), pair.ipv4(), pair.ipv6(),
+                    request.hostinfo(), List.of(), authorized, grant.ephemeral(), grant.preAuthKeyId(), grant.method(), now,
+                    null, keyExpiry(current, now));
+            nodes.insert(h, node);
+        }
+        return new Registered(node, grant.user(), existing.isEmpty());
     }
 
     private void publish(Registered registered, Instant now) {
@@ -106,18 +134,6 @@ public final class Registrations {
         if (!registered.node().authorized()) {
             events.publish(new MeshEvent.NodeNeedsApproval(now, registered.node()));
         }
-    }
-
-    private Node newNode(Handle h, Request request, User user, PreAuthKey key, boolean authorized, Instant expiry,
-            Instant now) {
-        Set<String> used = new HashSet<>(h.createQuery("SELECT ipv4 FROM nodes").mapTo(String.class).list());
-        AddressPool.Addresses pair = addresses.allocate(used);
-        String name = DnsLabels.unique(DnsLabels.fromHostname(request.hostname()),
-                candidate -> nodes.byGivenName(h, candidate).isPresent());
-        return new Node(nodes.nextId(h), "n" + RandomText.alphanumeric(10) + "CNTRL", request.machineKey(),
-                request.nodeKey(), null, request.hostname(), name, user == null ? null : user.id(), key.tags(), pair.ipv4(),
-                pair.ipv6(), request.hostinfo(), List.of(), authorized, key.ephemeral(), key.id(),
-                Node.RegisterMethod.AUTH_KEY, now, null, expiry);
     }
 
     private void requireNodeKeyFree(Handle h, NodePublicKey nodeKey, long ownId) {

@@ -1,0 +1,59 @@
+package io.meshcontrol.server.v1;
+
+import io.meshcontrol.api.AuthRegisterRequest;
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.state.PendingLogins;
+import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.server.http.RawBody;
+import io.meshcontrol.server.http.Reply;
+import io.meshcontrol.server.http.Routes;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+
+/**
+ * Interactive login: the page a machine's AuthURL opens ({@code /register/{authId}}), and
+ * {@code POST /api/v1/auth/register}, which completes it for a user.
+ */
+public final class AuthRoutes {
+
+    private final PendingLogins logins;
+    private final Clock clock;
+
+    public AuthRoutes(PendingLogins logins, Clock clock) {
+        this.logins = logins;
+        this.clock = clock;
+    }
+
+    public void register(Routes routes) {
+        routes.add("POST", "/api/v1/auth/register", request -> {
+            AuthRegisterRequest body = request.requiredBody(AuthRegisterRequest.class);
+            if (body.user() == null || body.authId() == null) {
+                throw MeshException.invalid("auth/register needs \"user\" and \"authId\"");
+            }
+            Registrations.Registered registered = logins.complete(request.caller(), body.authId(), body.user());
+            return Reply.ok(Views.node(registered.node(), registered.user(), clock.instant()));
+        });
+        routes.addPublic("GET", "/register/{authId}", request -> {
+            String authId = request.pathParam("authId");
+            if (!authId.matches("[A-Za-z0-9]{1,64}") || !logins.isPending(authId)) {
+                throw MeshException.notFound("no pending login with this id; run tailscale up again for a new link");
+            }
+            return Reply.ok(new RawBody("text/html; charset=utf-8", page(authId).getBytes(StandardCharsets.UTF_8)));
+        });
+    }
+
+    private static String page(String authId) {
+        return """
+                <!DOCTYPE html>
+                <html lang="en">
+                  <head><meta charset="UTF-8"><title>Mesh Control: add a machine</title></head>
+                  <body>
+                    <h1>A machine asks to join the network</h1>
+                    <p>An administrator completes the login on the server with:</p>
+                    <pre>svc auth register --user &lt;USER&gt; --auth-id %s</pre>
+                    <p>The machine joins as soon as that command succeeds.</p>
+                  </body>
+                </html>
+                """.formatted(authId);
+    }
+}
