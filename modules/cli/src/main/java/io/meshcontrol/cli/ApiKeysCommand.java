@@ -25,19 +25,14 @@ final class ApiKeysCommand {
             new Output.Column<>("STATE", k -> k.expired() ? "expired" : "active"),
             new Output.Column<>("LAST USED", ApiKeyView::lastUsedAt));
 
-    /** Table mode prints only the secret on stdout, so that {@code KEY=$(svc apikeys create)} works. */
     static void printIssued(Subcommand command, Output output, IssuedApiKey issued) {
-        CliContext context = command.context();
-        if (!output.isTable()) {
-            output.print(context, issued, List.of(), List.of());
-            return;
-        }
-        context.out().println(issued.secret());
+        List<String> notes = new java.util.ArrayList<>();
         if (!issued.droppedScopes().isEmpty()) {
-            context.err().println("note: scopes not granted (not delegable): " + String.join(", ", issued.droppedScopes()));
+            notes.add("note: scopes not granted (not delegable): " + String.join(", ", issued.droppedScopes()));
         }
-        context.err().println("key " + issued.apiKey().prefix() + " expires " + issued.apiKey().expiresAt()
+        notes.add("key " + issued.apiKey().prefix() + " expires " + issued.apiKey().expiresAt()
                 + "; the secret above is not shown again");
+        output.printSecret(command.context(), issued, issued.secret(), notes);
     }
 
     @Command(name = "create", description = "Create an API key and print its secret once.")

@@ -36,6 +36,19 @@ final class Output {
         return format == Format.table;
     }
 
+    /**
+     * A document that carries a secret shown once. Table mode prints only the secret on stdout, so that
+     * {@code KEY=$(svc ... create)} works, and the notes on stderr.
+     */
+    void printSecret(CliContext context, Object document, String secret, List<String> notes) {
+        if (!isTable()) {
+            print(context, document, List.of(), List.of());
+            return;
+        }
+        context.out().println(secret);
+        notes.forEach(context.err()::println);
+    }
+
     record Column<T>(String title, Function<T, Object> value) {
     }
 

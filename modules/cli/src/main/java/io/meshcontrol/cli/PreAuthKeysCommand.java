@@ -55,13 +55,8 @@ final class PreAuthKeysCommand {
         public Integer call() {
             IssuedPreAuthKey issued = client().createPreAuthKey(new PreAuthKeyRequest(user, tags, reusable, ephemeral,
                     preauthorized, description, expiration));
-            if (!output.isTable()) {
-                output.print(context(), issued, List.of(), List.of());
-                return 0;
-            }
-            context().out().println(issued.secret());
-            context().err().println("pre-auth key " + issued.preAuthKey().id() + " expires " + issued.preAuthKey().expiresAt()
-                    + "; the secret above is not shown again");
+            output.printSecret(context(), issued, issued.secret(), List.of("pre-auth key " + issued.preAuthKey().id()
+                    + " expires " + issued.preAuthKey().expiresAt() + "; the secret above is not shown again"));
             return 0;
         }
     }
