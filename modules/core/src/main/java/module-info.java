@@ -8,6 +8,7 @@ module io.meshcontrol.core {
     requires org.xerial.sqlitejdbc;
     requires flyway.core;
     requires org.bouncycastle.provider;
+    requires com.github.luben.zstd_jni;
 
     exports io.meshcontrol.core;
     exports io.meshcontrol.core.address;
@@ -19,4 +20,5 @@ module io.meshcontrol.core {
     exports io.meshcontrol.core.model;
     exports io.meshcontrol.core.state;
     exports io.meshcontrol.core.store;
+    exports io.meshcontrol.core.wire;
 }

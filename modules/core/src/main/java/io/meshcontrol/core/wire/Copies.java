@@ -1,0 +1,31 @@
+package io.meshcontrol.core.wire;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Immutable copies for the records, keeping {@code null} (absent) apart from empty. */
+final class Copies {
+
+    private Copies() {
+    }
+
+    /** {@code null} stays {@code null}; otherwise an unmodifiable copy (no {@code null} elements). */
+    static <T> List<T> list(List<T> list) {
+        return list == null ? null : List.copyOf(list);
+    }
+
+    /**
+     * {@code null} stays {@code null}; otherwise an unmodifiable copy in the same order. {@code null} values are kept:
+     * on the wire they mean something ("delete this entry", "capability without arguments").
+     */
+    static <K, V> Map<K, V> map(Map<K, V> map) {
+        return map == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(map));
+    }
+
+    /** Go never writes {@code null} for a string: absent text is {@code ""}. */
+    static String text(String text) {
+        return text == null ? "" : text;
+    }
+}
