@@ -30,6 +30,14 @@ public sealed interface MeshEvent {
         }
     }
 
+    /** A user's name or profile changed; peers show the new profile. */
+    record UserChanged(Instant at, User user, String actor) implements MeshEvent {
+        @Override
+        public String type() {
+            return "userChanged";
+        }
+    }
+
     record UserRoleUpdated(Instant at, User user, Role oldRole, Role newRole, String actor) implements MeshEvent {
         @Override
         public String type() {

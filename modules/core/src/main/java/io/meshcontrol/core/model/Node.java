@@ -94,6 +94,17 @@ public record Node(
                 hostinfo, endpoints, approved, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry);
     }
 
+    public Node withClientState(DiscoPublicKey disco, List<String> newEndpoints, String newHostinfo) {
+        return new Node(id, stableId, machineKey, nodeKey, disco, hostname, givenName, userId, tags, ipv4, ipv6,
+                newHostinfo, newEndpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen,
+                keyExpiry);
+    }
+
+    public Node withNodeKey(NodePublicKey key, Instant expiry) {
+        return new Node(id, stableId, machineKey, key, discoKey, hostname, givenName, userId, tags, ipv4, ipv6, hostinfo,
+                endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry);
+    }
+
     /** Tagging hands a user's node to its tags; clearing tags is not done here (the node needs an owner). */
     public Node withTags(List<String> newTags) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, newTags.isEmpty() ? userId : null,

@@ -27,6 +27,8 @@ public final class Network {
     private final Settings settings;
     private final Registrations registrations;
     private final PendingLogins pendingLogins;
+    private final Snapshots snapshots;
+    private final Presence presence;
 
     public Network(Database database, Clock clock) {
         this(database, clock, NetworkOptions.defaults());
@@ -43,6 +45,9 @@ public final class Network {
         NodeStore nodeStore = new NodeStore();
         SettingsStore settingsStore = new SettingsStore();
         this.tailnetId = new TailnetStore(jdbi).ensureTailnetId(clock.instant());
+        // First subscriber: everything subscribed later sees the snapshot already updated.
+        this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events);
+        this.presence = new Presence(jdbi, nodeStore, events, clock);
         this.users = new Users(jdbi, userStore, nodeStore, events, clock);
         this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, clock);
         this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, clock);
@@ -95,5 +100,13 @@ public final class Network {
 
     public PendingLogins pendingLogins() {
         return pendingLogins;
+    }
+
+    public Snapshots snapshots() {
+        return snapshots;
+    }
+
+    public Presence presence() {
+        return presence;
     }
 }

@@ -5,6 +5,7 @@ import io.meshcontrol.core.address.DnsLabels;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
+import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.store.NodeStore;
 import java.time.Clock;
@@ -77,6 +78,45 @@ public final class Nodes {
             }
             return node.withTags(valid);
         }, (at, node) -> new MeshEvent.NodeChanged(at, node, "tags changed"));
+    }
+
+    /**
+     * What the client itself reports with its map requests: disco key, endpoints, Hostinfo. Written and
+     * published only when something changed, since clients repeat themselves often.
+     */
+    public Node updateFromClient(long id, DiscoPublicKey discoKey, List<String> endpoints, String hostinfo) {
+        Node[] result = new Node[1];
+        boolean changed = jdbi.inTransaction(h -> {
+            Node node = store.byId(h, id).orElseThrow(() -> unknown(id));
+            Node updated = node.withClientState(discoKey == null ? node.discoKey() : discoKey,
+                    endpoints == null ? node.endpoints() : endpoints, hostinfo == null ? node.hostinfo() : hostinfo);
+            result[0] = updated;
+            if (updated.equals(node)) {
+                return false;
+            }
+            store.update(h, updated);
+            return true;
+        });
+        if (changed) {
+            events.publish(new MeshEvent.NodeChanged(clock.instant(), result[0], "client update"));
+        }
+        return result[0];
+    }
+
+    /** Removes ephemeral nodes that have been offline longer than {@code timeout}; returns how many. */
+    public int reapEphemeral(Presence presence, java.time.Duration timeout) {
+        Instant cutoff = clock.instant().minus(timeout);
+        List<Node> stale = jdbi.withHandle(store::all).stream()
+                .filter(Node::ephemeral)
+                .filter(node -> !presence.isOnline(node.id()))
+                .filter(node -> (node.lastSeen() == null ? node.createdAt() : node.lastSeen()).isBefore(cutoff))
+                .toList();
+        for (Node node : stale) {
+            if (jdbi.withHandle(h -> store.delete(h, node.id()))) {
+                events.publish(new MeshEvent.NodeDeleted(clock.instant(), node));
+            }
+        }
+        return stale.size();
     }
 
     public void delete(Caller caller, long id) {

@@ -91,6 +91,61 @@ public final class Registrations {
         return registered;
     }
 
+    /**
+     * The node this machine already is under this node key (a restart re-registers without a key), with its
+     * owner; empty when there is none.
+     */
+    public Optional<Registered> current(MachinePublicKey machineKey, NodePublicKey nodeKey) {
+        return jdbi.withHandle(h -> nodes.byNodeKey(h, nodeKey)
+                .filter(node -> node.machineKey().equals(machineKey))
+                .map(node -> new Registered(node, node.userId() == null ? null : users.byId(h, node.userId()).orElse(null),
+                        false)));
+    }
+
+    /**
+     * Node-key rotation: the machine proves it held {@code oldKey} (same machine key, key not expired) and
+     * continues under {@code newKey} with the same identity. Empty when that does not hold.
+     */
+    public Optional<Registered> rotate(MachinePublicKey machineKey, NodePublicKey oldKey, NodePublicKey newKey) {
+        Instant now = clock.instant();
+        Optional<Registered> rotated = jdbi.inTransaction(h -> {
+            Optional<Node> node = nodes.byNodeKey(h, oldKey)
+                    .filter(n -> n.machineKey().equals(machineKey) && !n.isKeyExpired(now));
+            if (node.isEmpty()) {
+                return Optional.<Registered>empty();
+            }
+            requireNodeKeyFree(h, newKey, node.get().id());
+            Node updated = node.get().withNodeKey(newKey, keyExpiry(settings.read(h), now));
+            nodes.update(h, updated);
+            return Optional.of(new Registered(updated,
+                    updated.userId() == null ? null : users.byId(h, updated.userId()).orElse(null), false));
+        });
+        rotated.ifPresent(r -> events.publish(new MeshEvent.NodeChanged(now, r.node(), "node key rotated")));
+        return rotated;
+    }
+
+    /**
+     * Logout ({@code tailscale logout}): an ephemeral node is removed, any other node's key expires now.
+     * Empty when the machine has no node under this key.
+     */
+    public Optional<Node> logout(MachinePublicKey machineKey, NodePublicKey nodeKey) {
+        Instant now = clock.instant();
+        Optional<Node> node = jdbi.withHandle(h -> nodes.byNodeKey(h, nodeKey))
+                .filter(n -> n.machineKey().equals(machineKey));
+        if (node.isEmpty()) {
+            return Optional.empty();
+        }
+        if (node.get().ephemeral()) {
+            jdbi.useHandle(h -> nodes.delete(h, node.get().id()));
+            events.publish(new MeshEvent.NodeDeleted(now, node.get()));
+            return node;
+        }
+        Node expired = node.get().withKeyExpiry(now);
+        jdbi.useHandle(h -> nodes.update(h, expired));
+        events.publish(new MeshEvent.NodeKeyExpired(now, expired));
+        return Optional.of(expired);
+    }
+
     /** What a registration grants the node: its owner or tags, and how it came in. */
     private record Grant(User user, List<String> tags, boolean ephemeral, boolean preauthorized, Long preAuthKeyId,
             Node.RegisterMethod method) {

@@ -116,6 +116,10 @@ public final class Users {
         if (after.role() != before[0].role()) {
             events.publish(new MeshEvent.UserRoleUpdated(now, after, before[0].role(), after.role(), caller.actor()));
         }
+        if (!after.name().equals(before[0].name()) || !after.displayName().equals(before[0].displayName())
+                || !after.email().equals(before[0].email())) {
+            events.publish(new MeshEvent.UserChanged(now, after, caller.actor()));
+        }
         return after;
     }
 

@@ -41,6 +41,11 @@ public final class NodeStore {
                 .execute();
     }
 
+    public void markLastSeen(Handle handle, long id, java.time.Instant at) {
+        handle.createUpdate("UPDATE nodes SET last_seen = :at WHERE id = :id").bind("id", id)
+                .bind("at", at.toEpochMilli()).execute();
+    }
+
     public boolean delete(Handle handle, long id) {
         return handle.createUpdate("DELETE FROM nodes WHERE id = :id").bind("id", id).execute() == 1;
     }

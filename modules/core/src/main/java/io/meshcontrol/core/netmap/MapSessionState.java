@@ -1,0 +1,172 @@
+package io.meshcontrol.core.netmap;
+
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.state.NetworkSnapshot;
+import io.meshcontrol.core.wire.ClientVersion;
+import io.meshcontrol.core.wire.Debug;
+import io.meshcontrol.core.wire.FilterRule;
+import io.meshcontrol.core.wire.MapResponse;
+import io.meshcontrol.core.wire.UserProfile;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.LongPredicate;
+
+/**
+ * What one node's map stream has been sent, and what it must be sent next. The first answer is a full map;
+ * after that only the nodes in a {@link ChangeSet} are looked at, and only differences are sent
+ * (PeersChanged, PeersRemoved, a new self Node, new user profiles). Owned by one session thread.
+ *
+ * <p>Visibility: a node sees every other approved node while it is approved itself. The policy engine will
+ * narrow this.
+ */
+public final class MapSessionState {
+
+    private final long selfId;
+    private final int capVersion;
+    private io.meshcontrol.core.wire.Node sentSelf;
+    private final Map<Long, io.meshcontrol.core.wire.Node> sentPeers = new HashMap<>();
+    private final Map<Long, UserProfile> sentProfiles = new HashMap<>();
+
+    public MapSessionState(long selfId, int capVersion) {
+        this.selfId = selfId;
+        this.capVersion = capVersion;
+    }
+
+    /** The first message of a stream: everything, with {@code Node} set as the client requires. */
+    public MapResponse initial(NetworkSnapshot snapshot, LongPredicate online, MapContext context, Instant now) {
+        Node self = snapshot.node(selfId).orElseThrow(() -> new IllegalStateException("node " + selfId + " is gone"));
+        sentSelf = WireNodes.of(self, context, true, true, capVersion, now);
+        sentPeers.clear();
+        for (Node peer : visiblePeers(self, snapshot)) {
+            sentPeers.put(peer.id(), WireNodes.of(peer, context, online.test(peer.id()), false, capVersion, now));
+        }
+        sentProfiles.clear();
+        List<UserProfile> profiles = newProfiles(snapshot, Set.of());
+        return MapResponse.builder()
+                .node(sentSelf)
+                .derpMap(context.derpMap())
+                .peers(sortedById(sentPeers.values()))
+                .dnsConfig(context.dnsConfig())
+                .domain(context.baseDomain())
+                .collectServices(false)
+                .packetFilter(List.of(FilterRule.ALLOW_ALL))
+                .userProfiles(profiles)
+                .controlTime(now)
+                .debug(new Debug(0, true, null))
+                .clientVersion(ClientVersion.latest())
+                .build();
+    }
+
+    /** The delta for {@code changes}, or empty when nothing this node sees changed. */
+    public Optional<MapResponse> update(ChangeSet changes, NetworkSnapshot snapshot, LongPredicate online,
+            MapContext context, Instant now) {
+        Optional<Node> self = snapshot.node(selfId);
+        if (self.isEmpty()) {
+            return Optional.empty(); // deleted: the session is being closed
+        }
+        MapResponse.Builder delta = MapResponse.builder();
+        boolean any = false;
+        io.meshcontrol.core.wire.Node selfNow = WireNodes.of(self.get(), context, true, true, capVersion, now);
+        boolean selfChanged = !selfNow.equals(sentSelf);
+        if (selfChanged) {
+            delta.node(selfNow);
+            any = true;
+        }
+        // Our own approval or expiry decides whom we see: then every peer is looked at again.
+        boolean recheckAll = changes.everything() || (selfChanged && sentSelf.machineAuthorized() != selfNow.machineAuthorized());
+        sentSelf = selfNow;
+        Set<Long> ids = new HashSet<>(changes.nodeIds());
+        if (recheckAll) {
+            ids.addAll(sentPeers.keySet());
+            ids.addAll(snapshot.nodes().keySet());
+        }
+        ids.remove(selfId);
+        List<io.meshcontrol.core.wire.Node> changed = new ArrayList<>();
+        List<Long> removed = new ArrayList<>();
+        for (long id : ids) {
+            Optional<Node> peer = snapshot.node(id).filter(p -> isVisible(self.get(), p));
+            if (peer.isPresent()) {
+                io.meshcontrol.core.wire.Node wire = WireNodes.of(peer.get(), context, online.test(id), false, capVersion, now);
+                if (!wire.equals(sentPeers.put(id, wire))) {
+                    changed.add(wire);
+                }
+            } else if (sentPeers.remove(id) != null) {
+                removed.add(id);
+            }
+        }
+        if (!changed.isEmpty()) {
+            delta.peersChanged(sortedById(changed));
+            any = true;
+        }
+        if (!removed.isEmpty()) {
+            delta.peersRemoved(removed.stream().sorted().toList());
+            any = true;
+        }
+        List<UserProfile> profiles = newProfiles(snapshot, changes.userIds());
+        if (!profiles.isEmpty()) {
+            delta.userProfiles(profiles);
+            any = true;
+        }
+        if (changes.everything()) {
+            delta.dnsConfig(context.dnsConfig()).derpMap(context.derpMap()).domain(context.baseDomain());
+            any = true;
+        }
+        return any ? Optional.of(delta.controlTime(now).build()) : Optional.empty();
+    }
+
+    /** The peer ids last sent, for tests and diagnostics. */
+    public Set<Long> peerIds() {
+        return Set.copyOf(sentPeers.keySet());
+    }
+
+    private static List<Node> visiblePeers(Node self, NetworkSnapshot snapshot) {
+        return snapshot.nodes().values().stream().filter(peer -> isVisible(self, peer)).toList();
+    }
+
+    private static boolean isVisible(Node self, Node peer) {
+        return self.authorized() && peer.authorized() && peer.id() != self.id();
+    }
+
+    /** Profiles of the users behind self and the sent peers that were not sent yet, or whose user changed. */
+    private List<UserProfile> newProfiles(NetworkSnapshot snapshot, Set<Long> changedUsers) {
+        Set<Long> needed = new HashSet<>();
+        needed.add(sentSelf.user());
+        sentPeers.values().forEach(peer -> needed.add(peer.user()));
+        List<UserProfile> out = new ArrayList<>();
+        for (long userId : needed) {
+            if (sentProfiles.containsKey(userId) && !changedUsers.contains(userId)) {
+                continue;
+            }
+            UserProfile profile = profile(userId, snapshot);
+            if (!profile.equals(sentProfiles.put(userId, profile))) {
+                out.add(profile);
+            }
+        }
+        out.sort(Comparator.comparingLong(UserProfile::id));
+        return out;
+    }
+
+    private static UserProfile profile(long userId, NetworkSnapshot snapshot) {
+        if (userId == WireNodes.TAGGED_DEVICES_USER_ID) {
+            return new UserProfile(userId, "tagged-devices", "Tagged Devices", null, null);
+        }
+        User user = snapshot.user(userId).orElse(null);
+        if (user == null) {
+            return new UserProfile(userId, "unknown", "Unknown user", null, null);
+        }
+        return new UserProfile(userId, user.loginName(), user.displayName().isEmpty() ? user.name() : user.displayName(),
+                null, null);
+    }
+
+    private static List<io.meshcontrol.core.wire.Node> sortedById(java.util.Collection<io.meshcontrol.core.wire.Node> nodes) {
+        return nodes.stream().sorted(Comparator.comparingLong(io.meshcontrol.core.wire.Node::id)).toList();
+    }
+}

@@ -1,0 +1,75 @@
+package io.meshcontrol.core.netmap;
+
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.wire.CapabilityVersion;
+import io.meshcontrol.core.wire.Hostinfo;
+import io.meshcontrol.core.wire.IpAddressPort;
+import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.wire.NetInfo;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A stored node as the control protocol shows it, to itself or to a peer. */
+public final class WireNodes {
+
+    /**
+     * The user id tagged nodes report: they belong to their tags, and clients want some user. Kept far
+     * from the sequential ids of real users.
+     */
+    public static final long TAGGED_DEVICES_USER_ID = 2147455555L;
+
+    private WireNodes() {
+    }
+
+    /**
+     * @param online whether it holds a map stream now
+     * @param capVersion of the client that receives this node (older clients need the legacy DERP string)
+     */
+    public static io.meshcontrol.core.wire.Node of(Node node, MapContext context, boolean online, boolean self,
+            int capVersion, Instant now) {
+        List<IpPrefix> addresses = List.of(IpPrefix.parse(node.ipv4() + "/32"), IpPrefix.parse(node.ipv6() + "/128"));
+        Hostinfo hostinfo = Hostinfo.parse(node.hostinfo());
+        int homeDerp = homeDerp(hostinfo);
+        io.meshcontrol.core.wire.Node.Builder wire = io.meshcontrol.core.wire.Node.builder()
+                .id(node.id())
+                .stableId(node.stableId())
+                .name(node.givenName() + "." + context.baseDomain() + ".")
+                .user(node.userId() == null ? TAGGED_DEVICES_USER_ID : node.userId())
+                .key(node.nodeKey())
+                .keyExpiry(node.keyExpiry())
+                .machine(node.machineKey())
+                .discoKey(node.discoKey())
+                .addresses(addresses)
+                .allowedIps(addresses)
+                .endpoints(endpoints(node.endpoints()))
+                .homeDerp(homeDerp)
+                .hostinfo(hostinfo)
+                .created(node.createdAt())
+                .tags(node.tags())
+                .online(online)
+                .lastSeen(online ? null : node.lastSeen())
+                .machineAuthorized(node.authorized())
+                .expired(node.isKeyExpired(now));
+        if (homeDerp != 0 && capVersion < CapabilityVersion.HOME_DERP) {
+            wire.legacyDerp(io.meshcontrol.core.wire.Node.legacyDerpString(homeDerp));
+        }
+        if (self) {
+            wire.stableTailnetId(context.tailnetId());
+        }
+        return wire.build();
+    }
+
+    private static int homeDerp(Hostinfo hostinfo) {
+        NetInfo netInfo = hostinfo == null ? null : hostinfo.fields().netInfo();
+        return netInfo == null ? 0 : netInfo.preferredDerp();
+    }
+
+    private static List<IpAddressPort> endpoints(List<String> texts) {
+        List<IpAddressPort> endpoints = new ArrayList<>(texts.size());
+        for (String text : texts) {
+            endpoints.add(IpAddressPort.parse(text));
+        }
+        return endpoints;
+    }
+}

@@ -1,0 +1,123 @@
+package io.meshcontrol.core.netmap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.NodePrivateKey;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.PreAuthKeys;
+import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.state.Users;
+import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.wire.DERPMap;
+import io.meshcontrol.core.wire.DNSConfig;
+import io.meshcontrol.core.wire.MapResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MapSessionStateTest {
+
+    @TempDir
+    Path folder;
+    Network network;
+    final Caller admin = Caller.localAdmin();
+    final MapContext context = new MapContext("TtestCNTRL", "mesh.test", DNSConfig.builder().domains(List.of("mesh.test"))
+            .proxied(true).build(), new DERPMap(null, Map.of(), false));
+    String key;
+
+    @BeforeEach
+    void setUp() {
+        network = new Network(Database.open(folder.resolve("db.sqlite"), true), Clock.systemUTC());
+        network.users().create(admin, new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
+        key = network.preAuthKeys().create(admin, new PreAuthKeys.NewKey("odin", List.of(), true, false, false, "", null)).secret();
+    }
+
+    private Node join(String hostname) {
+        return network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
+                NodePrivateKey.generate().publicKey(), hostname, "{\"Hostname\":\"" + hostname + "\"}"), key).node();
+    }
+
+    private Optional<MapResponse> update(MapSessionState state, Node... changed) {
+        Set<Long> ids = java.util.Arrays.stream(changed).map(Node::id).collect(java.util.stream.Collectors.toSet());
+        return state.update(new ChangeSet(ids, Set.of(), false), network.snapshots().current(), id -> false, context, Instant.now());
+    }
+
+    @Test
+    void firstMessageIsAFullMapWithSelfPeersAndProfiles() {
+        Node a = join("a");
+        Node b = join("b");
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        MapResponse first = state.initial(network.snapshots().current(), id -> id == b.id(), context, Instant.now());
+        assertEquals("a.mesh.test.", first.node().name());
+        assertEquals("TtestCNTRL", first.node().stableTailnetId());
+        assertEquals(List.of(b.id()), first.peers().stream().map(io.meshcontrol.core.wire.Node::id).toList());
+        assertEquals(Boolean.TRUE, first.peers().getFirst().online());
+        assertEquals("odin@example.com", first.userProfiles().getFirst().loginName());
+        assertEquals("mesh.test", first.domain());
+    }
+
+    @Test
+    void changesBecomeDeltasAndNothingIsSentTwice() {
+        Node a = join("a");
+        Node b = join("b");
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        state.initial(network.snapshots().current(), id -> false, context, Instant.now());
+
+        Node renamed = network.nodes().rename(admin, b.id(), "bee");
+        MapResponse delta = update(state, renamed).orElseThrow();
+        assertEquals("bee.mesh.test.", delta.peersChanged().getFirst().name());
+        assertTrue(update(state, renamed).isEmpty(), "the same state is not sent again");
+
+        Node c = join("c");
+        assertEquals(c.id(), update(state, c).orElseThrow().peersChanged().getFirst().id());
+
+        network.nodes().delete(admin, b.id());
+        assertEquals(List.of(b.id()), update(state, b).orElseThrow().peersRemoved());
+        assertEquals(Set.of(c.id()), state.peerIds());
+    }
+
+    @Test
+    void nodesWaitingForApprovalAreInvisibleAndSeeNobody() {
+        Node a = join("a");
+        network.settings().update(admin, true, null, null);
+        Node waiting = join("waiting");
+        MapSessionState forA = new MapSessionState(a.id(), 142);
+        assertTrue(forA.initial(network.snapshots().current(), id -> false, context, Instant.now()).peers().isEmpty());
+        MapSessionState forWaiting = new MapSessionState(waiting.id(), 142);
+        MapResponse held = forWaiting.initial(network.snapshots().current(), id -> false, context, Instant.now());
+        assertFalse(held.node().machineAuthorized());
+        assertTrue(held.peers().isEmpty());
+
+        Node approved = network.nodes().approve(admin, waiting.id());
+        assertEquals(waiting.id(), update(forA, approved).orElseThrow().peersChanged().getFirst().id());
+        MapResponse nowApproved = update(forWaiting, approved).orElseThrow();
+        assertTrue(nowApproved.node().machineAuthorized());
+        assertEquals(a.id(), nowApproved.peersChanged().getFirst().id(), "once approved it sees its peers");
+    }
+
+    @Test
+    void oldClientsGetTheLegacyDerpString() {
+        Node a = network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
+                NodePrivateKey.generate().publicKey(), "a", "{\"Hostname\":\"a\",\"NetInfo\":{\"PreferredDERP\":999}}"), key).node();
+        Node b = join("b");
+        MapSessionState old = new MapSessionState(b.id(), 110);
+        io.meshcontrol.core.wire.Node peer = old.initial(network.snapshots().current(), id -> false, context, Instant.now())
+                .peers().getFirst();
+        assertEquals(999, peer.homeDerp());
+        assertEquals("127.3.3.40:999", peer.legacyDerp());
+        assertEquals(a.id(), peer.id());
+    }
+}
