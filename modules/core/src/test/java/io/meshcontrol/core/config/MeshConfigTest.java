@@ -69,7 +69,8 @@ class MeshConfigTest {
             "https://mesh.example.com/,  https://mesh.example.com/",
     })
     void bareCliAddressMeansHttps(String address, String expected) {
-        MeshConfig.Cli cli = new MeshConfig.Cli(Optional.of(address), Optional.empty(), false, Duration.ofSeconds(10));
+        MeshConfig.Cli cli = new MeshConfig.Cli(Optional.of(address), Optional.empty(), false, Path.of("cli-credential.json"),
+                Duration.ofSeconds(10));
         assertEquals(Optional.of(URI.create(expected)), cli.effectiveAddress());
     }
 
