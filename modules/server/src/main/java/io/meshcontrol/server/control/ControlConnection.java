@@ -48,7 +48,8 @@ public final class ControlConnection {
      *                               place)
      */
     public static ControlConnection of(HttpServerExchange exchange) {
-        ControlConnection connection = exchange.getAttachment(ATTACHMENT);
+        // Attached to the HTTP/2 channel; every exchange's connection object hands out the channel's attachments.
+        ControlConnection connection = exchange.getConnection().getAttachment(ATTACHMENT);
         if (connection == null) {
             throw new IllegalStateException(exchange.getRequestPath() + " did not arrive over a ts2021 connection");
         }
@@ -88,13 +89,17 @@ public final class ControlConnection {
 
     /**
      * Logs that the client broke the protocol on this connection: one line with the problem and the peer, however
-     * many reads then fail on the dead connection.
+     * many reads then fail on the dead connection and whichever layer notices first.
      */
-    void reportProblem(NoiseProtocolException problem) {
+    void reportProblem(String problem) {
         if (problemReported.compareAndSet(false, true)) {
             LOG.log(Level.WARNING, "ts2021 connection from " + describe(peerAddress) + " (" + machineKey.toText()
-                    + ") closed: " + problem.getMessage() + " [" + problem.problem() + "]");
+                    + ") closed: " + problem);
         }
+    }
+
+    void reportProblem(NoiseProtocolException problem) {
+        reportProblem(problem.getMessage() + " [" + problem.problem() + "]");
     }
 
     /** {@code 192.0.2.1:41641}: the form the log lines use. */

@@ -6,6 +6,7 @@ import io.meshcontrol.core.key.ChallengePrivateKey;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.protocol.http2.Http2OpenListener;
+import io.undertow.server.protocol.http2.Http2ReceiveListener;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
@@ -24,7 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Why Undertow's HTTP/2 rather than a second stack: see {@code docs/control-transport.md}. Tailscale's client speaks
  * HTTP/2 with prior knowledge here (the connection preface straight away, no ALPN, no h2c upgrade), which is what
- * {@link Http2OpenListener} expects on a fresh connection.
+ * Undertow's server channel expects on a fresh connection.
  */
 final class Http2OverNoise {
 
@@ -86,16 +87,16 @@ final class Http2OverNoise {
         }
     }
 
+    /**
+     * What {@link Http2OpenListener#handleEvent} does for a new connection, minus statistics and the timeouts we do not
+     * set, plus the {@link ControlConnection} attached to the channel, where every exchange on it finds it.
+     */
     private void serveHttp2(StreamConnection connection, ControlConnection control) {
         LOG.log(Level.DEBUG, () -> "ts2021 session started: " + control);
-        // One listener per connection, so that its root handler can attach this connection to every exchange: an
-        // HTTP/2 exchange offers no other way back to the socket it came on. The listener itself is a few fields.
-        Http2OpenListener listener = new Http2OpenListener(pool, http2Options);
-        listener.setRootHandler(exchange -> {
-            exchange.putAttachment(ControlConnection.ATTACHMENT, control);
-            routes.handleRequest(exchange);
-        });
-        listener.handleEvent(connection);
+        ControlHttp2Channel channel = new ControlHttp2Channel(connection, pool, http2Options, control);
+        channel.putAttachment(ControlConnection.ATTACHMENT, control);
+        channel.getReceiveSetter().set(new Http2ReceiveListener(routes, http2Options, pool.getBufferSize(), null));
+        channel.resumeReceives();
     }
 
     private static void closeEarly(StreamConnection connection, ControlConnection control, IOException e) {

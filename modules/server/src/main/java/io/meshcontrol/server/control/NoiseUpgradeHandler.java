@@ -101,7 +101,7 @@ final class NoiseUpgradeHandler implements HttpHandler {
         try {
             handshake = responder.respond(initiation);
         } catch (NoiseProtocolException e) {
-            log(exchange, "handshake", e.getMessage() + " [" + e.problem() + "]");
+            log(exchange, "handshake", e.clientHint().orElse(e.getMessage()) + " [" + e.problem() + "]");
             byte[] frame = e.clientHint().map(NoiseFrames::errorFrame).orElse(new byte[0]);
             switchProtocols(exchange, connection -> sendAndClose(connection, frame));
             return;
