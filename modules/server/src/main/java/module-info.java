@@ -11,4 +11,6 @@ module io.meshcontrol.server {
     requires io.prometheus.writer.text;
 
     exports io.meshcontrol.server;
+    // The /key answer and the early payload are records written by Jackson.
+    exports io.meshcontrol.server.control to tools.jackson.databind;
 }

@@ -4,7 +4,11 @@ import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.api.ServerInfo;
 import io.meshcontrol.core.RandomText;
+import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.state.Network;
+import io.meshcontrol.server.control.ControlTransport;
+import io.meshcontrol.server.control.MachineRoutes;
 import io.meshcontrol.server.docs.DocsRoutes;
 import io.meshcontrol.server.http.Authenticator;
 import io.meshcontrol.server.http.Routes;
@@ -27,6 +31,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -40,20 +45,23 @@ public final class MeshServer implements AutoCloseable {
 
     private final ServerSettings settings;
     private final Routes routes;
+    private final ControlTransport control;
     private final Undertow undertow;
     private final MetricsListener metrics;
     private final ExecutorService workers;
 
-    private MeshServer(ServerSettings settings, Routes routes, Undertow undertow, MetricsListener metrics,
-            ExecutorService workers) {
+    private MeshServer(ServerSettings settings, Routes routes, ControlTransport control, Undertow undertow,
+            MetricsListener metrics, ExecutorService workers) {
         this.settings = settings;
         this.routes = routes;
+        this.control = control;
         this.undertow = undertow;
         this.metrics = metrics;
         this.workers = workers;
     }
 
     public static MeshServer start(ServerSettings settings, Network network, Clock clock) {
+        MachinePrivateKey noiseKey = loadNoiseKey(settings.noiseKeyPath());
         JsonMapper json = ApiJson.mapper(true);
         PrometheusRegistry registry = new PrometheusRegistry();
         HttpMetrics httpMetrics = new HttpMetrics(registry);
@@ -70,6 +78,8 @@ public final class MeshServer implements AutoCloseable {
         new SettingsRoutes(network.settings()).register(routes);
         new AuthRoutes(network.pendingLogins(), clock).register(routes);
         new DocsRoutes(settings.version()).register(routes);
+        ControlTransport control = new ControlTransport(noiseKey, workers, json, clock);
+        control.register(routes);
 
         Undertow undertow = Undertow.builder()
                 .addHttpListener(settings.listenPort(), settings.listenHost())
@@ -84,7 +94,7 @@ public final class MeshServer implements AutoCloseable {
             if (settings.metricsHost() != null) {
                 metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry);
             }
-            MeshServer server = new MeshServer(settings, routes, undertow, metrics, workers);
+            MeshServer server = new MeshServer(settings, routes, control, undertow, metrics, workers);
             if (localToken != null) {
                 new LocalAccess(server.localUrl().toString(), localToken).write(settings.localCredentialPath());
             }
@@ -104,6 +114,25 @@ public final class MeshServer implements AutoCloseable {
 
     public Routes routes() {
         return routes;
+    }
+
+    /** The {@code /machine/*} endpoints served over ts2021; handlers may be added while the server runs. */
+    public MachineRoutes machineRoutes() {
+        return control.machineRoutes();
+    }
+
+    /** The server's Noise public key, as {@code GET /key} serves it. */
+    public MachinePublicKey noisePublicKey() {
+        return control.publicKey();
+    }
+
+    /** Loads the Noise key, or makes one on first start; a server without its key cannot serve any client. */
+    private static MachinePrivateKey loadNoiseKey(Path file) {
+        try {
+            return MachinePrivateKey.loadOrCreate(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot load or create the Noise key " + file + ": " + e.getMessage(), e);
+        }
     }
 
     public InetSocketAddress httpAddress() {

@@ -31,6 +31,15 @@ public final class Routes {
         return this;
     }
 
+    /**
+     * A public route that gets the raw Undertow exchange, on the I/O thread, for protocol endpoints that an API
+     * operation cannot express (a protocol switch). It is counted in the HTTP metrics like every route.
+     */
+    public Routes addExchange(String method, String template, HttpHandler handler) {
+        routes.add(new Route(method, template, false, null, handler));
+        return this;
+    }
+
     public List<Route> list() {
         return List.copyOf(routes);
     }
@@ -39,7 +48,9 @@ public final class Routes {
             String version) {
         RoutingHandler routing = new RoutingHandler();
         for (Route route : routes) {
-            routing.add(route.method(), route.template(), new ApiEndpoint(route, authenticator, json, metrics, workers));
+            routing.add(route.method(), route.template(), route.exchangeHandler() != null
+                    ? counted(route, metrics)
+                    : new ApiEndpoint(route, authenticator, json, metrics, workers));
         }
         ProblemWriter problems = new ProblemWriter(json);
         routing.setFallbackHandler(exchange -> {
@@ -52,6 +63,17 @@ public final class Routes {
         return exchange -> {
             exchange.getResponseHeaders().put(versionHeader, version);
             routing.handleRequest(exchange);
+        };
+    }
+
+    private static HttpHandler counted(Route route, HttpMetrics metrics) {
+        return exchange -> {
+            long start = System.nanoTime();
+            exchange.addExchangeCompleteListener((done, next) -> {
+                metrics.record(route.method(), route.template(), done.getStatusCode(), start);
+                next.proceed();
+            });
+            route.exchangeHandler().handleRequest(exchange);
         };
     }
 }

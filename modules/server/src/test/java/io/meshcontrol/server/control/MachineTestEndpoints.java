@@ -1,0 +1,86 @@
+package io.meshcontrol.server.control;
+
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * {@code /machine/test/*} endpoints that only tests register: they exercise the transport the way the real
+ * {@code /machine/*} handlers will (bodies both ways, a long poll that flushes framed messages), without any of their
+ * logic.
+ */
+final class MachineTestEndpoints {
+
+    private MachineTestEndpoints() {
+    }
+
+    static void register(MachineRoutes routes) {
+        routes.add("POST", "/machine/test/echo", MachineTestEndpoints::echo);
+        routes.add("GET", "/machine/test/whoami", MachineTestEndpoints::whoami);
+        routes.add("GET", "/machine/test/stream", MachineTestEndpoints::stream);
+        routes.add("GET", "/machine/test/download", MachineTestEndpoints::download);
+        routes.add("GET", "/machine/test/fail", (exchange, connection) -> {
+            throw new IllegalStateException("this endpoint always fails");
+        });
+    }
+
+    /** The request body, back as it came. */
+    private static void echo(HttpServerExchange exchange, ControlConnection connection) throws IOException {
+        byte[] body;
+        try (InputStream in = exchange.getInputStream()) {
+            body = in.readAllBytes();
+        }
+        exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/octet-stream");
+        exchange.getResponseHeaders().put(Headers.CONTENT_LENGTH, body.length);
+        exchange.getOutputStream().write(body);
+    }
+
+    /** What the transport knows about the connection, as JSON. */
+    private static void whoami(HttpServerExchange exchange, ControlConnection connection) throws IOException {
+        String challenge = connection.nodeKeyChallenge().map(key -> key.publicKey().toText()).orElse("");
+        String json = "{\"machineKey\":\"" + connection.machineKey().toText() + "\",\"protocolVersion\":"
+                + connection.protocolVersion() + ",\"nodeKeyChallenge\":\"" + challenge + "\"}";
+        exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/json");
+        exchange.getOutputStream().write(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A long poll in the shape of {@code /machine/map}: {@code chunks} messages, each a 4-byte little-endian length
+     * and a body that starts with its index and the time it was sent (epoch milliseconds, big-endian), flushed one by
+     * one with {@code pauseMillis} between them.
+     */
+    private static void stream(HttpServerExchange exchange, ControlConnection connection) throws Exception {
+        int chunks = intParameter(exchange, "chunks", 5);
+        long pause = intParameter(exchange, "pauseMillis", 200);
+        int size = Math.max(12, intParameter(exchange, "size", 100));
+        exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/octet-stream");
+        OutputStream out = exchange.getOutputStream();
+        for (int i = 0; i < chunks; i++) {
+            if (i > 0) {
+                Thread.sleep(pause);
+            }
+            ByteBuffer message = ByteBuffer.allocate(4 + size);
+            message.order(ByteOrder.LITTLE_ENDIAN).putInt(size).order(ByteOrder.BIG_ENDIAN);
+            message.putInt(i).putLong(System.currentTimeMillis());
+            out.write(message.array());
+            out.flush();
+        }
+    }
+
+    /** {@code size} patterned bytes. */
+    private static void download(HttpServerExchange exchange, ControlConnection connection) throws IOException {
+        int size = intParameter(exchange, "size", 1 << 20);
+        exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/octet-stream");
+        exchange.getOutputStream().write(NoiseConduitTest.pattern(size, 42));
+    }
+
+    private static int intParameter(HttpServerExchange exchange, String name, int otherwise) {
+        var values = exchange.getQueryParameters().get(name);
+        return values == null || values.isEmpty() ? otherwise : Integer.parseInt(values.getFirst());
+    }
+}
