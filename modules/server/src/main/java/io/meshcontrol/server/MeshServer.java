@@ -7,7 +7,11 @@ import io.meshcontrol.core.RandomText;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.server.control.ControlTransport;
+import io.meshcontrol.server.control.MapEndpoint;
+import io.meshcontrol.server.control.MapSessions;
+import io.meshcontrol.server.control.RegisterEndpoint;
 import io.meshcontrol.server.control.MachineRoutes;
 import io.meshcontrol.server.docs.DocsRoutes;
 import io.meshcontrol.server.http.Authenticator;
@@ -36,6 +40,7 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import tools.jackson.databind.json.JsonMapper;
 
 /** A running server: the HTTP listener with every route, the metrics listener, the local CLI credential. */
@@ -46,15 +51,20 @@ public final class MeshServer implements AutoCloseable {
     private final ServerSettings settings;
     private final Routes routes;
     private final ControlTransport control;
+    private final MapSessions mapSessions;
+    private final ScheduledExecutorService housekeeping;
     private final Undertow undertow;
     private final MetricsListener metrics;
     private final ExecutorService workers;
 
-    private MeshServer(ServerSettings settings, Routes routes, ControlTransport control, Undertow undertow,
+    private MeshServer(ServerSettings settings, Routes routes, ControlTransport control, MapSessions mapSessions,
+            ScheduledExecutorService housekeeping, Undertow undertow,
             MetricsListener metrics, ExecutorService workers) {
         this.settings = settings;
         this.routes = routes;
         this.control = control;
+        this.mapSessions = mapSessions;
+        this.housekeeping = housekeeping;
         this.undertow = undertow;
         this.metrics = metrics;
         this.workers = workers;
@@ -80,6 +90,14 @@ public final class MeshServer implements AutoCloseable {
         new DocsRoutes(settings.version()).register(routes);
         ControlTransport control = new ControlTransport(noiseKey, workers, json, clock);
         control.register(routes);
+        MapSessions mapSessions = new MapSessions(network.events());
+        MapContext mapContext = new MapContext(network.tailnetId(), settings.baseDomain(), settings.control().dns(),
+                settings.control().derpMap());
+        control.machineRoutes()
+                .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
+                .add("POST", "/machine/map", new MapEndpoint(network, mapSessions, () -> mapContext,
+                        settings.control().keepAlive(), clock));
+        ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
 
         Undertow undertow = Undertow.builder()
                 .addHttpListener(settings.listenPort(), settings.listenHost())
@@ -94,7 +112,8 @@ public final class MeshServer implements AutoCloseable {
             if (settings.metricsHost() != null) {
                 metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry);
             }
-            MeshServer server = new MeshServer(settings, routes, control, undertow, metrics, workers);
+            MeshServer server = new MeshServer(settings, routes, control, mapSessions, housekeeping, undertow, metrics,
+                    workers);
             if (localToken != null) {
                 new LocalAccess(server.localUrl().toString(), localToken).write(settings.localCredentialPath());
             }
@@ -106,10 +125,17 @@ public final class MeshServer implements AutoCloseable {
             if (metrics != null) {
                 metrics.close();
             }
+            mapSessions.close();
+            housekeeping.shutdownNow();
             workers.shutdownNow();
             throw e instanceof IOException io ? new UncheckedIOException("cannot write the local CLI credential", io)
                     : (RuntimeException) e;
         }
+    }
+
+    /** Open map streams, for tests and diagnostics. */
+    public MapSessions mapSessions() {
+        return mapSessions;
     }
 
     public Routes routes() {
@@ -156,6 +182,8 @@ public final class MeshServer implements AutoCloseable {
 
     @Override
     public void close() {
+        mapSessions.close();
+        housekeeping.shutdownNow();
         undertow.stop();
         if (metrics != null) {
             metrics.close();

@@ -43,7 +43,8 @@ public final class TestServer implements AutoCloseable {
         Path dataDir = folder.resolve("data");
         Network network = new Network(Database.open(dataDir.resolve("db.sqlite"), true), Clock.systemUTC());
         ServerSettings settings = new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, "http://127.0.0.1:8080",
-                "mesh.test", version, dataDir.resolve("cli-credential.json"), dataDir.resolve("noise_private.key"));
+                "mesh.test", version, dataDir.resolve("cli-credential.json"), dataDir.resolve("noise_private.key"),
+                ServerSettings.Control.defaults("mesh.test"));
         return new TestServer(dataDir, network, MeshServer.start(settings, network, Clock.systemUTC()));
     }
 

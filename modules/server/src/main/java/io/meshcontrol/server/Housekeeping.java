@@ -1,0 +1,38 @@
+package io.meshcontrol.server;
+
+import io.meshcontrol.core.state.Network;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/** Periodic clean-up: ephemeral nodes that stayed offline too long, pre-auth keys invalid for long enough. */
+final class Housekeeping {
+
+    private static final System.Logger LOG = System.getLogger(Housekeeping.class.getName());
+
+    private Housekeeping() {
+    }
+
+    static ScheduledExecutorService start(Network network, Duration ephemeralInactivityTimeout) {
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("housekeeping").daemon().factory());
+        // Check a few times per timeout so that a node goes within about a quarter of it past its time.
+        long everyMillis = Math.clamp(ephemeralInactivityTimeout.toMillis() / 4, 500, 60_000);
+        scheduler.scheduleWithFixedDelay(() -> guarded("ephemeral reaper",
+                () -> network.nodes().reapEphemeral(network.presence(), ephemeralInactivityTimeout)),
+                everyMillis, everyMillis, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(() -> guarded("pre-auth key reaper", () -> network.preAuthKeys().reap()),
+                1, 60, TimeUnit.MINUTES);
+        return scheduler;
+    }
+
+    private static void guarded(String what, Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, what + " failed", e);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.meshcontrol.server.control;
+
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.netmap.MapContext;
+import io.meshcontrol.core.netmap.MapSessionState;
+import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.wire.CapabilityVersion;
+import io.meshcontrol.core.wire.Hostinfo;
+import io.meshcontrol.core.wire.IpAddressPort;
+import io.meshcontrol.core.wire.MapFrames;
+import io.meshcontrol.core.wire.MapRequest;
+import io.meshcontrol.core.wire.WireJson;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import io.undertow.util.StatusCodes;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * {@code POST /machine/map}: applies what the client reports (endpoints, disco key, Hostinfo), then either
+ * answers a lite update with an empty 200, sends one map, or holds a streaming session.
+ */
+public final class MapEndpoint implements MachineHandler {
+
+    private final Network network;
+    private final MapSessions sessions;
+    private final Supplier<MapContext> context;
+    private final Duration keepAlive;
+    private final Clock clock;
+
+    public MapEndpoint(Network network, MapSessions sessions, Supplier<MapContext> context, Duration keepAlive, Clock clock) {
+        this.network = network;
+        this.sessions = sessions;
+        this.context = context;
+        this.keepAlive = keepAlive;
+        this.clock = clock;
+    }
+
+    @Override
+    public void handle(HttpServerExchange exchange, ControlConnection connection) throws Exception {
+        MapRequest request = WireJson.read(RegisterEndpoint.readBody(exchange), MapRequest.class);
+        if (!CapabilityVersion.isSupported(request.version())) {
+            refuse(exchange, StatusCodes.BAD_REQUEST, "this Tailscale client is too old for this server (capability version "
+                    + request.version() + "); use Tailscale 1.80 or newer");
+            return;
+        }
+        Optional<Node> node = network.snapshots().current().nodeByKey(request.nodeKey())
+                .filter(n -> n.machineKey().equals(connection.machineKey()));
+        if (node.isEmpty()) {
+            refuse(exchange, StatusCodes.UNAUTHORIZED, "node key not registered; register first");
+            return;
+        }
+        Node current = applyClientState(node.get(), request);
+        if (request.isLiteUpdate()) {
+            exchange.setStatusCode(StatusCodes.OK);
+            return;
+        }
+        MapFrames frames = MapFrames.forRequest(request);
+        OutputStream out = exchange.getOutputStream();
+        if (!request.stream()) {
+            MapSessionState state = new MapSessionState(current.id(), request.version());
+            out.write(frames.encode(state.initial(network.snapshots().current(), network.presence()::isOnline,
+                    context.get(), clock.instant())));
+            out.flush();
+            frames.close();
+            return;
+        }
+        MapSession session = new MapSession(current.id(), request.version(), frames, out, network, context, keepAlive, clock);
+        sessions.open(session);
+        network.presence().connected(current);
+        try {
+            session.run();
+        } finally {
+            sessions.closed(session);
+            network.presence().disconnected(current);
+        }
+    }
+
+    /**
+     * Takes what the request reports; absent parts stay as they were (a Hostinfo without NetInfo keeps the
+     * previous NetInfo). Writing happens only when something differs, so repeated reports cost a read.
+     */
+    private Node applyClientState(Node node, MapRequest request) {
+        String hostinfo = request.hostinfo() == null ? null
+                : request.hostinfo().withNetInfoFrom(Hostinfo.parse(node.hostinfo())).toJson();
+        List<String> endpoints = request.endpoints().isEmpty() ? null
+                : request.endpoints().stream().map(IpAddressPort::toString).toList();
+        return network.nodes().updateFromClient(node.id(), request.discoKey().isZero() ? null : request.discoKey(),
+                endpoints, hostinfo);
+    }
+
+    private static void refuse(HttpServerExchange exchange, int status, String message) throws Exception {
+        exchange.setStatusCode(status);
+        exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
+        try (OutputStream out = exchange.getOutputStream()) {
+            out.write((message + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+    }
+}

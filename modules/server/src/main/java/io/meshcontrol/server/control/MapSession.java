@@ -1,0 +1,118 @@
+package io.meshcontrol.server.control;
+
+import io.meshcontrol.core.netmap.ChangeSet;
+import io.meshcontrol.core.netmap.MapContext;
+import io.meshcontrol.core.netmap.MapSessionState;
+import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.NetworkSnapshot;
+import io.meshcontrol.core.wire.MapFrames;
+import io.meshcontrol.core.wire.MapResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * One node's long-poll map stream. Runs on the request's virtual thread: sends the full map, then waits
+ * for change sets (and sends deltas) or for the keep-alive time (and sends a keep-alive), until the client
+ * goes away, the node is deleted or a newer stream of the same node replaces it.
+ */
+final class MapSession {
+
+    private static final ChangeSet CLOSE = new ChangeSet(java.util.Set.of(), java.util.Set.of(), false);
+
+    private final long nodeId;
+    private final MapSessionState state;
+    private final MapFrames frames;
+    private final OutputStream out;
+    private final Network network;
+    private final Supplier<MapContext> context;
+    private final Duration keepAlive;
+    private final Clock clock;
+    private final LinkedBlockingQueue<ChangeSet> inbox = new LinkedBlockingQueue<>();
+    private volatile boolean closed;
+
+    MapSession(long nodeId, int capVersion, MapFrames frames, OutputStream out, Network network,
+            Supplier<MapContext> context, Duration keepAlive, Clock clock) {
+        this.nodeId = nodeId;
+        this.state = new MapSessionState(nodeId, capVersion);
+        this.frames = frames;
+        this.out = out;
+        this.network = network;
+        this.context = context;
+        this.keepAlive = keepAlive;
+        this.clock = clock;
+    }
+
+    long nodeId() {
+        return nodeId;
+    }
+
+    void offer(ChangeSet changes) {
+        inbox.offer(changes);
+    }
+
+    void close() {
+        closed = true;
+        inbox.offer(CLOSE);
+    }
+
+    /** Streams until the end; returns normally when the stream is over for any reason. */
+    void run() throws InterruptedException {
+        try {
+            send(state.initial(network.snapshots().current(), network.presence()::isOnline, context.get(), clock.instant()));
+            while (!closed) {
+                ChangeSet changes = inbox.poll(nextKeepAlive(), TimeUnit.MILLISECONDS);
+                if (changes == null) {
+                    sendRaw(frames.keepAlive());
+                    continue;
+                }
+                changes = drain(changes);
+                if (closed) {
+                    break;
+                }
+                NetworkSnapshot snapshot = network.snapshots().current();
+                if (snapshot.node(nodeId).isEmpty()) {
+                    break; // deleted: ending the stream makes the client register again
+                }
+                Optional<MapResponse> delta = state.update(changes, snapshot, network.presence()::isOnline,
+                        context.get(), clock.instant());
+                if (delta.isPresent()) {
+                    send(delta.get());
+                }
+            }
+        } catch (IOException gone) {
+            // The client closed the stream: nothing to do but end it.
+        } finally {
+            frames.close();
+        }
+    }
+
+    private ChangeSet drain(ChangeSet first) {
+        ChangeSet merged = first;
+        for (ChangeSet next = inbox.poll(); next != null; next = inbox.poll()) {
+            merged = merged.merge(next);
+        }
+        return merged;
+    }
+
+    /** About 50 s, spread by up to 9 s so that many clients do not wake together. */
+    private long nextKeepAlive() {
+        long base = keepAlive.toMillis();
+        return base + ThreadLocalRandom.current().nextLong(Math.max(1, base / 5));
+    }
+
+    private void send(MapResponse message) throws IOException {
+        sendRaw(frames.encode(message));
+    }
+
+    private void sendRaw(byte[] frame) throws IOException {
+        out.write(frame);
+        out.flush();
+    }
+}
