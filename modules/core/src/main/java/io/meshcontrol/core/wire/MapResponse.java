@@ -88,18 +88,18 @@ public record MapResponse(
     public MapResponse {
         mapSessionHandle = Copies.text(mapSessionHandle);
         popBrowserUrl = Copies.text(popBrowserUrl);
-        peers = Copies.list(peers);
-        peersChanged = Copies.list(peersChanged);
-        peersRemoved = Copies.list(peersRemoved);
-        peersChangedPatch = Copies.list(peersChangedPatch);
-        peerSeenChange = Copies.map(peerSeenChange);
-        onlineChange = Copies.map(onlineChange);
+        peers = Copies.orEmpty(peers);
+        peersChanged = Copies.orEmpty(peersChanged);
+        peersRemoved = Copies.orEmpty(peersRemoved);
+        peersChangedPatch = Copies.orEmpty(peersChangedPatch);
+        peerSeenChange = Copies.orEmpty(peerSeenChange);
+        onlineChange = Copies.orEmpty(onlineChange);
         domain = Copies.text(domain);
         packetFilter = Copies.list(packetFilter);
-        packetFilters = Copies.map(packetFilters);
-        userProfiles = Copies.list(userProfiles);
+        packetFilters = Copies.orEmpty(packetFilters);
+        userProfiles = Copies.orEmpty(userProfiles);
         health = Copies.list(health);
-        displayMessages = Copies.map(displayMessages);
+        displayMessages = Copies.orEmpty(displayMessages);
         domainDataPlaneAuditLogId = Copies.text(domainDataPlaneAuditLogId);
     }
 

@@ -30,7 +30,7 @@ class WireReadTest {
         MapRequest request = WireJson.read("{\"Version\":null,\"Stream\":null,\"Endpoints\":null}", MapRequest.class);
         assertEquals(0, request.version());
         assertFalse(request.stream());
-        assertNull(request.endpoints());
+        assertEquals(List.of(), request.endpoints());
     }
 
     @Test
