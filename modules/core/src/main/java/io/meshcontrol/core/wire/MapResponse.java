@@ -13,7 +13,8 @@ import java.util.Map;
  *
  * <p>Deliberate difference from Go's encoder: where the client tells "absent" from "empty" ({@code PacketFilter},
  * {@code Health}), an empty list is written as {@code []} and means "empty" (block everything, healthy), which Go's
- * {@code omitempty} cannot say. Everything else is omitted exactly as Go omits it.
+ * {@code omitempty} cannot say. Everything else is omitted exactly as Go omits it. Go's {@code TKAInfo} (tailnet lock)
+ * is not modelled: this server never sends it, which clients read as "unchanged" (no tailnet lock).
  *
  * @param mapSessionHandle an opaque handle the client may send back to resume this session; absent when the server
  *     does not offer resumption
