@@ -19,7 +19,7 @@ public record CapGrant(
 
     public CapGrant {
         dsts = Copies.list(dsts);
-        caps = Copies.list(caps);
-        capMap = Copies.map(capMap);
+        caps = Copies.orEmpty(caps);
+        capMap = Copies.orEmpty(capMap);
     }
 }

@@ -24,6 +24,24 @@ final class Copies {
         return map == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(map));
     }
 
+    /**
+     * For fields Go omits when empty: absent and empty mean the same, so the record holds an empty list, never
+     * {@code null}; otherwise an unmodifiable copy.
+     */
+    static <T> List<T> orEmpty(List<T> list) {
+        return list == null || list.isEmpty() ? List.of() : List.copyOf(list);
+    }
+
+    /** Like {@link #orEmpty(List)} for maps; {@code null} values are kept. */
+    static <K, V> Map<K, V> orEmpty(Map<K, V> map) {
+        return map == null || map.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(map));
+    }
+
+    /** For byte fields Go omits when empty: empty bytes are absent ({@code null}). */
+    static Base64Bytes orAbsent(Base64Bytes bytes) {
+        return bytes == null || bytes.length() == 0 ? null : bytes;
+    }
+
     /** Go never writes {@code null} for a string: absent text is {@code ""}. */
     static String text(String text) {
         return text == null ? "" : text;

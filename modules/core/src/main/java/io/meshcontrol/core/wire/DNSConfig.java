@@ -34,14 +34,14 @@ public record DNSConfig(
         @JsonProperty("TempCorpIssue13969") @OmitEmpty String tempCorpIssue13969) {
 
     public DNSConfig {
-        resolvers = Copies.list(resolvers);
-        routes = Copies.map(routes);
-        fallbackResolvers = Copies.list(fallbackResolvers);
-        domains = Copies.list(domains);
-        nameservers = Copies.list(nameservers);
-        certDomains = Copies.list(certDomains);
-        extraRecords = Copies.list(extraRecords);
-        exitNodeFilteredSet = Copies.list(exitNodeFilteredSet);
+        resolvers = Copies.orEmpty(resolvers);
+        routes = Copies.orEmpty(routes);
+        fallbackResolvers = Copies.orEmpty(fallbackResolvers);
+        domains = Copies.orEmpty(domains);
+        nameservers = Copies.orEmpty(nameservers);
+        certDomains = Copies.orEmpty(certDomains);
+        extraRecords = Copies.orEmpty(extraRecords);
+        exitNodeFilteredSet = Copies.orEmpty(exitNodeFilteredSet);
         tempCorpIssue13969 = Copies.text(tempCorpIssue13969);
     }
 

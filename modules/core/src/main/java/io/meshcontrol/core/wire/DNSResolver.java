@@ -18,7 +18,7 @@ public record DNSResolver(
 
     public DNSResolver {
         addr = Copies.text(addr);
-        bootstrapResolution = Copies.list(bootstrapResolution);
+        bootstrapResolution = Copies.orEmpty(bootstrapResolution);
     }
 
     /** A resolver at an address, nothing else. */

@@ -26,10 +26,10 @@ public record FilterRule(
 
     public FilterRule {
         srcIps = Copies.list(srcIps);
-        srcBits = Copies.list(srcBits);
-        dstPorts = Copies.list(dstPorts);
-        ipProto = Copies.list(ipProto);
-        capGrant = Copies.list(capGrant);
+        srcBits = Copies.orEmpty(srcBits);
+        dstPorts = Copies.orEmpty(dstPorts);
+        ipProto = Copies.orEmpty(ipProto);
+        capGrant = Copies.orEmpty(capGrant);
     }
 
     /** A port rule for the default protocols (TCP, UDP, ICMP). */

@@ -118,11 +118,11 @@ public record HostinfoFields(
         goArch = Copies.text(goArch);
         goArchVar = Copies.text(goArchVar);
         goVersion = Copies.text(goVersion);
-        routableIps = Copies.list(routableIps);
-        requestTags = Copies.list(requestTags);
-        wolMacs = Copies.list(wolMacs);
-        services = Copies.list(services);
-        sshHostKeys = Copies.list(sshHostKeys);
+        routableIps = Copies.orEmpty(routableIps);
+        requestTags = Copies.orEmpty(requestTags);
+        wolMacs = Copies.orEmpty(wolMacs);
+        services = Copies.orEmpty(services);
+        sshHostKeys = Copies.orEmpty(sshHostKeys);
         cloud = Copies.text(cloud);
         servicesHash = Copies.text(servicesHash);
         exitNodeId = Copies.text(exitNodeId);

@@ -64,12 +64,13 @@ public record MapRequest(
         nodeKey = nodeKey == null ? NodePublicKey.ZERO : nodeKey;
         discoKey = discoKey == null ? DiscoPublicKey.ZERO : discoKey;
         hardwareAttestationKey = Copies.text(hardwareAttestationKey);
+        hardwareAttestationKeySignature = Copies.orAbsent(hardwareAttestationKeySignature);
         hardwareAttestationKeySignatureTimestamp = GoTime.orAbsent(hardwareAttestationKeySignatureTimestamp);
         mapSessionHandle = Copies.text(mapSessionHandle);
-        endpoints = Copies.list(endpoints);
-        endpointTypes = Copies.list(endpointTypes);
+        endpoints = Copies.orEmpty(endpoints);
+        endpointTypes = Copies.orEmpty(endpointTypes);
         tkaHead = Copies.text(tkaHead);
-        debugFlags = Copies.list(debugFlags);
+        debugFlags = Copies.orEmpty(debugFlags);
         connectionHandleForTest = Copies.text(connectionHandleForTest);
     }
 

@@ -13,7 +13,8 @@ import java.util.Map;
  *
  * <p>Deliberate difference from Go's encoder: where the client tells "absent" from "empty" ({@code PacketFilter},
  * {@code Health}), an empty list is written as {@code []} and means "empty" (block everything, healthy), which Go's
- * {@code omitempty} cannot say. Everything else is omitted exactly as Go omits it.
+ * {@code omitempty} cannot say. Everything else is omitted exactly as Go omits it. Go's {@code TKAInfo} (tailnet lock)
+ * is not modelled: this server never sends it, which clients read as "unchanged" (no tailnet lock).
  *
  * @param mapSessionHandle an opaque handle the client may send back to resume this session; absent when the server
  *     does not offer resumption
@@ -88,18 +89,18 @@ public record MapResponse(
     public MapResponse {
         mapSessionHandle = Copies.text(mapSessionHandle);
         popBrowserUrl = Copies.text(popBrowserUrl);
-        peers = Copies.list(peers);
-        peersChanged = Copies.list(peersChanged);
-        peersRemoved = Copies.list(peersRemoved);
-        peersChangedPatch = Copies.list(peersChangedPatch);
-        peerSeenChange = Copies.map(peerSeenChange);
-        onlineChange = Copies.map(onlineChange);
+        peers = Copies.orEmpty(peers);
+        peersChanged = Copies.orEmpty(peersChanged);
+        peersRemoved = Copies.orEmpty(peersRemoved);
+        peersChangedPatch = Copies.orEmpty(peersChangedPatch);
+        peerSeenChange = Copies.orEmpty(peerSeenChange);
+        onlineChange = Copies.orEmpty(onlineChange);
         domain = Copies.text(domain);
         packetFilter = Copies.list(packetFilter);
-        packetFilters = Copies.map(packetFilters);
-        userProfiles = Copies.list(userProfiles);
+        packetFilters = Copies.orEmpty(packetFilters);
+        userProfiles = Copies.orEmpty(userProfiles);
         health = Copies.list(health);
-        displayMessages = Copies.map(displayMessages);
+        displayMessages = Copies.orEmpty(displayMessages);
         domainDataPlaneAuditLogId = Copies.text(domainDataPlaneAuditLogId);
     }
 

@@ -38,7 +38,7 @@ public record NetInfo(
 
     public NetInfo {
         linkType = Copies.text(linkType);
-        derpLatency = Copies.map(derpLatency);
+        derpLatency = Copies.orEmpty(derpLatency);
         firewallMode = Copies.text(firewallMode);
     }
 }

@@ -22,8 +22,8 @@ import java.util.Map;
  * @param key the node key (WireGuard key); always written
  * @param keyExpiry when the node key expires; absent when it never does
  * @param keySignature the tailnet-lock signature of the node key; absent without tailnet lock
- * @param machine the machine key; absent when unknown (zero)
- * @param discoKey the disco key from the node's MapRequest; absent when unknown (zero)
+ * @param machine the machine key; absent when unknown ({@code null}; the zero key is taken as unknown)
+ * @param discoKey the disco key from the node's MapRequest; absent when unknown ({@code null}, as the zero key)
  * @param addresses the node's own addresses ({@code /32}, {@code /128}); always written
  * @param allowedIps what to route to the node: its addresses plus approved subnet and exit routes; absent means "same
  *     as addresses" (clients from capver 112); an empty list means "nothing"
@@ -103,19 +103,22 @@ public record Node(
         name = Copies.text(name);
         key = key == null ? NodePublicKey.ZERO : key;
         keyExpiry = GoTime.orAbsent(keyExpiry);
+        keySignature = Copies.orAbsent(keySignature);
+        machine = machine == null || machine.isZero() ? null : machine;
+        discoKey = discoKey == null || discoKey.isZero() ? null : discoKey;
         addresses = Copies.list(addresses);
         allowedIps = Copies.list(allowedIps);
-        endpoints = Copies.list(endpoints);
+        endpoints = Copies.orEmpty(endpoints);
         legacyDerp = Copies.text(legacyDerp);
         created = GoTime.orAbsent(created);
-        tags = Copies.list(tags);
-        primaryRoutes = Copies.list(primaryRoutes);
-        capabilities = Copies.list(capabilities);
-        capMap = Copies.map(capMap);
+        tags = Copies.orEmpty(tags);
+        primaryRoutes = Copies.orEmpty(primaryRoutes);
+        capabilities = Copies.orEmpty(capabilities);
+        capMap = Copies.orEmpty(capMap);
         computedName = Copies.text(computedName);
         computedNameWithHost = Copies.text(computedNameWithHost);
         dataPlaneAuditLogId = Copies.text(dataPlaneAuditLogId);
-        exitNodeDnsResolvers = Copies.list(exitNodeDnsResolvers);
+        exitNodeDnsResolvers = Copies.orEmpty(exitNodeDnsResolvers);
         stableTailnetId = Copies.text(stableTailnetId);
     }
 

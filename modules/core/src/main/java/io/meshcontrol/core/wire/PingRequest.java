@@ -26,5 +26,6 @@ public record PingRequest(
     public PingRequest {
         url = Copies.text(url);
         types = Copies.text(types);
+        payload = Copies.orAbsent(payload);
     }
 }

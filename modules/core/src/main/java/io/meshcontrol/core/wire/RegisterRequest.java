@@ -56,6 +56,8 @@ public record RegisterRequest(
         followup = Copies.text(followup);
         signatureType = Copies.text(signatureType);
         tailnet = Copies.text(tailnet);
+        deviceCert = Copies.orAbsent(deviceCert);
+        signature = Copies.orAbsent(signature);
     }
 
     /**

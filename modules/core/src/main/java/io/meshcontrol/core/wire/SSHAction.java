@@ -37,7 +37,7 @@ public record SSHAction(
     public SSHAction {
         message = Copies.text(message);
         holdAndDelegate = Copies.text(holdAndDelegate);
-        recorders = Copies.list(recorders);
+        recorders = Copies.orEmpty(recorders);
     }
 
     /** Accept, with agent and port forwarding allowed (the usual "accept" of a policy). */

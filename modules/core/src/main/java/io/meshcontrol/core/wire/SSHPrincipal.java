@@ -23,7 +23,7 @@ public record SSHPrincipal(
         node = Copies.text(node);
         nodeIp = Copies.text(nodeIp);
         userLogin = Copies.text(userLogin);
-        unusedPubKeys = Copies.list(unusedPubKeys);
+        unusedPubKeys = Copies.orEmpty(unusedPubKeys);
     }
 
     /** The principal that matches every connection. */

@@ -26,6 +26,6 @@ public record SSHRule(
     public SSHRule {
         principals = Copies.list(principals);
         sshUsers = Copies.map(sshUsers);
-        acceptEnv = Copies.list(acceptEnv);
+        acceptEnv = Copies.orEmpty(acceptEnv);
     }
 }

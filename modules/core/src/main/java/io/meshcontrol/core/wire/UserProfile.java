@@ -24,6 +24,6 @@ public record UserProfile(
         loginName = Copies.text(loginName);
         displayName = Copies.text(displayName);
         profilePicUrl = Copies.text(profilePicUrl);
-        groups = Copies.list(groups);
+        groups = Copies.orEmpty(groups);
     }
 }

@@ -1,11 +1,13 @@
 package io.meshcontrol.core.wire;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Duration;
 import java.time.Instant;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.cfg.JsonNodeFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.module.SimpleModule;
 
@@ -13,8 +15,9 @@ import tools.jackson.databind.module.SimpleModule;
  * The JSON mapper of the control protocol, shaped after Go's {@code encoding/json} so that real clients read what we
  * write exactly as they read Tailscale's own server:
  * <ul>
- *   <li>fields are written in the records' (Go's) order, under the exact Go names, and left out only where Go's tags
- *       say ({@link OmitEmpty}, {@link OmitNull}; everything else is always written, {@code null} included);</li>
+ *   <li>only record components annotated with their exact Go name are written, in the records' (Go's) order, and
+ *       left out only where Go's tags say ({@link OmitEmpty}, {@link OmitNull}; everything else is always written,
+ *       {@code null} included); helper methods such as {@code isLiteUpdate()} are never mistaken for fields;</li>
  *   <li>keys, times, addresses and bytes have Go's text forms ({@link GoTime}, {@link IpPrefix}, {@link Base64Bytes});
  *       maps with integer keys get decimal-string keys;</li>
  *   <li>reading is lenient where Go is: unknown fields are skipped (newer clients add fields), {@code null} for a
@@ -41,9 +44,17 @@ public final class WireJson {
                 .changeDefaultPropertyInclusion(incl -> JsonInclude.Value.construct(
                         JsonInclude.Include.ALWAYS, JsonInclude.Include.ALWAYS))
                 .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+                // Only the @JsonProperty components are the wire: helpers such as isLiteUpdate() are not fields
+                .changeDefaultVisibility(visibility -> visibility
+                        .withGetterVisibility(JsonAutoDetect.Visibility.NONE)
+                        .withIsGetterVisibility(JsonAutoDetect.Visibility.NONE)
+                        .withFieldVisibility(JsonAutoDetect.Visibility.NONE))
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                // Raw values (CapMap arguments, Hostinfo) keep their numbers as written: 2.50 stays 2.50
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
                 .build();
     }
 

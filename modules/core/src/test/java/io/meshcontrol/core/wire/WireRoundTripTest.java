@@ -21,6 +21,9 @@ class WireRoundTripTest {
                 Arguments.of("delta map", WireSamples.deltaMap()),
                 Arguments.of("explicitly empty fields", WireSamples.explicitEmpty()),
                 Arguments.of("keep-alive", MapResponse.KEEP_ALIVE),
+                Arguments.of("zero keys and empty values Go omits", Node.builder().id(9)
+                        .machine(MachinePublicKey.ZERO).discoKey(DiscoPublicKey.ZERO).tags(List.of())
+                        .keySignature(Base64Bytes.of(new byte[0])).created(GoTime.ZERO).build()),
                 Arguments.of("register response", WireSamples.registered()),
                 Arguments.of("pending login", RegisterResponse.authorizationPending("https://x/register/1")),
                 Arguments.of("register failure", RegisterResponse.failure("invalid key")),
