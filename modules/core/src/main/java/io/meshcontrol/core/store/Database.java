@@ -45,6 +45,9 @@ public final class Database {
         config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
         config.setJournalMode(writeAheadLog ? SQLiteConfig.JournalMode.WAL : SQLiteConfig.JournalMode.DELETE);
         config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        // A transaction that reads and then writes cannot wait for a concurrent writer (SQLite answers BUSY at once),
+        // so transactions take the write lock when they begin and queue on the busy timeout instead.
+        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         SQLiteDataSource dataSource = new SQLiteDataSource(config);
         dataSource.setUrl("jdbc:sqlite:" + file.toAbsolutePath());
         migrate(dataSource);

@@ -47,6 +47,33 @@ class DatabaseTest {
         assertTrue(db.isReachable());
     }
 
+    @Test
+    void concurrentReadThenWriteTransactionsQueueInsteadOfFailing() throws Exception {
+        Database db = Database.open(folder.resolve("db.sqlite"), true);
+        db.jdbi().useHandle(h -> h.execute("CREATE TABLE counter (n INTEGER)"));
+        db.jdbi().useHandle(h -> h.execute("INSERT INTO counter VALUES (0)"));
+        int threads = 8;
+        int rounds = 25;
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(threads)) {
+            var futures = new java.util.ArrayList<java.util.concurrent.Future<?>>();
+            for (int t = 0; t < threads; t++) {
+                futures.add(pool.submit(() -> {
+                    for (int i = 0; i < rounds; i++) {
+                        db.jdbi().useTransaction(h -> {
+                            int n = h.createQuery("SELECT n FROM counter").mapTo(Integer.class).one();
+                            h.createUpdate("UPDATE counter SET n = :n").bind("n", n + 1).execute();
+                        });
+                    }
+                }));
+            }
+            for (var future : futures) {
+                future.get();
+            }
+        }
+        int total = db.jdbi().withHandle(h -> h.createQuery("SELECT n FROM counter").mapTo(Integer.class).one());
+        assertEquals(threads * rounds, total, "no lost update and no SQLITE_BUSY");
+    }
+
     private static int version(String file) {
         return Integer.parseInt(file.substring(1, file.indexOf("__")));
     }

@@ -72,6 +72,9 @@ public final class MapEndpoint implements MachineHandler {
         }
         MapSession session = new MapSession(current.id(), request.version(), frames, out, network, context, keepAlive, clock);
         sessions.open(session);
+        // A client that goes away (process ended, network gone) closes the connection: end the stream at once
+        // rather than at the next keep-alive, so that peers and the ephemeral reaper learn it promptly.
+        exchange.getConnection().addCloseListener(closedConnection -> session.close());
         network.presence().connected(current);
         try {
             session.run();

@@ -40,11 +40,20 @@ public final class TestServer implements AutoCloseable {
 
     /** A server that states another version, to see clients notice the mismatch. */
     public static TestServer start(Path folder, String version) {
+        return start(folder, version, ServerSettings.Control.defaults("mesh.test"));
+    }
+
+    /** A server with its own control-protocol settings (relay map, timeouts), for tests with real clients. */
+    public static TestServer start(Path folder, ServerSettings.Control control) {
+        return start(folder, BuildInfo.version(), control);
+    }
+
+    private static TestServer start(Path folder, String version, ServerSettings.Control control) {
         Path dataDir = folder.resolve("data");
         Network network = new Network(Database.open(dataDir.resolve("db.sqlite"), true), Clock.systemUTC());
         ServerSettings settings = new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, "http://127.0.0.1:8080",
                 "mesh.test", version, dataDir.resolve("cli-credential.json"), dataDir.resolve("noise_private.key"),
-                ServerSettings.Control.defaults("mesh.test"));
+                control);
         return new TestServer(dataDir, network, MeshServer.start(settings, network, Clock.systemUTC()));
     }
 

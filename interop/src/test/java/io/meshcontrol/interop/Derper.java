@@ -1,0 +1,95 @@
+package io.meshcontrol.interop;
+
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The vendor's own {@code derper}, on loopback over plain HTTP, as the relay for client tests until the
+ * embedded relay exists. Clients reach it with {@code TS_DEBUG_USE_DERP_HTTP=1}.
+ */
+public final class Derper implements AutoCloseable {
+
+    public static final int REGION_ID = 900;
+
+    private final Process process;
+    private final int derpPort;
+    private final int stunPort;
+
+    private Derper(Process process, int derpPort, int stunPort) {
+        this.process = process;
+        this.derpPort = derpPort;
+        this.stunPort = stunPort;
+    }
+
+    public static Derper start(ClientBinaries binaries, Path workDir) throws IOException, InterruptedException {
+        int derpPort = freeTcpPort();
+        int stunPort = freeUdpPort();
+        Files.createDirectories(workDir);
+        Process process = ChildProcesses.start(new ProcessBuilder(List.of(binaries.derper().toString(),
+                "-a", "127.0.0.1:" + derpPort, "-http-port", "-1", "-stun-port", Integer.toString(stunPort),
+                "-hostname", "127.0.0.1", "-c", workDir.resolve("derper.key").toString()))
+                .redirectErrorStream(true)
+                .redirectOutput(workDir.resolve("derper.log").toFile()));
+        Derper derper = new Derper(process, derpPort, stunPort);
+        derper.awaitReady(workDir);
+        return derper;
+    }
+
+    /** The relay map (vendor JSON shape) naming this relay as region 900. */
+    public String derpMapJson() {
+        return """
+                {"Regions":{"%d":{"RegionID":%d,"RegionCode":"test","RegionName":"Loopback relay","Nodes":[
+                  {"Name":"%da","RegionID":%d,"HostName":"127.0.0.1","IPv4":"127.0.0.1","IPv6":"none",
+                   "STUNPort":%d,"DERPPort":%d,"InsecureForTests":true}]}}}
+                """.formatted(REGION_ID, REGION_ID, REGION_ID, REGION_ID, stunPort, derpPort);
+    }
+
+    private void awaitReady(Path workDir) throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("derper exited: " + Files.readString(workDir.resolve("derper.log")));
+            }
+            try {
+                HttpURLConnection probe = (HttpURLConnection) URI.create("http://127.0.0.1:" + derpPort + "/derp/probe")
+                        .toURL().openConnection();
+                probe.setConnectTimeout(500);
+                if (probe.getResponseCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // still starting
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("derper did not answer /derp/probe within 30 s");
+    }
+
+    private static int freeTcpPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static int freeUdpPort() throws IOException {
+        try (DatagramSocket socket = new DatagramSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+}
