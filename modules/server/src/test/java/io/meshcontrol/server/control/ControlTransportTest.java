@@ -136,6 +136,8 @@ class ControlTransportTest {
 
             Http2TestClient.Exchange download = http2.request("GET", "/machine/test/download?size=2500000", null);
             assertArrayEquals(NoiseConduitTest.pattern(2_500_000, 42), download.body(TIMEOUT));
+            Http2TestClient.Exchange fromIoThread = http2.request("GET", "/machine/test/download-async", null);
+            assertArrayEquals(NoiseConduitTest.pattern(1 << 20, 42), fromIoThread.body(TIMEOUT));
         }
     }
 

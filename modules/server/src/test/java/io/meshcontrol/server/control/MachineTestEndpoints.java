@@ -24,6 +24,10 @@ final class MachineTestEndpoints {
         routes.add("GET", "/machine/test/whoami", MachineTestEndpoints::whoami);
         routes.add("GET", "/machine/test/stream", MachineTestEndpoints::stream);
         routes.add("GET", "/machine/test/download", MachineTestEndpoints::download);
+        routes.add("POST", "/machine/test/upload", MachineTestEndpoints::upload);
+        // Answered on the I/O thread, without blocking streams.
+        routes.addNonBlocking("GET", "/machine/test/download-async", exchange -> exchange.getResponseSender().send(
+                ByteBuffer.wrap(NoiseConduitTest.pattern(1 << 20, 42))));
         routes.add("GET", "/machine/test/fail", (exchange, connection) -> {
             throw new IllegalStateException("this endpoint always fails");
         });
@@ -70,6 +74,15 @@ final class MachineTestEndpoints {
             out.write(message.array());
             out.flush();
         }
+    }
+
+    /** Reads the body and answers how many bytes it had. */
+    private static void upload(HttpServerExchange exchange, ControlConnection connection) throws IOException {
+        long count;
+        try (InputStream in = exchange.getInputStream()) {
+            count = in.transferTo(OutputStream.nullOutputStream());
+        }
+        exchange.getOutputStream().write(Long.toString(count).getBytes(StandardCharsets.US_ASCII));
     }
 
     /** {@code size} patterned bytes. */
