@@ -88,7 +88,7 @@ public final class MeshServer implements AutoCloseable {
         new SettingsRoutes(network.settings()).register(routes);
         new AuthRoutes(network.pendingLogins(), clock).register(routes);
         new DocsRoutes(settings.version()).register(routes);
-        ControlTransport control = new ControlTransport(noiseKey, workers, json, clock);
+        ControlTransport control = new ControlTransport(noiseKey, workers, clock);
         control.register(routes);
         MapSessions mapSessions = new MapSessions(network.events());
         MapContext mapContext = new MapContext(network.tailnetId(), settings.baseDomain(), settings.control().dns(),

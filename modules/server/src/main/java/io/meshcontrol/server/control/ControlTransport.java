@@ -13,7 +13,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import org.xnio.OptionMap;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The ts2021 control transport as a whole: {@code GET /key} and {@code POST /ts2021} on the main listener, and, inside
@@ -59,11 +58,11 @@ public final class ControlTransport {
     private final MachineRoutes machineRoutes;
     private final NoiseUpgradeHandler upgradeHandler;
 
-    public ControlTransport(MachinePrivateKey serverKey, ExecutorService workers, JsonMapper json, Clock clock) {
-        this(serverKey, workers, json, clock, Settings.defaults());
+    public ControlTransport(MachinePrivateKey serverKey, ExecutorService workers, Clock clock) {
+        this(serverKey, workers, clock, Settings.defaults());
     }
 
-    public ControlTransport(MachinePrivateKey serverKey, ExecutorService workers, JsonMapper json, Clock clock,
+    public ControlTransport(MachinePrivateKey serverKey, ExecutorService workers, Clock clock,
             Settings settings) {
         this.responder = new NoiseResponder(serverKey);
         this.machineRoutes = new MachineRoutes(workers);
@@ -73,7 +72,7 @@ public final class ControlTransport {
                 .set(UndertowOptions.NO_REQUEST_TIMEOUT, (int) settings.idleConnectionTimeout().toMillis())
                 .getMap();
         Http2OverNoise sessions = new Http2OverNoise(new DefaultByteBufferPool(true, BUFFER_SIZE), http2Options,
-                machineRoutes.handler(), json, clock);
+                machineRoutes.handler(), clock);
         this.upgradeHandler = new NoiseUpgradeHandler(responder, sessions, workers, settings.oldestProtocolVersion());
     }
 

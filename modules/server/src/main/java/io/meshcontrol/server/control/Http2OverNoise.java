@@ -16,7 +16,8 @@ import org.xnio.IoUtils;
 import org.xnio.OptionMap;
 import org.xnio.StreamConnection;
 import org.xnio.conduits.ConduitStreamSinkChannel;
-import tools.jackson.databind.json.JsonMapper;
+import io.meshcontrol.core.wire.EarlyNoise;
+import io.meshcontrol.core.wire.WireJson;
 
 /**
  * Turns a connection that has just switched protocols into a ts2021 session: Noise conduits around its socket
@@ -34,14 +35,12 @@ final class Http2OverNoise {
     private final ByteBufferPool pool;
     private final OptionMap http2Options;
     private final HttpHandler routes;
-    private final JsonMapper json;
     private final Clock clock;
 
-    Http2OverNoise(ByteBufferPool pool, OptionMap http2Options, HttpHandler routes, JsonMapper json, Clock clock) {
+    Http2OverNoise(ByteBufferPool pool, OptionMap http2Options, HttpHandler routes, Clock clock) {
         this.pool = pool;
         this.http2Options = http2Options;
         this.routes = routes;
-        this.json = json;
         this.clock = clock;
     }
 
@@ -63,8 +62,7 @@ final class Http2OverNoise {
         connection.getSourceChannel().setConduit(source);
         try {
             if (challenge != null) {
-                byte[] early = EarlyPayload.encode(json.writeValueAsBytes(
-                        new EarlyNoise(challenge.publicKey().toText())));
+                byte[] early = EarlyPayload.encode(WireJson.write(new EarlyNoise(challenge.publicKey())));
                 sink.write(ByteBuffer.wrap(early));
             }
             // The client sends its HTTP/2 preface only after reading the handshake response, and Undertow's server

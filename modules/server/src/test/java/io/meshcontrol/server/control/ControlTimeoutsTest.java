@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.undertow.Handlers;
 import io.undertow.Undertow;
@@ -37,7 +36,7 @@ class ControlTimeoutsTest {
     @BeforeEach
     void start() {
         workers = Executors.newVirtualThreadPerTaskExecutor();
-        transport = new ControlTransport(MachinePrivateKey.generate(), workers, ApiJson.mapper(true),
+        transport = new ControlTransport(MachinePrivateKey.generate(), workers,
                 Clock.systemUTC(), new ControlTransport.Settings(28, Duration.ofSeconds(1)));
         MachineTestEndpoints.register(transport.machineRoutes());
         undertow = Undertow.builder()
