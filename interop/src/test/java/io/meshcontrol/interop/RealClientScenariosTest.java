@@ -183,6 +183,7 @@ class RealClientScenariosTest {
             assertTrue(peer(a.status(), "held").isEmpty(), "an unapproved node is not a peer");
             assertEquals(0, svc("nodes", "approve", "-i", "held"));
             held.awaitStatus("running after approval", NodeStatus::isRunning, SOON);
+            up.await(SOON).requireOk();
             a.awaitStatus("held visible after approval", s -> peer(s, "held").isPresent(), SOON);
         }
     }

@@ -4,7 +4,9 @@ import io.meshcontrol.core.config.ConfigLoader;
 import io.meshcontrol.core.config.ConfigRequest;
 import io.meshcontrol.core.config.LoadedConfig;
 import io.meshcontrol.core.config.MeshConfig;
+import io.meshcontrol.core.address.AddressPool;
 import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.store.Database;
 import io.meshcontrol.server.MeshServer;
 import io.meshcontrol.server.ServerSettings;
@@ -18,6 +20,12 @@ import picocli.CommandLine.Command;
 final class ServeCommand extends Subcommand implements Callable<Integer> {
 
     private static final System.Logger LOG = System.getLogger(ServeCommand.class.getName());
+
+    static NetworkOptions networkOptions(MeshConfig config) {
+        AddressPool.Allocation allocation = config.prefixes().allocation() == MeshConfig.Prefixes.Allocation.RANDOM
+                ? AddressPool.Allocation.RANDOM : AddressPool.Allocation.SEQUENTIAL;
+        return new NetworkOptions(config.prefixes().v4(), config.prefixes().v6(), allocation, config.node().expiry());
+    }
 
     @Override
     public Integer call() throws InterruptedException {
@@ -37,7 +45,7 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
 
         Clock clock = Clock.systemUTC();
         Database database = Database.open(config.database().sqlite().path(), config.database().sqlite().writeAheadLog());
-        Network network = new Network(database, clock);
+        Network network = new Network(database, clock, networkOptions(config));
         MeshServer server = MeshServer.start(ServerSettings.from(config, Svc.version()), network, clock);
         LOG.log(Level.INFO, "network " + network.tailnetId() + " ready at " + config.serverUrl());
 

@@ -1,0 +1,39 @@
+package io.meshcontrol.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.meshcontrol.core.address.AddressPool;
+import io.meshcontrol.core.config.ConfigLoader;
+import io.meshcontrol.core.config.ConfigRequest;
+import io.meshcontrol.core.state.NetworkOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What svc serve hands the network state from the configuration. */
+class ServeOptionsTest {
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void prefixesAllocationAndNodeExpiryComeFromTheConfiguration() throws IOException {
+        Path config = folder.resolve("config.yaml");
+        Files.writeString(config, """
+                prefixes:
+                  v4: 100.80.0.0/16
+                  v6: fd7a:115c:a1e0:ab::/64
+                  allocation: random
+                node:
+                  expiry: 720h
+                """);
+        NetworkOptions options = ServeCommand.networkOptions(ConfigLoader.load(
+                new ConfigRequest(config, Map.of(), folder, folder)).config());
+        assertEquals(new NetworkOptions("100.80.0.0/16", "fd7a:115c:a1e0:ab::/64", AddressPool.Allocation.RANDOM,
+                Duration.ofHours(720)), options);
+    }
+}

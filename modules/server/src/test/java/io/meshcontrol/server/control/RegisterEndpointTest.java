@@ -1,0 +1,165 @@
+package io.meshcontrol.server.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.api.PreAuthKeyRequest;
+import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.MachinePublicKey;
+import io.meshcontrol.core.key.NodePrivateKey;
+import io.meshcontrol.core.key.NodePublicKey;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.wire.RegisterRequest;
+import io.meshcontrol.core.wire.RegisterResponse;
+import io.meshcontrol.core.wire.WireJson;
+import io.meshcontrol.server.testing.TestServer;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The registration protocol's cases, answered as real clients would be (requests as tailscaled writes them). */
+class RegisterEndpointTest {
+
+    @TempDir
+    Path folder;
+    TestServer server;
+    RegisterEndpoint endpoint;
+    final MachinePublicKey machine = MachinePrivateKey.generate().publicKey();
+
+    @BeforeEach
+    void start() {
+        server = TestServer.start(folder);
+        endpoint = new RegisterEndpoint(server.network, "http://mesh.example", Clock.systemUTC());
+        server.adminClient().createUser(new UserRequest("alice", null, "alice@example.com", "member"));
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private String authKey(boolean ephemeral) {
+        return server.adminClient().createPreAuthKey(new PreAuthKeyRequest("alice", null, true, ephemeral, false, "", null))
+                .secret();
+    }
+
+    private static RegisterRequest request(int version, NodePublicKey nodeKey, NodePublicKey oldKey, String authKey,
+            String expiry, String followup) {
+        String auth = authKey == null ? "" : ",\"Auth\":{\"AuthKey\":\"" + authKey + "\"}";
+        return WireJson.read("""
+                {"Version":%d,"NodeKey":"%s","OldNodeKey":"%s","NLKey":"nlpub:%s"%s,"Expiry":"%s","Followup":"%s",
+                 "Hostinfo":{"Hostname":"laptop","OS":"linux","BackendLogID":"abc"},"NodeKeySignature":null}
+                """.formatted(version, nodeKey.toText(), oldKey == null ? NodePublicKey.ZERO.toText() : oldKey.toText(),
+                "0".repeat(64), auth, expiry, followup), RegisterRequest.class);
+    }
+
+    private RegisterResponse register(RegisterRequest request) throws InterruptedException {
+        return endpoint.register(machine, request);
+    }
+
+    private static final String NO_EXPIRY = "0001-01-01T00:00:00Z";
+    private static final String LOGOUT = "1970-01-01T00:02:03Z";
+
+    @Test
+    void authKeyRegistersAndAnswersWithTheUser() throws Exception {
+        RegisterResponse response = register(request(142, NodePrivateKey.generate().publicKey(), null, authKey(false),
+                NO_EXPIRY, ""));
+        assertEquals("", response.error());
+        assertTrue(response.machineAuthorized());
+        assertEquals("alice@example.com", response.login().loginName());
+        assertEquals("", response.authUrl());
+    }
+
+    @Test
+    void refusedKeyIsAnErrorTheClientShows() throws Exception {
+        RegisterResponse response = register(request(142, NodePrivateKey.generate().publicKey(), null,
+                "svckey-auth-aaaaaaaaaaaa-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", NO_EXPIRY, ""));
+        assertEquals("invalid auth key: not a key of this network", response.error());
+    }
+
+    @Test
+    void clientsOlderThanTheFloorAreRefusedByName() throws Exception {
+        RegisterResponse response = register(request(112, NodePrivateKey.generate().publicKey(), null, authKey(false),
+                NO_EXPIRY, ""));
+        assertTrue(response.error().contains("use Tailscale 1.80 or newer"), response.error());
+        assertTrue(server.network.nodes().list(Caller.localAdmin()).isEmpty());
+    }
+
+    @Test
+    void restartWithAKnownKeyNeedsNoAuthAndExpiredKeysAreSaid() throws Exception {
+        NodePublicKey nodeKey = NodePrivateKey.generate().publicKey();
+        register(request(142, nodeKey, null, authKey(false), NO_EXPIRY, ""));
+        RegisterResponse restart = register(request(142, nodeKey, null, null, NO_EXPIRY, ""));
+        assertEquals("", restart.authUrl());
+        assertTrue(restart.machineAuthorized());
+
+        Node node = server.network.nodes().list(Caller.localAdmin()).getFirst();
+        server.network.nodes().expire(Caller.localAdmin(), node.id());
+        assertTrue(register(request(142, nodeKey, null, null, NO_EXPIRY, "")).nodeKeyExpired());
+    }
+
+    @Test
+    void nodeKeyRotationKeepsTheNode() throws Exception {
+        NodePublicKey oldKey = NodePrivateKey.generate().publicKey();
+        register(request(142, oldKey, null, authKey(false), NO_EXPIRY, ""));
+        NodePublicKey newKey = NodePrivateKey.generate().publicKey();
+        RegisterResponse rotated = register(request(142, newKey, oldKey, null, NO_EXPIRY, ""));
+        assertEquals("", rotated.authUrl());
+        Node node = server.network.nodes().list(Caller.localAdmin()).getFirst();
+        assertEquals(newKey, node.nodeKey());
+        assertEquals(1, server.network.nodes().list(Caller.localAdmin()).size());
+    }
+
+    @Test
+    void logoutExpiresTheKeyOrRemovesAnEphemeralNode() throws Exception {
+        NodePublicKey nodeKey = NodePrivateKey.generate().publicKey();
+        register(request(142, nodeKey, null, authKey(false), NO_EXPIRY, ""));
+        RegisterResponse loggedOut = register(request(142, nodeKey, null, null, LOGOUT, ""));
+        assertTrue(loggedOut.nodeKeyExpired());
+        assertTrue(server.network.nodes().list(Caller.localAdmin()).getFirst().keyExpiry() != null);
+
+        NodePublicKey ephemeralKey = NodePrivateKey.generate().publicKey();
+        MachinePublicKey other = MachinePrivateKey.generate().publicKey();
+        new RegisterEndpoint(server.network, "http://mesh.example", Clock.systemUTC())
+                .register(other, request(142, ephemeralKey, null, authKey(true), NO_EXPIRY, ""));
+        new RegisterEndpoint(server.network, "http://mesh.example", Clock.systemUTC())
+                .register(other, request(142, ephemeralKey, null, null, LOGOUT, ""));
+        assertEquals(1, server.network.nodes().list(Caller.localAdmin()).size(), "the ephemeral node is gone");
+    }
+
+    @Test
+    void interactiveLoginAnswersAnAuthUrlAndTheFollowUpWaitsForCompletion() throws Exception {
+        NodePublicKey nodeKey = NodePrivateKey.generate().publicKey();
+        RegisterResponse pending = register(request(142, nodeKey, null, null, NO_EXPIRY, ""));
+        assertTrue(pending.authUrl().startsWith("http://mesh.example/register/"), pending.authUrl());
+        assertFalse(pending.machineAuthorized());
+
+        CompletableFuture<RegisterResponse> followUp = CompletableFuture.supplyAsync(() -> {
+            try {
+                return register(request(142, nodeKey, null, null, NO_EXPIRY, pending.authUrl()));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        String authId = pending.authUrl().substring(pending.authUrl().lastIndexOf('/') + 1);
+        server.network.pendingLogins().complete(Caller.localAdmin(), authId, "alice");
+        RegisterResponse done = followUp.get();
+        assertEquals("", done.authUrl());
+        assertEquals("alice@example.com", done.login().loginName());
+    }
+
+    @Test
+    void followUpOfAnUnknownLoginGetsAFreshUrl() throws Exception {
+        RegisterResponse response = register(request(142, NodePrivateKey.generate().publicKey(), null, null, NO_EXPIRY,
+                "http://mesh.example/register/nosuchid"));
+        assertTrue(response.authUrl().startsWith("http://mesh.example/register/"));
+        assertFalse(response.authUrl().endsWith("nosuchid"));
+    }
+}
