@@ -64,6 +64,13 @@ class RealClientScenariosTest {
         admin = server.adminClient();
         loginServer = server.url();
         admin.createUser(new UserRequest("alice", "Alice", "alice@example.com", "admin"));
+        admin.setPolicy("""
+                {
+                  // alice may tag machines as web servers; only the ops group may use tag:server
+                  "groups": {"group:ops": ["bob@example.com"]},
+                  "tagOwners": {"tag:server": ["group:ops"], "tag:web": ["alice@example.com"]},
+                }
+                """);
     }
 
     @AfterEach
@@ -160,8 +167,8 @@ class RealClientScenariosTest {
         admin.renameNode(serverView("b").id(), "bee");
         a.awaitStatus("b renamed to bee", s -> peer(s, "bee").isPresent() && peer(s, "b").isEmpty(), SOON);
 
-        admin.tagNode(serverView("bee").id(), List.of("tag:server"));
-        a.awaitStatus("bee tagged", s -> peer(s, "bee").map(p -> p.tags().equals(List.of("tag:server"))).orElse(false), SOON);
+        admin.tagNode(serverView("bee").id(), List.of("tag:web"));
+        a.awaitStatus("bee tagged", s -> peer(s, "bee").map(p -> p.tags().equals(List.of("tag:web"))).orElse(false), SOON);
 
         c.logout().requireOk();
         a.awaitStatus("c logged out (expired)", s -> peer(s, "c").map(p -> p.json().path("Expired").asBoolean(false))
@@ -169,6 +176,24 @@ class RealClientScenariosTest {
 
         admin.deleteNode(serverView("bee").id());
         a.awaitStatus("bee gone", s -> peer(s, "bee").isEmpty(), SOON);
+    }
+
+    @ParameterizedTest(name = "tailscale {0}")
+    @MethodSource("versions")
+    void advertisedTagsFollowTagOwners(ClientVersion version) throws Exception {
+        startServer();
+        String key = key(false, false);
+        TailscaleNode refused = node(version, "srv");
+        CliResult up = refused.up(loginServer, key, "srv", "--advertise-tags=tag:server");
+        assertTrue(!up.ok() && up.stderr().contains("requested tags [tag:server] are invalid or not permitted"),
+                up.describe());
+        assertTrue(admin.nodes().isEmpty(), "nothing registered");
+
+        TailscaleNode web = node(version, "web");
+        web.up(loginServer, key, "web", "--advertise-tags=tag:web").requireOk();
+        NodeView tagged = serverView("web");
+        assertEquals(List.of("tag:web"), tagged.tags());
+        assertEquals(null, tagged.user(), "a tagged node belongs to its tags");
     }
 
     @ParameterizedTest(name = "tailscale {0}")

@@ -156,6 +156,14 @@ public final class MeshClient {
         return send("POST", "api/v1/auth/register", new AuthRegisterRequest(user, authId), NodeView.class);
     }
 
+    public PolicyDocument policy() {
+        return send("GET", "api/v1/policy", null, PolicyDocument.class);
+    }
+
+    public PolicyDocument setPolicy(String text) {
+        return send("PUT", "api/v1/policy", new PolicyDocument(text), PolicyDocument.class);
+    }
+
     public SettingsView settings() {
         return send("GET", "api/v1/settings", null, SettingsView.class);
     }

@@ -18,6 +18,7 @@ import picocli.CommandLine.Option;
                 NodesCommand.class,
                 SettingsCommand.class,
                 AuthCommand.class,
+                PolicyCommand.class,
         })
 final class RootCommand {
 

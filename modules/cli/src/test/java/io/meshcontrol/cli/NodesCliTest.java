@@ -66,7 +66,26 @@ class NodesCliTest {
     }
 
     @Test
-    void nodeManagementByNameOrId() {
+    void policyGetAndSetKeepTheTextAndRefuseBadOnes() throws IOException {
+        Path file = folder.resolve("policy.hujson");
+        String text = "{\n  // servers\n  \"tagOwners\": {\"tag:server\": [\"autogroup:admin\"],},\n}\n";
+        Files.writeString(file, text);
+        CliRun set = svc("policy", "set", "--file", file.toString());
+        assertEquals(0, set.exitCode(), set.toString());
+        assertEquals(text, svc("policy", "get").out());
+
+        Files.writeString(file, "{\"tagOwners\": {\"tag:x\": [\"group:none\"]}}");
+        CliRun refused = svc("policy", "set", "--file", file.toString());
+        assertEquals(1, refused.exitCode());
+        assertEquals("svc: tagOwners[\"tag:x\"]: group not found: \"group:none\" (HTTP 400)\n", refused.err());
+        assertEquals(text, svc("policy", "get").out(), "a rejected policy changes nothing");
+    }
+
+    @Test
+    void nodeManagementByNameOrId() throws IOException {
+        Path policy = folder.resolve("policy.hujson");
+        Files.writeString(policy, "{\"tagOwners\": {\"tag:server\": [\"autogroup:admin\"]}}");
+        assertEquals(0, svc("policy", "set", "--file", policy.toString()).exitCode());
         String key = svc("preauthkeys", "create", "--user", "odin", "--reusable").firstLine();
         join(key, "laptop");
         join(key, "desktop");
@@ -78,6 +97,8 @@ class NodesCliTest {
         assertEquals(1, taken.exitCode());
         assertTrue(taken.err().contains("already exists (HTTP 409)"), taken.err());
 
+        CliRun undefined = svc("nodes", "tag", "-i", "work", "--tag", "tag:nope");
+        assertEquals("svc: requested tags [tag:nope] are invalid or not permitted (HTTP 400)\n", undefined.err());
         CliRun tagged = svc("nodes", "tag", "-i", "work", "--tag", "tag:server", "-o", "json");
         assertEquals(0, tagged.exitCode(), tagged.toString());
         assertTrue(tagged.out().contains("\"tag:server\"") && !tagged.out().contains("\"user\""), tagged.out());

@@ -21,6 +21,7 @@ import io.meshcontrol.server.metrics.MetricsListener;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
 import io.meshcontrol.server.v1.AuthRoutes;
 import io.meshcontrol.server.v1.NodeRoutes;
+import io.meshcontrol.server.v1.PolicyRoutes;
 import io.meshcontrol.server.v1.PreAuthKeyRoutes;
 import io.meshcontrol.server.v1.SettingsRoutes;
 import io.meshcontrol.server.v1.ServerRoutes;
@@ -47,6 +48,8 @@ import tools.jackson.databind.json.JsonMapper;
 public final class MeshServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(MeshServer.class.getName());
+    /** How long a stopping server lets connections and requests finish before closing them. */
+    static final java.time.Duration SHUTDOWN_GRACE = java.time.Duration.ofSeconds(5);
 
     private final ServerSettings settings;
     private final Routes routes;
@@ -86,6 +89,7 @@ public final class MeshServer implements AutoCloseable {
         new PreAuthKeyRoutes(network.preAuthKeys(), clock).register(routes);
         new NodeRoutes(network.nodes(), network.users(), clock).register(routes);
         new SettingsRoutes(network.settings()).register(routes);
+        new PolicyRoutes(network.policies()).register(routes);
         new AuthRoutes(network.pendingLogins(), clock).register(routes);
         new DocsRoutes(settings.version()).register(routes);
         ControlTransport control = new ControlTransport(noiseKey, workers, clock);
@@ -103,6 +107,8 @@ public final class MeshServer implements AutoCloseable {
                 .addHttpListener(settings.listenPort(), settings.listenHost())
                 .setServerOption(UndertowOptions.ENABLE_HTTP2, true)
                 .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, Routes.MAX_BODY_BYTES)
+                // Stopping waits this long for connections to wind down, then closes what is left.
+                .setServerOption(UndertowOptions.SHUTDOWN_TIMEOUT, (int) SHUTDOWN_GRACE.toMillis())
                 .setHandler(routes.build(new Authenticator(network.apiKeys(), localToken), json, httpMetrics, workers,
                         settings.version()))
                 .build();
@@ -184,11 +190,13 @@ public final class MeshServer implements AutoCloseable {
     public void close() {
         mapSessions.close();
         housekeeping.shutdownNow();
+        // Interrupt the request threads first: a registration follow-up waits up to 15 minutes for a login, and
+        // Undertow's stop waits for requests in flight.
+        workers.shutdownNow();
         undertow.stop();
         if (metrics != null) {
             metrics.close();
         }
-        workers.shutdownNow();
         if (settings.localCredentialPath() != null) {
             try {
                 Files.deleteIfExists(settings.localCredentialPath());

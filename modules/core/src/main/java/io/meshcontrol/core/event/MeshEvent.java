@@ -38,6 +38,14 @@ public sealed interface MeshEvent {
         }
     }
 
+    /** The policy was saved or reloaded. */
+    record PolicyUpdated(Instant at, String actor) implements MeshEvent {
+        @Override
+        public String type() {
+            return "policyUpdate";
+        }
+    }
+
     record UserRoleUpdated(Instant at, User user, Role oldRole, Role newRole, String actor) implements MeshEvent {
         @Override
         public String type() {

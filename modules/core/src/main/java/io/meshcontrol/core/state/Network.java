@@ -5,6 +5,7 @@ import io.meshcontrol.core.store.ApiKeyStore;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.Database;
 import io.meshcontrol.core.store.NodeStore;
+import io.meshcontrol.core.store.PolicyStore;
 import io.meshcontrol.core.store.PreAuthKeyStore;
 import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.TailnetStore;
@@ -29,6 +30,7 @@ public final class Network {
     private final PendingLogins pendingLogins;
     private final Snapshots snapshots;
     private final Presence presence;
+    private final Policies policies;
 
     public Network(Database database, Clock clock) {
         this(database, clock, NetworkOptions.defaults());
@@ -48,13 +50,14 @@ public final class Network {
         // First subscriber: everything subscribed later sees the snapshot already updated.
         this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events);
         this.presence = new Presence(jdbi, nodeStore, events, clock);
+        this.policies = new Policies(jdbi, new PolicyStore(), events, clock);
         this.users = new Users(jdbi, userStore, nodeStore, events, clock);
         this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, clock);
-        this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, clock);
-        this.nodes = new Nodes(jdbi, nodeStore, events, clock);
+        this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, policies, clock);
+        this.nodes = new Nodes(jdbi, nodeStore, events, policies, clock);
         this.settings = new Settings(jdbi, settingsStore);
-        this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, options, events,
-                clock);
+        this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, policies, options,
+                events, clock);
         this.pendingLogins = new PendingLogins(registrations, users, clock);
     }
 
@@ -108,5 +111,9 @@ public final class Network {
 
     public Presence presence() {
         return presence;
+    }
+
+    public Policies policies() {
+        return policies;
     }
 }

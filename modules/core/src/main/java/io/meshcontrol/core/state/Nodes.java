@@ -23,12 +23,14 @@ public final class Nodes {
     private final Jdbi jdbi;
     private final NodeStore store;
     private final EventBus events;
+    private final Policies policies;
     private final Clock clock;
 
-    public Nodes(Jdbi jdbi, NodeStore store, EventBus events, Clock clock) {
+    public Nodes(Jdbi jdbi, NodeStore store, EventBus events, Policies policies, Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
         this.events = events;
+        this.policies = policies;
         this.clock = clock;
     }
 
@@ -71,6 +73,7 @@ public final class Nodes {
     /** Sets the node's tags; a user's node handed tags then belongs to the tags. */
     public Node setTags(Caller caller, long id, List<String> tags) {
         List<String> valid = Tags.requireValid(tags);
+        TagRules.requireCallerMayApply(policies.policy(), caller, valid);
         return change(caller, id, node -> {
             if (valid.isEmpty() && node.userId() == null) {
                 throw MeshException.invalid("node " + node.givenName()

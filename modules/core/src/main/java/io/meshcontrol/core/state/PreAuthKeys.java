@@ -40,12 +40,14 @@ public final class PreAuthKeys {
     private final Jdbi jdbi;
     private final PreAuthKeyStore keys;
     private final UserStore users;
+    private final Policies policies;
     private final Clock clock;
 
-    public PreAuthKeys(Jdbi jdbi, PreAuthKeyStore keys, UserStore users, Clock clock) {
+    public PreAuthKeys(Jdbi jdbi, PreAuthKeyStore keys, UserStore users, Policies policies, Clock clock) {
         this.jdbi = jdbi;
         this.keys = keys;
         this.users = users;
+        this.policies = policies;
         this.clock = clock;
     }
 
@@ -55,6 +57,7 @@ public final class PreAuthKeys {
         if (request.user() == null && tags.isEmpty()) {
             throw MeshException.invalid("a pre-auth key needs a user or at least one tag");
         }
+        TagRules.requireCallerMayApply(policies.policy(), caller, tags);
         Duration lifetime = request.expiration() == null ? DEFAULT_EXPIRY : request.expiration();
         if (lifetime.isNegative() || lifetime.isZero()) {
             throw MeshException.invalid("expiration must be a positive duration, got " + lifetime);

@@ -37,7 +37,17 @@ public final class Registrations {
      * @param hostname from its Hostinfo
      * @param hostinfo its Hostinfo JSON, stored as sent
      */
-    public record Request(MachinePublicKey machineKey, NodePublicKey nodeKey, String hostname, String hostinfo) {
+    public record Request(MachinePublicKey machineKey, NodePublicKey nodeKey, String hostname, String hostinfo,
+            List<String> requestTags) {
+
+        public Request {
+            requestTags = List.copyOf(requestTags);
+        }
+
+        /** A machine that asks for no tags. */
+        public Request(MachinePublicKey machineKey, NodePublicKey nodeKey, String hostname, String hostinfo) {
+            this(machineKey, nodeKey, hostname, hostinfo, List.of());
+        }
     }
 
     /** A node after registration, with its owner (null for a tagged node). */
@@ -49,13 +59,15 @@ public final class Registrations {
     private final UserStore users;
     private final SettingsStore settings;
     private final PreAuthKeys preAuthKeys;
+    private final Policies policies;
     private final AddressPool addresses;
     private final NetworkOptions options;
     private final EventBus events;
     private final Clock clock;
 
     Registrations(Jdbi jdbi, NodeStore nodes, UserStore users, SettingsStore settings, PreAuthKeys preAuthKeys,
-            NetworkOptions options, EventBus events, Clock clock) {
+            Policies policies, NetworkOptions options, EventBus events, Clock clock) {
+        this.policies = policies;
         this.jdbi = jdbi;
         this.nodes = nodes;
         this.users = users;
@@ -72,9 +84,10 @@ public final class Registrations {
         Instant now = clock.instant();
         Registered registered = jdbi.inTransaction(h -> {
             PreAuthKey key = preAuthKeys.requireUsable(h, authKey, now);
-            User user = key.tags().isEmpty() && key.userId() != null ? users.byId(h, key.userId()).orElseThrow() : null;
-            Registered result = upsert(h, request, new Grant(user, key.tags(), key.ephemeral(), key.preauthorized(),
-                    key.id(), Node.RegisterMethod.AUTH_KEY), now);
+            User keyUser = key.tags().isEmpty() && key.userId() != null ? users.byId(h, key.userId()).orElseThrow() : null;
+            List<String> tags = TagRules.forRegistration(policies.policy(), keyUser, key.tags(), request.requestTags());
+            Registered result = upsert(h, request, new Grant(tags.isEmpty() ? keyUser : null, tags, key.ephemeral(),
+                    key.preauthorized(), key.id(), Node.RegisterMethod.AUTH_KEY), now);
             preAuthKeys.recordUse(h, key, now);
             return result;
         });
@@ -85,8 +98,9 @@ public final class Registrations {
     /** Registers the machine of a completed interactive login for {@code user}. */
     Registered forUser(Request request, User user, boolean ephemeral) {
         Instant now = clock.instant();
+        List<String> tags = TagRules.forRegistration(policies.policy(), user, List.of(), request.requestTags());
         Registered registered = jdbi.inTransaction(h -> upsert(h, request,
-                new Grant(user, List.of(), ephemeral, false, null, Node.RegisterMethod.INTERACTIVE), now));
+                new Grant(tags.isEmpty() ? user : null, tags, ephemeral, false, null, Node.RegisterMethod.INTERACTIVE), now));
         publish(registered, now);
         return registered;
     }

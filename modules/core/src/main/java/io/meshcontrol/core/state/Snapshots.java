@@ -49,6 +49,9 @@ public final class Snapshots {
             case MeshEvent.UserChanged e -> refreshUser(e.user().id());
             case MeshEvent.UserRoleUpdated e -> refreshUser(e.user().id());
             case MeshEvent.UserDeleted e -> refreshUser(e.user().id());
+            case MeshEvent.PolicyUpdated e -> {
+                // the policy is held by Policies; nothing in the snapshot changes
+            }
         }
     }
 

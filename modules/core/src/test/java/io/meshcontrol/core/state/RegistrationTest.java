@@ -130,6 +130,7 @@ class RegistrationTest {
 
     @Test
     void taggedKeyMakesATaggedNodeWithoutUser() {
+        net.policy("{\"tagOwners\": {\"tag:server\": [\"autogroup:admin\"]}}");
         Registrations.Registered r = net.network.registrations().withAuthKey(
                 machine(MachinePrivateKey.generate().publicKey(), "srv"), key(false, false, List.of("tag:server"), null));
         assertNull(r.node().userId());
@@ -146,6 +147,7 @@ class RegistrationTest {
 
     @Test
     void managementChangesArePublished() {
+        net.policy("{\"tagOwners\": {\"tag:web\": [\"autogroup:admin\"]}}");
         Node node = net.network.registrations().withAuthKey(machine(MachinePrivateKey.generate().publicKey(), "a"),
                 key(false, false, List.of(), "odin")).node();
         Node other = net.network.registrations().withAuthKey(machine(MachinePrivateKey.generate().publicKey(), "b"),

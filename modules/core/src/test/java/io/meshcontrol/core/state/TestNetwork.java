@@ -26,6 +26,10 @@ final class TestNetwork {
         return network.users().create(admin, new Users.NewUser(name, null, null, role));
     }
 
+    void policy(String text) {
+        network.policies().set(admin, text, null);
+    }
+
     /** The caller a freshly made key stands for. */
     Caller callerFor(String user, List<String> scopes) {
         ApiKeys.Issued issued = network.apiKeys().create(admin, user, scopes, "test", null);

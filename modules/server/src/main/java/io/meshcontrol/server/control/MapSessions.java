@@ -63,6 +63,7 @@ public final class MapSessions implements AutoCloseable {
             case MeshEvent.UserChanged e -> pendingUsers.add(e.user().id());
             case MeshEvent.UserRoleUpdated e -> pendingUsers.add(e.user().id());
             case MeshEvent.UserDeleted e -> pendingUsers.add(e.user().id());
+            case MeshEvent.PolicyUpdated e -> pendingEverything = true;
         }
         scheduleFlush();
     }

@@ -63,7 +63,7 @@ public final class RegisterEndpoint implements MachineHandler {
         }
         Hostinfo hostinfo = request.hostinfo() == null ? Hostinfo.parse("{}") : request.hostinfo();
         Registrations.Request machine = new Registrations.Request(machineKey, request.nodeKey(),
-                hostinfo.fields().hostname(), hostinfo.toJson());
+                hostinfo.fields().hostname(), hostinfo.toJson(), hostinfo.fields().requestTags());
         Registrations registrations = network.registrations();
         Instant now = clock.instant();
 

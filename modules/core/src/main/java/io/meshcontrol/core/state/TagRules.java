@@ -1,0 +1,57 @@
+package io.meshcontrol.core.state;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.policy.Policy;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Who may put which tags on machines, by the policy's {@code tagOwners}: a tag must be defined there, and
+ * the one applying it must own it (as a user, or through tags it already holds). Refusals use the
+ * vendor's words.
+ */
+final class TagRules {
+
+    private TagRules() {
+    }
+
+    /** Tags set by a credential: keys it mints, nodes it tags. Policy editors may use every defined tag. */
+    static void requireCallerMayApply(Policy policy, Caller caller, List<String> tags) {
+        List<String> refused = tags.stream().filter(tag -> !policy.definesTag(tag)
+                || !(caller.may(Policies.WRITE_SCOPE) || (caller.owner() != null && owns(policy, caller.owner(), tag))))
+                .toList();
+        refuseIfAny(refused);
+    }
+
+    /**
+     * The tags a registering machine ends up with. A tagged key gives its tags; {@code --advertise-tags}
+     * may replace them with tags the key's tags own, or tag a user's machine with tags the user owns.
+     */
+    static List<String> forRegistration(Policy policy, User user, List<String> keyTags, List<String> requested) {
+        if (requested.isEmpty()) {
+            return keyTags;
+        }
+        Set<String> held = Set.copyOf(keyTags);
+        List<String> refused = requested.stream().filter(tag -> !policy.definesTag(tag)
+                || !(keyTags.isEmpty() ? user != null && owns(policy, user, tag) : policy.tagsOwn(held, tag)))
+                .toList();
+        refuseIfAny(refused);
+        return List.copyOf(new java.util.LinkedHashSet<>(requested));
+    }
+
+    private static boolean owns(Policy policy, User user, String tag) {
+        Set<String> logins = new HashSet<>(List.of(user.name(), user.loginName()));
+        boolean admin = user.role() == Role.OWNER || user.role() == Role.ADMIN;
+        return policy.userOwns(logins, admin, tag);
+    }
+
+    private static void refuseIfAny(List<String> refused) {
+        if (!refused.isEmpty()) {
+            throw MeshException.invalid("requested tags [" + String.join(" ", refused) + "] are invalid or not permitted");
+        }
+    }
+}
