@@ -32,6 +32,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import io.meshcontrol.core.testing.GoCheckPrograms;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,7 +74,7 @@ class GoControlbaseInteropTest {
 
     @Test
     void tailscaleClientHandshakesAndExchangesRecordsWithOurResponder() throws Exception {
-        Path program = buildNoisecheck();
+        Path program = GoCheckPrograms.build("noisecheck", output);
         MachinePrivateKey serverKey = MachinePrivateKey.generate();
         NoiseResponder responder = new NoiseResponder(serverKey);
         ChallengePublicKey challenge = ChallengePublicKey.fromRaw(X25519.publicKey(X25519.generatePrivateKey()));
@@ -99,7 +100,7 @@ class GoControlbaseInteropTest {
             String errors = Files.readString(stderr);
             assertEquals(0, go.exitValue(), "noisecheck failed:\n" + errors);
 
-            Map<String, String> report = parse(Files.readString(stdout));
+            Map<String, String> report = GoCheckPrograms.report(Files.readString(stdout));
             ServerOutcome outcome = server.get(1, TimeUnit.MINUTES);
             AcceptedHandshake handshake = outcome.handshake();
             assertEquals(report.get("client-key"), handshake.clientKey().toText());
@@ -116,7 +117,7 @@ class GoControlbaseInteropTest {
 
     @Test
     void ourInitiatorHandshakesAndExchangesRecordsWithTailscalesServer() throws Exception {
-        Path program = buildNoisecheck();
+        Path program = GoCheckPrograms.build("noisecheck", output);
         Path stderr = output.resolve("stderr");
         Process go = new ProcessBuilder(program.toString(), "-serve", "-greeting", String.valueOf(GREETING_LENGTH))
                 .redirectError(stderr.toFile())
@@ -131,7 +132,7 @@ class GoControlbaseInteropTest {
                     go.waitFor(1, TimeUnit.MINUTES);
                     fail("noisecheck -serve ended before listening:\n" + Files.readString(stderr));
                 }
-                report.putAll(parse(line));
+                report.putAll(GoCheckPrograms.report(line));
             }
             String[] address = report.get("listen").split(":");
             MachinePrivateKey clientKey = MachinePrivateKey.generate();
@@ -170,7 +171,7 @@ class GoControlbaseInteropTest {
             }
             assertEquals(0, go.exitValue(), "noisecheck -serve failed:\n" + Files.readString(stderr));
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                report.putAll(parse(line));
+                report.putAll(GoCheckPrograms.report(line));
             }
 
             assertArrayEquals(sent, echoed);
@@ -303,46 +304,5 @@ class GoControlbaseInteropTest {
             bytes[i] = (byte) (7 * i + i / 251);
         }
         return bytes;
-    }
-
-    private static Map<String, String> parse(String lines) {
-        Map<String, String> report = new HashMap<>();
-        for (String line : lines.split("\n")) {
-            int space = line.indexOf(' ');
-            if (space > 0) {
-                report.put(line.substring(0, space), line.substring(space + 1).strip());
-            }
-        }
-        return report;
-    }
-
-    /**
-     * Builds the Go program into the test's temporary directory and returns the binary. Running the binary directly,
-     * not through {@code go run}, means destroying the process really stops it.
-     */
-    private Path buildNoisecheck() throws IOException, InterruptedException {
-        Path binary = output.resolve("noisecheck");
-        Path log = output.resolve("go-build.log");
-        Process build = new ProcessBuilder("go", "build", "-o", binary.toString(), ".")
-                .directory(locateNoisecheck().toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        if (!build.waitFor(10, TimeUnit.MINUTES)) {
-            build.destroyForcibly();
-            fail("go build of interop/noisecheck did not finish within 10 minutes");
-        }
-        assertEquals(0, build.exitValue(), "go build of interop/noisecheck failed:\n" + Files.readString(log));
-        return binary;
-    }
-
-    private static Path locateNoisecheck() {
-        for (Path directory = Path.of("").toAbsolutePath(); directory != null; directory = directory.getParent()) {
-            Path candidate = directory.resolve("interop/noisecheck");
-            if (Files.isRegularFile(candidate.resolve("go.mod"))) {
-                return candidate;
-            }
-        }
-        return fail("interop/noisecheck not found above " + Path.of("").toAbsolutePath());
     }
 }

@@ -27,6 +27,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import io.meshcontrol.core.testing.GoCheckPrograms;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -92,18 +93,7 @@ class WireGoInteropTest {
 
     @BeforeAll
     static void buildWirecheck() throws IOException, InterruptedException {
-        program = build.resolve("wirecheck");
-        Path log = build.resolve("go-build.log");
-        Process go = new ProcessBuilder("go", "build", "-o", program.toString(), ".")
-                .directory(locate().toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        if (!go.waitFor(10, TimeUnit.MINUTES)) {
-            go.destroyForcibly();
-            fail("go build of interop/wirecheck did not finish within 10 minutes");
-        }
-        assertEquals(0, go.exitValue(), "go build of interop/wirecheck failed:\n" + Files.readString(log));
+        program = GoCheckPrograms.build("wirecheck", build);
     }
 
     @Test
@@ -322,15 +312,5 @@ class WireGoInteropTest {
         }
         assertEquals(0, go.exitValue(), "wirecheck " + arguments[0] + " failed:\n" + Files.readString(stderr));
         return Files.readString(stdout);
-    }
-
-    private static Path locate() {
-        for (Path directory = Path.of("").toAbsolutePath(); directory != null; directory = directory.getParent()) {
-            Path candidate = directory.resolve("interop/wirecheck");
-            if (Files.isRegularFile(candidate.resolve("go.mod"))) {
-                return candidate;
-            }
-        }
-        return fail("interop/wirecheck not found above " + Path.of("").toAbsolutePath());
     }
 }

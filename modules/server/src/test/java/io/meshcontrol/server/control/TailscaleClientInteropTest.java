@@ -5,12 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.meshcontrol.core.BuildInfo;
+import io.meshcontrol.core.testing.GoCheckPrograms;
 import io.meshcontrol.server.testing.TestServer;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -47,7 +46,7 @@ class TailscaleClientInteropTest {
 
     @Test
     void tailscalesClientTalksHttp2OverNoiseToOurServer() throws Exception {
-        Path program = build();
+        Path program = GoCheckPrograms.build("ts2021check", folder);
         try (TestServer server = TestServer.start(folder.resolve("server"), BuildInfo.version());
                 LogCapture log = new LogCapture()) {
             MachineTestEndpoints.register(server.server.machineRoutes());
@@ -70,7 +69,7 @@ class TailscaleClientInteropTest {
             System.out.print(output);
             assertEquals(0, go.exitValue(), "ts2021check failed:\n" + output + Files.readString(stderr));
 
-            Map<String, String> report = parse(output);
+            Map<String, String> report = GoCheckPrograms.report(output);
             assertEquals(server.server.noisePublicKey().toText(), report.get("server-key"));
             assertEquals(server.server.noisePublicKey().toText(), report.get("key-document-ok"));
             assertTrue(report.get("early-payload-challenge").startsWith("chalpub:"));
@@ -83,42 +82,5 @@ class TailscaleClientInteropTest {
             assertEquals(1, warnings.size(), "only the refused client is worth a warning: " + warnings);
             assertTrue(warnings.getFirst().contains("protocol version 1 is older than 28"), warnings.getFirst());
         }
-    }
-
-    private Path build() throws IOException, InterruptedException {
-        Path binary = folder.resolve("ts2021check");
-        Path log = folder.resolve("go-build.log");
-        Process build = new ProcessBuilder("go", "build", "-o", binary.toString(), ".")
-                .directory(locate().toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        if (!build.waitFor(10, TimeUnit.MINUTES)) {
-            build.destroyForcibly();
-            fail("go build of interop/ts2021check did not finish within 10 minutes");
-        }
-        assertEquals(0, build.exitValue(), "go build of interop/ts2021check failed:\n" + Files.readString(log));
-        return binary;
-    }
-
-    private static Path locate() {
-        for (Path directory = Path.of("").toAbsolutePath(); directory != null; directory = directory.getParent()) {
-            Path candidate = directory.resolve("interop/ts2021check");
-            if (Files.isRegularFile(candidate.resolve("go.mod"))) {
-                return candidate;
-            }
-        }
-        return fail("interop/ts2021check not found above " + Path.of("").toAbsolutePath());
-    }
-
-    private static Map<String, String> parse(String lines) {
-        Map<String, String> report = new HashMap<>();
-        for (String line : lines.split("\n")) {
-            int space = line.indexOf(' ');
-            if (space > 0) {
-                report.put(line.substring(0, space), line.substring(space + 1).strip());
-            }
-        }
-        return report;
     }
 }
