@@ -146,6 +146,21 @@ class RegistrationTest {
     }
 
     @Test
+    void nodeKeyExpiryComesFromNodeExpiryWhenTheSettingIsUnset() {
+        Network withExpiry = new Network(io.meshcontrol.core.store.Database.open(folder.resolve("other.sqlite"), true),
+                net.clock, new NetworkOptions("100.64.0.0/10", "fd7a:115c:a1e0::/48",
+                        io.meshcontrol.core.address.AddressPool.Allocation.SEQUENTIAL, Duration.ofHours(48)));
+        withExpiry.users().create(net.admin, new Users.NewUser("odin", null, null, Role.MEMBER));
+        String authKey = withExpiry.preAuthKeys().create(net.admin,
+                new PreAuthKeys.NewKey("odin", List.of(), false, false, false, "", null)).secret();
+        Node node = withExpiry.registrations().withAuthKey(machine(MachinePrivateKey.generate().publicKey(), "a"), authKey)
+                .node();
+        assertEquals(net.clock.instant().plus(Duration.ofHours(48)), node.keyExpiry());
+        assertNull(net.network.registrations().withAuthKey(machine(MachinePrivateKey.generate().publicKey(), "b"),
+                key(false, false, List.of(), "odin")).node().keyExpiry(), "zero means keys do not expire");
+    }
+
+    @Test
     void managementChangesArePublished() {
         net.policy("{\"tagOwners\": {\"tag:web\": [\"autogroup:admin\"]}}");
         Node node = net.network.registrations().withAuthKey(machine(MachinePrivateKey.generate().publicKey(), "a"),

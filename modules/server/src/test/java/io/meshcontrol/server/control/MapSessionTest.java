@@ -1,0 +1,135 @@
+package io.meshcontrol.server.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.api.PreAuthKeyRequest;
+import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.NodePrivateKey;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.netmap.ChangeSet;
+import io.meshcontrol.core.netmap.MapContext;
+import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.wire.DERPMap;
+import io.meshcontrol.core.wire.DNSConfig;
+import io.meshcontrol.core.wire.MapFrameReader;
+import io.meshcontrol.core.wire.MapFrames;
+import io.meshcontrol.core.wire.MapResponse;
+import io.meshcontrol.server.testing.TestServer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One map stream: full map first (with Node), keep-alives when idle, deltas on changes, end when closed. */
+class MapSessionTest {
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void streamSendsFullMapThenKeepAlivesAndDeltas() throws Exception {
+        try (TestServer server = TestServer.start(folder)) {
+            server.adminClient().createUser(new UserRequest("alice", null, null, null));
+            String key = server.adminClient().createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false,
+                    "", null)).secret();
+            Node self = join(server, key, "self");
+            Node peer = join(server, key, "peer");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            MapContext context = new MapContext("TtestCNTRL", "mesh.test", DNSConfig.builder().build(),
+                    new DERPMap(null, Map.of(), false));
+            MapSession session = new MapSession(self.id(), 142, MapFrames.zstd(1), synchronizedOut(out), server.network,
+                    () -> context, Duration.ofMillis(100), Clock.systemUTC());
+            Thread stream = Thread.ofVirtual().start(() -> {
+                try {
+                    session.run();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            awaitMessages(out, messages -> messages.stream().filter(MapResponse::keepAlive).count() >= 2);
+            server.network.nodes().rename(io.meshcontrol.core.auth.Caller.localAdmin(), peer.id(), "renamed");
+            session.offer(new ChangeSet(Set.of(peer.id()), Set.of(), false));
+            awaitMessages(out, messages -> messages.stream().anyMatch(m -> !m.peersChanged().isEmpty()));
+            session.close();
+            stream.join(10_000);
+            assertTrue(!stream.isAlive(), "closing ends the stream");
+
+            List<MapResponse> messages = read(out);
+            assertNotNull(messages.getFirst().node(), "the first message carries Node");
+            assertEquals("self.mesh.test.", messages.getFirst().node().name());
+            assertTrue(messages.stream().filter(MapResponse::keepAlive).count() >= 2, "keep-alives while idle");
+            assertTrue(messages.stream().anyMatch(m -> m.peersChanged().stream()
+                    .anyMatch(n -> n.name().equals("renamed.mesh.test."))), "the rename arrives as a delta");
+        }
+    }
+
+    /** Waits (up to 20 s) until what the stream wrote so far satisfies {@code condition}. */
+    private static void awaitMessages(ByteArrayOutputStream out, java.util.function.Predicate<List<MapResponse>> condition)
+            throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (System.nanoTime() < deadline) {
+            byte[] written;
+            synchronized (out) {
+                written = out.toByteArray();
+            }
+            if (condition.test(read(written))) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the stream did not deliver the expected messages within 20 s");
+    }
+
+    private static Node join(TestServer server, String key, String name) {
+        return server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
+                NodePrivateKey.generate().publicKey(), name, "{}"), key).node();
+    }
+
+    private static java.io.OutputStream synchronizedOut(ByteArrayOutputStream target) {
+        return new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                synchronized (target) {
+                    target.write(b);
+                }
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                synchronized (target) {
+                    target.write(b, off, len);
+                }
+            }
+        };
+    }
+
+    private static List<MapResponse> read(ByteArrayOutputStream out) throws Exception {
+        synchronized (out) {
+            return read(out.toByteArray());
+        }
+    }
+
+    /** Whole frames only: a frame still being written is left for the next look. */
+    private static List<MapResponse> read(byte[] written) throws Exception {
+        MapFrameReader reader = new MapFrameReader(new ByteArrayInputStream(written), true);
+        List<MapResponse> messages = new ArrayList<>();
+        try {
+            for (MapResponse message = reader.next(); message != null; message = reader.next()) {
+                messages.add(message);
+            }
+        } catch (java.io.EOFException partialFrame) {
+            // the last frame is not complete yet
+        }
+        return messages;
+    }
+}
