@@ -7,6 +7,7 @@ import io.meshcontrol.core.RandomText;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.server.control.ControlTransport;
 import io.meshcontrol.server.control.MapEndpoint;
@@ -100,7 +101,7 @@ public final class MeshServer implements AutoCloseable {
         control.machineRoutes()
                 .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
                 .add("POST", "/machine/map", new MapEndpoint(network, mapSessions, () -> mapContext,
-                        settings.control().keepAlive(), clock));
+                        new AccessControl(network.policies()), settings.control().keepAlive(), clock));
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
 
         Undertow undertow = Undertow.builder()

@@ -24,8 +24,8 @@ import java.util.function.LongPredicate;
  * after that only the nodes in a {@link ChangeSet} are looked at, and only differences are sent
  * (PeersChanged, PeersRemoved, a new self Node, new user profiles). Owned by one session thread.
  *
- * <p>Visibility: a node sees every other approved node while it is approved itself. The policy engine will
- * narrow this.
+ * <p>Visibility: an approved node sees the other approved nodes the access rules let it reach or be reached
+ * by; its packet filter is re-sent whenever the rules give it a different one.
  */
 public final class MapSessionState {
 
@@ -34,6 +34,7 @@ public final class MapSessionState {
     private io.meshcontrol.core.wire.Node sentSelf;
     private final Map<Long, io.meshcontrol.core.wire.Node> sentPeers = new HashMap<>();
     private final Map<Long, UserProfile> sentProfiles = new HashMap<>();
+    private List<FilterRule> sentFilter;
 
     public MapSessionState(long selfId, int capVersion) {
         this.selfId = selfId;
@@ -41,11 +42,13 @@ public final class MapSessionState {
     }
 
     /** The first message of a stream: everything, with {@code Node} set as the client requires. */
-    public MapResponse initial(NetworkSnapshot snapshot, LongPredicate online, MapContext context, Instant now) {
+    public MapResponse initial(NetworkSnapshot snapshot, LongPredicate online, MapContext context, AccessRules access,
+            Instant now) {
         Node self = snapshot.node(selfId).orElseThrow(() -> new IllegalStateException("node " + selfId + " is gone"));
         sentSelf = WireNodes.of(self, context, true, true, capVersion, now);
+        sentFilter = access.packetFilter(self);
         sentPeers.clear();
-        for (Node peer : visiblePeers(self, snapshot)) {
+        for (Node peer : visiblePeers(self, snapshot, access)) {
             sentPeers.put(peer.id(), WireNodes.of(peer, context, online.test(peer.id()), false, capVersion, now));
         }
         sentProfiles.clear();
@@ -57,7 +60,7 @@ public final class MapSessionState {
                 .dnsConfig(context.dnsConfig())
                 .domain(context.baseDomain())
                 .collectServices(false)
-                .packetFilter(List.of(FilterRule.ALLOW_ALL))
+                .packetFilter(sentFilter)
                 .userProfiles(profiles)
                 .controlTime(now)
                 .debug(new Debug(0, true, null))
@@ -67,7 +70,7 @@ public final class MapSessionState {
 
     /** The delta for {@code changes}, or empty when nothing this node sees changed. */
     public Optional<MapResponse> update(ChangeSet changes, NetworkSnapshot snapshot, LongPredicate online,
-            MapContext context, Instant now) {
+            MapContext context, AccessRules access, Instant now) {
         Optional<Node> self = snapshot.node(selfId);
         if (self.isEmpty()) {
             return Optional.empty(); // deleted: the session is being closed
@@ -80,8 +83,14 @@ public final class MapSessionState {
             delta.node(selfNow);
             any = true;
         }
-        // Our own approval or expiry decides whom we see: then every peer is looked at again.
-        boolean recheckAll = changes.everything() || (selfChanged && sentSelf.machineAuthorized() != selfNow.machineAuthorized());
+        // Our own state (approval, tags, owner) and users' names decide whom the rules let us see: look at all again.
+        boolean recheckAll = changes.everything() || selfChanged || !changes.userIds().isEmpty();
+        List<FilterRule> filter = access.packetFilter(self.get());
+        if (!filter.equals(sentFilter)) {
+            delta.packetFilter(filter);
+            sentFilter = filter;
+            any = true;
+        }
         sentSelf = selfNow;
         Set<Long> ids = new HashSet<>(changes.nodeIds());
         if (recheckAll) {
@@ -92,7 +101,7 @@ public final class MapSessionState {
         List<io.meshcontrol.core.wire.Node> changed = new ArrayList<>();
         List<Long> removed = new ArrayList<>();
         for (long id : ids) {
-            Optional<Node> peer = snapshot.node(id).filter(p -> isVisible(self.get(), p));
+            Optional<Node> peer = snapshot.node(id).filter(p -> isVisible(self.get(), p, access));
             if (peer.isPresent()) {
                 io.meshcontrol.core.wire.Node wire = WireNodes.of(peer.get(), context, online.test(id), false, capVersion, now);
                 if (!wire.equals(sentPeers.put(id, wire))) {
@@ -127,12 +136,12 @@ public final class MapSessionState {
         return Set.copyOf(sentPeers.keySet());
     }
 
-    private static List<Node> visiblePeers(Node self, NetworkSnapshot snapshot) {
-        return snapshot.nodes().values().stream().filter(peer -> isVisible(self, peer)).toList();
+    private static List<Node> visiblePeers(Node self, NetworkSnapshot snapshot, AccessRules access) {
+        return snapshot.nodes().values().stream().filter(peer -> isVisible(self, peer, access)).toList();
     }
 
-    private static boolean isVisible(Node self, Node peer) {
-        return self.authorized() && peer.authorized() && peer.id() != self.id();
+    private static boolean isVisible(Node self, Node peer, AccessRules access) {
+        return self.authorized() && peer.authorized() && peer.id() != self.id() && access.sees(self, peer);
     }
 
     /** Profiles of the users behind self and the sent peers that were not sent yet, or whose user changed. */

@@ -13,16 +13,20 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A parsed policy file. The text the user saved is kept verbatim; the parts the server uses so far are
- * {@code groups} and {@code tagOwners} (the policy engine adds the rest).
+ * {@code groups}, {@code tagOwners}, {@code hosts} and {@code acls}.
  *
  * @param text as saved, comments and all
  * @param groups group name ({@code group:x}) to member logins
  * @param tagOwners tag to its owners: logins, groups, other tags, or {@code autogroup:admin}/{@code member}
+ * @param hosts names usable in rules, to an IP address or prefix
+ * @param acls access rules, or null when the policy has no {@code acls} section (then everything is allowed, as
+ *     for a network that never saved a policy); an empty list allows nothing
  */
-public record Policy(String text, Map<String, List<String>> groups, Map<String, List<String>> tagOwners) {
+public record Policy(String text, Map<String, List<String>> groups, Map<String, List<String>> tagOwners,
+        Map<String, String> hosts, List<AclRule> acls) {
 
-    /** The policy in force before anyone saves one: no tags are defined. */
-    public static final Policy EMPTY = new Policy("{}\n", Map.of(), Map.of());
+    /** The policy in force before anyone saves one: no tags are defined, everything is allowed. */
+    public static final Policy EMPTY = new Policy("{}\n", Map.of(), Map.of(), Map.of(), null);
 
     private static final Pattern TAG = Pattern.compile("tag:[A-Za-z][A-Za-z0-9-]*");
     private static final Pattern GROUP = Pattern.compile("group:[A-Za-z0-9][A-Za-z0-9._-]*");
@@ -31,6 +35,8 @@ public record Policy(String text, Map<String, List<String>> groups, Map<String, 
     public Policy {
         groups = Map.copyOf(groups);
         tagOwners = Map.copyOf(tagOwners);
+        hosts = Map.copyOf(hosts);
+        acls = acls == null ? null : List.copyOf(acls);
     }
 
     /** Parses and validates; a bad policy is refused as a whole. */
@@ -64,7 +70,26 @@ public record Policy(String text, Map<String, List<String>> groups, Map<String, 
                 }
             }
         }
-        return new Policy(text, groups, tagOwners);
+        Map<String, String> hosts = hosts(root.path("hosts"));
+        List<AclRule> acls = AclParser.parse(root.path("acls"), groups, tagOwners, hosts);
+        return new Policy(text, groups, tagOwners, hosts, acls);
+    }
+
+    private static Map<String, String> hosts(JsonNode node) {
+        if (node.isMissingNode() || node.isNull()) {
+            return Map.of();
+        }
+        if (!node.isObject()) {
+            throw new PolicyException("parsing policy: \"hosts\" must be an object");
+        }
+        Map<String, String> hosts = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> entry : node.properties()) {
+            if (!entry.getValue().isString() || !IpLiterals.isAddressOrPrefix(entry.getValue().stringValue())) {
+                throw new PolicyException("hosts[\"" + entry.getKey() + "\"]: must be an IP address or prefix");
+            }
+            hosts.put(entry.getKey(), entry.getValue().stringValue());
+        }
+        return hosts;
     }
 
     public boolean definesTag(String tag) {

@@ -50,9 +50,13 @@ class MapSessionStateTest {
                 NodePrivateKey.generate().publicKey(), hostname, "{\"Hostname\":\"" + hostname + "\"}"), key).node();
     }
 
+    private AccessRules allowAll() {
+        return AccessRules.compile(io.meshcontrol.core.policy.Policy.EMPTY, network.snapshots().current());
+    }
+
     private Optional<MapResponse> update(MapSessionState state, Node... changed) {
         Set<Long> ids = java.util.Arrays.stream(changed).map(Node::id).collect(java.util.stream.Collectors.toSet());
-        return state.update(new ChangeSet(ids, Set.of(), false), network.snapshots().current(), id -> false, context, Instant.now());
+        return state.update(new ChangeSet(ids, Set.of(), false), network.snapshots().current(), id -> false, context, allowAll(), Instant.now());
     }
 
     @Test
@@ -60,7 +64,7 @@ class MapSessionStateTest {
         Node a = join("a");
         Node b = join("b");
         MapSessionState state = new MapSessionState(a.id(), 142);
-        MapResponse first = state.initial(network.snapshots().current(), id -> id == b.id(), context, Instant.now());
+        MapResponse first = state.initial(network.snapshots().current(), id -> id == b.id(), context, allowAll(), Instant.now());
         assertEquals("a.mesh.test.", first.node().name());
         assertEquals("TtestCNTRL", first.node().stableTailnetId());
         assertEquals(List.of(b.id()), first.peers().stream().map(io.meshcontrol.core.wire.Node::id).toList());
@@ -74,7 +78,7 @@ class MapSessionStateTest {
         Node a = join("a");
         Node b = join("b");
         MapSessionState state = new MapSessionState(a.id(), 142);
-        state.initial(network.snapshots().current(), id -> false, context, Instant.now());
+        state.initial(network.snapshots().current(), id -> false, context, allowAll(), Instant.now());
 
         Node renamed = network.nodes().rename(admin, b.id(), "bee");
         MapResponse delta = update(state, renamed).orElseThrow();
@@ -95,9 +99,9 @@ class MapSessionStateTest {
         network.settings().update(admin, true, null, null);
         Node waiting = join("waiting");
         MapSessionState forA = new MapSessionState(a.id(), 142);
-        assertTrue(forA.initial(network.snapshots().current(), id -> false, context, Instant.now()).peers().isEmpty());
+        assertTrue(forA.initial(network.snapshots().current(), id -> false, context, allowAll(), Instant.now()).peers().isEmpty());
         MapSessionState forWaiting = new MapSessionState(waiting.id(), 142);
-        MapResponse held = forWaiting.initial(network.snapshots().current(), id -> false, context, Instant.now());
+        MapResponse held = forWaiting.initial(network.snapshots().current(), id -> false, context, allowAll(), Instant.now());
         assertFalse(held.node().machineAuthorized());
         assertTrue(held.peers().isEmpty());
 
@@ -114,7 +118,7 @@ class MapSessionStateTest {
                 NodePrivateKey.generate().publicKey(), "a", "{\"Hostname\":\"a\",\"NetInfo\":{\"PreferredDERP\":999}}"), key).node();
         Node b = join("b");
         MapSessionState old = new MapSessionState(b.id(), 110);
-        io.meshcontrol.core.wire.Node peer = old.initial(network.snapshots().current(), id -> false, context, Instant.now())
+        io.meshcontrol.core.wire.Node peer = old.initial(network.snapshots().current(), id -> false, context, allowAll(), Instant.now())
                 .peers().getFirst();
         assertEquals(999, peer.homeDerp());
         assertEquals("127.3.3.40:999", peer.legacyDerp());

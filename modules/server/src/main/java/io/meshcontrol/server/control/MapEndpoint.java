@@ -1,9 +1,11 @@
 package io.meshcontrol.server.control;
 
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.netmap.MapSessionState;
 import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.wire.CapabilityVersion;
 import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.wire.IpAddressPort;
@@ -30,11 +32,14 @@ public final class MapEndpoint implements MachineHandler {
     private final Network network;
     private final MapSessions sessions;
     private final Supplier<MapContext> context;
+    private final AccessControl access;
     private final Duration keepAlive;
     private final Clock clock;
 
-    public MapEndpoint(Network network, MapSessions sessions, Supplier<MapContext> context, Duration keepAlive, Clock clock) {
+    public MapEndpoint(Network network, MapSessions sessions, Supplier<MapContext> context, AccessControl access,
+            Duration keepAlive, Clock clock) {
         this.network = network;
+        this.access = access;
         this.sessions = sessions;
         this.context = context;
         this.keepAlive = keepAlive;
@@ -64,13 +69,15 @@ public final class MapEndpoint implements MachineHandler {
         OutputStream out = exchange.getOutputStream();
         if (!request.stream()) {
             MapSessionState state = new MapSessionState(current.id(), request.version());
-            out.write(frames.encode(state.initial(network.snapshots().current(), network.presence()::isOnline,
-                    context.get(), clock.instant())));
+            NetworkSnapshot snapshot = network.snapshots().current();
+            out.write(frames.encode(state.initial(snapshot, network.presence()::isOnline, context.get(),
+                    access.rules(snapshot), clock.instant())));
             out.flush();
             frames.close();
             return;
         }
-        MapSession session = new MapSession(current.id(), request.version(), frames, out, network, context, keepAlive, clock);
+        MapSession session = new MapSession(current.id(), request.version(), frames, out, network, context, access,
+                keepAlive, clock);
         sessions.open(session);
         // A client that goes away (process ended, network gone) closes the connection: end the stream at once
         // rather than at the next keep-alive, so that peers and the ephemeral reaper learn it promptly.

@@ -1,5 +1,6 @@
 package io.meshcontrol.server.control;
 
+import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.netmap.ChangeSet;
 import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.netmap.MapSessionState;
@@ -32,13 +33,15 @@ final class MapSession {
     private final OutputStream out;
     private final Network network;
     private final Supplier<MapContext> context;
+    private final AccessControl access;
     private final Duration keepAlive;
     private final Clock clock;
     private final LinkedBlockingQueue<ChangeSet> inbox = new LinkedBlockingQueue<>();
     private volatile boolean closed;
 
     MapSession(long nodeId, int capVersion, MapFrames frames, OutputStream out, Network network,
-            Supplier<MapContext> context, Duration keepAlive, Clock clock) {
+            Supplier<MapContext> context, AccessControl access, Duration keepAlive, Clock clock) {
+        this.access = access;
         this.nodeId = nodeId;
         this.state = new MapSessionState(nodeId, capVersion);
         this.frames = frames;
@@ -65,7 +68,8 @@ final class MapSession {
     /** Streams until the end; returns normally when the stream is over for any reason. */
     void run() throws InterruptedException {
         try {
-            send(state.initial(network.snapshots().current(), network.presence()::isOnline, context.get(), clock.instant()));
+            NetworkSnapshot first = network.snapshots().current();
+            send(state.initial(first, network.presence()::isOnline, context.get(), access.rules(first), clock.instant()));
             while (!closed) {
                 ChangeSet changes = inbox.poll(nextKeepAlive(), TimeUnit.MILLISECONDS);
                 if (changes == null) {
@@ -81,7 +85,7 @@ final class MapSession {
                     break; // deleted: ending the stream makes the client register again
                 }
                 Optional<MapResponse> delta = state.update(changes, snapshot, network.presence()::isOnline,
-                        context.get(), clock.instant());
+                        context.get(), access.rules(snapshot), clock.instant());
                 if (delta.isPresent()) {
                     send(delta.get());
                 }

@@ -48,7 +48,8 @@ class MapSessionTest {
             MapContext context = new MapContext("TtestCNTRL", "mesh.test", DNSConfig.builder().build(),
                     new DERPMap(null, Map.of(), false));
             MapSession session = new MapSession(self.id(), 142, MapFrames.zstd(1), synchronizedOut(out), server.network,
-                    () -> context, Duration.ofMillis(100), Clock.systemUTC());
+                    () -> context, new io.meshcontrol.core.netmap.AccessControl(server.network.policies()),
+                    Duration.ofMillis(100), Clock.systemUTC());
             Thread stream = Thread.ofVirtual().start(() -> {
                 try {
                     session.run();

@@ -1,0 +1,152 @@
+package io.meshcontrol.core.netmap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.NodePrivateKey;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.policy.Policy;
+import io.meshcontrol.core.policy.PolicyException;
+import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.PreAuthKeys;
+import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.state.Users;
+import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.wire.FilterRule;
+import io.meshcontrol.core.wire.NetPortRange;
+import io.meshcontrol.core.wire.PortRange;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class AccessRulesTest {
+
+    private static final String TAGS = "\"tagOwners\": {\"tag:web\": [\"autogroup:admin\"], \"tag:db\": [\"autogroup:admin\"]}";
+
+    @TempDir
+    Path folder;
+    Network network;
+    final Caller admin = Caller.localAdmin();
+    Node aliceLaptop;
+    Node alicePhone;
+    Node bobLaptop;
+    Node web;
+    Node db;
+
+    @BeforeEach
+    void setUp() {
+        network = new Network(Database.open(folder.resolve("db.sqlite"), true), Clock.systemUTC());
+        network.users().create(admin, new Users.NewUser("alice", null, "alice@example.com", Role.MEMBER));
+        network.users().create(admin, new Users.NewUser("bob", null, "bob@example.com", Role.MEMBER));
+        network.policies().set(admin, "{" + TAGS + "}", null);
+        aliceLaptop = join("alice", List.of(), "alice-laptop");
+        alicePhone = join("alice", List.of(), "alice-phone");
+        bobLaptop = join("bob", List.of(), "bob-laptop");
+        web = join(null, List.of("tag:web"), "web");
+        db = join(null, List.of("tag:db"), "db");
+    }
+
+    private Node join(String user, List<String> tags, String name) {
+        String key = network.preAuthKeys().create(admin, new PreAuthKeys.NewKey(user, tags, false, false, false, "", null))
+                .secret();
+        return network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
+                NodePrivateKey.generate().publicKey(), name, "{}"), key).node();
+    }
+
+    private AccessRules rules(String sections) {
+        return AccessRules.compile(Policy.parse("{" + TAGS + ", " + sections + "}"), network.snapshots().current());
+    }
+
+    @Test
+    void withoutAnAclsSectionEverythingIsAllowed() {
+        AccessRules rules = AccessRules.compile(Policy.parse("{" + TAGS + "}"), network.snapshots().current());
+        assertTrue(rules.sees(bobLaptop, db));
+        assertEquals(List.of(FilterRule.ALLOW_ALL), rules.packetFilter(web));
+    }
+
+    @Test
+    void anEmptyAclsListAllowsNothing() {
+        AccessRules rules = rules("\"acls\": []");
+        assertFalse(rules.sees(aliceLaptop, alicePhone));
+        assertEquals(List.of(), rules.packetFilter(web));
+    }
+
+    @Test
+    void groupToTagOnOnePortGivesTheTargetAFilterAndBothSidesVisibility() {
+        AccessRules rules = rules("\"groups\": {\"group:dev\": [\"alice@example.com\"]}, "
+                + "\"acls\": [{\"action\": \"accept\", \"src\": [\"group:dev\"], \"dst\": [\"tag:web:443\"]}]");
+        assertTrue(rules.sees(aliceLaptop, web));
+        assertTrue(rules.sees(web, alicePhone), "the target sees who may reach it");
+        assertFalse(rules.sees(bobLaptop, web));
+        assertFalse(rules.sees(aliceLaptop, db));
+        List<FilterRule> filter = rules.packetFilter(web);
+        assertEquals(1, filter.size());
+        assertEquals(List.of(aliceLaptop.ipv4(), aliceLaptop.ipv6(), alicePhone.ipv4(), alicePhone.ipv6()),
+                filter.getFirst().srcIps());
+        assertEquals(List.of(new NetPortRange(web.ipv4(), null, PortRange.of(443)),
+                new NetPortRange(web.ipv6(), null, PortRange.of(443))), filter.getFirst().dstPorts());
+        assertEquals(List.of(), rules.packetFilter(aliceLaptop), "nothing may reach alice's laptop");
+    }
+
+    @Test
+    void autogroupSelfLetsAUsersMachinesReachEachOther() {
+        AccessRules rules = rules("\"acls\": [{\"action\": \"accept\", \"src\": [\"autogroup:member\"], "
+                + "\"dst\": [\"autogroup:self:*\"]}]");
+        assertTrue(rules.sees(aliceLaptop, alicePhone));
+        assertFalse(rules.sees(aliceLaptop, bobLaptop));
+        assertFalse(rules.sees(web, db));
+        assertEquals(List.of(alicePhone.ipv4(), alicePhone.ipv6(), aliceLaptop.ipv4(), aliceLaptop.ipv6()).stream()
+                .sorted().toList(), rules.packetFilter(aliceLaptop).getFirst().srcIps().stream().sorted().toList());
+    }
+
+    @Test
+    void hostsAndAddressesAndProtocols() {
+        AccessRules rules = rules("\"hosts\": {\"office\": \"192.0.2.0/24\"}, \"acls\": ["
+                + "{\"action\": \"accept\", \"src\": [\"office\", \"" + bobLaptop.ipv4() + "\"], \"dst\": [\"tag:db:5432\"],"
+                + " \"proto\": \"tcp\"}]");
+        FilterRule rule = rules.packetFilter(db).getFirst();
+        assertEquals(List.of("192.0.2.0/24", bobLaptop.ipv4()), rule.srcIps(), "exactly what the rule names");
+        assertEquals(List.of(6), rule.ipProto());
+        assertTrue(rules.sees(bobLaptop, db));
+    }
+
+    @Test
+    void starToStarIsEveryoneAndWildcardDestination() {
+        AccessRules rules = rules("\"acls\": [{\"action\": \"accept\", \"src\": [\"*\"], \"dst\": [\"*:*\"]}]");
+        assertTrue(rules.sees(bobLaptop, db));
+        FilterRule rule = rules.packetFilter(web).getFirst();
+        assertEquals(List.of("*"), rule.srcIps());
+        assertEquals(List.of(new NetPortRange("*", null, PortRange.ANY)), rule.dstPorts());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"acls\": [{\"action\": \"accept\", \"src\": [\"tag:x\"], \"dst\": [\"*:*\"]}]}  | src=tag not found: \"tag:x\"",
+            "{\"acls\": [{\"action\": \"accept\", \"src\": [\"group:x\"], \"dst\": [\"*:*\"]}]} | src=group not found: \"group:x\"",
+            "{\"acls\": [{\"action\": \"accept\", \"src\": [\"*\"], \"dst\": [\"nas:22\"]}]}     | dst=host not found: \"nas\"",
+            "{\"acls\": [{\"action\": \"accept\", \"src\": [\"*\"], \"dst\": [\"*:99999\"]}]}    | invalid port range \"99999\"",
+            "{\"acls\": [{\"action\": \"drop\", \"src\": [\"*\"], \"dst\": [\"*:*\"]}]}          | action=\"drop\" is not supported: use \"accept\"",
+    })
+    void badRulesAreRefusedWithTheVendorsWords(String policy, String message) {
+        assertEquals(message, assertThrows(PolicyException.class, () -> Policy.parse(policy)).getMessage());
+    }
+
+    @Test
+    void taggingANodeChangesWhatTheRulesSay() {
+        Node tagged = network.nodes().setTags(admin, bobLaptop.id(), List.of("tag:web"));
+        AccessRules rules = AccessRules.compile(Policy.parse("{" + TAGS + ", \"acls\": [{\"action\": \"accept\", "
+                + "\"src\": [\"alice@example.com\"], \"dst\": [\"tag:web:80\"]}]}"), network.snapshots().current());
+        assertTrue(rules.sees(aliceLaptop, tagged));
+        assertFalse(rules.packetFilter(tagged).isEmpty());
+    }
+}
