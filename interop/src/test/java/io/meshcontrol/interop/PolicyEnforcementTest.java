@@ -1,0 +1,156 @@
+package io.meshcontrol.interop;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.NodeView;
+import io.meshcontrol.api.PreAuthKeyRequest;
+import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.core.wire.DERPMap;
+import io.meshcontrol.core.wire.WireJson;
+import io.meshcontrol.server.ServerSettings;
+import io.meshcontrol.server.testing.TestServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The policy decides who reaches whom, with real clients: a rule from A to B on one TCP port lets A open that
+ * port on B (through A's userspace SOCKS proxy) and not another one; a node outside the rules is not even a
+ * peer; a newly saved policy takes effect without restarting anything.
+ */
+class PolicyEnforcementTest {
+
+    private static final Duration SOON = Duration.ofSeconds(30);
+
+    @RegisterExtension
+    final TailscaleNodes nodes = new TailscaleNodes();
+
+    @TempDir
+    Path folder;
+
+    private Derper derper;
+    private TestServer server;
+    private ServerSocket allowed;
+    private ServerSocket other;
+
+    static Stream<ClientVersion> versions() {
+        return ClientVersions.all();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable closeable : new AutoCloseable[] {allowed, other, server, derper}) {
+            if (closeable != null) {
+                closeable.close();
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "tailscale {0}")
+    @MethodSource("versions")
+    void policyAllowsOnePortAndHidesNodesOutsideTheRules(ClientVersion version) throws Exception {
+        derper = Derper.start(ClientBinaries.of(ClientVersions.newest()), folder.resolve("derper"));
+        ServerSettings.Control defaults = ServerSettings.Control.defaults("mesh.test");
+        server = TestServer.start(folder, new ServerSettings.Control(defaults.dns(),
+                WireJson.read(derper.derpMapJson(), DERPMap.class), defaults.keepAlive(), defaults.ephemeralInactivityTimeout()));
+        MeshClient admin = server.adminClient();
+        admin.createUser(new UserRequest("alice", null, "alice@example.com", "admin"));
+        String key = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "", null)).secret();
+        TailscaleNode a = joined(version, "a", key);
+        joined(version, "b", key);
+        joined(version, "c", key);
+        String ipA = view(admin, "a").ipv4();
+        String ipB = view(admin, "b").ipv4();
+        allowed = listener();
+        other = listener();
+
+        admin.setPolicy(rule(ipA, ipB, allowed.getLocalPort()));
+        a.awaitStatus("b visible, c not", s -> has(s, "b") && !has(s, "c"), SOON);
+        assertTrue(eventually(() -> reaches(a, ipB, allowed.getLocalPort()), true), "A reaches B on the allowed port");
+        assertTrue(!reaches(a, ipB, other.getLocalPort()), "A does not reach B on another port");
+
+        admin.setPolicy(rule(ipA, ipB, other.getLocalPort()));
+        assertTrue(eventually(() -> reaches(a, ipB, other.getLocalPort()), true), "a new policy opens the other port");
+        assertTrue(eventually(() -> reaches(a, ipB, allowed.getLocalPort()), false), "and closes the first one");
+
+        admin.setPolicy("{\"acls\": []}");
+        a.awaitStatus("no peers left", s -> !has(s, "b") && !has(s, "c"), SOON);
+    }
+
+    private static String rule(String from, String to, int port) {
+        return """
+                {
+                  // only A to B, on one port
+                  "acls": [{"action": "accept", "src": ["%s"], "dst": ["%s:%d"]}],
+                }
+                """.formatted(from, to, port);
+    }
+
+    private TailscaleNode joined(ClientVersion version, String name, String key) {
+        TailscaleNode node = nodes.builder(version, name).env("TS_DEBUG_USE_DERP_HTTP", "1").start();
+        node.up(server.url(), key, name).requireOk();
+        return node;
+    }
+
+    private static NodeView view(MeshClient admin, String name) {
+        return admin.nodes().stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    private static boolean has(NodeStatus status, String name) {
+        return status.peerList().stream().anyMatch(p -> p.dnsName().startsWith(name + "."));
+    }
+
+    /** A local service on this machine: B's userspace stack forwards what reaches B's address to it. */
+    private static ServerSocket listener() throws IOException {
+        ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread.ofVirtual().start(() -> {
+            while (!socket.isClosed()) {
+                try (Socket client = socket.accept(); OutputStream out = client.getOutputStream()) {
+                    out.write("hello\n".getBytes(StandardCharsets.US_ASCII));
+                } catch (IOException e) {
+                    // closed, or the client went away
+                }
+            }
+        });
+        return socket;
+    }
+
+    /** Whether A, through its SOCKS5 proxy, gets the service's greeting from B's address and port. */
+    private static boolean reaches(TailscaleNode from, String ip, int port) {
+        try (Socket socket = new Socket(new Proxy(Proxy.Type.SOCKS, from.socksAddress()))) {
+            socket.connect(InetSocketAddress.createUnresolved(ip, port), 3000);
+            socket.setSoTimeout(3000);
+            InputStream in = socket.getInputStream();
+            return new String(in.readNBytes(6), StandardCharsets.US_ASCII).equals("hello\n");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean eventually(java.util.function.BooleanSupplier check, boolean wanted) throws InterruptedException {
+        Instant deadline = Instant.now().plus(SOON);
+        while (Instant.now().isBefore(deadline)) {
+            if (check.getAsBoolean() == wanted) {
+                return true;
+            }
+            Thread.sleep(500);
+        }
+        return false;
+    }
+}
