@@ -3,13 +3,8 @@ package io.meshcontrol.interop;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.MeshClient;
-import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.core.wire.DERPMap;
-import io.meshcontrol.core.wire.WireJson;
-import io.meshcontrol.server.ServerSettings;
-import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -44,8 +39,7 @@ class PolicyEnforcementTest {
     @TempDir
     Path folder;
 
-    private Derper derper;
-    private TestServer server;
+    private TestNetwork network;
     private ServerSocket allowed;
     private ServerSocket other;
 
@@ -55,7 +49,7 @@ class PolicyEnforcementTest {
 
     @AfterEach
     void stop() throws Exception {
-        for (AutoCloseable closeable : new AutoCloseable[] {allowed, other, server, derper}) {
+        for (AutoCloseable closeable : new AutoCloseable[] {allowed, other, network}) {
             if (closeable != null) {
                 closeable.close();
             }
@@ -65,18 +59,15 @@ class PolicyEnforcementTest {
     @ParameterizedTest(name = "tailscale {0}")
     @MethodSource("versions")
     void policyAllowsOnePortAndHidesNodesOutsideTheRules(ClientVersion version) throws Exception {
-        derper = Derper.start(ClientBinaries.of(ClientVersions.newest()), folder.resolve("derper"));
-        ServerSettings.Control defaults = ServerSettings.Control.defaults("mesh.test");
-        server = TestServer.start(folder, new ServerSettings.Control(defaults.dns(),
-                WireJson.read(derper.derpMapJson(), DERPMap.class), defaults.keepAlive(), defaults.ephemeralInactivityTimeout()));
-        MeshClient admin = server.adminClient();
+        network = TestNetwork.start(folder, nodes, Duration.ofMinutes(30));
+        MeshClient admin = network.admin();
         admin.createUser(new UserRequest("alice", null, "alice@example.com", "admin"));
         String key = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "", null)).secret();
-        TailscaleNode a = joined(version, "a", key);
-        joined(version, "b", key);
-        joined(version, "c", key);
-        String ipA = view(admin, "a").ipv4();
-        String ipB = view(admin, "b").ipv4();
+        TailscaleNode a = network.joined(version, "a", key);
+        network.joined(version, "b", key);
+        network.joined(version, "c", key);
+        String ipA = network.view("a").ipv4();
+        String ipB = network.view("b").ipv4();
         allowed = listener();
         other = listener();
 
@@ -100,16 +91,6 @@ class PolicyEnforcementTest {
                   "acls": [{"action": "accept", "src": ["%s"], "dst": ["%s:%d"]}],
                 }
                 """.formatted(from, to, port);
-    }
-
-    private TailscaleNode joined(ClientVersion version, String name, String key) {
-        TailscaleNode node = nodes.builder(version, name).env("TS_DEBUG_USE_DERP_HTTP", "1").start();
-        node.up(server.url(), key, name).requireOk();
-        return node;
-    }
-
-    private static NodeView view(MeshClient admin, String name) {
-        return admin.nodes().stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
     }
 
     private static boolean has(NodeStatus status, String name) {

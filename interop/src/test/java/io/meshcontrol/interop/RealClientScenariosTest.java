@@ -10,10 +10,6 @@ import io.meshcontrol.api.SettingsView;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.cli.CliContext;
 import io.meshcontrol.cli.Svc;
-import io.meshcontrol.core.wire.DERPMap;
-import io.meshcontrol.core.wire.WireJson;
-import io.meshcontrol.server.ServerSettings;
-import io.meshcontrol.server.testing.TestServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -46,8 +42,7 @@ class RealClientScenariosTest {
     @TempDir
     Path folder;
 
-    private Derper derper;
-    private TestServer server;
+    private TestNetwork network;
     private MeshClient admin;
     private URI loginServer;
 
@@ -56,13 +51,9 @@ class RealClientScenariosTest {
     }
 
     private void startServer() throws Exception {
-        derper = Derper.start(ClientBinaries.of(ClientVersions.newest()), folder.resolve("derper"));
-        DERPMap relays = WireJson.read(derper.derpMapJson(), DERPMap.class);
-        ServerSettings.Control defaults = ServerSettings.Control.defaults("mesh.test");
-        server = TestServer.start(folder, new ServerSettings.Control(defaults.dns(), relays, defaults.keepAlive(),
-                EPHEMERAL_TIMEOUT));
-        admin = server.adminClient();
-        loginServer = server.url();
+        network = TestNetwork.start(folder, nodes, EPHEMERAL_TIMEOUT);
+        admin = network.admin();
+        loginServer = network.loginServer();
         admin.createUser(new UserRequest("alice", "Alice", "alice@example.com", "admin"));
         admin.setPolicy("""
                 {
@@ -75,11 +66,8 @@ class RealClientScenariosTest {
 
     @AfterEach
     void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
-        if (derper != null) {
-            derper.close();
+        if (network != null) {
+            network.close();
         }
     }
 
@@ -89,17 +77,15 @@ class RealClientScenariosTest {
     }
 
     private TailscaleNode node(ClientVersion version, String name) {
-        return nodes.builder(version, name).env("TS_DEBUG_USE_DERP_HTTP", "1").start();
+        return network.node(version, name);
     }
 
     private TailscaleNode joined(ClientVersion version, String name, String authKey) {
-        TailscaleNode node = node(version, name);
-        node.up(loginServer, authKey, name).requireOk();
-        return node;
+        return network.joined(version, name, authKey);
     }
 
     private NodeView serverView(String name) {
-        return admin.nodes().stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
+        return network.view(name);
     }
 
     private static Optional<PeerStatus> peer(NodeStatus status, String name) {
@@ -241,7 +227,7 @@ class RealClientScenariosTest {
     /** Runs the real svc command line against the test server, through its local credential. */
     private int svc(String... args) throws Exception {
         Path config = folder.resolve("svc.yaml");
-        Files.writeString(config, "cli:\n  local_credential_path: " + server.localCredentialPath() + "\n");
+        Files.writeString(config, "cli:\n  local_credential_path: " + network.server().localCredentialPath() + "\n");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         String[] all = Stream.concat(Stream.of("-c", config.toString()), Stream.of(args)).toArray(String[]::new);

@@ -30,6 +30,7 @@ public final class MapSessions implements AutoCloseable {
     private Set<Long> pendingUsers = new HashSet<>();
     private boolean pendingEverything;
     private boolean flushScheduled;
+    private boolean closed;
 
     public MapSessions(EventBus events) {
         this.unsubscribe = events.subscribe(this::collect);
@@ -69,7 +70,7 @@ public final class MapSessions implements AutoCloseable {
     }
 
     private void scheduleFlush() {
-        if (!flushScheduled) {
+        if (!flushScheduled && !closed) {
             flushScheduled = true;
             flusher.schedule(this::flush, BATCH_WINDOW.toMillis(), TimeUnit.MILLISECONDS);
         }
@@ -91,6 +92,9 @@ public final class MapSessions implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (this) {
+            closed = true; // an event published while closing must not schedule onto the stopped flusher
+        }
         unsubscribe.run();
         flusher.shutdownNow();
         byNode.values().forEach(MapSession::close);
