@@ -122,22 +122,23 @@ public final class ApiKeys {
             return Optional.empty();
         }
         Instant now = clock.instant();
-        return jdbi.withHandle(h -> {
+        Optional<Caller> caller = jdbi.withHandle(h -> {
             Optional<ApiKey> found = keys.byPrefix(h, parsed.get().prefix());
             if (found.isEmpty() || !parsed.get().matches(found.get().secretHash()) || found.get().isExpired(now)) {
-                return Optional.empty();
+                return Optional.<Caller>empty();
             }
             ApiKey key = found.get();
-            noteUse(h, key, now);
             return Optional.of(Caller.forApiKey(key, owner(h, key)));
         });
+        caller.ifPresent(c -> noteUse(c.apiKey(), now));
+        return caller;
     }
 
-    private void noteUse(Handle h, ApiKey key, Instant now) {
+    private void noteUse(ApiKey key, Instant now) {
         Instant written = lastUseWritten.get(key.id());
         if (written == null || Duration.between(written, now).compareTo(LAST_USED_RESOLUTION) >= 0) {
             lastUseWritten.put(key.id(), now);
-            keys.markUsed(h, key.id(), now);
+            jdbi.useTransaction(h -> keys.markUsed(h, key.id(), now));
         }
     }
 

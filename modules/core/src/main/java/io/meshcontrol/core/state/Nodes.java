@@ -115,7 +115,7 @@ public final class Nodes {
                 .filter(node -> (node.lastSeen() == null ? node.createdAt() : node.lastSeen()).isBefore(cutoff))
                 .toList();
         for (Node node : stale) {
-            if (jdbi.withHandle(h -> store.delete(h, node.id()))) {
+            if (jdbi.inTransaction(h -> store.delete(h, node.id()))) {
                 events.publish(new MeshEvent.NodeDeleted(clock.instant(), node));
             }
         }

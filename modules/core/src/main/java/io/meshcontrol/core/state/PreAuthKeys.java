@@ -123,7 +123,7 @@ public final class PreAuthKeys {
     /** Deletes keys that have been invalid for longer than {@link #INVALID_RETENTION}. */
     public int reap() {
         Instant cutoff = clock.instant().minus(INVALID_RETENTION);
-        return jdbi.withHandle(h -> keys.reapInvalidBefore(h, cutoff));
+        return jdbi.inTransaction(h -> keys.reapInvalidBefore(h, cutoff));
     }
 
     private User user(Handle h, PreAuthKey key) {

@@ -43,7 +43,7 @@ public final class Presence {
         Integer left = streams.computeIfPresent(node.id(), (id, count) -> count == 1 ? null : count - 1);
         if (left == null) {
             Instant now = clock.instant();
-            jdbi.useHandle(h -> nodes.markLastSeen(h, node.id(), now));
+            jdbi.useTransaction(h -> nodes.markLastSeen(h, node.id(), now));
             events.publish(new MeshEvent.NodeChanged(now, node, "offline"));
         }
     }

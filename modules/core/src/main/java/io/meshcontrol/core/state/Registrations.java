@@ -150,12 +150,12 @@ public final class Registrations {
             return Optional.empty();
         }
         if (node.get().ephemeral()) {
-            jdbi.useHandle(h -> nodes.delete(h, node.get().id()));
+            jdbi.useTransaction(h -> nodes.delete(h, node.get().id()));
             events.publish(new MeshEvent.NodeDeleted(now, node.get()));
             return node;
         }
         Node expired = node.get().withKeyExpiry(now);
-        jdbi.useHandle(h -> nodes.update(h, expired));
+        jdbi.useTransaction(h -> nodes.update(h, expired));
         events.publish(new MeshEvent.NodeKeyExpired(now, expired));
         return Optional.of(expired);
     }

@@ -51,7 +51,9 @@ public final class Database {
         SQLiteDataSource dataSource = new SQLiteDataSource(config);
         dataSource.setUrl("jdbc:sqlite:" + file.toAbsolutePath());
         migrate(dataSource);
-        return new Database(file, Jdbi.create(dataSource));
+        Jdbi jdbi = Jdbi.create(dataSource);
+        jdbi.setTransactionHandler(new SerializedTransactions(jdbi.getTransactionHandler()));
+        return new Database(file, jdbi);
     }
 
     private static void migrate(SQLiteDataSource dataSource) {

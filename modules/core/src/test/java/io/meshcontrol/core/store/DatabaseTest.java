@@ -74,6 +74,46 @@ class DatabaseTest {
         assertEquals(threads * rounds, total, "no lost update and no SQLITE_BUSY");
     }
 
+    @Test
+    void aWaitingWriterParksInsteadOfSleepingInSqlite() throws Exception {
+        // SQLite's busy handler sleeps in native code (the thread stays RUNNABLE and, if virtual, pins its carrier);
+        // a writer that waits must be parked on a Java lock instead (WAITING), which frees the carrier.
+        Database db = Database.open(folder.resolve("db.sqlite"), true);
+        db.jdbi().useHandle(h -> h.execute("CREATE TABLE counter (n INTEGER)"));
+        db.jdbi().useHandle(h -> h.execute("INSERT INTO counter VALUES (0)"));
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Thread first = Thread.ofVirtual().start(() -> db.jdbi().useTransaction(h -> {
+            h.createUpdate("UPDATE counter SET n = n + 1").execute();
+            holding.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        holding.await();
+        Thread second = Thread.ofVirtual().start(() -> db.jdbi().useTransaction(h ->
+                h.createUpdate("UPDATE counter SET n = n + 1").execute()));
+        Thread.State waiting = awaitBlocked(second);
+        release.countDown();
+        first.join();
+        second.join();
+        assertEquals(Thread.State.WAITING, waiting, "the second writer waits parked, not in SQLite's busy loop");
+        int total = db.jdbi().withHandle(h -> h.createQuery("SELECT n FROM counter").mapTo(Integer.class).one());
+        assertEquals(2, total);
+    }
+
+    /** The state a thread settles in once it can go no further (it never finishes while the first holds on). */
+    private static Thread.State awaitBlocked(Thread thread) throws InterruptedException {
+        Thread.State state = thread.getState();
+        for (int i = 0; i < 100 && state != Thread.State.WAITING; i++) {
+            Thread.sleep(20);
+            state = thread.getState();
+        }
+        return state;
+    }
+
     private static int version(String file) {
         return Integer.parseInt(file.substring(1, file.indexOf("__")));
     }
