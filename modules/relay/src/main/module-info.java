@@ -1,0 +1,7 @@
+/** DERP relay server and STUN. */
+module io.meshcontrol.relay {
+    requires transitive io.meshcontrol.core;
+
+    exports io.meshcontrol.relay.derp;
+    exports io.meshcontrol.relay.stun;
+}
