@@ -144,7 +144,9 @@ public final class MeshServer implements AutoCloseable {
                 new LocalAccess(server.localUrl().toString(), localToken).write(settings.localCredentialPath());
             }
             LOG.log(Level.INFO, "listening on " + server.localUrl() + server.metricsAddress()
-                    .map(a -> ", metrics on http://" + a.getHostString() + ":" + a.getPort() + "/metrics").orElse(""));
+                    .map(a -> ", metrics on http://" + a.getHostString() + ":" + a.getPort() + "/metrics").orElse("")
+                    + (relay == null ? "" : ", DERP relay on /derp" + (relay.stunPort() > 0
+                            ? ", STUN on udp port " + relay.stunPort() : ", STUN off")));
             return server;
         } catch (IOException | RuntimeException e) {
             undertow.stop();
