@@ -18,6 +18,7 @@ import io.meshcontrol.server.http.Authenticator;
 import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
+import io.meshcontrol.server.metrics.RelayMetrics;
 import io.meshcontrol.server.relay.EmbeddedRelay;
 import io.meshcontrol.relay.map.EmbeddedRegion;
 import java.util.concurrent.atomic.AtomicReference;
@@ -106,6 +107,7 @@ public final class MeshServer implements AutoCloseable {
         EmbeddedRelay relay = settings.relay().enabled() ? EmbeddedRelay.start(settings.relay(), network) : null;
         if (relay != null) {
             relay.register(routes);
+            RelayMetrics.register(registry, relay.derp());
         }
         // The relay's region names the listener's port, known once it is bound; until then maps carry the files' map.
         AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),

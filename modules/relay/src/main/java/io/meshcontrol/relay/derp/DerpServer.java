@@ -75,6 +75,11 @@ public final class DerpServer implements AutoCloseable {
         return stats;
     }
 
+    /** How many keys are connected (handshake done). */
+    public int clientCount() {
+        return clients.size();
+    }
+
     /** The sessions of connected (handshaken) clients. */
     public List<DerpSession> clients() {
         return List.copyOf(clients.values());

@@ -227,10 +227,8 @@ public final class DerpSession {
         if (closed) {
             return;
         }
-        if (queue.offerPacket(frame, disco)) {
-            server.stats().forwarded.increment();
-        } else {
-            server.stats().forwarded.increment();
+        server.stats().forwarded.increment();
+        if (!queue.offerPacket(frame, disco)) {
             server.stats().droppedQueueHead.increment();
         }
         transport.writeReady();

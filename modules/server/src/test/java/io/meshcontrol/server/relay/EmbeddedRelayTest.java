@@ -59,6 +59,26 @@ class EmbeddedRelayTest {
     }
 
     @Test
+    void relayCountersAreExported() throws Exception {
+        InetSocketAddress address = start(false);
+        try (DerpSocketClient a = DerpSocketClient.connect(address, NodePrivateKey.generate());
+             DerpSocketClient b = DerpSocketClient.connect(address, NodePrivateKey.generate())) {
+            a.send(0x04, b.key.publicKey().bytes(), new byte[] {1});
+            b.read();
+            a.send(0x04, NodePrivateKey.generate().publicKey().bytes(), new byte[] {1});
+            a.send(0x12, new byte[8]);
+            a.read();
+            InetSocketAddress metrics = server.server.metricsAddress().orElseThrow();
+            String body = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + metrics.getPort() + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(body.contains("svc_derp_clients 2"), body);
+            assertTrue(body.contains("svc_derp_packets_forwarded_total 1"), body);
+            assertTrue(body.contains("svc_derp_packets_dropped_total{reason=\"unknown_dest\"} 1"), body);
+        }
+    }
+
+    @Test
     void manyPacketsArriveInOrder() throws Exception {
         InetSocketAddress address = start(false);
         try (DerpSocketClient a = DerpSocketClient.connect(address, NodePrivateKey.generate());
