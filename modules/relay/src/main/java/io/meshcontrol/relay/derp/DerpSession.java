@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -35,6 +36,8 @@ public final class DerpSession {
     private final PeerGoneLimiter notHereLimiter = new PeerGoneLimiter();
     private volatile NodePublicKey clientKey;
     private volatile boolean preferred;
+    /** Set once; the transport's thread and the timer thread may both end a session. */
+    private final AtomicBoolean ended = new AtomicBoolean();
     private volatile boolean closed;
     private volatile long framesTaken;
     private long framesTakenAtLastTick;
@@ -79,12 +82,17 @@ public final class DerpSession {
         return frame;
     }
 
+    /** Whether frames wait to be written. */
+    public boolean hasQueuedFrames() {
+        return !queue.isEmpty();
+    }
+
     /** The connection ended (EOF, error or {@link DerpTransport#close}); idempotent. */
     public void closed() {
-        if (closed) {
+        closed = true;
+        if (!ended.compareAndSet(false, true)) {
             return;
         }
-        closed = true;
         ScheduledFuture<?> t = timer;
         if (t != null) {
             t.cancel(false);
@@ -258,7 +266,7 @@ public final class DerpSession {
     }
 
     void drop(String reason) {
-        if (!closed) {
+        if (!ended.get()) {
             LOG.log(Level.WARNING, "DERP client " + describe() + " dropped: " + reason);
         }
         transport.close();

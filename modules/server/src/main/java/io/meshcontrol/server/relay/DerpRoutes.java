@@ -9,8 +9,13 @@ import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import io.undertow.util.Protocols;
 import io.undertow.util.StatusCodes;
+import io.undertow.websockets.WebSocketConnectionCallback;
+import io.undertow.websockets.WebSocketProtocolHandshakeHandler;
+import io.undertow.websockets.core.protocol.version13.Hybi13Handshake;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The relay's HTTP side on the server's own listener: {@code GET /derp} switches to the DERP byte stream, and the
@@ -23,9 +28,17 @@ public final class DerpRoutes {
     private static final HttpString ALLOW_ORIGIN = HttpString.tryFromString("Access-Control-Allow-Origin");
 
     private final DerpServer relay;
+    /** WebSocket with subprotocol "derp" only, no compression: DERP carries encrypted packets that do not compress. */
+    private final WebSocketProtocolHandshakeHandler webSocket;
 
     public DerpRoutes(DerpServer relay) {
         this.relay = relay;
+        WebSocketConnectionCallback connected = (exchange, channel) -> {
+            WebSocketDerpTransport transport = new WebSocketDerpTransport(channel);
+            transport.start(relay.accept(transport));
+        };
+        this.webSocket = new WebSocketProtocolHandshakeHandler(List.of(new Hybi13Handshake(Set.of("derp"), false)),
+                connected);
     }
 
     public void register(Routes routes) {
@@ -44,9 +57,15 @@ public final class DerpRoutes {
         exchange.endExchange();
     }
 
-    private void upgrade(HttpServerExchange exchange) {
+    private void upgrade(HttpServerExchange exchange) throws Exception {
         String upgrade = exchange.getRequestHeaders().getFirst(Headers.UPGRADE);
-        // WebSocket (Upgrade: websocket) is what browser clients use; Go clients never do by default. Not offered yet.
+        String protocols = exchange.getRequestHeaders().getFirst(Headers.SEC_WEB_SOCKET_PROTOCOL);
+        // WebSocket is what browser clients use (and Go clients built for it); it must ask for the "derp" subprotocol.
+        if (upgrade != null && upgrade.strip().equalsIgnoreCase("websocket") && protocols != null
+                && protocols.toLowerCase(Locale.ROOT).contains("derp")) {
+            webSocket.handleRequest(exchange);
+            return;
+        }
         if (upgrade == null || !upgrade.strip().toLowerCase(Locale.ROOT).equals("derp")
                 || !exchange.getProtocol().equals(Protocols.HTTP_1_1)) {
             exchange.setPersistent(false);
