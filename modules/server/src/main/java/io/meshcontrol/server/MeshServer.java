@@ -20,6 +20,7 @@ import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
 import io.meshcontrol.server.metrics.RelayMetrics;
 import io.meshcontrol.server.relay.EmbeddedRelay;
+import io.meshcontrol.server.relay.VerifyRoute;
 import io.meshcontrol.relay.map.EmbeddedRegion;
 import java.util.concurrent.atomic.AtomicReference;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
@@ -104,6 +105,8 @@ public final class MeshServer implements AutoCloseable {
         ControlTransport control = new ControlTransport(noiseKey, workers, clock);
         control.register(routes);
         MapSessions mapSessions = new MapSessions(network.events());
+        // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
+        new VerifyRoute(network).register(routes);
         EmbeddedRelay relay = settings.relay().enabled() ? EmbeddedRelay.start(settings.relay(), network) : null;
         if (relay != null) {
             relay.register(routes);

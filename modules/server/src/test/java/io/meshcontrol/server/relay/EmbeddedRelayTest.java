@@ -150,6 +150,25 @@ class EmbeddedRelayTest {
     }
 
     @Test
+    void verifyAllowsKnownNodeKeysOnly() throws Exception {
+        start(true);
+        server.adminClient().createUser(new UserRequest("alice", null, "alice@example.com", "member"));
+        String authKey = server.adminClient()
+                .createPreAuthKey(new PreAuthKeyRequest("alice", null, false, false, false, "", null)).secret();
+        NodePrivateKey node = NodePrivateKey.generate();
+        server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
+                node.publicKey(), "laptop", "{}"), authKey);
+        String known = "{\"NodePublic\":\"" + node.publicKey().toText() + "\",\"Source\":\"192.0.2.5\"}";
+        String unknown = "{\"NodePublic\":\"" + NodePrivateKey.generate().publicKey().toText() + "\"}";
+        HttpResponse<String> allowed = server.request("POST", "/verify", null, known);
+        assertEquals(200, allowed.statusCode());
+        assertEquals("{\"Allow\":true}", allowed.body());
+        assertEquals("{\"Allow\":false}", server.request("POST", "/verify", null, unknown).body());
+        assertEquals(400, server.request("POST", "/verify", null, "{\"NodePublic\":\"nodekey:12\"}").statusCode());
+        assertEquals(400, server.request("POST", "/verify", null, "not json").statusCode());
+    }
+
+    @Test
     void derpWithoutUpgradeIsRefused() throws Exception {
         InetSocketAddress address = start(false);
         try (DerpSocketClient plain = DerpSocketClient.upgrade(address, NodePrivateKey.generate(), null)) {
