@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.NodePrivateKey;
+import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.wire.DERPMap;
+import io.meshcontrol.server.relay.DerpSocketClient;
 import io.meshcontrol.core.wire.DERPNode;
 import io.meshcontrol.core.wire.DERPRegion;
 import io.meshcontrol.core.wire.WireJson;
@@ -140,6 +144,36 @@ class EmbeddedRelayTest {
             Path mapFile = folder.resolve("derpmap.json");
             Files.write(mapFile, WireJson.write(map));
             runDerpprobe(mapFile);
+        }
+    }
+
+    /**
+     * The vendor's derper, told to ask our {@code /verify} (and not to fail open), admits a node this server knows
+     * and refuses a key it does not.
+     */
+    @Test
+    void externalDerperAsksVerifyAndAdmitsOnlyKnownNodes() throws Exception {
+        server = TestServer.start(folder);
+        admin = server.adminClient();
+        admin.createUser(new UserRequest("alice", "Alice", "alice@example.com", "admin"));
+        String authKey = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, false, false, false, "t", null))
+                .secret();
+        NodePrivateKey known = NodePrivateKey.generate();
+        server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
+                known.publicKey(), "laptop", "{}"), authKey);
+        try (Derper derper = Derper.start(ClientBinaries.of(ClientVersions.newest()), folder.resolve("derper"),
+                "-verify-client-url", server.url().resolve("/verify").toString(),
+                "-verify-client-url-fail-open=false")) {
+            try (DerpSocketClient admitted = DerpSocketClient.connect(derper.address(), known)) {
+                admitted.send(0x12, new byte[8]);
+                assertTrue(admitted.read().type() == 0x13, "pong from derper");
+            }
+            try (DerpSocketClient stranger = DerpSocketClient.upgrade(derper.address(), NodePrivateKey.generate(),
+                    "DERP")) {
+                stranger.readServerKey();
+                stranger.sendClientInfo();
+                assertTrue(stranger.closedByServer(), "derper must refuse a key /verify does not allow");
+            }
         }
     }
 

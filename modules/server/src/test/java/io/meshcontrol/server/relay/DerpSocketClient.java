@@ -15,16 +15,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /** A DERP client over a plain socket, as Tailscale's derphttp client talks to a relay over HTTP. */
-final class DerpSocketClient implements AutoCloseable {
+public final class DerpSocketClient implements AutoCloseable {
 
-    final NodePrivateKey key;
+    public final NodePrivateKey key;
     final Socket socket;
     final DataInputStream in;
     final OutputStream out;
-    final String responseHead;
+    public final String responseHead;
     NodePublicKey serverKey;
 
-    record Frame(int type, byte[] payload) {
+    public record Frame(int type, byte[] payload) {
     }
 
     private DerpSocketClient(NodePrivateKey key, Socket socket, String responseHead) throws IOException {
@@ -36,7 +36,7 @@ final class DerpSocketClient implements AutoCloseable {
     }
 
     /** Sends the upgrade request and reads the response head, whatever it says. */
-    static DerpSocketClient upgrade(InetSocketAddress server, NodePrivateKey key, String upgradeHeader)
+    public static DerpSocketClient upgrade(InetSocketAddress server, NodePrivateKey key, String upgradeHeader)
             throws IOException {
         Socket socket = new Socket();
         socket.connect(server, 5000);
@@ -57,7 +57,7 @@ final class DerpSocketClient implements AutoCloseable {
     }
 
     /** Upgrade and handshake; fails unless the server answers ServerInfo. */
-    static DerpSocketClient connect(InetSocketAddress server, NodePrivateKey key) throws Exception {
+    public static DerpSocketClient connect(InetSocketAddress server, NodePrivateKey key) throws Exception {
         DerpSocketClient client = upgrade(server, key, "DERP");
         if (!client.responseHead.startsWith("HTTP/1.1 101")) {
             throw new IOException("no upgrade: " + client.responseHead);
@@ -74,7 +74,7 @@ final class DerpSocketClient implements AutoCloseable {
         return client;
     }
 
-    void readServerKey() throws IOException {
+    public void readServerKey() throws IOException {
         Frame frame = read();
         if (frame.type() != 0x01) {
             throw new IOException("expected ServerKey, got " + frame.type());
@@ -82,7 +82,7 @@ final class DerpSocketClient implements AutoCloseable {
         serverKey = NodePublicKey.fromRaw(Arrays.copyOfRange(frame.payload(), 8, 40));
     }
 
-    void sendClientInfo() throws Exception {
+    public void sendClientInfo() throws Exception {
         byte[] nonce = new byte[24];
         nonce[3] = 1;
         byte[] box = NaclBox.seal("{\"version\":2}".getBytes(StandardCharsets.UTF_8), nonce, serverKey.bytes(),
@@ -90,7 +90,7 @@ final class DerpSocketClient implements AutoCloseable {
         send(0x02, key.publicKey().bytes(), nonce, box);
     }
 
-    void send(int type, byte[]... parts) throws IOException {
+    public void send(int type, byte[]... parts) throws IOException {
         int length = 0;
         for (byte[] part : parts) {
             length += part.length;
@@ -104,7 +104,7 @@ final class DerpSocketClient implements AutoCloseable {
     }
 
     /** The next frame other than a keep-alive. */
-    Frame read() throws IOException {
+    public Frame read() throws IOException {
         while (true) {
             int type = in.readUnsignedByte();
             int length = in.readInt();
@@ -117,7 +117,7 @@ final class DerpSocketClient implements AutoCloseable {
     }
 
     /** Whether the server closed the connection (EOF or reset) within the socket timeout. */
-    boolean closedByServer() {
+    public boolean closedByServer() {
         try {
             while (true) {
                 read();
