@@ -97,7 +97,7 @@ public final class DerpServer implements AutoCloseable {
     @Override
     public void close() {
         for (DerpSession session : clients.values()) {
-            session.drop("relay stopping");
+            session.end();
         }
         timers.shutdownNow();
     }

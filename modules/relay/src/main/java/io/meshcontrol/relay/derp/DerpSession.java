@@ -265,6 +265,12 @@ public final class DerpSession {
         enqueueControl(new Frame(FrameType.KEEP_ALIVE, new byte[0]));
     }
 
+    /** Ends the session without a warning, for a relay that is stopping. */
+    void end() {
+        transport.close();
+        closed();
+    }
+
     void drop(String reason) {
         if (!ended.get()) {
             LOG.log(Level.WARNING, "DERP client " + describe() + " dropped: " + reason);
