@@ -1,4 +1,8 @@
-/** DERP relay server, STUN, DERP map sources and merging (filled by the relay issue). */
+/** DERP relay server and STUN. */
 module io.meshcontrol.relay {
-    requires io.meshcontrol.core;
+    requires transitive io.meshcontrol.core;
+
+    exports io.meshcontrol.relay.derp;
+    exports io.meshcontrol.relay.map;
+    exports io.meshcontrol.relay.stun;
 }

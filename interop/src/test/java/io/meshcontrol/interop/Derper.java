@@ -29,18 +29,26 @@ public final class Derper implements AutoCloseable {
         this.stunPort = stunPort;
     }
 
-    public static Derper start(ClientBinaries binaries, Path workDir) throws IOException, InterruptedException {
+    public static Derper start(ClientBinaries binaries, Path workDir, String... extraArgs)
+            throws IOException, InterruptedException {
         int derpPort = freeTcpPort();
         int stunPort = freeUdpPort();
         Files.createDirectories(workDir);
-        Process process = ChildProcesses.start(new ProcessBuilder(List.of(binaries.derper().toString(),
+        List<String> command = new java.util.ArrayList<>(List.of(binaries.derper().toString(),
                 "-a", "127.0.0.1:" + derpPort, "-http-port", "-1", "-stun-port", Integer.toString(stunPort),
-                "-hostname", "127.0.0.1", "-c", workDir.resolve("derper.key").toString()))
+                "-hostname", "127.0.0.1", "-c", workDir.resolve("derper.key").toString()));
+        command.addAll(List.of(extraArgs));
+        Process process = ChildProcesses.start(new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(workDir.resolve("derper.log").toFile()));
         Derper derper = new Derper(process, derpPort, stunPort);
         derper.awaitReady(workDir);
         return derper;
+    }
+
+    /** Where the relay listens (plain HTTP). */
+    public java.net.InetSocketAddress address() {
+        return new java.net.InetSocketAddress("127.0.0.1", derpPort);
     }
 
     /** The relay map (vendor JSON shape) naming this relay as region 900. */

@@ -36,6 +36,9 @@ class KillNineDurabilityTest {
         Files.writeString(config, """
                 listen_addr: 127.0.0.1:%d
                 metrics_listen_addr: null
+                derp:
+                  server:
+                    stun_listen_addr: 127.0.0.1:0
                 database:
                   sqlite:
                     path: %s

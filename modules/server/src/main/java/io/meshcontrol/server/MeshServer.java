@@ -19,6 +19,11 @@ import io.meshcontrol.server.http.Authenticator;
 import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
+import io.meshcontrol.server.metrics.RelayMetrics;
+import io.meshcontrol.server.relay.EmbeddedRelay;
+import io.meshcontrol.server.relay.VerifyRoute;
+import io.meshcontrol.relay.map.EmbeddedRegion;
+import java.util.concurrent.atomic.AtomicReference;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
 import io.meshcontrol.server.v1.AuthRoutes;
 import io.meshcontrol.server.v1.NodeRoutes;
@@ -60,10 +65,15 @@ public final class MeshServer implements AutoCloseable {
     private final Undertow undertow;
     private final MetricsListener metrics;
     private final ExecutorService workers;
+    private final EmbeddedRelay relay;
+    private final AtomicReference<MapContext> mapContext;
 
     private MeshServer(ServerSettings settings, Routes routes, ControlTransport control, MapSessions mapSessions,
             ScheduledExecutorService housekeeping, Undertow undertow,
-            MetricsListener metrics, ExecutorService workers) {
+            MetricsListener metrics, ExecutorService workers, EmbeddedRelay relay,
+            AtomicReference<MapContext> mapContext) {
+        this.relay = relay;
+        this.mapContext = mapContext;
         this.settings = settings;
         this.routes = routes;
         this.control = control;
@@ -96,11 +106,19 @@ public final class MeshServer implements AutoCloseable {
         ControlTransport control = new ControlTransport(noiseKey, workers, clock);
         control.register(routes);
         MapSessions mapSessions = new MapSessions(network.events());
-        MapContext mapContext = new MapContext(network.tailnetId(), settings.baseDomain(), settings.control().dns(),
-                settings.control().derpMap());
+        // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
+        new VerifyRoute(network).register(routes);
+        EmbeddedRelay relay = settings.relay().enabled() ? EmbeddedRelay.start(settings.relay(), network) : null;
+        if (relay != null) {
+            relay.register(routes);
+            RelayMetrics.register(registry, relay.derp());
+        }
+        // The relay's region names the listener's port, known once it is bound; until then maps carry the files' map.
+        AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
+                settings.baseDomain(), settings.control().dns(), settings.control().derpMap()));
         control.machineRoutes()
                 .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
-                .add("POST", "/machine/map", new MapEndpoint(network, mapSessions, () -> mapContext,
+                .add("POST", "/machine/map", new MapEndpoint(network, mapSessions, mapContext::get,
                         new AccessControl(network.policies()), settings.control().keepAlive(), clock));
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
 
@@ -111,22 +129,34 @@ public final class MeshServer implements AutoCloseable {
                 .setHandler(routes.build(new Authenticator(network.apiKeys(), localToken), json, httpMetrics, workers,
                         settings.version()))
                 .build();
-        undertow.start();
         MetricsListener metrics = null;
         try {
+            undertow.start();
+            if (relay != null && settings.relay().publishRegion()) {
+                int bound = ((InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress()).getPort();
+                EmbeddedRegion region = relay.region(URI.create(settings.serverUrl()), settings.listenPort() == 0,
+                        bound);
+                mapContext.set(new MapContext(network.tailnetId(), settings.baseDomain(), settings.control().dns(),
+                        region.addTo(settings.control().derpMap())));
+            }
             if (settings.metricsHost() != null) {
                 metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry);
             }
             MeshServer server = new MeshServer(settings, routes, control, mapSessions, housekeeping, undertow, metrics,
-                    workers);
+                    workers, relay, mapContext);
             if (localToken != null) {
                 new LocalAccess(server.localUrl().toString(), localToken).write(settings.localCredentialPath());
             }
             LOG.log(Level.INFO, "listening on " + server.localUrl() + server.metricsAddress()
-                    .map(a -> ", metrics on http://" + a.getHostString() + ":" + a.getPort() + "/metrics").orElse(""));
+                    .map(a -> ", metrics on http://" + a.getHostString() + ":" + a.getPort() + "/metrics").orElse("")
+                    + (relay == null ? "" : ", DERP relay on /derp" + (relay.stunPort() > 0
+                            ? ", STUN on udp port " + relay.stunPort() : ", STUN off")));
             return server;
         } catch (IOException | RuntimeException e) {
             undertow.stop();
+            if (relay != null) {
+                relay.close();
+            }
             if (metrics != null) {
                 metrics.close();
             }
@@ -136,6 +166,16 @@ public final class MeshServer implements AutoCloseable {
             throw e instanceof IOException io ? new UncheckedIOException("cannot write the local CLI credential", io)
                     : (RuntimeException) e;
         }
+    }
+
+    /** The embedded relay, when {@code derp.server.enabled}. */
+    public Optional<EmbeddedRelay> relay() {
+        return Optional.ofNullable(relay);
+    }
+
+    /** The map context every map is built from now (DNS, the DERP map with the embedded region). */
+    public MapContext mapContext() {
+        return mapContext.get();
     }
 
     /** Open map streams, for tests and diagnostics. */
@@ -214,6 +254,9 @@ public final class MeshServer implements AutoCloseable {
         // Interrupt the request threads first: a registration follow-up waits up to 15 minutes for a login, and
         // Undertow's stop waits for requests in flight.
         workers.shutdownNow();
+        if (relay != null) {
+            relay.close();
+        }
         stopBounded(undertow);
         if (metrics != null) {
             metrics.close();

@@ -8,6 +8,7 @@ import io.meshcontrol.server.control.MapContexts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What the HTTP side of a server needs to start, taken from the configuration.
@@ -28,7 +29,42 @@ public record ServerSettings(
         String version,
         Path localCredentialPath,
         Path noiseKeyPath,
-        Control control) {
+        Control control,
+        Relay relay) {
+
+    /** Settings without the embedded relay, as most tests want them. */
+    public ServerSettings(String listenHost, int listenPort, String metricsHost, int metricsPort, String serverUrl,
+            String baseDomain, String version, Path localCredentialPath, Path noiseKeyPath, Control control) {
+        this(listenHost, listenPort, metricsHost, metricsPort, serverUrl, baseDomain, version, localCredentialPath,
+                noiseKeyPath, control, Relay.OFF);
+    }
+
+    /**
+     * The embedded relay ({@code derp.server.*}).
+     *
+     * @param publishRegion whether the relay's region is added to the map ({@code derp.automatically_add_embedded_derp_region})
+     * @param stunListenAddr host:port for STUN; port 0 binds a free port, which is what gets published
+     */
+    public record Relay(boolean enabled, boolean publishRegion, int regionId, String regionCode, String regionName,
+                        boolean verifyClients, boolean stunEnabled, String stunListenAddr, Path privateKeyPath,
+                        Optional<String> ipv4, Optional<String> ipv6) {
+
+        public static final Relay OFF = new Relay(false, false, 999, "svc", "Mesh Control embedded relay", true, false,
+                "0.0.0.0:3478", null, Optional.empty(), Optional.empty());
+
+        /** The relay on, published, STUN on a free loopback port, key in {@code keyPath}: what tests use. */
+        public static Relay forTests(Path keyPath, boolean verifyClients) {
+            return new Relay(true, true, 999, "svc", "Mesh Control embedded relay", verifyClients, true,
+                    "127.0.0.1:0", keyPath, Optional.empty(), Optional.empty());
+        }
+
+        static Relay from(MeshConfig.Derp derp) {
+            MeshConfig.DerpServer s = derp.server();
+            return new Relay(s.enabled(), s.enabled() && derp.automaticallyAddEmbeddedDerpRegion(), s.regionId(),
+                    s.regionCode(), s.regionName(), s.verifyClients(), s.stunEnabled(), s.stunListenAddr(),
+                    s.privateKeyPath(), s.ipv4(), s.ipv6());
+        }
+    }
 
     /**
      * What the control protocol serves besides nodes.
@@ -54,6 +90,7 @@ public record ServerSettings(
                 metrics == null ? 0 : metrics.port(), config.serverUrl(), config.dns().baseDomain(), version,
                 config.cli().localCredentialPath(), config.noise().privateKeyPath(),
                 new Control(MapContexts.dns(config.dns()), MapContexts.derpMap(config.derp().paths()),
-                        Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout()));
+                        Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout()),
+                Relay.from(config.derp()));
     }
 }

@@ -48,12 +48,26 @@ public final class TestServer implements AutoCloseable {
         return start(folder, BuildInfo.version(), control);
     }
 
+    /**
+     * A server that also runs the embedded relay (region 999, STUN on a free loopback port), published in the maps
+     * next to the relays of {@code control}.
+     */
+    public static TestServer startWithRelay(Path folder, ServerSettings.Control control, boolean verifyClients) {
+        return start(folder, BuildInfo.version(), control,
+                ServerSettings.Relay.forTests(folder.resolve("data").resolve("derp_server_private.key"), verifyClients));
+    }
+
     private static TestServer start(Path folder, String version, ServerSettings.Control control) {
+        return start(folder, version, control, ServerSettings.Relay.OFF);
+    }
+
+    private static TestServer start(Path folder, String version, ServerSettings.Control control,
+            ServerSettings.Relay relay) {
         Path dataDir = folder.resolve("data");
         Network network = new Network(Database.open(dataDir.resolve("db.sqlite"), true), Clock.systemUTC());
         ServerSettings settings = new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, "http://127.0.0.1:8080",
                 "mesh.test", version, dataDir.resolve("cli-credential.json"), dataDir.resolve("noise_private.key"),
-                control);
+                control, relay);
         return new TestServer(dataDir, network, MeshServer.start(settings, network, Clock.systemUTC()));
     }
 

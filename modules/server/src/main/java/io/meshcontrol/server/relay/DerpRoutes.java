@@ -1,0 +1,87 @@
+package io.meshcontrol.server.relay;
+
+import io.meshcontrol.relay.derp.DerpServer;
+import io.meshcontrol.relay.derp.DerpSession;
+import io.meshcontrol.server.http.Routes;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import io.undertow.util.HttpString;
+import io.undertow.util.Protocols;
+import io.undertow.util.StatusCodes;
+import io.undertow.websockets.WebSocketConnectionCallback;
+import io.undertow.websockets.WebSocketProtocolHandshakeHandler;
+import io.undertow.websockets.core.protocol.version13.Hybi13Handshake;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The relay's HTTP side on the server's own listener: {@code GET /derp} switches to the DERP byte stream, and the
+ * two probe paths clients and probers use to measure the relay answer 200.
+ */
+public final class DerpRoutes {
+
+    private static final HttpString DERP_VERSION = HttpString.tryFromString("Derp-Version");
+    private static final HttpString DERP_PUBLIC_KEY = HttpString.tryFromString("Derp-Public-Key");
+    private static final HttpString ALLOW_ORIGIN = HttpString.tryFromString("Access-Control-Allow-Origin");
+
+    private final DerpServer relay;
+    /** WebSocket with subprotocol "derp" only, no compression: DERP carries encrypted packets that do not compress. */
+    private final WebSocketProtocolHandshakeHandler webSocket;
+
+    public DerpRoutes(DerpServer relay) {
+        this.relay = relay;
+        WebSocketConnectionCallback connected = (exchange, channel) -> {
+            WebSocketDerpTransport transport = new WebSocketDerpTransport(channel);
+            transport.start(relay.accept(transport));
+        };
+        this.webSocket = new WebSocketProtocolHandshakeHandler(List.of(new Hybi13Handshake(Set.of("derp"), false)),
+                connected);
+    }
+
+    public void register(Routes routes) {
+        HttpHandler upgrade = this::upgrade;
+        routes.addExchange("GET", "/derp", upgrade);
+        for (String path : new String[] {"/derp/probe", "/derp/latency-check"}) {
+            routes.addExchange("GET", path, DerpRoutes::probe);
+            routes.addExchange("HEAD", path, DerpRoutes::probe);
+        }
+    }
+
+    /** Empty 200, readable from a browser page too (netcheck in the web client), as Tailscale's server answers. */
+    private static void probe(HttpServerExchange exchange) {
+        exchange.getResponseHeaders().put(ALLOW_ORIGIN, "*");
+        exchange.setStatusCode(StatusCodes.OK);
+        exchange.endExchange();
+    }
+
+    private void upgrade(HttpServerExchange exchange) throws Exception {
+        String upgrade = exchange.getRequestHeaders().getFirst(Headers.UPGRADE);
+        String protocols = exchange.getRequestHeaders().getFirst(Headers.SEC_WEB_SOCKET_PROTOCOL);
+        // WebSocket is what browser clients use (and Go clients built for it); it must ask for the "derp" subprotocol.
+        if (upgrade != null && upgrade.strip().equalsIgnoreCase("websocket") && protocols != null
+                && protocols.toLowerCase(Locale.ROOT).contains("derp")) {
+            webSocket.handleRequest(exchange);
+            return;
+        }
+        if (upgrade == null || !upgrade.strip().toLowerCase(Locale.ROOT).equals("derp")
+                || !exchange.getProtocol().equals(Protocols.HTTP_1_1)) {
+            exchange.setPersistent(false);
+            exchange.setStatusCode(StatusCodes.UPGRADE_REQUIRED);
+            exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
+            exchange.getResponseSender().send("DERP requires connection upgrade");
+            return;
+        }
+        // Tailscale's client checks only the status; the version and key headers are for people and other tools.
+        exchange.getResponseHeaders().put(DERP_VERSION, "2");
+        exchange.getResponseHeaders().put(DERP_PUBLIC_KEY, HexFormat.of().formatHex(relay.publicKey().bytes()));
+        exchange.upgradeChannel("DERP", (connection, upgraded) -> connection.getIoThread().execute(() -> {
+            XnioDerpTransport transport = new XnioDerpTransport(connection);
+            DerpSession session = relay.accept(transport);
+            transport.start(session);
+        }));
+        exchange.endExchange();
+    }
+}
