@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"tailscale.com/net/netmon"
@@ -135,6 +136,7 @@ func (r *run) execute(changes int, hold time.Duration) (*results, error) {
 		time.Sleep(hold)
 	}
 	res.takeBytes(r.nodes)
+	res.LoadgenCPUS = cpuSeconds()
 	res.PollErrors = r.pollErrors.Load()
 	return res, nil
 }
@@ -183,6 +185,7 @@ func (r *run) join(res *results) error {
 	res.AllPeersS = c.elapsed(start).Seconds()
 	res.AllPeersAfterLastRegS = (c.elapsed(start) - regTime).Seconds()
 	res.FirstMapP50MS, res.FirstMapP99MS, res.FirstMapMaxMS = r.firstMaps.Load().sinceStartPercentiles()
+	res.JoinLoadgenCPUS = cpuSeconds()
 	res.takeJoinBytes(r.nodes)
 	return nil
 }
@@ -303,7 +306,14 @@ func (r *run) await(what string, m *milestone) bool {
 	}
 }
 
-func (r *run) firstMap(n *simNode)         { r.firstMaps.Load().hit(n.index, time.Time{}) }
+// firstMap counts a node's first map since its stream opened; the per-node time runs from the stream's start.
+func (r *run) firstMap(n *simNode) {
+	n.mu.Lock()
+	since := n.pollStart
+	n.mu.Unlock()
+	r.firstMaps.Load().hit(n.index, since)
+}
+
 func (r *run) peerListComplete(n *simNode) { r.complete.Load().hit(n.index, time.Time{}) }
 
 func (r *run) sawEndpoints(n *simNode, id tailcfg.NodeID, eps views.Slice[netip.AddrPort]) {
@@ -356,4 +366,14 @@ type probe struct {
 	addr        netip.AddrPort
 	start       time.Time
 	seen        *milestone
+}
+
+// cpuSeconds is the CPU time this process has used so far (user + system), to tell the harness's own share
+// of a machine it shares with the server.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }

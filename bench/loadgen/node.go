@@ -240,7 +240,9 @@ func (u *updater) UpdateNetmapDelta(muts []netmap.NodeMutation) bool {
 	return true
 }
 
-func (u *updater) UpdatePacketFilter(views.Slice[tailcfg.FilterRule], []filter.Match) bool { return true }
+func (u *updater) UpdatePacketFilter(views.Slice[tailcfg.FilterRule], []filter.Match) bool {
+	return true
+}
 
 func (u *updater) UpdateUserProfiles(map[tailcfg.UserID]tailcfg.UserProfileView) bool { return true }
 
