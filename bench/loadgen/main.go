@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"math/rand/v2"
 	"net"
 	"net/netip"
 	"net/url"
@@ -45,6 +46,7 @@ type run struct {
 	complete   atomic.Pointer[milestone]
 	probe      atomic.Pointer[probe]
 
+	joining     atomic.Bool
 	pollErrors  atomic.Int64
 	lastPollErr atomic.Value // string
 	stopping    atomic.Bool
@@ -144,6 +146,8 @@ func (r *run) execute(changes int, hold time.Duration) (*results, error) {
 // join registers every node with the pre-auth key (concurrency at a time), starts each node's map stream as
 // soon as it is registered, and waits until every node holds all n-1 peers.
 func (r *run) join(res *results) error {
+	r.joining.Store(true)
+	defer r.joining.Store(false)
 	r.registered.Store(newMilestone(r.n))
 	r.firstMaps.Store(newMilestone(r.n))
 	r.complete.Store(newMilestone(r.n))
@@ -306,11 +310,15 @@ func (r *run) await(what string, m *milestone) bool {
 	}
 }
 
-// firstMap counts a node's first map since its stream opened; the per-node time runs from the stream's start.
+// firstMap counts a node's first map since its stream opened. While joining, the per-node time runs from the
+// start of the node's (last) stream; after a mass reconnect, from the moment all nodes dialled again.
 func (r *run) firstMap(n *simNode) {
-	n.mu.Lock()
-	since := n.pollStart
-	n.mu.Unlock()
+	var since time.Time
+	if r.joining.Load() {
+		n.mu.Lock()
+		since = n.pollStart
+		n.mu.Unlock()
+	}
 	r.firstMaps.Load().hit(n.index, since)
 }
 
@@ -324,8 +332,8 @@ func (r *run) sawEndpoints(n *simNode, id tailcfg.NodeID, eps views.Slice[netip.
 	p.seen.hit(n.index, time.Time{})
 }
 
-// pollFailed notes a map stream that ended without being asked to, and opens it again a second later, as
-// tailscaled would.
+// pollFailed notes a map stream that ended without being asked to, and opens it again after a back-off, as
+// tailscaled does: doubling from 1 s up to 30 s, with jitter, started over once a map arrives.
 func (r *run) pollFailed(n *simNode, err error) {
 	r.pollErrors.Add(1)
 	r.lastPollErr.Store(fmt.Sprintf("node %d: %v", n.index, err))
@@ -335,8 +343,13 @@ func (r *run) pollFailed(n *simNode, err error) {
 	if r.stopping.Load() {
 		return
 	}
+	n.mu.Lock()
+	n.failures++
+	wait := min(time.Second<<min(n.failures-1, 5), 30*time.Second)
+	n.mu.Unlock()
+	wait = wait/2 + time.Duration(rand.Int64N(int64(wait/2)))
 	go func() {
-		time.Sleep(time.Second)
+		time.Sleep(wait)
 		if !r.stopping.Load() {
 			n.startPoll()
 		}

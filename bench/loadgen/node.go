@@ -44,6 +44,7 @@ type simNode struct {
 	gotMap    bool                                // a map arrived since the last poll started
 	complete  bool                                // holds all n-1 peers since the last poll started
 	pollStart time.Time
+	failures  int // map streams that broke in a row, for the back-off
 
 	pollCancel context.CancelFunc
 	pollDone   chan error
@@ -202,6 +203,7 @@ func (u *updater) UpdateFullNetmap(nm *netmap.NetworkMap) {
 	}
 	firstMap := !n.gotMap
 	n.gotMap = true
+	n.failures = 0
 	n.mu.Unlock()
 	if firstMap {
 		n.run.firstMap(n)
