@@ -58,7 +58,7 @@ func main() {
 	flag.StringVar(&r.authKey, "authkey", os.Getenv("LOADGEN_AUTHKEY"), "reusable pre-auth key (default $LOADGEN_AUTHKEY)")
 	flag.IntVar(&r.n, "n", 50, "number of simulated nodes")
 	flag.IntVar(&r.concurrency, "concurrency", 32, "registrations in flight at once")
-	flag.DurationVar(&r.timeout, "timeout", 5*time.Minute, "how long each phase may take before the run fails")
+	flag.DurationVar(&r.timeout, "timeout", 0, "how long each phase may take before the run fails (default 5m, or 0.3 s per node when more)")
 	duration := flag.Duration("duration", 0, "how long to hold all map streams open after the measurements")
 	changes := flag.Int("changes", 5, "endpoint changes to time, each from a different node")
 	flag.StringVar(&r.hostPrefix, "hostname-prefix", "", "hostname prefix of the simulated nodes (default lg-<random>)")
@@ -107,6 +107,9 @@ func (r *run) checkFlags() error {
 		r.hostPrefix = fmt.Sprintf("lg-%04x", time.Now().UnixNano()&0xffff)
 	}
 	r.concurrency = max(r.concurrency, 1)
+	if r.timeout <= 0 {
+		r.timeout = max(5*time.Minute, time.Duration(r.n)*300*time.Millisecond)
+	}
 	return nil
 }
 
