@@ -179,6 +179,9 @@ func (r *run) join(res *results) error {
 	if !r.await("registration", reg) || reg.failed.Load() > 0 {
 		failMu.Lock()
 		defer failMu.Unlock()
+		if len(failures) == 0 {
+			return fmt.Errorf("%d of %d nodes registered within %v", reg.count.Load(), r.n, r.timeout)
+		}
 		return fmt.Errorf("%d of %d nodes registered; first failures: %s", reg.count.Load(), r.n,
 			strings.Join(failures[:min(len(failures), 3)], "; "))
 	}
