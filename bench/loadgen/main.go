@@ -143,6 +143,7 @@ func (r *run) execute(changes int, hold time.Duration) (*results, error) {
 	res.takeBytes(r.nodes)
 	res.LoadgenCPUS = cpuSeconds()
 	res.PollErrors = r.pollErrors.Load()
+	res.Complete = true
 	return res, nil
 }
 

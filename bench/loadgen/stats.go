@@ -94,6 +94,7 @@ func sumBytesIn(nodes []*simNode) int64 {
 
 // results is what one run measured; the JSON names are what scripts read.
 type results struct {
+	Complete                 bool    `json:"complete"` // false: the run stopped early, later figures are zero
 	Server                   string  `json:"server"`
 	N                        int     `json:"n"`
 	Concurrency              int     `json:"concurrency"`
@@ -141,6 +142,9 @@ func (r *results) takeBytes(nodes []*simNode) {
 func (r *results) print(w io.Writer) {
 	row := func(name, value string) { fmt.Fprintf(w, "  %-44s %s\n", name, value) }
 	fmt.Fprintf(w, "loadgen: %d nodes against %s (tailscale.com/control/controlclient)\n", r.N, r.Server)
+	if !r.Complete {
+		fmt.Fprintln(w, "  (the run stopped early: figures after the failed phase are zero)")
+	}
 	row("registrations per second", fmt.Sprintf("%.1f  (%d nodes in %.2f s, %d at a time)", r.RegistrationsPerSec, r.N, r.RegistrationS, r.Concurrency))
 	row("all nodes hold all peers", fmt.Sprintf("%.2f s after the first registration (%.2f s after the last)", r.AllPeersS, r.AllPeersAfterLastRegS))
 	row("first map after opening the map stream", fmt.Sprintf("p50 %.0f ms  p99 %.0f ms  max %.0f ms", r.FirstMapP50MS, r.FirstMapP99MS, r.FirstMapMaxMS))
