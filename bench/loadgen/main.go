@@ -126,6 +126,11 @@ func (r *run) execute(changes int, hold time.Duration) (*results, error) {
 		r.nodes = append(r.nodes, n)
 	}
 	defer r.shutdown()
+	defer func() { // also for a run that stopped early
+		res.takeBytes(r.nodes)
+		res.LoadgenCPUS = cpuSeconds()
+		res.PollErrors = r.pollErrors.Load()
+	}()
 
 	if err := r.join(res); err != nil {
 		return res, err
@@ -140,9 +145,6 @@ func (r *run) execute(changes int, hold time.Duration) (*results, error) {
 		r.logf("holding %d map streams for %v", r.n, hold)
 		time.Sleep(hold)
 	}
-	res.takeBytes(r.nodes)
-	res.LoadgenCPUS = cpuSeconds()
-	res.PollErrors = r.pollErrors.Load()
 	res.Complete = true
 	return res, nil
 }
