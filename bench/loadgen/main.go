@@ -1,0 +1,401 @@
+// Command loadgen runs many simulated Tailscale nodes in one process against a control server, using the
+// vendor's own client library (tailscale.com/control/controlclient), and prints what the server achieved:
+// registrations per second, time until every node holds its whole peer list, endpoint-change propagation,
+// mass-reconnect time and bytes per node. It only ever connects to the loopback server it is given.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"net"
+	"net/netip"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"tailscale.com/net/netmon"
+	"tailscale.com/tailcfg"
+	"tailscale.com/types/logger"
+	"tailscale.com/types/views"
+	"tailscale.com/util/eventbus"
+)
+
+type run struct {
+	serverURL   string
+	serverAddr  string // host:port, the only address the nodes may dial
+	authKey     string
+	hostPrefix  string
+	n           int
+	concurrency int
+	timeout     time.Duration
+	verbose     bool
+	logf        logger.Logf
+
+	nodes []*simNode
+
+	registered atomic.Pointer[milestone]
+	firstMaps  atomic.Pointer[milestone]
+	complete   atomic.Pointer[milestone]
+	probe      atomic.Pointer[probe]
+
+	joining     atomic.Bool
+	pollErrors  atomic.Int64
+	lastPollErr atomic.Value // string
+	stopping    atomic.Bool
+}
+
+func main() {
+	r := &run{logf: log.New(os.Stderr, "", log.Ltime|log.Lmicroseconds).Printf}
+	flag.StringVar(&r.serverURL, "server", "", "control server URL, a loopback address (e.g. http://127.0.0.1:8080)")
+	flag.StringVar(&r.authKey, "authkey", os.Getenv("LOADGEN_AUTHKEY"), "reusable pre-auth key (default $LOADGEN_AUTHKEY)")
+	flag.IntVar(&r.n, "n", 50, "number of simulated nodes")
+	flag.IntVar(&r.concurrency, "concurrency", 32, "registrations in flight at once")
+	flag.DurationVar(&r.timeout, "timeout", 0, "how long each phase may take before the run fails (default 5m, or 0.3 s per node when more)")
+	duration := flag.Duration("duration", 0, "how long to hold all map streams open after the measurements")
+	changes := flag.Int("changes", 5, "endpoint changes to time, each from a different node")
+	flag.StringVar(&r.hostPrefix, "hostname-prefix", "", "hostname prefix of the simulated nodes (default lg-<random>)")
+	flag.BoolVar(&r.verbose, "v", false, "log the client library's messages")
+	freePorts := flag.String("free-ports", "", "only print this many free TCP ports on 127.0.0.1 and exit (for bench/run)")
+	flag.Parse()
+	if *freePorts != "" {
+		printFreePorts(*freePorts)
+		return
+	}
+
+	if err := r.checkFlags(); err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(2)
+	}
+	res, err := r.execute(*changes, *duration)
+	res.print(os.Stdout)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen: FAILED:", err)
+		os.Exit(1)
+	}
+}
+
+func (r *run) checkFlags() error {
+	if r.serverURL == "" || r.authKey == "" {
+		return errors.New("-server and -authkey are required")
+	}
+	if r.n < 2 {
+		return errors.New("-n must be at least 2")
+	}
+	u, err := url.Parse(r.serverURL)
+	if err != nil || u.Scheme != "http" {
+		return fmt.Errorf("-server %q: want http://<loopback address>:<port>", r.serverURL)
+	}
+	ip, err := netip.ParseAddr(u.Hostname())
+	if err != nil || !ip.IsLoopback() {
+		return fmt.Errorf("-server %q: the host must be a loopback IP address", r.serverURL)
+	}
+	port := u.Port()
+	if port == "" {
+		port = "80"
+	}
+	r.serverAddr = net.JoinHostPort(ip.String(), port)
+	r.serverURL = strings.TrimRight(r.serverURL, "/")
+	if r.hostPrefix == "" {
+		r.hostPrefix = fmt.Sprintf("lg-%04x", time.Now().UnixNano()&0xffff)
+	}
+	r.concurrency = max(r.concurrency, 1)
+	if r.timeout <= 0 {
+		r.timeout = max(5*time.Minute, time.Duration(r.n)*300*time.Millisecond)
+	}
+	return nil
+}
+
+func (r *run) execute(changes int, hold time.Duration) (*results, error) {
+	res := &results{N: r.n, Concurrency: r.concurrency, Server: r.serverURL}
+	netMon := netmon.NewStatic()
+	bus := eventbus.New()
+	defer bus.Close()
+	for i := range r.n {
+		n, err := newSimNode(r, i, netMon, bus)
+		if err != nil {
+			return res, fmt.Errorf("node %d: %w", i, err)
+		}
+		r.nodes = append(r.nodes, n)
+	}
+	defer r.shutdown()
+	defer func() { // also for a run that stopped early
+		res.takeBytes(r.nodes)
+		res.LoadgenCPUS = cpuSeconds()
+		res.PollErrors = r.pollErrors.Load()
+	}()
+
+	if err := r.join(res); err != nil {
+		return res, err
+	}
+	if err := r.propagate(res, changes); err != nil {
+		return res, err
+	}
+	if err := r.reconnect(res); err != nil {
+		return res, err
+	}
+	if hold > 0 {
+		r.logf("holding %d map streams for %v", r.n, hold)
+		time.Sleep(hold)
+	}
+	res.Complete = true
+	return res, nil
+}
+
+// join registers every node with the pre-auth key (concurrency at a time), starts each node's map stream as
+// soon as it is registered, and waits until every node holds all n-1 peers.
+func (r *run) join(res *results) error {
+	r.joining.Store(true)
+	defer r.joining.Store(false)
+	r.registered.Store(newMilestone(r.n))
+	r.firstMaps.Store(newMilestone(r.n))
+	r.complete.Store(newMilestone(r.n))
+	start := time.Now()
+	r.logf("registering %d nodes (%d at a time) at %s", r.n, r.concurrency, r.serverURL)
+	sem := make(chan struct{}, r.concurrency)
+	var failMu sync.Mutex
+	var failures []string
+	for _, n := range r.nodes {
+		go func() {
+			sem <- struct{}{}
+			err := r.login(n)
+			<-sem
+			if err != nil {
+				failMu.Lock()
+				failures = append(failures, fmt.Sprintf("node %d: %v", n.index, err))
+				failMu.Unlock()
+				r.registered.Load().fail()
+				return
+			}
+			r.registered.Load().hit(n.index, start)
+			n.startPoll()
+		}()
+	}
+	reg := r.registered.Load()
+	if !r.await("registration", reg) || reg.failed.Load() > 0 {
+		failMu.Lock()
+		defer failMu.Unlock()
+		if len(failures) == 0 {
+			return fmt.Errorf("%d of %d nodes registered within %v", reg.count.Load(), r.n, r.timeout)
+		}
+		return fmt.Errorf("%d of %d nodes registered; first failures: %s", reg.count.Load(), r.n,
+			strings.Join(failures[:min(len(failures), 3)], "; "))
+	}
+	regTime := reg.elapsed(start)
+	res.RegistrationS = regTime.Seconds()
+	res.RegistrationsPerSec = float64(r.n) / regTime.Seconds()
+	if !r.await("initial peer lists", r.complete.Load()) {
+		return r.incomplete("initial peer lists")
+	}
+	c := r.complete.Load()
+	res.AllPeersS = c.elapsed(start).Seconds()
+	res.AllPeersAfterLastRegS = (c.elapsed(start) - regTime).Seconds()
+	res.FirstMapP50MS, res.FirstMapP99MS, res.FirstMapMaxMS = r.firstMaps.Load().sinceStartPercentiles()
+	res.JoinLoadgenCPUS = cpuSeconds()
+	res.takeJoinBytes(r.nodes)
+	return nil
+}
+
+func (r *run) login(n *simNode) error {
+	var err error
+	for attempt := range 3 {
+		if attempt > 0 {
+			time.Sleep(time.Second)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		var authURL string
+		authURL, err = n.direct.TryLogin(ctx, 0)
+		cancel()
+		if err == nil && authURL != "" {
+			return fmt.Errorf("the server asks for an interactive login (%s): is the auth key valid and reusable?", authURL)
+		}
+		if err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// propagate has `changes` different nodes report a new endpoint, one after another, with a lite map update as
+// tailscaled sends it, and times how long each peer takes to see it.
+func (r *run) propagate(res *results, changes int) error {
+	var samples []time.Duration
+	var alls []time.Duration
+	for k := range changes {
+		origin := r.nodes[(k*r.n/max(changes, 1))%r.n]
+		addr := netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 19, byte(k >> 8), byte(k)}), uint16(40000+k))
+		p := &probe{origin: origin.nodeID(), originIndex: origin.index, addr: addr, seen: newMilestone(r.n - 1)}
+		r.probe.Store(p)
+		origin.direct.SetEndpoints([]tailcfg.Endpoint{{Addr: addr, Type: tailcfg.EndpointSTUN}})
+		p.start = time.Now()
+		p.seen.start = p.start
+		ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
+		err := origin.direct.SendUpdate(ctx)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("endpoint update from node %d: %w", origin.index, err)
+		}
+		if !r.await(fmt.Sprintf("endpoint change %d/%d", k+1, changes), p.seen) {
+			return fmt.Errorf("endpoint change %d: only %d of %d peers saw it within %v", k+1,
+				p.seen.count.Load(), r.n-1, r.timeout)
+		}
+		alls = append(alls, p.seen.elapsed(p.start))
+		samples = append(samples, p.seen.durations()...)
+		r.probe.Store(nil)
+		time.Sleep(200 * time.Millisecond)
+	}
+	res.Changes = changes
+	res.PropagationP50MS = ms(percentile(samples, 50))
+	res.PropagationP99MS = ms(percentile(samples, 99))
+	res.PropagationMaxMS = ms(percentile(samples, 100))
+	res.PropagationAllPeersP50MS = ms(percentile(alls, 50))
+	return nil
+}
+
+// reconnect ends every map stream and closes every connection, then has all nodes dial and poll again at the
+// same moment, as after a server restart, and times until each has its first map and full peer list.
+func (r *run) reconnect(res *results) error {
+	r.logf("closing all %d map streams and connections", r.n)
+	parallel(r.nodes, func(n *simNode) { n.stopPoll(); n.dropConnections() })
+	time.Sleep(2 * time.Second) // let the server see every disconnect before the stampede
+	before := sumBytesIn(r.nodes)
+	r.firstMaps.Store(newMilestone(r.n))
+	r.complete.Store(newMilestone(r.n))
+	start := time.Now()
+	r.firstMaps.Load().start, r.complete.Load().start = start, start
+	for _, n := range r.nodes {
+		go n.startPoll()
+	}
+	if !r.await("first maps after reconnect", r.firstMaps.Load()) {
+		return r.incomplete("first maps after reconnect")
+	}
+	if !r.await("peer lists after reconnect", r.complete.Load()) {
+		return r.incomplete("peer lists after reconnect")
+	}
+	res.ReconnectFirstMapS = r.firstMaps.Load().elapsed(start).Seconds()
+	res.ReconnectAllPeersS = r.complete.Load().elapsed(start).Seconds()
+	res.ReconnectFirstMapP50MS, res.ReconnectFirstMapP99MS, _ = r.firstMaps.Load().sinceStartPercentiles()
+	res.ReconnectBytesInPerNode = float64(sumBytesIn(r.nodes)-before) / float64(r.n)
+	return nil
+}
+
+func (r *run) incomplete(what string) error {
+	least, most := r.n, 0
+	for _, n := range r.nodes {
+		c := n.peerCount()
+		least, most = min(least, c), max(most, c)
+	}
+	msg := fmt.Sprintf("%s: %d of %d nodes hold all %d peers after %v (peer counts from %d to %d)",
+		what, r.complete.Load().count.Load(), r.n, r.n-1, r.timeout, least, most)
+	if e, ok := r.lastPollErr.Load().(string); ok {
+		msg += "; last map stream error: " + e
+	}
+	return errors.New(msg)
+}
+
+// await waits for m, printing progress every few seconds, and reports whether it was reached in time.
+func (r *run) await(what string, m *milestone) bool {
+	deadline := time.After(r.timeout)
+	tick := time.NewTicker(5 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-m.done:
+			return true
+		case <-deadline:
+			return false
+		case <-tick.C:
+			r.logf("%s: %d/%d (registered %d, first maps %d, complete peer lists %d, map stream errors %d)",
+				what, m.count.Load(), m.target, r.registered.Load().count.Load(), r.firstMaps.Load().count.Load(),
+				r.complete.Load().count.Load(), r.pollErrors.Load())
+		}
+	}
+}
+
+// firstMap counts a node's first map since its stream opened. While joining, the per-node time runs from the
+// start of the node's (last) stream; after a mass reconnect, from the moment all nodes dialled again.
+func (r *run) firstMap(n *simNode) {
+	var since time.Time
+	if r.joining.Load() {
+		n.mu.Lock()
+		since = n.pollStart
+		n.mu.Unlock()
+	}
+	r.firstMaps.Load().hit(n.index, since)
+}
+
+func (r *run) peerListComplete(n *simNode) { r.complete.Load().hit(n.index, time.Time{}) }
+
+func (r *run) sawEndpoints(n *simNode, id tailcfg.NodeID, eps views.Slice[netip.AddrPort]) {
+	p := r.probe.Load()
+	if p == nil || id != p.origin || n.index == p.originIndex || !eps.ContainsFunc(func(a netip.AddrPort) bool { return a == p.addr }) {
+		return
+	}
+	p.seen.hit(n.index, time.Time{})
+}
+
+// pollFailed notes a map stream that ended without being asked to, and opens it again after a back-off, as
+// tailscaled does: doubling from 1 s up to 30 s, with jitter, started over once a map arrives.
+func (r *run) pollFailed(n *simNode, err error) {
+	r.pollErrors.Add(1)
+	r.lastPollErr.Store(fmt.Sprintf("node %d: %v", n.index, err))
+	if r.verbose || r.pollErrors.Load() <= 5 {
+		r.logf("node %d: map stream ended: %v", n.index, err)
+	}
+	if r.stopping.Load() {
+		return
+	}
+	n.mu.Lock()
+	n.failures++
+	wait := min(time.Second<<min(n.failures-1, 5), 30*time.Second)
+	n.mu.Unlock()
+	wait = wait/2 + time.Duration(rand.Int64N(int64(wait/2)))
+	go func() {
+		time.Sleep(wait)
+		if !r.stopping.Load() {
+			n.startPoll()
+		}
+	}()
+}
+
+func (r *run) shutdown() {
+	r.stopping.Store(true)
+	parallel(r.nodes, func(n *simNode) {
+		n.stopPoll()
+		n.direct.Close()
+	})
+}
+
+func parallel(nodes []*simNode, f func(*simNode)) {
+	var wg sync.WaitGroup
+	for _, n := range nodes {
+		wg.Go(func() { f(n) })
+	}
+	wg.Wait()
+}
+
+// probe is one endpoint change being watched for: which node reported which new endpoint, and when.
+type probe struct {
+	origin      tailcfg.NodeID
+	originIndex int
+	addr        netip.AddrPort
+	start       time.Time
+	seen        *milestone
+}
+
+// cpuSeconds is the CPU time this process has used so far (user + system), to tell the harness's own share
+// of a machine it shares with the server.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}

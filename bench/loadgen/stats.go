@@ -1,0 +1,171 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sync/atomic"
+	"time"
+)
+
+// milestone counts nodes reaching something (registered, first map, full peer list, seen a change) and
+// remembers when each one did and when the last one did.
+type milestone struct {
+	target int64
+	start  time.Time
+	count  atomic.Int64
+	failed atomic.Int64
+	at     []atomic.Int64 // per node index: nanoseconds since start, 0 = not yet
+	doneAt atomic.Int64
+	done   chan struct{}
+}
+
+func newMilestone(target int) *milestone {
+	return &milestone{target: int64(target), start: time.Now(), at: make([]atomic.Int64, target+1),
+		done: make(chan struct{})}
+}
+
+// hit records node index reaching the milestone; a node counts once.
+func (m *milestone) hit(index int, start time.Time) {
+	if start.IsZero() {
+		start = m.start
+	}
+	since := max(time.Since(start).Nanoseconds(), 1)
+	if index >= len(m.at) || !m.at[index].CompareAndSwap(0, since) {
+		return
+	}
+	if m.count.Add(1) == m.target {
+		m.doneAt.Store(time.Now().UnixNano())
+		close(m.done)
+	}
+}
+
+func (m *milestone) fail() {
+	if m.failed.Add(1)+m.count.Load() == m.target {
+		select {
+		case <-m.done:
+		default:
+			close(m.done)
+		}
+	}
+}
+
+// elapsed is the time from start until the last node reached the milestone.
+func (m *milestone) elapsed(start time.Time) time.Duration {
+	return time.Unix(0, m.doneAt.Load()).Sub(start)
+}
+
+func (m *milestone) durations() []time.Duration {
+	var ds []time.Duration
+	for i := range m.at {
+		if v := m.at[i].Load(); v > 0 {
+			ds = append(ds, time.Duration(v))
+		}
+	}
+	return ds
+}
+
+func (m *milestone) sinceStartPercentiles() (p50, p99, maxMS float64) {
+	ds := m.durations()
+	return ms(percentile(ds, 50)), ms(percentile(ds, 99)), ms(percentile(ds, 100))
+}
+
+// percentile is the nearest-rank percentile of ds (p = 100 gives the maximum).
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	rank := int(float64(len(s))*p/100+0.999999) - 1
+	return s[min(max(rank, 0), len(s)-1)]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func sumBytesIn(nodes []*simNode) int64 {
+	var t int64
+	for _, n := range nodes {
+		t += n.bytesIn.Load()
+	}
+	return t
+}
+
+// results is what one run measured; the JSON names are what scripts read.
+type results struct {
+	Complete                 bool    `json:"complete"` // false: the run stopped early, later figures are zero
+	Server                   string  `json:"server"`
+	N                        int     `json:"n"`
+	Concurrency              int     `json:"concurrency"`
+	RegistrationS            float64 `json:"registration_s"`
+	RegistrationsPerSec      float64 `json:"registrations_per_s"`
+	AllPeersS                float64 `json:"all_peer_lists_s"`
+	AllPeersAfterLastRegS    float64 `json:"all_peer_lists_after_last_registration_s"`
+	FirstMapP50MS            float64 `json:"first_map_p50_ms"`
+	FirstMapP99MS            float64 `json:"first_map_p99_ms"`
+	FirstMapMaxMS            float64 `json:"first_map_max_ms"`
+	Changes                  int     `json:"endpoint_changes"`
+	PropagationP50MS         float64 `json:"propagation_p50_ms"`
+	PropagationP99MS         float64 `json:"propagation_p99_ms"`
+	PropagationMaxMS         float64 `json:"propagation_max_ms"`
+	PropagationAllPeersP50MS float64 `json:"propagation_all_peers_p50_ms"`
+	ReconnectFirstMapS       float64 `json:"reconnect_all_first_maps_s"`
+	ReconnectAllPeersS       float64 `json:"reconnect_all_peer_lists_s"`
+	ReconnectFirstMapP50MS   float64 `json:"reconnect_first_map_p50_ms"`
+	ReconnectFirstMapP99MS   float64 `json:"reconnect_first_map_p99_ms"`
+	JoinBytesInPerNode       float64 `json:"join_bytes_in_per_node"`
+	ReconnectBytesInPerNode  float64 `json:"reconnect_bytes_in_per_node"`
+	BytesInPerNode           float64 `json:"bytes_in_per_node"`
+	BytesInMaxNode           int64   `json:"bytes_in_max_node"`
+	BytesOutPerNode          float64 `json:"bytes_out_per_node"`
+	PollErrors               int64   `json:"map_stream_errors"`
+	JoinLoadgenCPUS          float64 `json:"loadgen_cpu_join_s"`
+	LoadgenCPUS              float64 `json:"loadgen_cpu_s"`
+}
+
+func (r *results) takeJoinBytes(nodes []*simNode) {
+	r.JoinBytesInPerNode = float64(sumBytesIn(nodes)) / float64(len(nodes))
+}
+
+func (r *results) takeBytes(nodes []*simNode) {
+	var out int64
+	for _, n := range nodes {
+		in := n.bytesIn.Load()
+		r.BytesInMaxNode = max(r.BytesInMaxNode, in)
+		out += n.bytesOut.Load()
+	}
+	r.BytesInPerNode = float64(sumBytesIn(nodes)) / float64(len(nodes))
+	r.BytesOutPerNode = float64(out) / float64(len(nodes))
+}
+
+func (r *results) print(w io.Writer) {
+	row := func(name, value string) { fmt.Fprintf(w, "  %-44s %s\n", name, value) }
+	fmt.Fprintf(w, "loadgen: %d nodes against %s (tailscale.com/control/controlclient)\n", r.N, r.Server)
+	if !r.Complete {
+		fmt.Fprintln(w, "  (the run stopped early: figures after the failed phase are zero)")
+	}
+	row("registrations per second", fmt.Sprintf("%.1f  (%d nodes in %.2f s, %d at a time)", r.RegistrationsPerSec, r.N, r.RegistrationS, r.Concurrency))
+	row("all nodes hold all peers", fmt.Sprintf("%.2f s after the first registration (%.2f s after the last)", r.AllPeersS, r.AllPeersAfterLastRegS))
+	row("first map after opening the map stream", fmt.Sprintf("p50 %.0f ms  p99 %.0f ms  max %.0f ms", r.FirstMapP50MS, r.FirstMapP99MS, r.FirstMapMaxMS))
+	row(fmt.Sprintf("endpoint change seen by a peer (%d changes)", r.Changes), fmt.Sprintf("p50 %.1f ms  p99 %.1f ms  max %.1f ms", r.PropagationP50MS, r.PropagationP99MS, r.PropagationMaxMS))
+	row("endpoint change seen by all peers", fmt.Sprintf("p50 %.1f ms", r.PropagationAllPeersP50MS))
+	row("mass reconnect: all first maps", fmt.Sprintf("%.2f s  (per node p50 %.0f ms, p99 %.0f ms)", r.ReconnectFirstMapS, r.ReconnectFirstMapP50MS, r.ReconnectFirstMapP99MS))
+	row("mass reconnect: all peer lists", fmt.Sprintf("%.2f s", r.ReconnectAllPeersS))
+	row("bytes received per node", fmt.Sprintf("%s total (max %s); join %s, reconnect %s", size(r.BytesInPerNode), size(float64(r.BytesInMaxNode)), size(r.JoinBytesInPerNode), size(r.ReconnectBytesInPerNode)))
+	row("bytes sent per node", size(r.BytesOutPerNode))
+	row("map streams that broke", fmt.Sprint(r.PollErrors))
+	row("loadgen's own CPU", fmt.Sprintf("%.1f s (%.1f s until all peer lists were complete)", r.LoadgenCPUS, r.JoinLoadgenCPUS))
+	j, _ := json.Marshal(r)
+	fmt.Fprintf(w, "%s\n", j)
+}
+
+func size(b float64) string {
+	switch {
+	case b >= 1<<20:
+		return fmt.Sprintf("%.2f MiB", b/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", b/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B", b)
+}
