@@ -19,6 +19,13 @@ final class EnvironmentOverlay {
     record Overrides(Map<String, String> byKey, List<String> warnings) {
     }
 
+    /**
+     * {@code SVC_} variables that belong to the launcher and the tooling, not to the configuration: never
+     * reported as unknown keys.
+     */
+    static final java.util.Set<String> NOT_CONFIGURATION = java.util.Set.of(ConfigFileLocator.ENV_VARIABLE,
+            "SVC_JAVA_OPTS", "SVC_JDK_DIRS", "SVC_CLIENTS_DIR");
+
     private EnvironmentOverlay() {
     }
 
@@ -28,7 +35,7 @@ final class EnvironmentOverlay {
         List<String> envNames = schema.keys().stream().map(ConfigKey::envName).toList();
         for (Map.Entry<String, String> variable : new TreeMap<>(env).entrySet()) {
             String name = variable.getKey();
-            if (!name.startsWith(PREFIX) || name.equals(ConfigFileLocator.ENV_VARIABLE)) {
+            if (!name.startsWith(PREFIX) || NOT_CONFIGURATION.contains(name)) {
                 continue;
             }
             schema.keyForEnvName(name).ifPresentOrElse(

@@ -160,6 +160,14 @@ class EnvironmentOverrideTest {
     }
 
     @Test
+    void launcherAndToolingVariablesAreNotTakenForConfiguration() {
+        LoadedConfig loaded = fixture.loadEnv(Map.of("SVC_JAVA_OPTS", "-Xmx1g", "SVC_JDK_DIRS", "/opt/jdk",
+                "SVC_CLIENTS_DIR", "/tmp/clients"));
+        assertTrue(loaded.valid());
+        assertEquals(List.of(), loaded.warnings());
+    }
+
+    @Test
     void keyNamesWithUnderscoresMapWithoutAmbiguity() {
         ConfigSchema schema = ConfigSchema.instance();
         assertEquals("database.sqlite.write_ahead_log",
