@@ -98,7 +98,7 @@ public final class MeshServer implements AutoCloseable {
         new UserRoutes(network.users()).register(routes);
         new ApiKeyRoutes(network.apiKeys(), clock).register(routes);
         new PreAuthKeyRoutes(network.preAuthKeys(), clock).register(routes);
-        new NodeRoutes(network.nodes(), network.users(), clock).register(routes);
+        new NodeRoutes(network.nodes(), network.snapshots(), clock).register(routes);
         new SettingsRoutes(network.settings()).register(routes);
         new PolicyRoutes(network.policies()).register(routes);
         new AuthRoutes(network.pendingLogins(), clock).register(routes);
@@ -136,8 +136,7 @@ public final class MeshServer implements AutoCloseable {
                 int bound = ((InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress()).getPort();
                 EmbeddedRegion region = relay.region(URI.create(settings.serverUrl()), settings.listenPort() == 0,
                         bound);
-                mapContext.set(new MapContext(network.tailnetId(), settings.baseDomain(), settings.control().dns(),
-                        region.addTo(settings.control().derpMap())));
+                mapContext.updateAndGet(context -> context.withDerpMap(region.addTo(context.derpMap())));
             }
             if (settings.metricsHost() != null) {
                 metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry);
@@ -153,16 +152,7 @@ public final class MeshServer implements AutoCloseable {
                             ? ", STUN on udp port " + relay.stunPort() : ", STUN off")));
             return server;
         } catch (IOException | RuntimeException e) {
-            undertow.stop();
-            if (relay != null) {
-                relay.close();
-            }
-            if (metrics != null) {
-                metrics.close();
-            }
-            mapSessions.close();
-            housekeeping.shutdownNow();
-            workers.shutdownNow();
+            stopAll(mapSessions, housekeeping, workers, relay, undertow, metrics);
             throw e instanceof IOException io ? new UncheckedIOException("cannot write the local CLI credential", io)
                     : (RuntimeException) e;
         }
@@ -195,6 +185,23 @@ public final class MeshServer implements AutoCloseable {
     /** The server's Noise public key, as {@code GET /key} serves it. */
     public MachinePublicKey noisePublicKey() {
         return control.publicKey();
+    }
+
+    /** Stops everything a server started, in an order that cannot hang (also when starting failed half-way). */
+    private static void stopAll(MapSessions mapSessions, ScheduledExecutorService housekeeping, ExecutorService workers,
+            EmbeddedRelay relay, Undertow undertow, MetricsListener metrics) {
+        mapSessions.close();
+        housekeeping.shutdownNow();
+        // Interrupt the request threads first: a registration follow-up waits up to 15 minutes for a login, and
+        // Undertow's stop waits for requests in flight.
+        workers.shutdownNow();
+        if (relay != null) {
+            relay.close();
+        }
+        stopBounded(undertow);
+        if (metrics != null) {
+            metrics.close();
+        }
     }
 
     /**
@@ -249,18 +256,7 @@ public final class MeshServer implements AutoCloseable {
 
     @Override
     public void close() {
-        mapSessions.close();
-        housekeeping.shutdownNow();
-        // Interrupt the request threads first: a registration follow-up waits up to 15 minutes for a login, and
-        // Undertow's stop waits for requests in flight.
-        workers.shutdownNow();
-        if (relay != null) {
-            relay.close();
-        }
-        stopBounded(undertow);
-        if (metrics != null) {
-            metrics.close();
-        }
+        stopAll(mapSessions, housekeeping, workers, relay, undertow, metrics);
         if (settings.localCredentialPath() != null) {
             try {
                 Files.deleteIfExists(settings.localCredentialPath());

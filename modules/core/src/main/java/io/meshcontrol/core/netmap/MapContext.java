@@ -11,4 +11,8 @@ import io.meshcontrol.core.wire.DNSConfig;
  * @param derpMap the relay map sent to every node
  */
 public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap) {
+
+    public MapContext withDerpMap(DERPMap map) {
+        return new MapContext(tailnetId, baseDomain, dnsConfig, map);
+    }
 }

@@ -28,7 +28,8 @@ public record Policy(String text, Map<String, List<String>> groups, Map<String, 
     /** The policy in force before anyone saves one: no tags are defined, everything is allowed. */
     public static final Policy EMPTY = new Policy("{}\n", Map.of(), Map.of(), Map.of(), null);
 
-    private static final Pattern TAG = Pattern.compile("tag:[A-Za-z][A-Za-z0-9-]*");
+    /** A tag name: {@code tag:} and letters, digits and dashes, starting with a letter. */
+    public static final Pattern TAG = Pattern.compile("tag:[A-Za-z][A-Za-z0-9-]*");
     private static final Pattern GROUP = Pattern.compile("group:[A-Za-z0-9][A-Za-z0-9._-]*");
     private static final JsonMapper JSON = JsonMapper.builder().build();
 

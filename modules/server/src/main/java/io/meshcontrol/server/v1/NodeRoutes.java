@@ -6,7 +6,7 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.state.Nodes;
-import io.meshcontrol.core.state.Users;
+import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.server.http.ApiRequest;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
@@ -16,12 +16,13 @@ import java.time.Clock;
 public final class NodeRoutes {
 
     private final Nodes nodes;
-    private final Users users;
+    private final Snapshots snapshots;
     private final Clock clock;
 
-    public NodeRoutes(Nodes nodes, Users users, Clock clock) {
+    /** @param snapshots where owners are looked up: one listing must not cost a query per node */
+    public NodeRoutes(Nodes nodes, Snapshots snapshots, Clock clock) {
         this.nodes = nodes;
-        this.users = users;
+        this.snapshots = snapshots;
         this.clock = clock;
     }
 
@@ -56,7 +57,7 @@ public final class NodeRoutes {
     }
 
     private io.meshcontrol.api.NodeView view(Node node) {
-        User owner = node.userId() == null ? null : users.byId(node.userId()).orElse(null);
+        User owner = snapshots.current().user(node.userId()).orElse(null);
         return Views.node(node, owner, clock.instant());
     }
 }
