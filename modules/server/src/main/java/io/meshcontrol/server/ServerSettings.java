@@ -1,5 +1,6 @@
 package io.meshcontrol.server;
 
+import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.wire.DERPMap;
@@ -7,6 +8,7 @@ import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.server.control.MapContexts;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -30,13 +32,46 @@ public record ServerSettings(
         Path localCredentialPath,
         Path noiseKeyPath,
         Control control,
-        Relay relay) {
+        Relay relay,
+        DerpMaps derpMaps) {
 
     /** Settings without the embedded relay, as most tests want them. */
     public ServerSettings(String listenHost, int listenPort, String metricsHost, int metricsPort, String serverUrl,
             String baseDomain, String version, Path localCredentialPath, Path noiseKeyPath, Control control) {
         this(listenHost, listenPort, metricsHost, metricsPort, serverUrl, baseDomain, version, localCredentialPath,
                 noiseKeyPath, control, Relay.OFF);
+    }
+
+    /** Settings with a relay and no map URLs or files, as relay tests want them. */
+    public ServerSettings(String listenHost, int listenPort, String metricsHost, int metricsPort, String serverUrl,
+            String baseDomain, String version, Path localCredentialPath, Path noiseKeyPath, Control control,
+            Relay relay) {
+        this(listenHost, listenPort, metricsHost, metricsPort, serverUrl, baseDomain, version, localCredentialPath,
+                noiseKeyPath, control, relay, DerpMaps.NONE);
+    }
+
+    /**
+     * Where the DERP map comes from besides {@link Control#derpMap} and the embedded relay: the defaults of the
+     * runtime DERP settings ({@code derp.urls}, {@code derp.auto_update_enabled}, {@code derp.update_frequency}),
+     * the map files ({@code derp.paths}, file only) and the guard on fetching URLs ({@code egress.*}).
+     */
+    public record DerpMaps(List<String> urls, List<Path> paths, boolean autoUpdate, Duration updateFrequency,
+                           EgressGuard egress) {
+
+        /** No URLs, no files: only the server's own relays. What tests use, so that none reaches the internet. */
+        public static final DerpMaps NONE = new DerpMaps(List.of(), List.of(), true, Duration.ofHours(24),
+                EgressGuard.DEFAULT);
+
+        public DerpMaps {
+            urls = List.copyOf(urls);
+            paths = List.copyOf(paths);
+        }
+
+        static DerpMaps from(MeshConfig config) {
+            MeshConfig.Derp derp = config.derp();
+            return new DerpMaps(derp.urls(), derp.paths(), derp.autoUpdateEnabled(), derp.updateFrequency(),
+                    new EgressGuard(config.egress().denyPrivateTargets(), config.egress().allowLoopbackTargets()));
+        }
     }
 
     /**
@@ -69,6 +104,8 @@ public record ServerSettings(
     /**
      * What the control protocol serves besides nodes.
      *
+     * @param derpMap relays every map carries, merged under the map URLs, files and the embedded relay (tests and
+     *                harnesses put external relays here)
      * @param keepAlive how often an idle map stream gets a keep-alive (clients give up after 120 s of silence)
      * @param ephemeralInactivityTimeout how long an ephemeral node may stay offline before it is removed
      */
@@ -89,8 +126,8 @@ public record ServerSettings(
         return new ServerSettings(listen.host(), listen.port(), metrics == null ? null : metrics.host(),
                 metrics == null ? 0 : metrics.port(), config.serverUrl(), config.dns().baseDomain(), version,
                 config.cli().localCredentialPath(), config.noise().privateKeyPath(),
-                new Control(MapContexts.dns(config.dns()), MapContexts.derpMap(config.derp().paths()),
+                new Control(MapContexts.dns(config.dns()), new DERPMap(null, Map.of(), false),
                         Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout()),
-                Relay.from(config.derp()));
+                Relay.from(config.derp()), DerpMaps.from(config));
     }
 }
