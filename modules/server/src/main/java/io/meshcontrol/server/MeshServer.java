@@ -26,6 +26,7 @@ import io.meshcontrol.server.relay.VerifyRoute;
 import java.util.concurrent.atomic.AtomicReference;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
 import io.meshcontrol.server.v1.AuthRoutes;
+import io.meshcontrol.server.v1.DerpSettingsRoutes;
 import io.meshcontrol.server.v1.NodeRoutes;
 import io.meshcontrol.server.v1.PolicyRoutes;
 import io.meshcontrol.server.v1.PreAuthKeyRoutes;
@@ -110,6 +111,7 @@ public final class MeshServer implements AutoCloseable {
         new VerifyRoute(network).register(routes);
         RelayRuntime relay = RelayRuntime.create(settings, network, routes, clock);
         RelayMetrics.register(registry, () -> relay.relay().derp());
+        new DerpSettingsRoutes(relay.configuration(), network.snapshots()).register(routes);
         // The relay's region names the listener's port, known once it is bound; until then maps carry the fixed map.
         AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
                 settings.baseDomain(), settings.control().dns(), settings.control().derpMap()));

@@ -119,6 +119,11 @@ public final class DerpConfiguration {
         return current;
     }
 
+    /** The configuration file's settings: what a reset puts back, and what a PUT leaves out. */
+    public DerpSettings defaults() {
+        return defaults;
+    }
+
     /** The DERP map in force. */
     public DERPMap map() {
         return map;
