@@ -65,9 +65,13 @@ public final class DerpMapFile {
 
     static MapLayer parse(String source, byte[] bytes, boolean yaml) {
         JsonNode root;
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        if (yaml && text.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("#"))) {
+            return new MapLayer(source, Map.of(), Set.of(), Map.of(), false); // an empty YAML document
+        }
         try {
             root = yaml ? YAML.readTree(bytes)
-                    : JSON.readTree(HuJson.standardize(new String(bytes, StandardCharsets.UTF_8)));
+                    : JSON.readTree(HuJson.standardize(text));
         } catch (JacksonException e) {
             throw new MapSourceException("DERP map " + source + " is not valid " + (yaml ? "YAML" : "JSON") + ": "
                     + e.getOriginalMessage(), e);
