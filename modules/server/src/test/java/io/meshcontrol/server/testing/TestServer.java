@@ -117,6 +117,12 @@ public final class TestServer implements AutoCloseable {
 
     /** A raw request, for asserting on status codes, headers and bodies. */
     public HttpResponse<String> request(String method, String path, String token, String body) {
+        return request(method, path, token, body, java.util.Map.of());
+    }
+
+    /** A raw request with extra headers (If-Match, say). */
+    public HttpResponse<String> request(String method, String path, String token, String body,
+            java.util.Map<String, String> headers) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(url().resolve(path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (token != null) {
@@ -125,6 +131,7 @@ public final class TestServer implements AutoCloseable {
         if (body != null) {
             builder.header("Content-Type", "application/json");
         }
+        headers.forEach(builder::header);
         try {
             return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
