@@ -17,6 +17,7 @@ import io.meshcontrol.server.control.MachineRoutes;
 import io.meshcontrol.server.docs.DocsRoutes;
 import io.meshcontrol.server.http.Authenticator;
 import io.meshcontrol.server.http.Routes;
+import io.meshcontrol.server.metrics.DerpClientsPage;
 import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
 import io.meshcontrol.server.metrics.RelayMetrics;
@@ -45,6 +46,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -137,7 +139,9 @@ public final class MeshServer implements AutoCloseable {
                 mapSessions.changedEverything();
             });
             if (settings.metricsHost() != null) {
-                metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry);
+                metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry,
+                        Map.of("/debug/derp-clients/", new DerpClientsPage(() -> relay.relay().active().orElse(null),
+                                network.snapshots(), clock)));
             }
             MeshServer server = new MeshServer(settings, routes, control, mapSessions, housekeeping, undertow, metrics,
                     workers, relay, mapContext);
