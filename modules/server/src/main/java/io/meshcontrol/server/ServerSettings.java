@@ -77,7 +77,9 @@ public record ServerSettings(
     /**
      * The embedded relay ({@code derp.server.*}).
      *
-     * @param publishRegion whether the relay's region is added to the map ({@code derp.automatically_add_embedded_derp_region})
+     * @param enabled whether the relay runs at first ({@code derp.server.enabled}; the runtime DERP settings may change it)
+     * @param publishRegion whether the relay's region is added to the map while it runs
+     *                      ({@code derp.automatically_add_embedded_derp_region})
      * @param stunListenAddr host:port for STUN; port 0 binds a free port, which is what gets published
      */
     public record Relay(boolean enabled, boolean publishRegion, int regionId, String regionCode, String regionName,
@@ -95,7 +97,8 @@ public record ServerSettings(
 
         static Relay from(MeshConfig.Derp derp) {
             MeshConfig.DerpServer s = derp.server();
-            return new Relay(s.enabled(), s.enabled() && derp.automaticallyAddEmbeddedDerpRegion(), s.regionId(),
+            // Published whenever it runs: the relay may be turned on at runtime although the file has it off.
+            return new Relay(s.enabled(), derp.automaticallyAddEmbeddedDerpRegion(), s.regionId(),
                     s.regionCode(), s.regionName(), s.verifyClients(), s.stunEnabled(), s.stunListenAddr(),
                     s.privateKeyPath(), s.ipv4(), s.ipv6());
         }
