@@ -1,5 +1,6 @@
 package io.meshcontrol.server.relay;
 
+import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.config.GoDuration;
 import io.meshcontrol.core.model.DerpSettings;
 import io.meshcontrol.core.state.Network;
@@ -63,7 +64,7 @@ public final class RelayRuntime implements AutoCloseable {
             sources = new DerpMapSources(new MapUrlFetcher(settings.derpMaps().egress()), settings.derpMaps().paths());
         } catch (MapSourceException e) {
             scheduler.shutdownNow();
-            throw new IllegalStateException(e.getMessage(), e);
+            throw MeshException.invalid(e.getMessage());
         }
         RelayRuntime runtime = new RelayRuntime(settings, network, sources, clock, scheduler);
         runtime.relay.register(routes, runtime.bootstrapDns);

@@ -264,6 +264,35 @@ class DerpSettingsApiTest {
     }
 
     @Test
+    void mapFilesAreMergedAfterUrlsAndAFileThatAddsNothingStopsTheStart() throws Exception {
+        server.close();
+        Path files = folder.resolve("files");
+        java.nio.file.Files.createDirectories(files);
+        Path remove = java.nio.file.Files.writeString(files.resolve("remove.json"), "{\"Regions\": {\"900\": null}}");
+        Path add = java.nio.file.Files.writeString(files.resolve("add.yaml"),
+                "regions:\n  905:\n    regioncode: own\n    nodes:\n      - hostname: own.example\n");
+        ServerSettings.DerpMaps withFiles = new ServerSettings.DerpMaps(List.of(maps.url("/a.json")),
+                List.of(remove, add), true, Duration.ofHours(24), new EgressGuard(false, true));
+        server = TestServer.start(folder.resolve("s2"), TestServer.testRelay(folder.resolve("s2"), true), withFiles);
+        admin = server.localToken();
+        // The start fetches URLs in the background; a refresh fetches them now. The file's null removes region 900.
+        assertEquals("{\"problems\":[]}", server.request("POST", "/api/v1/derp/refresh", admin, null).body());
+        assertTrue(maps.requestsFor("/a.json") >= 1);
+        assertEquals(List.of(905, 999), List.copyOf(map().regions().keySet()));
+        server.close();
+        Path empty = java.nio.file.Files.writeString(files.resolve("empty.json"), "{\"Regions\": {}}");
+        ServerSettings.DerpMaps broken = new ServerSettings.DerpMaps(List.of(), List.of(empty), true,
+                Duration.ofHours(24), EgressGuard.DEFAULT);
+        io.meshcontrol.core.MeshException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                io.meshcontrol.core.MeshException.class, () -> TestServer.start(folder.resolve("s3"),
+                        TestServer.testRelay(folder.resolve("s3"), true), broken));
+        assertTrue(refused.getMessage().contains(empty.toString()) && refused.getMessage().contains("adds no region"),
+                refused.getMessage());
+        server = TestServer.start(folder.resolve("s4"), TestServer.testRelay(folder.resolve("s4"), true),
+                ServerSettings.DerpMaps.NONE);
+    }
+
+    @Test
     void loopbackMapUrlsAreRefusedByDefault() {
         server.close();
         server = TestServer.start(folder.resolve("second"), TestServer.testRelay(folder.resolve("second"), true),
