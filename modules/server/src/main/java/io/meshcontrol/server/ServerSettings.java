@@ -5,6 +5,7 @@ import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DNSConfig;
+import io.meshcontrol.relay.map.MapUrlFetcher;
 import io.meshcontrol.server.control.MapContexts;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,14 +54,22 @@ public record ServerSettings(
     /**
      * Where the DERP map comes from besides {@link Control#derpMap} and the embedded relay: the defaults of the
      * runtime DERP settings ({@code derp.urls}, {@code derp.auto_update_enabled}, {@code derp.update_frequency}),
-     * the map files ({@code derp.paths}, file only) and the guard on fetching URLs ({@code egress.*}).
+     * the map files ({@code derp.paths}, file only), the guard on fetching URLs ({@code egress.*}) and how host names
+     * are resolved (map URLs, {@code /bootstrap-dns}).
      */
     public record DerpMaps(List<String> urls, List<Path> paths, boolean autoUpdate, Duration updateFrequency,
-                           EgressGuard egress) {
+                           EgressGuard egress, MapUrlFetcher.Resolver resolver) {
 
-        /** No URLs, no files: only the server's own relays. What tests use, so that none reaches the internet. */
-        public static final DerpMaps NONE = new DerpMaps(List.of(), List.of(), true, Duration.ofHours(24),
-                EgressGuard.DEFAULT);
+        /**
+         * No URLs, no files, no name lookups (relay host names are not resolved for {@code /bootstrap-dns}): only the
+         * server's own relays. What tests use, so that nothing reaches the internet, not even a DNS query.
+         */
+        public static final DerpMaps NONE = forTests(List.of(), List.of(), EgressGuard.DEFAULT);
+
+        /** Map sources for a test: IP-literal hosts only ({@link MapUrlFetcher.Resolver#literalsOnly()}). */
+        public static DerpMaps forTests(List<String> urls, List<Path> paths, EgressGuard egress) {
+            return new DerpMaps(urls, paths, true, Duration.ofHours(24), egress, MapUrlFetcher.Resolver.literalsOnly());
+        }
 
         public DerpMaps {
             urls = List.copyOf(urls);
@@ -70,7 +79,8 @@ public record ServerSettings(
         static DerpMaps from(MeshConfig config) {
             MeshConfig.Derp derp = config.derp();
             return new DerpMaps(derp.urls(), derp.paths(), derp.autoUpdateEnabled(), derp.updateFrequency(),
-                    new EgressGuard(config.egress().denyPrivateTargets(), config.egress().allowLoopbackTargets()));
+                    new EgressGuard(config.egress().denyPrivateTargets(), config.egress().allowLoopbackTargets()),
+                    MapUrlFetcher.Resolver.system());
         }
     }
 

@@ -1,6 +1,7 @@
 package io.meshcontrol.relay.map;
 
 import io.meshcontrol.core.address.EgressGuard;
+import io.meshcontrol.core.wire.IpAddress;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -33,6 +34,25 @@ public final class MapUrlFetcher {
     @FunctionalInterface
     public interface Resolver {
         InetAddress[] resolve(String host) throws UnknownHostException;
+
+        /** The system resolver (DNS). */
+        static Resolver system() {
+            return InetAddress::getAllByName;
+        }
+
+        /**
+         * Answers IP literals only and refuses every name, so nothing is looked up: for servers in tests, which must
+         * not send a DNS query off the machine.
+         */
+        static Resolver literalsOnly() {
+            return host -> {
+                try {
+                    return new InetAddress[] {InetAddress.getByAddress(host, IpAddress.parse(host).bytes())};
+                } catch (IllegalArgumentException e) {
+                    throw new UnknownHostException(host + " (this server resolves no names)");
+                }
+            };
+        }
     }
 
     private final EgressGuard guard;
@@ -48,7 +68,7 @@ public final class MapUrlFetcher {
     }
 
     public MapUrlFetcher(EgressGuard guard) {
-        this(guard, InetAddress::getAllByName);
+        this(guard, Resolver.system());
     }
 
     /** The map at {@code url}, parsed; any failure is a {@link MapSourceException} naming the URL and the reason. */

@@ -100,6 +100,14 @@ class MapUrlFetcherTest {
     }
 
     @Test
+    void theTestResolverAnswersLiteralsAndLooksUpNoName() throws Exception {
+        MapUrlFetcher.Resolver resolver = MapUrlFetcher.Resolver.literalsOnly();
+        assertEquals("192.0.2.1", resolver.resolve("192.0.2.1")[0].getHostAddress());
+        assertEquals(InetAddress.getByName("2001:db8::1"), resolver.resolve("2001:db8::1")[0]);
+        assertThrows(java.net.UnknownHostException.class, () -> resolver.resolve("derp.example.com"));
+    }
+
+    @Test
     void redactionDropsUserInfoAndQuery() {
         assertEquals("https://maps.example:8443/derp.json",
                 MapUrls.redacted("https://u:p@maps.example:8443/derp.json?key=1#x"));

@@ -11,7 +11,6 @@ import io.meshcontrol.relay.map.MapUrlFetcher;
 import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.http.Routes;
 import java.lang.System.Logger.Level;
-import java.net.InetAddress;
 import java.net.URI;
 import java.time.Clock;
 import java.util.concurrent.Executors;
@@ -40,7 +39,7 @@ public final class RelayRuntime implements AutoCloseable {
         this.scheduler = scheduler;
         this.relay = new EmbeddedRelay(settings.relay(), network);
         this.bootstrapDns = new BootstrapDnsCache(URI.create(settings.serverUrl()).getHost(),
-                InetAddress::getAllByName, scheduler);
+                settings.derpMaps().resolver(), scheduler);
         URI serverUrl = URI.create(settings.serverUrl());
         this.configuration = new DerpConfiguration(network, defaults(settings), sources, relay,
                 settings.control().derpMap(),
@@ -61,7 +60,8 @@ public final class RelayRuntime implements AutoCloseable {
                 Thread.ofPlatform().name("derp-maps").daemon().factory());
         DerpMapSources sources;
         try {
-            sources = new DerpMapSources(new MapUrlFetcher(settings.derpMaps().egress()), settings.derpMaps().paths());
+            sources = new DerpMapSources(new MapUrlFetcher(settings.derpMaps().egress(), settings.derpMaps().resolver()),
+                    settings.derpMaps().paths());
         } catch (MapSourceException e) {
             scheduler.shutdownNow();
             throw MeshException.invalid(e.getMessage());

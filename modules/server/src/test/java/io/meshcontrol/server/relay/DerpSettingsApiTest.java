@@ -42,8 +42,8 @@ class DerpSettingsApiTest {
 
     @BeforeEach
     void start() {
-        server = TestServer.start(folder, TestServer.testRelay(folder, true), new ServerSettings.DerpMaps(List.of(),
-                List.of(), true, Duration.ofHours(24), new EgressGuard(false, true)));
+        server = TestServer.start(folder, TestServer.testRelay(folder, true), ServerSettings.DerpMaps.forTests(List.of(),
+                List.of(), new EgressGuard(false, true)));
         admin = server.localToken();
         maps.serve("/a.json", region(900, "derp-a.example")).serve("/b.json", region(901, "derp-b.example"));
     }
@@ -271,8 +271,8 @@ class DerpSettingsApiTest {
         Path remove = java.nio.file.Files.writeString(files.resolve("remove.json"), "{\"Regions\": {\"900\": null}}");
         Path add = java.nio.file.Files.writeString(files.resolve("add.yaml"),
                 "regions:\n  905:\n    regioncode: own\n    nodes:\n      - hostname: own.example\n");
-        ServerSettings.DerpMaps withFiles = new ServerSettings.DerpMaps(List.of(maps.url("/a.json")),
-                List.of(remove, add), true, Duration.ofHours(24), new EgressGuard(false, true));
+        ServerSettings.DerpMaps withFiles = ServerSettings.DerpMaps.forTests(List.of(maps.url("/a.json")),
+                List.of(remove, add), new EgressGuard(false, true));
         server = TestServer.start(folder.resolve("s2"), TestServer.testRelay(folder.resolve("s2"), true), withFiles);
         admin = server.localToken();
         // The start fetches URLs in the background; a refresh fetches them now. The file's null removes region 900.
@@ -281,8 +281,8 @@ class DerpSettingsApiTest {
         assertEquals(List.of(905, 999), List.copyOf(map().regions().keySet()));
         server.close();
         Path empty = java.nio.file.Files.writeString(files.resolve("empty.json"), "{\"Regions\": {}}");
-        ServerSettings.DerpMaps broken = new ServerSettings.DerpMaps(List.of(), List.of(empty), true,
-                Duration.ofHours(24), EgressGuard.DEFAULT);
+        ServerSettings.DerpMaps broken = ServerSettings.DerpMaps.forTests(List.of(), List.of(empty),
+                EgressGuard.DEFAULT);
         io.meshcontrol.core.MeshException refused = org.junit.jupiter.api.Assertions.assertThrows(
                 io.meshcontrol.core.MeshException.class, () -> TestServer.start(folder.resolve("s3"),
                         TestServer.testRelay(folder.resolve("s3"), true), broken));

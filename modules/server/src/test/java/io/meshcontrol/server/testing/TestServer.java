@@ -58,8 +58,9 @@ public final class TestServer implements AutoCloseable {
     }
 
     /**
-     * A server with the given relay and DERP map sources, and a metrics listener on a free loopback port. Map URLs
-     * in tests point at loopback servers of the test: pass {@code new EgressGuard(false, true)} in {@code maps} (the
+     * A server with the given relay and DERP map sources, and a metrics listener on a free loopback port. Build
+     * {@code maps} with {@link ServerSettings.DerpMaps#forTests}, which resolves no host names. Map URLs in tests
+     * point at loopback servers of the test: pass {@code new EgressGuard(false, true)} (the
      * {@code egress.allow_loopback_targets} switch), since loopback is refused by default.
      */
     public static TestServer start(Path folder, ServerSettings.Relay relay, ServerSettings.DerpMaps maps) {
