@@ -32,9 +32,13 @@ public final class WireNodes {
     public static io.meshcontrol.core.wire.Node of(Node node, RouteTable routes, MapContext context, boolean online,
             boolean self, int capVersion, Instant now) {
         List<IpPrefix> addresses = List.of(IpPrefix.parse(node.ipv4() + "/32"), IpPrefix.parse(node.ipv6() + "/128"));
-        List<IpPrefix> allowedIps = new ArrayList<>(addresses);
-        allowedIps.addAll(routes.servedBy(node));
-        allowedIps = RoutePrefixes.sorted(allowedIps);
+        List<IpPrefix> served = routes.servedBy(node);
+        List<IpPrefix> allowedIps = addresses;
+        if (!served.isEmpty()) {
+            allowedIps = new ArrayList<>(addresses);
+            allowedIps.addAll(served);
+            allowedIps = RoutePrefixes.sorted(allowedIps);
+        }
         Hostinfo hostinfo = Hostinfo.parse(node.hostinfo());
         int homeDerp = homeDerp(hostinfo);
         io.meshcontrol.core.wire.Node.Builder wire = io.meshcontrol.core.wire.Node.builder()

@@ -72,6 +72,9 @@ public final class RouteTable {
      * route these to it (its {@code AllowedIPs} beyond its own addresses).
      */
     public List<IpPrefix> servedBy(Node node) {
+        if (node.approvedRoutes().isEmpty()) {
+            return List.of(); // most nodes: nothing to compute for every map they appear in
+        }
         List<IpPrefix> served = new ArrayList<>(primaryRoutes(node.id()));
         if (node.authorized()) {
             node.activeRoutes().stream().filter(RoutePrefixes::isExit).forEach(served::add);
