@@ -147,6 +147,15 @@ public final class MeshClient {
         return send("POST", "api/v1/node/" + path(id) + "/approve", null, NodeView.class);
     }
 
+    public RoutesView nodeRoutes(String id) {
+        return send("GET", "api/v1/node/" + path(id) + "/routes", null, RoutesView.class);
+    }
+
+    /** Replaces the node's approved routes (an empty list clears them); returns its routes after the change. */
+    public RoutesView setNodeRoutes(String id, List<String> routes) {
+        return send("POST", "api/v1/node/" + path(id) + "/routes", new RoutesRequest(routes), RoutesView.class);
+    }
+
     public void deleteNode(String id) {
         send("DELETE", "api/v1/node/" + path(id), null, Void.class);
     }

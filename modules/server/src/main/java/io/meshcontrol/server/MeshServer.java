@@ -101,10 +101,11 @@ public final class MeshServer implements AutoCloseable {
         new UserRoutes(network.users()).register(routes);
         new ApiKeyRoutes(network.apiKeys(), clock).register(routes);
         new PreAuthKeyRoutes(network.preAuthKeys(), clock).register(routes);
-        new NodeRoutes(network.nodes(), network.snapshots(), clock).register(routes);
+        new NodeRoutes(network.nodes(), network.routeApprovals(), network.routeElection(), network.snapshots(), clock)
+                .register(routes);
         new SettingsRoutes(network.settings()).register(routes);
         new PolicyRoutes(network.policies()).register(routes);
-        new AuthRoutes(network.pendingLogins(), clock).register(routes);
+        new AuthRoutes(network.pendingLogins(), network.routeElection(), clock).register(routes);
         new DocsRoutes(settings.version()).register(routes);
         ControlTransport control = new ControlTransport(noiseKey, workers, clock);
         control.register(routes);

@@ -2,6 +2,7 @@ package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.wire.ClientVersion;
 import io.meshcontrol.core.wire.Debug;
@@ -43,13 +44,13 @@ public final class MapSessionState {
 
     /** The first message of a stream: everything, with {@code Node} set as the client requires. */
     public MapResponse initial(NetworkSnapshot snapshot, LongPredicate online, MapContext context, AccessRules access,
-            Instant now) {
+            RouteTable routes, Instant now) {
         Node self = snapshot.node(selfId).orElseThrow(() -> new IllegalStateException("node " + selfId + " is gone"));
-        sentSelf = WireNodes.of(self, context, true, true, capVersion, now);
+        sentSelf = WireNodes.of(self, routes, context, true, true, capVersion, now);
         sentFilter = access.packetFilter(self);
         sentPeers.clear();
         for (Node peer : visiblePeers(self, snapshot, access)) {
-            sentPeers.put(peer.id(), WireNodes.of(peer, context, online.test(peer.id()), false, capVersion, now));
+            sentPeers.put(peer.id(), WireNodes.of(peer, routes, context, online.test(peer.id()), false, capVersion, now));
         }
         sentProfiles.clear();
         List<UserProfile> profiles = newProfiles(snapshot, Set.of());
@@ -70,14 +71,14 @@ public final class MapSessionState {
 
     /** The delta for {@code changes}, or empty when nothing this node sees changed. */
     public Optional<MapResponse> update(ChangeSet changes, NetworkSnapshot snapshot, LongPredicate online,
-            MapContext context, AccessRules access, Instant now) {
+            MapContext context, AccessRules access, RouteTable routes, Instant now) {
         Optional<Node> self = snapshot.node(selfId);
         if (self.isEmpty()) {
             return Optional.empty(); // deleted: the session is being closed
         }
         MapResponse.Builder delta = MapResponse.builder();
         boolean any = false;
-        io.meshcontrol.core.wire.Node selfNow = WireNodes.of(self.get(), context, true, true, capVersion, now);
+        io.meshcontrol.core.wire.Node selfNow = WireNodes.of(self.get(), routes, context, true, true, capVersion, now);
         boolean selfChanged = !selfNow.equals(sentSelf);
         if (selfChanged) {
             delta.node(selfNow);
@@ -103,7 +104,8 @@ public final class MapSessionState {
         for (long id : ids) {
             Optional<Node> peer = snapshot.node(id).filter(p -> isVisible(self.get(), p, access));
             if (peer.isPresent()) {
-                io.meshcontrol.core.wire.Node wire = WireNodes.of(peer.get(), context, online.test(id), false, capVersion, now);
+                io.meshcontrol.core.wire.Node wire = WireNodes.of(peer.get(), routes, context, online.test(id), false,
+                        capVersion, now);
                 if (!wire.equals(sentPeers.put(id, wire))) {
                     changed.add(wire);
                 }

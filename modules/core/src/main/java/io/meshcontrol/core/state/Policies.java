@@ -6,6 +6,7 @@ import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyException;
+import io.meshcontrol.core.routes.PolicyAutoApprovers;
 import io.meshcontrol.core.store.PolicyStore;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -67,6 +68,7 @@ public final class Policies {
         Policy policy;
         try {
             policy = Policy.parse(text);
+            PolicyAutoApprovers.from(policy); // checked apart until the policy model carries autoApprovers
         } catch (PolicyException e) {
             throw MeshException.invalid(e.getMessage());
         }
