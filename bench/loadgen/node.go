@@ -42,7 +42,7 @@ type simNode struct {
 	selfID    tailcfg.NodeID
 	peers     map[tailcfg.NodeID][]netip.AddrPort // peer -> endpoints, as the client library reports them
 	gotMap    bool                                // a map arrived since the last poll started
-	complete  bool                                // holds all n-1 peers since the last poll started
+	complete  bool                                // holds all its expected peers since the last poll started
 	pollStart time.Time
 	failures  int // map streams that broke in a row, for the back-off
 
@@ -79,7 +79,7 @@ func newSimNode(r *run, i int, netMon *netmon.Monitor, bus *eventbus.Bus) (*simN
 	}
 	d, err := controlclient.NewDirect(controlclient.Options{
 		ServerURL:            r.serverURL,
-		AuthKey:              r.authKey,
+		AuthKey:              r.authKeys[i%len(r.authKeys)],
 		GetMachinePrivateKey: func() (key.MachinePrivate, error) { return n.machine, nil },
 		Hostinfo:             hi,
 		DiscoPublicKey:       key.NewDisco().Public(),
@@ -250,7 +250,7 @@ func (u *updater) UpdateUserProfiles(map[tailcfg.UserID]tailcfg.UserProfileView)
 
 func (n *simNode) checkComplete() {
 	n.mu.Lock()
-	done := !n.complete && len(n.peers) >= n.run.n-1
+	done := !n.complete && len(n.peers) >= n.run.expectedPeers(n.index)
 	if done {
 		n.complete = true
 	}
