@@ -79,3 +79,47 @@ bench_finish() {
     bench_say "work folder kept: $work"
   fi
 }
+
+# bench_svc_config PORT METRICS_PORT VERIFY_CLIENTS: writes $work/config.yaml for our server on 127.0.0.1:PORT,
+# data in $work/data: no DERP map source but the embedded relay (derp.server.verify_clients as given), no STUN,
+# no update check, so nothing leaves the machine.
+bench_svc_config() {
+  cat >"$work/config.yaml" <<YAML
+server_url: "http://127.0.0.1:$1"
+listen_addr: "127.0.0.1:$1"
+metrics_listen_addr: "127.0.0.1:$2"
+noise:
+  private_key_path: "$work/data/noise_private.key"
+database:
+  sqlite:
+    path: "$work/data/db.sqlite"
+log:
+  level: "info"
+derp:
+  server:
+    verify_clients: $3
+    stun_enabled: false
+    private_key_path: "$work/data/derp_server_private.key"
+  urls: []
+  auto_update_enabled: false
+client_updates:
+  check: false
+cli:
+  local_credential_path: "$work/data/cli-credential.json"
+YAML
+}
+
+# bench_svc_start PORT: starts `svc serve` with $work/config.yaml in the background, sets server_pid and waits
+# until the local CLI can reach it. Needs svc() (the CLI with that config) defined.
+bench_svc_start() {
+  local port=$1
+  bench_say "starting svc serve on 127.0.0.1:$port (work folder $work)"
+  (cd "$work" && exec "$root/svc" serve -c "$work/config.yaml") >"$work/server.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 300); do
+    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; bench_say "the server exited at start"; exit 1; }
+    [ -f "$work/data/cli-credential.json" ] && svc users list >/dev/null 2>&1 && break
+    sleep 0.2
+  done
+  svc users list >/dev/null || { bench_say "the server did not come up in 60 s; log: $work/server.log"; exit 1; }
+}
