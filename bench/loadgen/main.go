@@ -397,7 +397,7 @@ func (r *run) sawEndpoints(n *simNode, id tailcfg.NodeID, eps views.Slice[netip.
 
 // pollFailed notes a map stream that ended without being asked to, and opens it again after a back-off, as
 // tailscaled does: doubling from 1 s up to 30 s, with jitter, started over once a map arrives.
-func (r *run) pollFailed(n *simNode, err error) {
+func (r *run) pollFailed(n *simNode, err error, gen int) {
 	r.pollErrors.Add(1)
 	r.lastPollErr.Store(fmt.Sprintf("node %d: %v", n.index, err))
 	if r.verbose || r.pollErrors.Load() <= 5 {
@@ -414,7 +414,7 @@ func (r *run) pollFailed(n *simNode, err error) {
 	go func() {
 		time.Sleep(wait)
 		if !r.stopping.Load() {
-			n.startPoll()
+			n.retryPoll(gen)
 		}
 	}()
 }
