@@ -6,7 +6,7 @@ bench_say() { echo "bench: $*" >&2; }
 
 # Validates N, the first argument of every bench script.
 bench_check_n() {
-  case $1 in ''|*[!0-9]*) echo "usage: $2" >&2; exit 2 ;; esac
+  case $1 in ''|*[!0-9]*) echo "$2" >&2; exit 2 ;; esac
 }
 
 # Builds bench/loadgen into $work/loadgen (Go's build cache makes a second build quick).
