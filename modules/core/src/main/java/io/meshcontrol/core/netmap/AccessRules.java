@@ -1,18 +1,14 @@
 package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.model.Node;
-import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.policy.CompiledPolicy;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyInventory;
-import io.meshcontrol.core.policy.PolicyNode;
-import io.meshcontrol.core.policy.PolicyUser;
 import io.meshcontrol.core.state.NetworkSnapshot;
+import io.meshcontrol.core.state.PolicyInventories;
 import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.wire.RawJson;
 import io.meshcontrol.core.wire.SSHPolicy;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -45,25 +41,8 @@ public final class AccessRules {
         return new AccessRules(inventory, CompiledPolicy.compile(policy, inventory, serverUrl));
     }
 
-    /**
-     * What the policy needs of a snapshot. Approved routes: the node model has none yet, so every node serves none;
-     * this is the one place to fill them in from the node.
-     */
     static PolicyInventory inventory(NetworkSnapshot snapshot) {
-        List<PolicyUser> users = new ArrayList<>(snapshot.users().size());
-        for (User user : snapshot.users().values()) {
-            users.add(new PolicyUser(user.id(), user.name(), user.email(), user.role()));
-        }
-        users.sort(Comparator.comparingLong(PolicyUser::id));
-        List<PolicyNode> nodes = new ArrayList<>(snapshot.nodes().size());
-        for (Node node : snapshot.nodes().values()) {
-            if (node.authorized()) {
-                nodes.add(new PolicyNode(node.id(), node.givenName(), node.stableId(), node.userId(), node.tags(),
-                        node.ipv4(), node.ipv6(), List.of()));
-            }
-        }
-        nodes.sort(Comparator.comparingLong(PolicyNode::id));
-        return new PolicyInventory(users, nodes);
+        return PolicyInventories.of(snapshot);
     }
 
     PolicyInventory inventory() {

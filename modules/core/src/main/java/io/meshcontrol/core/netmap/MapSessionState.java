@@ -3,10 +3,12 @@ package io.meshcontrol.core.netmap;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.state.NetworkSnapshot;
+import io.meshcontrol.core.state.PolicyInventories;
 import io.meshcontrol.core.wire.ClientVersion;
 import io.meshcontrol.core.wire.Debug;
 import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.wire.MapResponse;
+import io.meshcontrol.core.wire.SSHPolicy;
 import io.meshcontrol.core.wire.UserProfile;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,7 +27,7 @@ import java.util.function.LongPredicate;
  * (PeersChanged, PeersRemoved, a new self Node, new user profiles). Owned by one session thread.
  *
  * <p>Visibility: an approved node sees the other approved nodes the access rules let it reach or be reached
- * by; its packet filter is re-sent whenever the rules give it a different one.
+ * by; its packet filter, SSH policy and own capabilities are re-sent whenever the rules give it different ones.
  */
 public final class MapSessionState {
 
@@ -35,6 +37,7 @@ public final class MapSessionState {
     private final Map<Long, io.meshcontrol.core.wire.Node> sentPeers = new HashMap<>();
     private final Map<Long, UserProfile> sentProfiles = new HashMap<>();
     private List<FilterRule> sentFilter;
+    private SSHPolicy sentSsh;
 
     public MapSessionState(long selfId, int capVersion) {
         this.selfId = selfId;
@@ -45,8 +48,9 @@ public final class MapSessionState {
     public MapResponse initial(NetworkSnapshot snapshot, LongPredicate online, MapContext context, AccessRules access,
             Instant now) {
         Node self = snapshot.node(selfId).orElseThrow(() -> new IllegalStateException("node " + selfId + " is gone"));
-        sentSelf = WireNodes.of(self, context, true, true, capVersion, now);
+        sentSelf = selfNode(self, context, access, now);
         sentFilter = access.packetFilter(self);
+        sentSsh = access.sshPolicy(self);
         sentPeers.clear();
         for (Node peer : visiblePeers(self, snapshot, access)) {
             sentPeers.put(peer.id(), WireNodes.of(peer, context, online.test(peer.id()), false, capVersion, now));
@@ -61,6 +65,7 @@ public final class MapSessionState {
                 .domain(context.baseDomain())
                 .collectServices(false)
                 .packetFilter(sentFilter)
+                .sshPolicy(sentSsh)
                 .userProfiles(profiles)
                 .controlTime(now)
                 .debug(new Debug(0, true, null))
@@ -77,18 +82,24 @@ public final class MapSessionState {
         }
         MapResponse.Builder delta = MapResponse.builder();
         boolean any = false;
-        io.meshcontrol.core.wire.Node selfNow = WireNodes.of(self.get(), context, true, true, capVersion, now);
+        io.meshcontrol.core.wire.Node selfNow = selfNode(self.get(), context, access, now);
         boolean selfChanged = !selfNow.equals(sentSelf);
         if (selfChanged) {
             delta.node(selfNow);
             any = true;
         }
-        // Our own state (approval, tags, owner) and users' names decide whom the rules let us see: look at all again.
-        boolean recheckAll = changes.everything() || selfChanged || !changes.userIds().isEmpty();
+        // A new policy may change whom we see, as may our own state (approval, tags, owner) and users' names and roles.
+        boolean recheckAll = changes.everything() || changes.policy() || selfChanged || !changes.userIds().isEmpty();
         List<FilterRule> filter = access.packetFilter(self.get());
         if (!filter.equals(sentFilter)) {
             delta.packetFilter(filter);
             sentFilter = filter;
+            any = true;
+        }
+        SSHPolicy ssh = access.sshPolicy(self.get());
+        if (!ssh.equals(sentSsh)) {
+            delta.sshPolicy(ssh);
+            sentSsh = ssh;
             any = true;
         }
         sentSelf = selfNow;
@@ -98,10 +109,17 @@ public final class MapSessionState {
             ids.addAll(snapshot.nodes().keySet());
         }
         ids.remove(selfId);
+        // After a policy change alone, a peer we keep seeing looks as before unless what it shows depends on the
+        // policy (its routes): one bit test per node instead of rebuilding every peer of every stream.
+        boolean policyOnly = changes.policy() && !changes.everything() && !selfChanged && changes.userIds().isEmpty();
         List<io.meshcontrol.core.wire.Node> changed = new ArrayList<>();
         List<Long> removed = new ArrayList<>();
         for (long id : ids) {
             Optional<Node> peer = snapshot.node(id).filter(p -> isVisible(self.get(), p, access));
+            if (peer.isPresent() && policyOnly && sentPeers.containsKey(id) && !changes.nodeIds().contains(id)
+                    && PolicyInventories.approvedRoutes(peer.get()).isEmpty()) {
+                continue;
+            }
             if (peer.isPresent()) {
                 io.meshcontrol.core.wire.Node wire = WireNodes.of(peer.get(), context, online.test(id), false, capVersion, now);
                 if (!wire.equals(sentPeers.put(id, wire))) {
@@ -129,6 +147,11 @@ public final class MapSessionState {
             any = true;
         }
         return any ? Optional.of(delta.controlTime(now).build()) : Optional.empty();
+    }
+
+    /** The self node with its capabilities from the policy ({@code nodeAttrs}). */
+    private io.meshcontrol.core.wire.Node selfNode(Node self, MapContext context, AccessRules access, Instant now) {
+        return WireNodes.of(self, context, true, true, capVersion, now).toBuilder().capMap(access.capMap(self)).build();
     }
 
     /** The peer ids last sent, for tests and diagnostics. */

@@ -50,7 +50,8 @@ public final class Network {
         // First subscriber: everything subscribed later sees the snapshot already updated.
         this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events);
         this.presence = new Presence(jdbi, nodeStore, events, clock);
-        this.policies = new Policies(jdbi, new PolicyStore(), events, clock);
+        this.policies = new Policies(jdbi, new PolicyStore(), events, clock,
+                () -> PolicyInventories.of(snapshots.current()));
         this.users = new Users(jdbi, userStore, nodeStore, events, clock);
         this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, clock);
         this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, policies, clock);
