@@ -4,6 +4,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Who sees whom: two machines are peers when either may reach the other (by any rule, capability rules included),
@@ -21,34 +22,34 @@ final class Visibility {
 
     private final List<AccessRule> rules;
     private final NodeIndex index;
-    private final Signature[] signatures;
-    private final BitSet[] peers;
+    private final AtomicReferenceArray<Signature> signatures;
+    private final AtomicReferenceArray<BitSet> peers;
     private final Map<Signature, BitSet> unions = new ConcurrentHashMap<>();
     private final List<AccessRule> selfRules;
 
     Visibility(List<AccessRule> rules, NodeIndex index) {
         this.rules = rules;
         this.index = index;
-        this.signatures = new Signature[index.size()];
-        this.peers = new BitSet[index.size()];
+        this.signatures = new AtomicReferenceArray<>(index.size());
+        this.peers = new AtomicReferenceArray<>(index.size());
         this.selfRules = rules.stream().filter(rule -> rule.self).toList();
     }
 
-    /** The machines {@code node} sees (never itself). */
+    /** The machines {@code node} sees (never itself); not to be modified. */
     BitSet peers(int node) {
-        BitSet known = peers[node];
+        BitSet known = peers.get(node);
         if (known != null) {
             return known;
         }
         BitSet result = (BitSet) unions.computeIfAbsent(signature(node), this::union).clone();
         addSameUser(node, result);
         result.clear(node);
-        peers[node] = result; // a benign race: every thread computes the same set
+        peers.set(node, result); // a benign race: every thread computes the same set
         return result;
     }
 
-    Signature signature(int node) {
-        Signature known = signatures[node];
+    private Signature signature(int node) {
+        Signature known = signatures.get(node);
         if (known != null) {
             return known;
         }
@@ -64,13 +65,8 @@ final class Visibility {
             }
         }
         Signature signature = new Signature(asSource, asDestination);
-        signatures[node] = signature;
+        signatures.set(node, signature);
         return signature;
-    }
-
-    /** Whether the machine is a source of rule {@code r}. */
-    boolean isSource(int node, int r) {
-        return signature(node).asSource().get(r);
     }
 
     private BitSet union(Signature signature) {
