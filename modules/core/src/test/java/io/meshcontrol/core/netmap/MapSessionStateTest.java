@@ -124,4 +124,60 @@ class MapSessionStateTest {
         assertEquals("127.3.3.40:999", peer.legacyDerp());
         assertEquals(a.id(), peer.id());
     }
+
+    private AccessRules rules(String policy) {
+        return AccessRules.compile(io.meshcontrol.core.policy.Policy.parse(policy), network.snapshots().current(),
+                "https://control.test");
+    }
+
+    private Optional<MapResponse> policyChanged(MapSessionState state, AccessRules rules) {
+        return state.update(ChangeSet.policyChanged(), network.snapshots().current(), id -> false, context, rules,
+                Instant.now());
+    }
+
+    @Test
+    void sshPolicyAndCapabilitiesAreInTheFirstMapAndFollowThePolicy() {
+        Node a = join("a");
+        Node b = join("b");
+        String ssh = "{\"ssh\": [{\"action\": \"accept\", \"src\": [\"autogroup:member\"],"
+                + " \"dst\": [\"autogroup:self\"], \"users\": [\"root\"]}]}";
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        MapResponse first = state.initial(network.snapshots().current(), id -> false, context, rules(ssh), Instant.now());
+        assertEquals(1, first.sshPolicy().rules().size());
+        assertEquals(Map.of("root", "root"), first.sshPolicy().rules().getFirst().sshUsers());
+        assertTrue(first.node().capMap().containsKey("https://tailscale.com/cap/ssh"), "lets the client run SSH");
+
+        AccessRules attrs = rules("{\"nodeAttrs\": [{\"target\": [\"odin@example.com\"], \"attr\": [\"randomize-client-port\"]}]}");
+        MapResponse delta = policyChanged(state, attrs).orElseThrow();
+        assertEquals(List.of(), delta.sshPolicy().rules(), "the SSH rules are gone");
+        assertTrue(delta.node().capMap().containsKey("randomize-client-port"));
+        assertEquals(null, delta.dnsConfig(), "a policy change resends no DNS");
+        assertEquals(null, delta.derpMap(), "nor the relay map");
+        assertTrue(delta.peersChanged().isEmpty(), "peers look as before");
+        assertTrue(policyChanged(state, attrs).isEmpty(), "the same policy again: nothing");
+    }
+
+    @Test
+    void aPolicyChangeReachesOnlyTheNodesItAffects() {
+        Node a = join("a");
+        Node b = join("b");
+        Node c = join("c");
+        AccessRules aToB = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
+                + " \"dst\": [\"" + b.ipv4() + ":22\"]}]}");
+        MapSessionState forA = new MapSessionState(a.id(), 142);
+        MapSessionState forC = new MapSessionState(c.id(), 142);
+        forA.initial(network.snapshots().current(), id -> false, context, aToB, Instant.now());
+        forC.initial(network.snapshots().current(), id -> false, context, aToB, Instant.now());
+        AccessRules aToBAnd80 = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
+                + " \"dst\": [\"" + b.ipv4() + ":22,80\"]}]}");
+        assertTrue(policyChanged(forA, aToBAnd80).isEmpty(), "A's filter, SSH policy and peers are unchanged");
+        assertTrue(policyChanged(forC, aToBAnd80).isEmpty(), "C is not concerned at all");
+        AccessRules aToC = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
+                + " \"dst\": [\"" + c.ipv4() + ":22\"]}]}");
+        MapResponse toA = policyChanged(forA, aToC).orElseThrow();
+        assertEquals(List.of(c.id()), toA.peersChanged().stream().map(io.meshcontrol.core.wire.Node::id).toList());
+        assertEquals(List.of(b.id()), toA.peersRemoved());
+        MapResponse toC = policyChanged(forC, aToC).orElseThrow();
+        assertEquals(1, toC.packetFilter().size(), "C now enforces the rule");
+    }
 }
