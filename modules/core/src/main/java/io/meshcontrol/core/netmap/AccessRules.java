@@ -68,6 +68,14 @@ public final class AccessRules {
         return compiled.sshPolicy(node.id());
     }
 
+    /**
+     * Which of {@code peer}'s approved routes {@code viewer} may use (for the peer's {@code AllowedIPs} in the
+     * viewer's map); which router is primary for a route is decided elsewhere.
+     */
+    public List<String> peerRoutes(Node viewer, Node peer) {
+        return compiled.peerRoutes(viewer.id(), peer.id());
+    }
+
     /** The node's own capabilities, for its self {@code CapMap}. */
     public Map<String, List<RawJson>> capMap(Node node) {
         return compiled.capMap(node.id());
