@@ -12,6 +12,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.TreeSet;
 
 /**
@@ -24,7 +26,22 @@ final class PacketFilters {
      * What makes two rules one filter rule: the same sources and protocols. Capability rules never merge (their
      * key carries the rule's index instead of protocols).
      */
-    private record Key(List<String> srcIps, List<Integer> protocols, boolean capability) {
+    private record Key(List<String> srcIps, List<Integer> protocols, boolean capability, int hash) {
+        Key(List<String> srcIps, List<Integer> protocols, boolean capability) {
+            // source lists can hold thousands of addresses: hash them once, not at every lookup
+            this(srcIps, protocols, capability, java.util.Objects.hash(srcIps, protocols, capability));
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key that && hash == that.hash && capability == that.capability
+                    && protocols.equals(that.protocols) && srcIps.equals(that.srcIps);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
     }
 
     /** One rule's contribution to a machine's filter, placed where the vendor places it. */
@@ -46,19 +63,24 @@ final class PacketFilters {
     private final NodeIndex index;
     /** For each rule, the first rule with the same key: the vendor merges such rules there. */
     private final int[] firstOfKey;
+    private final Key[] keys;
+    /** Per self rule, per user: the key of the user's self fragment, computed once per compilation. */
+    private final Map<Integer, Map<Long, Optional<Key>>> selfKeys = new ConcurrentHashMap<>();
 
     PacketFilters(List<AccessRule> rules, NodeIndex index) {
         this.rules = rules;
         this.index = index;
         this.firstOfKey = new int[rules.size()];
+        this.keys = new Key[rules.size()];
         Map<Key, Integer> first = new HashMap<>();
         for (int r = 0; r < rules.size(); r++) {
             AccessRule rule = rules.get(r);
             int at = r;
+            keys[r] = rule.isCapability() ? new Key(rule.srcIps, List.of(r), true) : key(rule, rule.srcIps);
             // Rules through chosen routers, and rules only to autogroup:self, are per machine for the vendor: they
             // keep their own place and do not draw later rules to theirs.
             boolean shared = rule.via.isEmpty() && rule.dsts.stream().anyMatch(d -> !d.target().self());
-            firstOfKey[r] = shared ? first.computeIfAbsent(key(rule, rule.srcIps), k -> at) : r;
+            firstOfKey[r] = shared ? first.computeIfAbsent(keys[r], k -> at) : r;
         }
     }
 
@@ -76,13 +98,13 @@ final class PacketFilters {
             if (rule.isCapability()) {
                 List<IpPrefix> dsts = capabilityDestinations(rule, self);
                 if (!dsts.isEmpty()) {
-                    fragment(merged, new Key(rule.srcIps, List.of(r), true), r, 0)
+                    fragment(merged, keys[r], r, 0)
                             .grants.add(new CapGrant(dsts, null, rule.capMap));
                 }
             } else {
                 List<NetPortRange> ports = destinations(rule, self);
                 if (!ports.isEmpty() && !rule.srcIps.isEmpty()) {
-                    fragment(merged, key(rule, rule.srcIps), firstOfKey[r], 0).ports.addAll(ports);
+                    fragment(merged, keys[r], firstOfKey[r], 0).ports.addAll(ports);
                 }
             }
         }
@@ -170,17 +192,12 @@ final class PacketFilters {
      * because its sources are not the rule's sources; it comes after the rest of the same policy rule.
      */
     private void selfFragment(AccessRule rule, NodeIndex.Entry self, int r, Map<Key, Fragment> merged) {
-        BitSet sameUser = (BitSet) index.ofUser(self.user().id()).clone();
-        sameUser.and(rule.srcMachines);
-        if (sameUser.isEmpty()) {
+        Optional<Key> key = selfKeys.computeIfAbsent(r, k -> new ConcurrentHashMap<>())
+                .computeIfAbsent(self.user().id(), user -> selfKey(rule, r, user));
+        if (key.isEmpty()) {
             return;
         }
-        TreeSet<String> sources = new TreeSet<>();
-        for (int i = sameUser.nextSetBit(0); i >= 0; i = sameUser.nextSetBit(i + 1)) {
-            sources.addAll(index.entry(i).node().addresses());
-        }
-        Key key = rule.isCapability() ? new Key(List.copyOf(sources), List.of(r), true) : key(rule, List.copyOf(sources));
-        Fragment fragment = fragment(merged, key, r, 1);
+        Fragment fragment = fragment(merged, key.get(), r, 1);
         if (rule.isCapability()) {
             List<IpPrefix> dsts = new ArrayList<>();
             for (String address : self.node().addresses()) {
@@ -196,6 +213,21 @@ final class PacketFilters {
                 }
             }
         }
+    }
+
+    /** The sources of a self rule for one user (the same for all of the user's machines), or empty for none. */
+    private Optional<Key> selfKey(AccessRule rule, int r, long user) {
+        BitSet sameUser = (BitSet) index.ofUser(user).clone();
+        sameUser.and(rule.srcMachines);
+        if (sameUser.isEmpty()) {
+            return Optional.empty();
+        }
+        TreeSet<String> sources = new TreeSet<>();
+        for (int i = sameUser.nextSetBit(0); i >= 0; i = sameUser.nextSetBit(i + 1)) {
+            sources.addAll(index.entry(i).node().addresses());
+        }
+        List<String> srcIps = List.copyOf(sources);
+        return Optional.of(rule.isCapability() ? new Key(srcIps, List.of(r), true) : key(rule, srcIps));
     }
 
     private static IpPrefix single(String address) {
