@@ -92,6 +92,16 @@ class PolicyCliTest {
     }
 
     @Test
+    void aBadNetworkFileIsNamed() throws IOException {
+        Files.writeString(folder.resolve("policy.hujson"), POLICY);
+        Files.writeString(folder.resolve("nodes.json"), NETWORK.replace("\"100.64.0.3\"", "\"100.64.0\""));
+        CliRun bad = CliRun.run(folder, Map.of(), "policy", "simulate", "--policy", "policy.hujson", "--nodes",
+                "nodes.json");
+        assertEquals(1, bad.exitCode());
+        assertEquals("svc: nodes file: node \"phone\": ipv4 \"100.64.0\" is not an IP address\n", bad.err());
+    }
+
+    @Test
     void checkAsksTheServerAndSavesNothing() throws IOException {
         try (TestServer server = TestServer.start(folder.resolve("server"))) {
             Path config = folder.resolve("config.yaml");

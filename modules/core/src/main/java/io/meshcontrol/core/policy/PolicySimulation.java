@@ -63,8 +63,16 @@ public final class PolicySimulation {
             } else if (tags.isEmpty()) {
                 throw MeshException.invalid("nodes file: node \"" + name + "\" needs a user or tags");
             }
-            nodes.add(new PolicyNode(nodes.size() + 1, name, name, tags.isEmpty() ? userId : null, tags,
-                    text(node, "ipv4", "nodes"), node.path("ipv6").asString(""), strings(node.path("approvedRoutes"))));
+            String ipv4 = text(node, "ipv4", "nodes");
+            String ipv6 = node.path("ipv6").asString("");
+            List<String> routes = strings(node.path("approvedRoutes"));
+            check(name, "ipv4", ipv4, false);
+            if (!ipv6.isEmpty()) {
+                check(name, "ipv6", ipv6, false);
+            }
+            routes.forEach(route -> check(name, "approvedRoutes", route, true));
+            nodes.add(new PolicyNode(nodes.size() + 1, name, name, tags.isEmpty() ? userId : null, tags, ipv4, ipv6,
+                    routes));
         }
         return new PolicyInventory(users, nodes);
     }
@@ -95,6 +103,19 @@ public final class PolicySimulation {
             throw MeshException.notFound("no node named \"" + only + "\" in the nodes file");
         }
         return out;
+    }
+
+    private static void check(String node, String field, String value, boolean prefix) {
+        try {
+            if (prefix) {
+                io.meshcontrol.core.wire.IpPrefix.parse(value);
+            } else {
+                io.meshcontrol.core.wire.IpAddress.parse(value);
+            }
+        } catch (IllegalArgumentException e) {
+            throw MeshException.invalid("nodes file: node \"" + node + "\": " + field + " \"" + value + "\" is not an IP "
+                    + (prefix ? "prefix" : "address"));
+        }
     }
 
     private static String text(JsonNode node, String field, String section) {
