@@ -1,6 +1,5 @@
 package io.meshcontrol.core.policy;
 
-import io.meshcontrol.core.model.Role;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Deque;
@@ -19,6 +18,7 @@ import java.util.regex.Pattern;
  * @param groups group name ({@code group:x}) to member logins
  * @param tagOwners tag to its owners: logins, groups, other tags, or autogroups
  * @param hosts names usable in rules, to an IP address or prefix
+ * @param autoApprovers who may have routes approved without an administrator (applied by the routes code)
  * @param acls access rules, or null when the policy has no {@code acls} section
  * @param grants grants, or null when the policy has no {@code grants} section; with neither section everything is
  *     allowed (as for a network that never saved a policy), while an empty list allows nothing
@@ -91,44 +91,6 @@ public record Policy(String text, Map<String, List<String>> groups, Map<String, 
             }
             if (seen.add(current)) {
                 tagOwners.getOrDefault(current, List.of()).stream().filter(o -> o.startsWith("tag:")).forEach(pending::push);
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Whether {@code autoApprovers} approve {@code route} for a machine without an administrator: a subnet route
-     * inside a listed prefix, or an exit route ({@code 0.0.0.0/0}, {@code ::/0}) by {@code exitNode} (or a
-     * {@code routes} entry for the default route itself), when one of the approvers is the machine's tag, its
-     * owner, a group of its owner, or an autogroup it belongs to.
-     *
-     * @param tags the machine's tags (empty for a user's machine)
-     * @param ownerLogins the owner's logins (e-mail, {@code name@}); empty for a tagged machine
-     * @param ownerRole the owner's role, or null for a tagged machine
-     */
-    public boolean autoApproves(String route, List<String> tags, Set<String> ownerLogins, Role ownerRole) {
-        IpBlock block = IpBlock.parse(route);
-        List<Alias> approvers = new java.util.ArrayList<>();
-        if (block.isEverything()) {
-            approvers.addAll(autoApprovers.exitNode());
-        }
-        for (AutoApprovers.RouteApprovers entry : autoApprovers.routes().values()) {
-            if (entry.prefix().contains(block)) {
-                approvers.addAll(entry.approvers());
-            }
-        }
-        for (Alias approver : approvers) {
-            boolean matches = switch (approver) {
-                case Alias.Tag tag -> tags.contains(tag.name());
-                case Alias.User user -> tags.isEmpty() && ownerLogins.contains(user.login());
-                case Alias.Group group -> tags.isEmpty()
-                        && groups.getOrDefault(group.name(), List.of()).stream().anyMatch(ownerLogins::contains);
-                case Alias.Auto(AutoGroup group) -> group == AutoGroup.TAGGED ? !tags.isEmpty()
-                        : tags.isEmpty() && (group == AutoGroup.MEMBER || (ownerRole != null && group.includes(ownerRole)));
-                default -> false;
-            };
-            if (matches) {
-                return true;
             }
         }
         return false;

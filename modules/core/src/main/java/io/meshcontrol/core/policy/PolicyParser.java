@@ -175,6 +175,7 @@ final class PolicyParser {
         }
     }
 
+    /** Error texts as the routes code words them (the vendor's are not known). */
     private static AutoApprovers autoApprovers(JsonNode node, References refs) {
         if (!present(node)) {
             return AutoApprovers.NONE;
@@ -183,16 +184,26 @@ final class PolicyParser {
             throw new PolicyException("parsing policy: \"autoApprovers\" must be an object");
         }
         Map<String, AutoApprovers.RouteApprovers> routes = new LinkedHashMap<>();
-        for (Map.Entry<String, List<String>> entry : stringLists(node.path("routes"), "autoApprovers.routes").entrySet()) {
-            IpBlock prefix;
-            try {
-                prefix = IpBlock.parse(entry.getKey());
-            } catch (RuntimeException e) {
-                throw new PolicyException("autoApprovers.routes: \"" + entry.getKey() + "\": invalid prefix");
-            }
-            routes.put(entry.getKey(), new AutoApprovers.RouteApprovers(prefix, approvers(entry.getValue(), refs)));
+        JsonNode routesNode = node.path("routes");
+        if (present(routesNode) && !routesNode.isObject()) {
+            throw new PolicyException("parsing policy: \"autoApprovers.routes\" must be an object");
         }
-        List<Alias> exitNode = approvers(strings(node.path("exitNode"), "autoApprovers.exitNode"), refs);
+        if (present(routesNode)) {
+            for (Map.Entry<String, JsonNode> entry : routesNode.properties()) {
+                String where = "autoApprovers.routes[\"" + entry.getKey() + "\"]";
+                IpBlock prefix;
+                try {
+                    io.meshcontrol.core.wire.IpPrefix.parse(entry.getKey());
+                    prefix = IpBlock.parse(entry.getKey());
+                } catch (RuntimeException e) {
+                    throw new PolicyException(where + ": not a CIDR prefix");
+                }
+                routes.put(entry.getKey(), new AutoApprovers.RouteApprovers(prefix,
+                        approvers(approverTexts(entry.getValue(), where), where, refs)));
+            }
+        }
+        List<Alias> exitNode = present(node.path("exitNode")) ? approvers(approverTexts(node.path("exitNode"),
+                "autoApprovers.exitNode"), "autoApprovers.exitNode", refs) : List.of();
         for (String key : node.propertyNames()) {
             if (!Set.of("routes", "exitNode", "services").contains(key)) {
                 throw new PolicyException("autoApprovers: unknown field \"" + key + "\"");
@@ -201,12 +212,31 @@ final class PolicyParser {
         return new AutoApprovers(routes, exitNode);
     }
 
-    private static List<Alias> approvers(List<String> texts, References refs) {
+    private static List<String> approverTexts(JsonNode node, String where) {
+        if (!node.isArray()) {
+            throw new PolicyException(where + ": must be a list of strings");
+        }
+        List<String> texts = new ArrayList<>();
+        for (JsonNode value : node) {
+            if (!value.isString()) {
+                throw new PolicyException(where + ": must be a list of strings");
+            }
+            texts.add(value.stringValue());
+        }
+        return texts;
+    }
+
+    private static List<Alias> approvers(List<String> texts, String where, References refs) {
         List<Alias> aliases = new ArrayList<>();
         for (String text : texts) {
-            Alias alias = Alias.parse(text);
+            Alias alias;
+            try {
+                alias = Alias.parse(text);
+            } catch (PolicyException e) {
+                throw new PolicyException(where + ": " + e.getMessage());
+            }
             refs.missing(alias).ifPresent(reason -> {
-                throw new PolicyException(reason);
+                throw new PolicyException(where + ": " + reason);
             });
             aliases.add(alias);
         }

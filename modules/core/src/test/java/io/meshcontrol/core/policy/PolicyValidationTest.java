@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.meshcontrol.core.model.Role;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -109,9 +107,11 @@ class PolicyValidationTest {
                 Arguments.of("'nodeAttrs': [{'target': ['tag:nope'], 'attr': ['funnel']}]", "tag not found: \"tag:nope\""),
                 Arguments.of("'nodeAttrs': [{'target': ['*'], 'ipPool': ['100.100.100.0/24']}]",
                         "IPPool(100.100.100.0/24): network within reserved range"),
-                Arguments.of("'autoApprovers': {'routes': {'10.0.0.0/8': ['tag:nope']}}", "tag not found: \"tag:nope\""),
+                Arguments.of("'autoApprovers': {'routes': {'10.0.0.0/8': ['tag:nope']}}",
+                        "autoApprovers.routes[\"10.0.0.0/8\"]: tag not found: \"tag:nope\""),
                 Arguments.of("'autoApprovers': {'routes': {'ten': ['tag:router']}}",
-                        "autoApprovers.routes: \"ten\": invalid prefix"),
+                        "autoApprovers.routes[\"ten\"]: not a CIDR prefix"),
+                Arguments.of("'autoApprovers': {'exitNode': 'tag:exit'}", "autoApprovers.exitNode: must be a list of strings"),
                 Arguments.of("'sshTests': [{'src': 'alice@example.com', 'dst': ['tag:server:22'], 'accept': ['root']}]",
                         "SSH tests dst contains unknown tag \"tag:server:22\""),
                 Arguments.of("'sshTests': [{'src': 'alice@example.com', 'dst': ['100.64.0.0/24'], 'accept': ['root']}]",
@@ -187,17 +187,12 @@ class PolicyValidationTest {
     }
 
     @Test
-    void autoApproversApproveRoutesInsideTheirPrefixForTheirApprovers() {
-        Policy parsed = Policy.parse(policy("'autoApprovers': {'routes': {'10.0.0.0/8': ['tag:router', 'group:dev'],"
-                + " '0.0.0.0/0': ['autogroup:admin']}, 'exitNode': ['tag:exit']}"));
-        assertTrue(parsed.autoApproves("10.1.0.0/16", List.of("tag:router"), Set.of(), null), "nested prefix");
-        assertTrue(parsed.autoApproves("10.0.0.0/8", List.of(), Set.of("alice@example.com"), Role.MEMBER),
-                "a user of the group, on her own machine");
-        assertFalse(parsed.autoApproves("10.1.0.0/16", List.of("tag:server"), Set.of(), null), "other tag");
-        assertFalse(parsed.autoApproves("192.168.0.0/24", List.of("tag:router"), Set.of(), null), "outside");
-        assertTrue(parsed.autoApproves("::/0", List.of("tag:exit"), Set.of(), null), "exitNode approves exit routes");
-        assertTrue(parsed.autoApproves("0.0.0.0/0", List.of(), Set.of("bob@example.com"), Role.ADMIN),
-                "a routes entry for the default route itself");
-        assertFalse(parsed.autoApproves("0.0.0.0/0", List.of("tag:router"), Set.of(), null));
+    void autoApproversAreKeptForTheRoutesCode() {
+        Policy parsed = Policy.parse(policy("'autoApprovers': {'routes': {'10.0.0.0/8': ['tag:router', 'group:dev']},"
+                + " 'exitNode': ['tag:exit']}"));
+        assertEquals(List.of("tag:router", "group:dev"), parsed.autoApprovers().routes().get("10.0.0.0/8").approvers()
+                .stream().map(Alias::text).toList());
+        assertTrue(parsed.autoApprovers().routes().get("10.0.0.0/8").prefix().contains(IpBlock.parse("10.1.0.0/16")));
+        assertEquals(List.of("tag:exit"), parsed.autoApprovers().exitNode().stream().map(Alias::text).toList());
     }
 }
