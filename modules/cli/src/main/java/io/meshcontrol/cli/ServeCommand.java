@@ -27,7 +27,8 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
     static NetworkOptions networkOptions(MeshConfig config) {
         AddressPool.Allocation allocation = config.prefixes().allocation() == MeshConfig.Prefixes.Allocation.RANDOM
                 ? AddressPool.Allocation.RANDOM : AddressPool.Allocation.SEQUENTIAL;
-        return new NetworkOptions(config.prefixes().v4(), config.prefixes().v6(), allocation, config.node().expiry());
+        return new NetworkOptions(config.prefixes().v4(), config.prefixes().v6(), allocation, config.node().expiry(),
+                config.node().routes().ha());
     }
 
     @Override

@@ -37,6 +37,7 @@ class KillNineDurabilityTest {
                 listen_addr: 127.0.0.1:%d
                 metrics_listen_addr: null
                 derp:
+                  urls: []
                   server:
                     stun_listen_addr: 127.0.0.1:0
                 database:

@@ -2,11 +2,13 @@ package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.PolicyInventories;
 import io.meshcontrol.core.wire.ClientVersion;
 import io.meshcontrol.core.wire.Debug;
 import io.meshcontrol.core.wire.FilterRule;
+import io.meshcontrol.core.wire.IpPrefix;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.core.wire.SSHPolicy;
 import io.meshcontrol.core.wire.UserProfile;
@@ -46,14 +48,14 @@ public final class MapSessionState {
 
     /** The first message of a stream: everything, with {@code Node} set as the client requires. */
     public MapResponse initial(NetworkSnapshot snapshot, LongPredicate online, MapContext context, AccessRules access,
-            Instant now) {
+            RouteTable routes, Instant now) {
         Node self = snapshot.node(selfId).orElseThrow(() -> new IllegalStateException("node " + selfId + " is gone"));
-        sentSelf = selfNode(self, context, access, now);
+        sentSelf = selfNode(self, routes, context, access, now);
         sentFilter = access.packetFilter(self);
         sentSsh = access.sshPolicy(self);
         sentPeers.clear();
         for (Node peer : visiblePeers(self, snapshot, access)) {
-            sentPeers.put(peer.id(), WireNodes.of(peer, context, online.test(peer.id()), false, capVersion, now));
+            sentPeers.put(peer.id(), peerNode(self, peer, routes, context, online.test(peer.id()), access, now));
         }
         sentProfiles.clear();
         List<UserProfile> profiles = newProfiles(snapshot, Set.of());
@@ -75,14 +77,14 @@ public final class MapSessionState {
 
     /** The delta for {@code changes}, or empty when nothing this node sees changed. */
     public Optional<MapResponse> update(ChangeSet changes, NetworkSnapshot snapshot, LongPredicate online,
-            MapContext context, AccessRules access, Instant now) {
+            MapContext context, AccessRules access, RouteTable routes, Instant now) {
         Optional<Node> self = snapshot.node(selfId);
         if (self.isEmpty()) {
             return Optional.empty(); // deleted: the session is being closed
         }
         MapResponse.Builder delta = MapResponse.builder();
         boolean any = false;
-        io.meshcontrol.core.wire.Node selfNow = selfNode(self.get(), context, access, now);
+        io.meshcontrol.core.wire.Node selfNow = selfNode(self.get(), routes, context, access, now);
         boolean selfChanged = !selfNow.equals(sentSelf);
         if (selfChanged) {
             delta.node(selfNow);
@@ -121,7 +123,8 @@ public final class MapSessionState {
                 continue;
             }
             if (peer.isPresent()) {
-                io.meshcontrol.core.wire.Node wire = WireNodes.of(peer.get(), context, online.test(id), false, capVersion, now);
+                io.meshcontrol.core.wire.Node wire = peerNode(self.get(), peer.get(), routes, context, online.test(id),
+                        access, now);
                 if (!wire.equals(sentPeers.put(id, wire))) {
                     changed.add(wire);
                 }
@@ -150,8 +153,30 @@ public final class MapSessionState {
     }
 
     /** The self node with its capabilities from the policy ({@code nodeAttrs}). */
-    private io.meshcontrol.core.wire.Node selfNode(Node self, MapContext context, AccessRules access, Instant now) {
-        return WireNodes.of(self, context, true, true, capVersion, now).toBuilder().capMap(access.capMap(self)).build();
+    private io.meshcontrol.core.wire.Node selfNode(Node self, RouteTable routes, MapContext context, AccessRules access,
+            Instant now) {
+        return WireNodes.of(self, routes, context, true, true, capVersion, now).toBuilder().capMap(access.capMap(self))
+                .build();
+    }
+
+    /**
+     * A peer as this node sees it: of the routes the peer serves, only those the policy lets this node use (or
+     * answer through) are in its {@code AllowedIPs} and {@code PrimaryRoutes}, as the vendor sends them.
+     */
+    private io.meshcontrol.core.wire.Node peerNode(Node self, Node peer, RouteTable routes, MapContext context,
+            boolean online, AccessRules access, Instant now) {
+        io.meshcontrol.core.wire.Node wire = WireNodes.of(peer, routes, context, online, false, capVersion, now);
+        if (peer.approvedRoutes().isEmpty()) {
+            return wire;
+        }
+        Set<String> offered = Set.copyOf(access.peerRoutes(self, peer));
+        List<IpPrefix> allowed = wire.allowedIps().stream()
+                .filter(p -> wire.addresses().contains(p) || offered.contains(p.toString())).toList();
+        List<IpPrefix> primary = wire.primaryRoutes().stream().filter(p -> offered.contains(p.toString())).toList();
+        if (allowed.size() == wire.allowedIps().size() && primary.size() == wire.primaryRoutes().size()) {
+            return wire;
+        }
+        return wire.toBuilder().allowedIps(allowed).primaryRoutes(primary).build();
     }
 
     /** The peer ids last sent, for tests and diagnostics. */

@@ -5,6 +5,7 @@ import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.policy.PolicyInventory;
 import io.meshcontrol.core.policy.PolicyNode;
 import io.meshcontrol.core.policy.PolicyUser;
+import io.meshcontrol.core.wire.IpPrefix;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -33,10 +34,10 @@ public final class PolicyInventories {
     }
 
     /**
-     * The routes the node serves (subnets, and {@code 0.0.0.0/0}/{@code ::/0} for an exit node). The node model has
-     * no approved routes yet, so none: this is the one place to take them from the node when it has them.
+     * The routes the node may serve (subnets, and {@code 0.0.0.0/0}/{@code ::/0} for an exit node): advertised and
+     * approved. Every router of a subnet gets its rules, primary or not, as the vendor does.
      */
     public static List<String> approvedRoutes(Node node) {
-        return List.of();
+        return node.activeRoutes().stream().map(IpPrefix::toString).toList();
     }
 }

@@ -71,7 +71,7 @@ public final class MapEndpoint implements MachineHandler {
             MapSessionState state = new MapSessionState(current.id(), request.version());
             NetworkSnapshot snapshot = network.snapshots().current();
             out.write(frames.encode(state.initial(snapshot, network.presence()::isOnline, context.get(),
-                    access.rules(snapshot), clock.instant())));
+                    access.rules(snapshot), network.routeElection().current(), clock.instant())));
             out.flush();
             frames.close();
             return;
@@ -93,7 +93,7 @@ public final class MapEndpoint implements MachineHandler {
 
     /**
      * Takes what the request reports; absent parts stay as they were (a Hostinfo without NetInfo keeps the
-     * previous NetInfo). Writing happens only when something differs, so repeated reports cost a read.
+     * previous NetInfo). A Hostinfo replaces the advertised routes with its RoutableIPs. Writing happens only when something differs, so repeated reports cost a read.
      */
     private Node applyClientState(Node node, MapRequest request) {
         String hostinfo = request.hostinfo() == null ? null
@@ -101,7 +101,7 @@ public final class MapEndpoint implements MachineHandler {
         List<String> endpoints = request.endpoints().isEmpty() ? null
                 : request.endpoints().stream().map(IpAddressPort::toString).toList();
         return network.nodes().updateFromClient(node.id(), request.discoKey().isZero() ? null : request.discoKey(),
-                endpoints, hostinfo);
+                endpoints, hostinfo, request.hostinfo() == null ? null : request.hostinfo().fields().routableIps());
     }
 
     private static void refuse(HttpServerExchange exchange, int status, String message) throws Exception {

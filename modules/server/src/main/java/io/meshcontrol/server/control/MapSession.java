@@ -69,7 +69,8 @@ final class MapSession {
     void run() throws InterruptedException {
         try {
             NetworkSnapshot first = network.snapshots().current();
-            send(state.initial(first, network.presence()::isOnline, context.get(), access.rules(first), clock.instant()));
+            send(state.initial(first, network.presence()::isOnline, context.get(), access.rules(first),
+                    network.routeElection().current(), clock.instant()));
             while (!closed) {
                 ChangeSet changes = inbox.poll(nextKeepAlive(), TimeUnit.MILLISECONDS);
                 if (changes == null) {
@@ -85,7 +86,7 @@ final class MapSession {
                     break; // deleted: ending the stream makes the client register again
                 }
                 Optional<MapResponse> delta = state.update(changes, snapshot, network.presence()::isOnline,
-                        context.get(), access.rules(snapshot), clock.instant());
+                        context.get(), access.rules(snapshot), network.routeElection().current(), clock.instant());
                 if (delta.isPresent()) {
                     send(delta.get());
                 }

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds the installable svc image: a trimmed Java runtime made by jlink (only the JDK modules svc needs),
+# the application's modular jars beside it, and a launcher.
+#
+#   scripts/build-image.sh [OUT]      default OUT: target/image
+#
+#   OUT/runtime/   the jlinked JDK (java.base, java.sql, ... as computed below; no jmods, headers or man pages)
+#   OUT/lib/       svc's own modules and their dependencies, run on the module path
+#   OUT/bin/svc    the launcher: OUT/bin/svc serve, OUT/bin/svc version, ...
+#
+# The third-party libraries stay jars rather than being linked into the runtime: several are automatic
+# modules, which jlink refuses (shared/reference/java-stack.md, path (b)). Needs a JDK 21+ (scripts/find-jdk.sh).
+set -euo pipefail
+root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
+out=$(realpath -m "${1:-$root/target/image}")
+. "$root/scripts/find-jdk.sh"
+svc_find_jdk || exit 1
+
+(cd "$root" && ./mvnw -B -q -DskipTests -pl modules/cli -am package)
+target=$root/modules/cli/target
+cli_jar=$(ls "$target"/meshcontrol-cli-*.jar | grep -v -- '-tests.jar' | head -n 1)
+
+rm -rf "$out"
+mkdir -p "$out/lib" "$out/bin"
+cp "$target"/lib/*.jar "$cli_jar" "$out/lib/"
+
+# JDK modules: what jdeps finds in the bytecode, plus every JDK module the boot layer resolves for a
+# `requires` of a module on the path (jdeps misses some, e.g. sqlite-jdbc's java.sql.rowset, whose
+# descriptor sits in a multi-release folder), plus the diagnostics an operator expects to work against a
+# running server (JFR, jcmd's management commands).
+modules=$("$JAVA_HOME/bin/jdeps" --ignore-missing-deps --multi-release 21 --print-module-deps \
+  --module-path "$out/lib" --add-modules ALL-MODULE-PATH)
+required=$("$JAVA_HOME/bin/java" --dry-run --show-module-resolution -p "$out/lib" --add-modules ALL-MODULE-PATH \
+    -m io.meshcontrol.cli/io.meshcontrol.cli.Svc \
+  | awk '$2 == "requires" && $1 !~ /^(java|jdk)\./ && $3 ~ /^(java|jdk)\./ { print $3 }')
+# Before JDK 22 the elliptic-curve TLS ciphers live in their own module, found only through a service.
+extra="jdk.jfr jdk.management"
+if "$JAVA_HOME/bin/java" --list-modules | grep -q '^jdk.crypto.ec@'; then extra="$extra jdk.crypto.ec"; fi
+modules=$(printf '%s\n' ${modules//,/ } $required $extra | sort -u | paste -sd, -)
+
+"$JAVA_HOME/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages \
+  --compress=zip-6 --output "$out/runtime"
+
+# JDK 24+ warns when a library (zstd-jni, sqlite-jdbc) uses sun.misc.Unsafe's memory access unless allowed.
+unsafe_flag=""
+if [ "$(svc_java_major "$JAVA_HOME/bin/java")" -ge 24 ]; then unsafe_flag="--sun-misc-unsafe-memory-access=allow"; fi
+
+cat >"$out/bin/svc" <<EOF
+#!/bin/sh
+# svc launcher: the bundled runtime, the application's modules from ../lib. SVC_JAVA_OPTS adds JVM flags.
+home=\$(cd "\$(dirname "\$(readlink -f "\$0")")/.." && pwd)
+exec "\$home/runtime/bin/java" \\
+  --add-modules ALL-MODULE-PATH \\
+  --add-reads org.jboss.logging=undertow.core,xnio.api,xnio.nio \\
+  --enable-native-access=org.xerial.sqlitejdbc,com.github.luben.zstd_jni $unsafe_flag \\
+  -Dorg.jboss.logging.provider=jdk \\
+  \${SVC_JAVA_OPTS:-} \\
+  -p "\$home/lib" -m io.meshcontrol.cli/io.meshcontrol.cli.Svc "\$@"
+EOF
+chmod +x "$out/bin/svc"
+echo "svc image: $out ($(du -sh "$out" | cut -f1); runtime modules: $modules)"
