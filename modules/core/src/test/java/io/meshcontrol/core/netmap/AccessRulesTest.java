@@ -152,4 +152,24 @@ class AccessRulesTest {
         assertTrue(rules.sees(aliceLaptop, tagged));
         assertFalse(rules.packetFilter(tagged).isEmpty());
     }
+
+    @Test
+    void aRouterGetsTheRulesForTheSubnetsItServes() {
+        String key = network.preAuthKeys().create(admin, new PreAuthKeys.NewKey(null, List.of("tag:web"), false, false,
+                false, "", null)).secret();
+        Node router = network.registrations().withAuthKey(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "router",
+                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.0.0.0/8\"]}"), key).node();
+        AccessRules advertised = rules("\"acls\": [{\"action\": \"accept\", \"src\": [\"bob@example.com\"],"
+                + " \"dst\": [\"10.1.0.0/16:443\"]}]");
+        assertEquals(List.of(), advertised.packetFilter(router), "advertised alone serves nothing");
+        network.routeApprovals().setApproved(admin, router.id(), List.of("10.0.0.0/8"));
+        AccessRules approved = rules("\"acls\": [{\"action\": \"accept\", \"src\": [\"bob@example.com\"],"
+                + " \"dst\": [\"10.1.0.0/16:443\"]}]");
+        assertEquals(List.of(FilterRule.allow(List.of(bobLaptop.ipv4(), bobLaptop.ipv6()),
+                List.of(new NetPortRange("10.1.0.0/16", null, PortRange.of(443))))), approved.packetFilter(router));
+        assertTrue(approved.sees(bobLaptop, router));
+        assertFalse(approved.sees(aliceLaptop, router));
+        assertEquals(List.of("10.0.0.0/8"), approved.peerRoutes(bobLaptop, router));
+    }
 }
