@@ -173,6 +173,11 @@ public final class MeshClient {
         return send("PUT", "api/v1/policy", new PolicyDocument(text), PolicyDocument.class);
     }
 
+    /** Validates a policy (running its tests) without saving it; a bad one is an {@link ApiException}. */
+    public PolicyCheck checkPolicy(String text) {
+        return send("POST", "api/v1/policy/check", new PolicyDocument(text), PolicyCheck.class);
+    }
+
     public SettingsView settings() {
         return send("GET", "api/v1/settings", null, SettingsView.class);
     }

@@ -121,7 +121,7 @@ public final class MeshServer implements AutoCloseable {
         control.machineRoutes()
                 .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
                 .add("POST", "/machine/map", new MapEndpoint(network, mapSessions, mapContext::get,
-                        new AccessControl(network.policies()), settings.control().keepAlive(), clock));
+                        new AccessControl(network.policies(), settings.serverUrl()), settings.control().keepAlive(), clock));
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
 
         Undertow undertow = Undertow.builder()

@@ -67,7 +67,8 @@ public final class ConfigSchema {
 
             choice("policy.mode", MeshConfig.Policy.Mode.class, MeshConfig.Policy.Mode.DATABASE,
                     "Where the policy lives: in the database (edited through the API) or in policy.path."),
-            optionalPath("policy.path", null, "HuJSON policy file; required when policy.mode is file."),
+            optionalPath("policy.path", null,
+                    "HuJSON policy file; required when policy.mode is file. Reloaded when it changes and on SIGHUP."),
             optionalPath("policy.geoip_database", null, "MaxMind-format GeoIP database for location-based policy."),
 
             bool("derp.server.enabled", true, "Run the embedded DERP relay (with STUN) on server_url."),

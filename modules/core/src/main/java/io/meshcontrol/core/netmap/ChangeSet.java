@@ -4,22 +4,33 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * What changed during one batch window, as descriptors (not data): which nodes and users, or everything.
- * Sessions merge these and read the current state themselves.
+ * What changed during one batch window, as descriptors (not data): which nodes and users, whether the policy
+ * changed, or everything. Sessions merge these and read the current state themselves.
+ *
+ * @param policy the policy changed: every session looks at its filter, SSH policy, capabilities and peers again,
+ *     but nothing else (no DNS or relay map), and sends only what differs
  */
-public record ChangeSet(Set<Long> nodeIds, Set<Long> userIds, boolean everything) {
+public record ChangeSet(Set<Long> nodeIds, Set<Long> userIds, boolean everything, boolean policy) {
 
     public ChangeSet {
         nodeIds = Set.copyOf(nodeIds);
         userIds = Set.copyOf(userIds);
     }
 
+    public ChangeSet(Set<Long> nodeIds, Set<Long> userIds, boolean everything) {
+        this(nodeIds, userIds, everything, false);
+    }
+
     public static ChangeSet all() {
-        return new ChangeSet(Set.of(), Set.of(), true);
+        return new ChangeSet(Set.of(), Set.of(), true, false);
+    }
+
+    public static ChangeSet policyChanged() {
+        return new ChangeSet(Set.of(), Set.of(), false, true);
     }
 
     public boolean isEmpty() {
-        return !everything && nodeIds.isEmpty() && userIds.isEmpty();
+        return !everything && !policy && nodeIds.isEmpty() && userIds.isEmpty();
     }
 
     public ChangeSet merge(ChangeSet other) {
@@ -27,6 +38,6 @@ public record ChangeSet(Set<Long> nodeIds, Set<Long> userIds, boolean everything
         nodes.addAll(other.nodeIds);
         Set<Long> users = new HashSet<>(userIds);
         users.addAll(other.userIds);
-        return new ChangeSet(nodes, users, everything || other.everything);
+        return new ChangeSet(nodes, users, everything || other.everything, policy || other.policy);
     }
 }

@@ -4,10 +4,13 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.NetworkSnapshot;
+import io.meshcontrol.core.state.PolicyInventories;
 import io.meshcontrol.core.wire.ClientVersion;
 import io.meshcontrol.core.wire.Debug;
 import io.meshcontrol.core.wire.FilterRule;
+import io.meshcontrol.core.wire.IpPrefix;
 import io.meshcontrol.core.wire.MapResponse;
+import io.meshcontrol.core.wire.SSHPolicy;
 import io.meshcontrol.core.wire.UserProfile;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,7 +29,7 @@ import java.util.function.LongPredicate;
  * (PeersChanged, PeersRemoved, a new self Node, new user profiles). Owned by one session thread.
  *
  * <p>Visibility: an approved node sees the other approved nodes the access rules let it reach or be reached
- * by; its packet filter is re-sent whenever the rules give it a different one.
+ * by; its packet filter, SSH policy and own capabilities are re-sent whenever the rules give it different ones.
  */
 public final class MapSessionState {
 
@@ -36,6 +39,7 @@ public final class MapSessionState {
     private final Map<Long, io.meshcontrol.core.wire.Node> sentPeers = new HashMap<>();
     private final Map<Long, UserProfile> sentProfiles = new HashMap<>();
     private List<FilterRule> sentFilter;
+    private SSHPolicy sentSsh;
 
     public MapSessionState(long selfId, int capVersion) {
         this.selfId = selfId;
@@ -46,11 +50,12 @@ public final class MapSessionState {
     public MapResponse initial(NetworkSnapshot snapshot, LongPredicate online, MapContext context, AccessRules access,
             RouteTable routes, Instant now) {
         Node self = snapshot.node(selfId).orElseThrow(() -> new IllegalStateException("node " + selfId + " is gone"));
-        sentSelf = WireNodes.of(self, routes, context, true, true, capVersion, now);
+        sentSelf = selfNode(self, routes, context, access, now);
         sentFilter = access.packetFilter(self);
+        sentSsh = access.sshPolicy(self);
         sentPeers.clear();
         for (Node peer : visiblePeers(self, snapshot, access)) {
-            sentPeers.put(peer.id(), WireNodes.of(peer, routes, context, online.test(peer.id()), false, capVersion, now));
+            sentPeers.put(peer.id(), peerNode(self, peer, routes, context, online.test(peer.id()), access, now));
         }
         sentProfiles.clear();
         List<UserProfile> profiles = newProfiles(snapshot, Set.of());
@@ -62,6 +67,7 @@ public final class MapSessionState {
                 .domain(context.baseDomain())
                 .collectServices(false)
                 .packetFilter(sentFilter)
+                .sshPolicy(sentSsh)
                 .userProfiles(profiles)
                 .controlTime(now)
                 .debug(new Debug(0, true, null))
@@ -78,18 +84,24 @@ public final class MapSessionState {
         }
         MapResponse.Builder delta = MapResponse.builder();
         boolean any = false;
-        io.meshcontrol.core.wire.Node selfNow = WireNodes.of(self.get(), routes, context, true, true, capVersion, now);
+        io.meshcontrol.core.wire.Node selfNow = selfNode(self.get(), routes, context, access, now);
         boolean selfChanged = !selfNow.equals(sentSelf);
         if (selfChanged) {
             delta.node(selfNow);
             any = true;
         }
-        // Our own state (approval, tags, owner) and users' names decide whom the rules let us see: look at all again.
-        boolean recheckAll = changes.everything() || selfChanged || !changes.userIds().isEmpty();
+        // A new policy may change whom we see, as may our own state (approval, tags, owner) and users' names and roles.
+        boolean recheckAll = changes.everything() || changes.policy() || selfChanged || !changes.userIds().isEmpty();
         List<FilterRule> filter = access.packetFilter(self.get());
         if (!filter.equals(sentFilter)) {
             delta.packetFilter(filter);
             sentFilter = filter;
+            any = true;
+        }
+        SSHPolicy ssh = access.sshPolicy(self.get());
+        if (!ssh.equals(sentSsh)) {
+            delta.sshPolicy(ssh);
+            sentSsh = ssh;
             any = true;
         }
         sentSelf = selfNow;
@@ -99,13 +111,20 @@ public final class MapSessionState {
             ids.addAll(snapshot.nodes().keySet());
         }
         ids.remove(selfId);
+        // After a policy change alone, a peer we keep seeing looks as before unless what it shows depends on the
+        // policy (its routes): one bit test per node instead of rebuilding every peer of every stream.
+        boolean policyOnly = changes.policy() && !changes.everything() && !selfChanged && changes.userIds().isEmpty();
         List<io.meshcontrol.core.wire.Node> changed = new ArrayList<>();
         List<Long> removed = new ArrayList<>();
         for (long id : ids) {
             Optional<Node> peer = snapshot.node(id).filter(p -> isVisible(self.get(), p, access));
+            if (peer.isPresent() && policyOnly && sentPeers.containsKey(id) && !changes.nodeIds().contains(id)
+                    && PolicyInventories.approvedRoutes(peer.get()).isEmpty()) {
+                continue;
+            }
             if (peer.isPresent()) {
-                io.meshcontrol.core.wire.Node wire = WireNodes.of(peer.get(), routes, context, online.test(id), false,
-                        capVersion, now);
+                io.meshcontrol.core.wire.Node wire = peerNode(self.get(), peer.get(), routes, context, online.test(id),
+                        access, now);
                 if (!wire.equals(sentPeers.put(id, wire))) {
                     changed.add(wire);
                 }
@@ -131,6 +150,33 @@ public final class MapSessionState {
             any = true;
         }
         return any ? Optional.of(delta.controlTime(now).build()) : Optional.empty();
+    }
+
+    /** The self node with its capabilities from the policy ({@code nodeAttrs}). */
+    private io.meshcontrol.core.wire.Node selfNode(Node self, RouteTable routes, MapContext context, AccessRules access,
+            Instant now) {
+        return WireNodes.of(self, routes, context, true, true, capVersion, now).toBuilder().capMap(access.capMap(self))
+                .build();
+    }
+
+    /**
+     * A peer as this node sees it: of the routes the peer serves, only those the policy lets this node use (or
+     * answer through) are in its {@code AllowedIPs} and {@code PrimaryRoutes}, as the vendor sends them.
+     */
+    private io.meshcontrol.core.wire.Node peerNode(Node self, Node peer, RouteTable routes, MapContext context,
+            boolean online, AccessRules access, Instant now) {
+        io.meshcontrol.core.wire.Node wire = WireNodes.of(peer, routes, context, online, false, capVersion, now);
+        if (peer.approvedRoutes().isEmpty()) {
+            return wire;
+        }
+        Set<String> offered = Set.copyOf(access.peerRoutes(self, peer));
+        List<IpPrefix> allowed = wire.allowedIps().stream()
+                .filter(p -> wire.addresses().contains(p) || offered.contains(p.toString())).toList();
+        List<IpPrefix> primary = wire.primaryRoutes().stream().filter(p -> offered.contains(p.toString())).toList();
+        if (allowed.size() == wire.allowedIps().size() && primary.size() == wire.primaryRoutes().size()) {
+            return wire;
+        }
+        return wire.toBuilder().allowedIps(allowed).primaryRoutes(primary).build();
     }
 
     /** The peer ids last sent, for tests and diagnostics. */

@@ -52,7 +52,8 @@ public final class Network {
         // First subscriber: everything subscribed later sees the snapshot already updated.
         this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events);
         this.presence = new Presence(jdbi, nodeStore, events, clock);
-        this.policies = new Policies(jdbi, new PolicyStore(), events, clock);
+        this.policies = new Policies(jdbi, new PolicyStore(), events, clock,
+                () -> PolicyInventories.of(snapshots.current()));
         this.routeElection = new RouteElection(snapshots, presence, events, options.routesHighAvailability());
         this.routeApprovals = new RouteApprovals(jdbi, nodeStore, userStore, policies, events, clock);
         this.users = new Users(jdbi, userStore, nodeStore, events, clock);

@@ -133,6 +133,63 @@ class MapSessionStateTest {
         assertEquals(a.id(), peer.id());
     }
 
+    private AccessRules rules(String policy) {
+        return AccessRules.compile(io.meshcontrol.core.policy.Policy.parse(policy), network.snapshots().current(),
+                "https://control.test");
+    }
+
+    private Optional<MapResponse> policyChanged(MapSessionState state, AccessRules rules) {
+        return state.update(ChangeSet.policyChanged(), network.snapshots().current(), id -> false, context, rules,
+                RouteTable.EMPTY, Instant.now());
+    }
+
+    @Test
+    void sshPolicyAndCapabilitiesAreInTheFirstMapAndFollowThePolicy() {
+        Node a = join("a");
+        Node b = join("b");
+        String ssh = "{\"ssh\": [{\"action\": \"accept\", \"src\": [\"autogroup:member\"],"
+                + " \"dst\": [\"autogroup:self\"], \"users\": [\"root\"]}]}";
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        MapResponse first = state.initial(network.snapshots().current(), id -> false, context, rules(ssh),
+                RouteTable.EMPTY, Instant.now());
+        assertEquals(1, first.sshPolicy().rules().size());
+        assertEquals(Map.of("root", "root"), first.sshPolicy().rules().getFirst().sshUsers());
+        assertTrue(first.node().capMap().containsKey("https://tailscale.com/cap/ssh"), "lets the client run SSH");
+
+        AccessRules attrs = rules("{\"nodeAttrs\": [{\"target\": [\"odin@example.com\"], \"attr\": [\"randomize-client-port\"]}]}");
+        MapResponse delta = policyChanged(state, attrs).orElseThrow();
+        assertEquals(List.of(), delta.sshPolicy().rules(), "the SSH rules are gone");
+        assertTrue(delta.node().capMap().containsKey("randomize-client-port"));
+        assertEquals(null, delta.dnsConfig(), "a policy change resends no DNS");
+        assertEquals(null, delta.derpMap(), "nor the relay map");
+        assertTrue(delta.peersChanged().isEmpty(), "peers look as before");
+        assertTrue(policyChanged(state, attrs).isEmpty(), "the same policy again: nothing");
+    }
+
+    @Test
+    void aPolicyChangeReachesOnlyTheNodesItAffects() {
+        Node a = join("a");
+        Node b = join("b");
+        Node c = join("c");
+        AccessRules aToB = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
+                + " \"dst\": [\"" + b.ipv4() + ":22\"]}]}");
+        MapSessionState forA = new MapSessionState(a.id(), 142);
+        MapSessionState forC = new MapSessionState(c.id(), 142);
+        forA.initial(network.snapshots().current(), id -> false, context, aToB, RouteTable.EMPTY, Instant.now());
+        forC.initial(network.snapshots().current(), id -> false, context, aToB, RouteTable.EMPTY, Instant.now());
+        AccessRules aToBAnd80 = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
+                + " \"dst\": [\"" + b.ipv4() + ":22,80\"]}]}");
+        assertTrue(policyChanged(forA, aToBAnd80).isEmpty(), "A's filter, SSH policy and peers are unchanged");
+        assertTrue(policyChanged(forC, aToBAnd80).isEmpty(), "C is not concerned at all");
+        AccessRules aToC = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
+                + " \"dst\": [\"" + c.ipv4() + ":22\"]}]}");
+        MapResponse toA = policyChanged(forA, aToC).orElseThrow();
+        assertEquals(List.of(c.id()), toA.peersChanged().stream().map(io.meshcontrol.core.wire.Node::id).toList());
+        assertEquals(List.of(b.id()), toA.peersRemoved());
+        MapResponse toC = policyChanged(forC, aToC).orElseThrow();
+        assertEquals(1, toC.packetFilter().size(), "C now enforces the rule");
+    }
+
     @Test
     void routersCarryTheRoutesTheyServeInAllowedIpsAndPrimaryRoutes() {
         Node a = join("a");
@@ -162,5 +219,28 @@ class MapSessionStateTest {
                 network.snapshots().current(), id -> true, context, allowAll(), RouteTable.EMPTY, Instant.now())
                 .orElseThrow();
         assertEquals(List.of(), failedOver.peersChanged().getFirst().primaryRoutes(), "no longer primary");
+    }
+
+    @Test
+    void aPeersRoutesAreOfferedOnlyToTheNodesThePolicyLetsUseThem() {
+        Node a = join("a");
+        Node b = join("b");
+        Node router = network.registrations().withAuthKey(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "router",
+                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\"]}"), key).node();
+        network.routeApprovals().setApproved(admin, router.id(), List.of("10.1.0.0/16"));
+        RouteTable routes = RouteTable.elect(network.snapshots().current().nodes().values(), id -> true);
+        AccessRules onlyA = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
+                + " \"dst\": [\"10.1.0.0/16:443\"]}, {\"action\": \"accept\", \"src\": [\"" + router.ipv4() + "\"],"
+                + " \"dst\": [\"" + b.ipv4() + ":22\"]}]}");
+        io.meshcontrol.core.wire.Node seenByA = new MapSessionState(a.id(), 142).initial(network.snapshots().current(),
+                id -> true, context, onlyA, routes, Instant.now()).peers().getFirst();
+        assertEquals(List.of("10.1.0.0/16"), seenByA.primaryRoutes().stream().map(Object::toString).toList());
+        assertTrue(seenByA.allowedIps().stream().anyMatch(p -> p.toString().equals("10.1.0.0/16")));
+        io.meshcontrol.core.wire.Node seenByB = new MapSessionState(b.id(), 142).initial(network.snapshots().current(),
+                id -> true, context, onlyA, routes, Instant.now()).peers().getFirst();
+        assertEquals(router.id(), seenByB.id(), "B sees the router, which may reach it");
+        assertEquals(seenByB.addresses(), seenByB.allowedIps(), "but not its subnet, which B may not use");
+        assertEquals(List.of(), seenByB.primaryRoutes());
     }
 }

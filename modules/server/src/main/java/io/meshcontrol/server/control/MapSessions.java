@@ -29,6 +29,7 @@ public final class MapSessions implements AutoCloseable {
     private Set<Long> pendingNodes = new HashSet<>();
     private Set<Long> pendingUsers = new HashSet<>();
     private boolean pendingEverything;
+    private boolean pendingPolicy;
     private boolean flushScheduled;
     private boolean closed;
 
@@ -64,7 +65,7 @@ public final class MapSessions implements AutoCloseable {
             case MeshEvent.UserChanged e -> pendingUsers.add(e.user().id());
             case MeshEvent.UserRoleUpdated e -> pendingUsers.add(e.user().id());
             case MeshEvent.UserDeleted e -> pendingUsers.add(e.user().id());
-            case MeshEvent.PolicyUpdated e -> pendingEverything = true;
+            case MeshEvent.PolicyUpdated e -> pendingPolicy = true;
         }
         scheduleFlush();
     }
@@ -79,10 +80,11 @@ public final class MapSessions implements AutoCloseable {
     private void flush() {
         ChangeSet changes;
         synchronized (this) {
-            changes = new ChangeSet(pendingNodes, pendingUsers, pendingEverything);
+            changes = new ChangeSet(pendingNodes, pendingUsers, pendingEverything, pendingPolicy);
             pendingNodes = new HashSet<>();
             pendingUsers = new HashSet<>();
             pendingEverything = false;
+            pendingPolicy = false;
             flushScheduled = false;
         }
         if (!changes.isEmpty()) {
