@@ -4,16 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.ApiException;
-import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.api.MeshClient;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -40,9 +36,9 @@ class PolicyFileServeTest {
         Files.createDirectories(policy.getParent());
         Files.writeString(policy, FIRST);
         Path log = folder.resolve("serve.log");
-        Process serve = serve(config(policy), log);
+        Process serve = ServeProcess.start(folder, config(policy), log);
         try {
-            MeshClient client = await(folder.resolve("data/cli.json"), serve);
+            MeshClient client = ServeProcess.awaitClient(folder.resolve("data/cli.json"), serve);
             assertEquals(FIRST, client.policy().policy());
             ApiException refused = org.junit.jupiter.api.Assertions.assertThrows(ApiException.class,
                     () -> client.setPolicy(SECOND));
@@ -66,7 +62,7 @@ class PolicyFileServeTest {
         Path policy = folder.resolve("policy.hujson");
         Files.writeString(policy, "{\"acls\": [{\"action\": \"accept\", \"src\": [\"tag:x\"], \"dst\": [\"*:*\"]}]}");
         Path log = folder.resolve("serve.log");
-        Process serve = serve(config(policy), log);
+        Process serve = ServeProcess.start(folder, config(policy), log);
         assertTrue(serve.waitFor(60, TimeUnit.SECONDS), "svc serve should stop");
         assertEquals(1, serve.exitValue());
         assertTrue(readLog(log).contains("svc: policy file " + policy + ": src=tag not found: \"tag:x\""), readLog(log));
@@ -88,29 +84,8 @@ class PolicyFileServeTest {
                 policy:
                   mode: file
                   path: %s
-                """.formatted(freePort(), folder.resolve("data/db.sqlite"), folder.resolve("data/cli.json"), policy));
+                """.formatted(ServeProcess.freePort(), folder.resolve("data/db.sqlite"), folder.resolve("data/cli.json"), policy));
         return config;
-    }
-
-    private Process serve(Path config, Path log) throws IOException {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                Svc.class.getName(), "serve", "-c", config.toString());
-        return new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-    }
-
-    private static MeshClient await(Path credential, Process process) throws Exception {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        while (Instant.now().isBefore(deadline)) {
-            assertTrue(process.isAlive(), "svc serve exited early");
-            if (Files.exists(credential)) {
-                LocalAccess access = LocalAccess.read(credential);
-                return new MeshClient(URI.create(access.url()), access.token(), false, Svc.version(), w -> { });
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("svc serve did not start within 60 s");
     }
 
     private static boolean eventually(BooleanSupplier check) throws InterruptedException {
@@ -129,12 +104,6 @@ class PolicyFileServeTest {
             return Files.readString(log);
         } catch (IOException e) {
             return "";
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }
