@@ -3,6 +3,7 @@ package io.meshcontrol.bench.jmh;
 import io.meshcontrol.core.netmap.AccessRules;
 import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.netmap.MapSessionState;
+import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.wire.DERPMap;
@@ -34,6 +35,6 @@ public final class MapBuilding {
 
     /** The first map of node {@code nodeId}'s stream, every peer online. */
     public MapResponse fullMap(long nodeId) {
-        return new MapSessionState(nodeId, CAP_VERSION).initial(snapshot, id -> true, CONTEXT, access, now);
+        return new MapSessionState(nodeId, CAP_VERSION).initial(snapshot, id -> true, CONTEXT, access, RouteTable.EMPTY, now);
     }
 }
