@@ -25,6 +25,8 @@ var comparedFigures = []comparedFigure{
 	{"first map after opening the stream, p99", "first_map_p99_ms", "ms", 1, false},
 	{"endpoint change seen by a peer, p50", "propagation_p50_ms", "ms", 1, false},
 	{"endpoint change seen by a peer, p99", "propagation_p99_ms", "ms", 1, false},
+	{"policy change seen by a node, p50", "policy_propagation_p50_ms", "ms", 1, false},
+	{"policy change seen by a node, p99", "policy_propagation_p99_ms", "ms", 1, false},
 	{"mass reconnect: all first maps", "reconnect_all_first_maps_s", "s", 1, false},
 	{"mass reconnect: all peer lists", "reconnect_all_peer_lists_s", "s", 1, false},
 	{"server CPU during the run", "server_cpu_s", "s", 1, false},

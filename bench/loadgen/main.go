@@ -1,6 +1,7 @@
 // Command loadgen runs many simulated Tailscale nodes in one process against a control server, using the
 // vendor's own client library (tailscale.com/control/controlclient), and prints what the server achieved:
-// registrations per second, time until every node holds its whole peer list, endpoint-change propagation,
+// registrations per second, time until every node holds its whole peer list, endpoint-change and policy-change
+// propagation,
 // mass-reconnect time and bytes per node. It only ever connects to the loopback server it is given.
 package main
 
@@ -43,10 +44,14 @@ type run struct {
 
 	nodes []*simNode
 
-	registered atomic.Pointer[milestone]
-	firstMaps  atomic.Pointer[milestone]
-	complete   atomic.Pointer[milestone]
-	probe      atomic.Pointer[probe]
+	registered  atomic.Pointer[milestone]
+	firstMaps   atomic.Pointer[milestone]
+	complete    atomic.Pointer[milestone]
+	probe       atomic.Pointer[probe]
+	policyProbe atomic.Pointer[policyProbe]
+
+	policyCmd     string // -policy-cmd: saves a policy with the marker port $LOADGEN_POLICY_PORT
+	policyChanges int
 
 	joining     atomic.Bool
 	pollErrors  atomic.Int64
@@ -69,6 +74,8 @@ func main() {
 	freePorts := flag.String("free-ports", "", "only print this many free TCP ports on 127.0.0.1 and exit (for bench/run)")
 	compare := flag.Bool("compare", false, "only print a comparison table of the JSON summaries given as arguments, label=file ... (for bench/compare)")
 	title := flag.String("title", "", "with -compare: the table's title")
+	flag.StringVar(&r.policyCmd, "policy-cmd", "", "shell command that makes the server save a new policy whose marker rule allows UDP port $LOADGEN_POLICY_PORT to every node; with it, policy changes are timed too")
+	flag.IntVar(&r.policyChanges, "policy-changes", 3, "policy changes to time (with -policy-cmd)")
 	flag.Parse()
 	if *freePorts != "" {
 		printFreePorts(*freePorts)
@@ -165,6 +172,9 @@ func (r *run) execute(changes int, hold time.Duration) (*results, error) {
 		return res, err
 	}
 	if err := r.propagate(res, changes); err != nil {
+		return res, err
+	}
+	if err := r.propagatePolicy(res, r.policyCmd, r.policyChanges); err != nil {
 		return res, err
 	}
 	if err := r.reconnect(res); err != nil {

@@ -265,7 +265,9 @@ func (u *updater) UpdateNetmapDelta(muts []netmap.NodeMutation) bool {
 	return true
 }
 
-func (u *updater) UpdatePacketFilter(views.Slice[tailcfg.FilterRule], []filter.Match) bool {
+func (u *updater) UpdatePacketFilter(rules views.Slice[tailcfg.FilterRule], _ []filter.Match) bool {
+	n := (*simNode)(u)
+	n.run.sawPacketFilter(n, rules)
 	return true
 }
 

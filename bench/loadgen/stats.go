@@ -113,19 +113,25 @@ type results struct {
 	PropagationP99MS         float64 `json:"propagation_p99_ms"`
 	PropagationMaxMS         float64 `json:"propagation_max_ms"`
 	PropagationAllPeersP50MS float64 `json:"propagation_all_peers_p50_ms"`
-	ReconnectFirstMapS       float64 `json:"reconnect_all_first_maps_s"`
-	ReconnectAllPeersS       float64 `json:"reconnect_all_peer_lists_s"`
-	ReconnectFirstMapP50MS   float64 `json:"reconnect_first_map_p50_ms"`
-	ReconnectFirstMapP99MS   float64 `json:"reconnect_first_map_p99_ms"`
-	JoinBytesInPerNode       float64 `json:"join_bytes_in_per_node"`
-	ReconnectBytesInPerNode  float64 `json:"reconnect_bytes_in_per_node"`
-	BytesInPerNode           float64 `json:"bytes_in_per_node"`
-	BytesInMaxNode           int64   `json:"bytes_in_max_node"`
-	BytesOutPerNode          float64 `json:"bytes_out_per_node"`
-	PollErrors               int64   `json:"map_stream_errors"`
-	WrongPeerCounts          int     `json:"nodes_with_wrong_peer_count"` // at the end: more or fewer peers than expected
-	JoinLoadgenCPUS          float64 `json:"loadgen_cpu_join_s"`
-	LoadgenCPUS              float64 `json:"loadgen_cpu_s"`
+	// Policy-change figures are left out of the JSON when not measured (no -policy-cmd).
+	PolicyChanges           int     `json:"policy_changes,omitempty"`
+	PolicyP50MS             float64 `json:"policy_propagation_p50_ms,omitempty"`
+	PolicyP99MS             float64 `json:"policy_propagation_p99_ms,omitempty"`
+	PolicyMaxMS             float64 `json:"policy_propagation_max_ms,omitempty"`
+	PolicyAllNodesP50MS     float64 `json:"policy_propagation_all_nodes_p50_ms,omitempty"`
+	ReconnectFirstMapS      float64 `json:"reconnect_all_first_maps_s"`
+	ReconnectAllPeersS      float64 `json:"reconnect_all_peer_lists_s"`
+	ReconnectFirstMapP50MS  float64 `json:"reconnect_first_map_p50_ms"`
+	ReconnectFirstMapP99MS  float64 `json:"reconnect_first_map_p99_ms"`
+	JoinBytesInPerNode      float64 `json:"join_bytes_in_per_node"`
+	ReconnectBytesInPerNode float64 `json:"reconnect_bytes_in_per_node"`
+	BytesInPerNode          float64 `json:"bytes_in_per_node"`
+	BytesInMaxNode          int64   `json:"bytes_in_max_node"`
+	BytesOutPerNode         float64 `json:"bytes_out_per_node"`
+	PollErrors              int64   `json:"map_stream_errors"`
+	WrongPeerCounts         int     `json:"nodes_with_wrong_peer_count"` // at the end: more or fewer peers than expected
+	JoinLoadgenCPUS         float64 `json:"loadgen_cpu_join_s"`
+	LoadgenCPUS             float64 `json:"loadgen_cpu_s"`
 }
 
 func (r *results) takeJoinBytes(nodes []*simNode) {
@@ -157,6 +163,12 @@ func (r *results) print(w io.Writer) {
 	row("first map after opening the map stream", fmt.Sprintf("p50 %.0f ms  p99 %.0f ms  max %.0f ms", r.FirstMapP50MS, r.FirstMapP99MS, r.FirstMapMaxMS))
 	row(fmt.Sprintf("endpoint change seen by a peer (%d changes)", r.Changes), fmt.Sprintf("p50 %.1f ms  p99 %.1f ms  max %.1f ms", r.PropagationP50MS, r.PropagationP99MS, r.PropagationMaxMS))
 	row("endpoint change seen by all peers", fmt.Sprintf("p50 %.1f ms", r.PropagationAllPeersP50MS))
+	if r.PolicyChanges > 0 {
+		row(fmt.Sprintf("policy change seen by a node (%d changes)", r.PolicyChanges), fmt.Sprintf("p50 %.1f ms  p99 %.1f ms  max %.1f ms", r.PolicyP50MS, r.PolicyP99MS, r.PolicyMaxMS))
+		row("policy change seen by all nodes", fmt.Sprintf("p50 %.1f ms", r.PolicyAllNodesP50MS))
+	} else {
+		row("policy change propagation", "not measured (no -policy-cmd)")
+	}
 	row("mass reconnect: all first maps", fmt.Sprintf("%.2f s  (per node p50 %.0f ms, p99 %.0f ms)", r.ReconnectFirstMapS, r.ReconnectFirstMapP50MS, r.ReconnectFirstMapP99MS))
 	row("mass reconnect: all peer lists", fmt.Sprintf("%.2f s", r.ReconnectAllPeersS))
 	row("bytes received per node", fmt.Sprintf("%s total (max %s); join %s, reconnect %s", size(r.BytesInPerNode), size(float64(r.BytesInMaxNode)), size(r.JoinBytesInPerNode), size(r.ReconnectBytesInPerNode)))
