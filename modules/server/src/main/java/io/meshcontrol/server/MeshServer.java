@@ -105,7 +105,7 @@ public final class MeshServer implements AutoCloseable {
         new DocsRoutes(settings.version()).register(routes);
         ControlTransport control = new ControlTransport(noiseKey, workers, clock);
         control.register(routes);
-        MapSessions mapSessions = new MapSessions(network.events());
+        MapSessions mapSessions = new MapSessions(network.events(), network.snapshots(), clock);
         // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
         new VerifyRoute(network).register(routes);
         EmbeddedRelay relay = settings.relay().enabled() ? EmbeddedRelay.start(settings.relay(), network) : null;

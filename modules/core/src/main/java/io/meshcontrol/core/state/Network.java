@@ -49,7 +49,7 @@ public final class Network {
         this.tailnetId = new TailnetStore(jdbi).ensureTailnetId(clock.instant());
         // First subscriber: everything subscribed later sees the snapshot already updated.
         this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events);
-        this.presence = new Presence(jdbi, nodeStore, events, clock);
+        this.presence = new Presence(jdbi, nodeStore, snapshots, events, clock);
         this.policies = new Policies(jdbi, new PolicyStore(), events, clock);
         this.users = new Users(jdbi, userStore, nodeStore, events, clock);
         this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, clock);

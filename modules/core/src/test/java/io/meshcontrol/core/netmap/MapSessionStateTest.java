@@ -2,6 +2,7 @@ package io.meshcontrol.core.netmap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.auth.Caller;
@@ -56,15 +57,16 @@ class MapSessionStateTest {
 
     private Optional<MapResponse> update(MapSessionState state, Node... changed) {
         Set<Long> ids = java.util.Arrays.stream(changed).map(Node::id).collect(java.util.stream.Collectors.toSet());
-        return state.update(new ChangeSet(ids, Set.of(), false), network.snapshots().current(), id -> false, context, allowAll(), Instant.now());
+        return state.update(new ChangeSet(ids, Set.of(), false), network.snapshots().current(), context, allowAll(), Instant.now());
     }
 
     @Test
     void firstMessageIsAFullMapWithSelfPeersAndProfiles() {
         Node a = join("a");
         Node b = join("b");
+        network.presence().connected(b);
         MapSessionState state = new MapSessionState(a.id(), 142);
-        MapResponse first = state.initial(network.snapshots().current(), id -> id == b.id(), context, allowAll(), Instant.now());
+        MapResponse first = state.initial(network.snapshots().current(), context, allowAll(), Instant.now());
         assertEquals("a.mesh.test.", first.node().name());
         assertEquals("TtestCNTRL", first.node().stableTailnetId());
         assertEquals(List.of(b.id()), first.peers().stream().map(io.meshcontrol.core.wire.Node::id).toList());
@@ -78,7 +80,7 @@ class MapSessionStateTest {
         Node a = join("a");
         Node b = join("b");
         MapSessionState state = new MapSessionState(a.id(), 142);
-        state.initial(network.snapshots().current(), id -> false, context, allowAll(), Instant.now());
+        state.initial(network.snapshots().current(), context, allowAll(), Instant.now());
 
         Node renamed = network.nodes().rename(admin, b.id(), "bee");
         MapResponse delta = update(state, renamed).orElseThrow();
@@ -99,9 +101,9 @@ class MapSessionStateTest {
         network.settings().update(admin, true, null, null);
         Node waiting = join("waiting");
         MapSessionState forA = new MapSessionState(a.id(), 142);
-        assertTrue(forA.initial(network.snapshots().current(), id -> false, context, allowAll(), Instant.now()).peers().isEmpty());
+        assertTrue(forA.initial(network.snapshots().current(), context, allowAll(), Instant.now()).peers().isEmpty());
         MapSessionState forWaiting = new MapSessionState(waiting.id(), 142);
-        MapResponse held = forWaiting.initial(network.snapshots().current(), id -> false, context, allowAll(), Instant.now());
+        MapResponse held = forWaiting.initial(network.snapshots().current(), context, allowAll(), Instant.now());
         assertFalse(held.node().machineAuthorized());
         assertTrue(held.peers().isEmpty());
 
@@ -118,10 +120,82 @@ class MapSessionStateTest {
                 NodePrivateKey.generate().publicKey(), "a", "{\"Hostname\":\"a\",\"NetInfo\":{\"PreferredDERP\":999}}"), key).node();
         Node b = join("b");
         MapSessionState old = new MapSessionState(b.id(), 110);
-        io.meshcontrol.core.wire.Node peer = old.initial(network.snapshots().current(), id -> false, context, allowAll(), Instant.now())
+        io.meshcontrol.core.wire.Node peer = old.initial(network.snapshots().current(), context, allowAll(), Instant.now())
                 .peers().getFirst();
         assertEquals(999, peer.homeDerp());
         assertEquals("127.3.3.40:999", peer.legacyDerp());
         assertEquals(a.id(), peer.id());
+    }
+
+    @Test
+    void sessionsShareEachPeersEncodedFormAndKeepNoCopy() {
+        Node a = join("a");
+        Node b = join("b");
+        Node c = join("c");
+        PeerForms forms = new PeerForms();
+        MapResponse forA = new MapSessionState(a.id(), 142, forms).initial(network.snapshots().current(), context,
+                allowAll(), Instant.now());
+        MapResponse forC = new MapSessionState(c.id(), 142, forms).initial(network.snapshots().current(), context,
+                allowAll(), Instant.now());
+        assertSame(encodedPeer(forA, b.id()), encodedPeer(forC, b.id()), "one encoded form of b for both sessions");
+        assertEquals(3, forms.size(), "one form per node, however many sessions");
+        assertTrue(io.meshcontrol.core.wire.WireJson.writeString(forA).contains(encodedPeer(forA, b.id()).json()),
+                "the message carries the shared JSON as it is");
+
+        Node renamed = network.nodes().rename(admin, b.id(), "bee");
+        MapSessionState later = new MapSessionState(a.id(), 142, forms);
+        later.initial(network.snapshots().current(), context, allowAll(), Instant.now());
+        assertEquals(3, forms.size(), "the changed node's form replaces the old one");
+        assertEquals("bee.mesh.test.", renamed.givenName() + ".mesh.test.");
+    }
+
+    @Test
+    void aChangedPeerIsSentExactlyOnceHoweverOftenItIsNamed() {
+        Node a = join("a");
+        Node b = join("b");
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        state.initial(network.snapshots().current(), context, allowAll(), Instant.now());
+        network.nodes().updateFromClient(b.id(), null, List.of("192.0.2.7:41641"), null);
+        network.nodes().rename(admin, b.id(), "bee");
+        MapResponse delta = update(state, b, b).orElseThrow();
+        assertEquals(1, delta.peersChanged().size(), "two changes of b in one batch: b once");
+        assertEquals("bee.mesh.test.", delta.peersChanged().getFirst().name());
+        assertTrue(update(state, b).isEmpty(), "named again without a change: nothing");
+        assertTrue(update(state, a).isEmpty(), "our own unchanged node: nothing");
+    }
+
+    @Test
+    void losingSightOfAPeerRemovesItAndRegainingItSendsItWhole() {
+        Node a = join("a");
+        Node b = join("b");
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        state.initial(network.snapshots().current(), context, allowAll(), Instant.now());
+        AccessRules nobody = AccessRules.compile(io.meshcontrol.core.policy.Policy.parse("{\"acls\": []}"),
+                network.snapshots().current());
+        MapResponse hidden = state.update(ChangeSet.all(), network.snapshots().current(), context, nobody, Instant.now())
+                .orElseThrow();
+        assertEquals(List.of(b.id()), hidden.peersRemoved());
+        assertEquals(List.of(), hidden.packetFilter(), "nothing may reach a");
+        assertEquals(Set.of(), state.peerIds());
+
+        MapResponse shown = state.update(ChangeSet.all(), network.snapshots().current(), context, allowAll(),
+                Instant.now()).orElseThrow();
+        assertEquals(List.of(b.id()), shown.peersChanged().stream().map(io.meshcontrol.core.wire.Node::id).toList());
+    }
+
+    @Test
+    void aPeerComingOnlineIsSentAgainWithItsNewState() {
+        Node a = join("a");
+        Node b = join("b");
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        assertEquals(Boolean.FALSE, state.initial(network.snapshots().current(), context, allowAll(), Instant.now())
+                .peers().getFirst().online());
+        network.presence().connected(b);
+        assertEquals(Boolean.TRUE, update(state, b).orElseThrow().peersChanged().getFirst().online());
+    }
+
+    private static io.meshcontrol.core.wire.EncodedNodes.Encoded encodedPeer(MapResponse message, long id) {
+        return ((io.meshcontrol.core.wire.EncodedNodes) message.peers()).encoded().stream()
+                .filter(peer -> peer.node().id() == id).findFirst().orElseThrow();
     }
 }

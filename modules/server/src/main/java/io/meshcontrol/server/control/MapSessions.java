@@ -3,6 +3,10 @@ package io.meshcontrol.server.control;
 import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.netmap.ChangeSet;
+import io.meshcontrol.core.netmap.PeerForms;
+import io.meshcontrol.core.state.NetworkSnapshot;
+import io.meshcontrol.core.state.Snapshots;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -14,8 +18,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The open map streams, one per node (a new stream replaces an older one of the same node), and the
- * change batcher: events are coalesced for {@link #BATCH_WINDOW} and each stream then gets one
- * {@link ChangeSet} to turn into its own delta.
+ * change batcher: changes are coalesced for {@link #BATCH_WINDOW} and each stream then gets one
+ * {@link MapBatch} to turn into its own delta.
+ *
+ * <p>Node and user changes come from the snapshot's change feed, not from events: each batch then carries the
+ * snapshot that holds exactly the changes flushed so far (events are published after the snapshot changed, so a
+ * batch built from them could hold a snapshot with changes it does not name). Policy changes come as events.
+ * The peers' wire forms ({@link PeerForms}) are shared by all streams.
  */
 public final class MapSessions implements AutoCloseable {
 
@@ -23,17 +32,31 @@ public final class MapSessions implements AutoCloseable {
     public static final Duration BATCH_WINDOW = Duration.ofMillis(50);
 
     private final Map<Long, MapSession> byNode = new ConcurrentHashMap<>();
+    private final PeerForms forms = new PeerForms();
     private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("map-batcher").daemon().factory());
-    private final Runnable unsubscribe;
+    private final Clock clock;
+    private final Runnable unsubscribeEvents;
+    private final Runnable unsubscribeSnapshots;
     private Set<Long> pendingNodes = new HashSet<>();
     private Set<Long> pendingUsers = new HashSet<>();
     private boolean pendingEverything;
+    private NetworkSnapshot pendingSnapshot;
     private boolean flushScheduled;
     private boolean closed;
 
-    public MapSessions(EventBus events) {
-        this.unsubscribe = events.subscribe(this::collect);
+    public MapSessions(EventBus events, Snapshots snapshots, Clock clock) {
+        this.clock = clock;
+        synchronized (this) {
+            this.pendingSnapshot = snapshots.current();
+        }
+        this.unsubscribeSnapshots = snapshots.subscribe(this::changed);
+        this.unsubscribeEvents = events.subscribe(this::collect);
+    }
+
+    /** The peer forms every stream of this server shares. */
+    PeerForms peerForms() {
+        return forms;
     }
 
     void open(MapSession session) {
@@ -57,16 +80,20 @@ public final class MapSessions implements AutoCloseable {
         scheduleFlush();
     }
 
-    private synchronized void collect(MeshEvent event) {
-        switch (event) {
-            case MeshEvent.NodeEvent e -> pendingNodes.add(e.node().id());
-            case MeshEvent.UserCreated e -> pendingUsers.add(e.user().id());
-            case MeshEvent.UserChanged e -> pendingUsers.add(e.user().id());
-            case MeshEvent.UserRoleUpdated e -> pendingUsers.add(e.user().id());
-            case MeshEvent.UserDeleted e -> pendingUsers.add(e.user().id());
-            case MeshEvent.PolicyUpdated e -> pendingEverything = true;
+    private synchronized void changed(Snapshots.Change change) {
+        switch (change.kind()) {
+            case NODE -> pendingNodes.add(change.id());
+            case USER -> pendingUsers.add(change.id());
         }
+        pendingSnapshot = change.snapshot();
         scheduleFlush();
+    }
+
+    private synchronized void collect(MeshEvent event) {
+        if (event instanceof MeshEvent.PolicyUpdated) {
+            pendingEverything = true;
+            scheduleFlush();
+        }
     }
 
     private void scheduleFlush() {
@@ -77,25 +104,33 @@ public final class MapSessions implements AutoCloseable {
     }
 
     private void flush() {
-        ChangeSet changes;
+        MapBatch batch;
         synchronized (this) {
-            changes = new ChangeSet(pendingNodes, pendingUsers, pendingEverything);
+            batch = new MapBatch(new ChangeSet(pendingNodes, pendingUsers, pendingEverything), pendingSnapshot,
+                    clock.instant(), new SharedFrames());
             pendingNodes = new HashSet<>();
             pendingUsers = new HashSet<>();
             pendingEverything = false;
             flushScheduled = false;
         }
-        if (!changes.isEmpty()) {
-            byNode.values().forEach(session -> session.offer(changes));
+        if (batch.changes().isEmpty()) {
+            return;
         }
+        for (long id : batch.changes().nodeIds()) {
+            if (batch.snapshot().node(id).isEmpty()) {
+                forms.forget(id);
+            }
+        }
+        byNode.values().forEach(session -> session.offer(batch));
     }
 
     @Override
     public void close() {
         synchronized (this) {
-            closed = true; // an event published while closing must not schedule onto the stopped flusher
+            closed = true; // a change while closing must not schedule onto the stopped flusher
         }
-        unsubscribe.run();
+        unsubscribeSnapshots.run();
+        unsubscribeEvents.run();
         flusher.shutdownNow();
         byNode.values().forEach(MapSession::close);
     }

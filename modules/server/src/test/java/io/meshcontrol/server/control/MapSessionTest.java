@@ -49,7 +49,7 @@ class MapSessionTest {
                     new DERPMap(null, Map.of(), false));
             MapSession session = new MapSession(self.id(), 142, MapFrames.zstd(1), synchronizedOut(out), server.network,
                     () -> context, new io.meshcontrol.core.netmap.AccessControl(server.network.policies()),
-                    Duration.ofMillis(100), Clock.systemUTC());
+                    new io.meshcontrol.core.netmap.PeerForms(), Duration.ofMillis(100), Clock.systemUTC());
             Thread stream = Thread.ofVirtual().start(() -> {
                 try {
                     session.run();
