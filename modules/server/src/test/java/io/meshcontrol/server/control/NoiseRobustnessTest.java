@@ -224,6 +224,19 @@ class NoiseRobustnessTest {
         }
     }
 
+    @Test
+    void aClientThatResetsItsConnectionIsNotAProblem() throws Exception {
+        try (LogCapture log = new LogCapture()) {
+            NoiseTestClient noise = NoiseTestClient.connect(address(), server.server.noisePublicKey(), 142);
+            try (Http2TestClient http2 = new Http2TestClient(noise)) {
+                assertEquals(200, http2.request("GET", "/machine/test/whoami", null).status(TIMEOUT));
+                noise.socket.setSoLinger(true, 0);
+                noise.socket.close(); // a reset (RST), as a client that times out and gives up leaves
+            }
+            assertEquals(List.of(), log.settledLines(), "a reset is a disconnect: nothing above DEBUG");
+        }
+    }
+
     /** Sends an upgrade with these initiation bytes and reads the 101. */
     private Socket upgrade(byte[] initiation) throws IOException {
         Socket socket = NoiseTestClient.open(address());
