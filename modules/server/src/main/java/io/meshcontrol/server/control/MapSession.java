@@ -83,6 +83,9 @@ final class MapSession {
                     sendRaw(frames.keepAlive());
                     continue;
                 }
+                if (closed || batch == CLOSE) {
+                    break;
+                }
                 batch = drain(batch);
                 if (closed) {
                     break;
