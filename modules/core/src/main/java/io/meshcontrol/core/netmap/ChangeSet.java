@@ -23,10 +23,22 @@ public record ChangeSet(Set<Long> nodeIds, Set<Long> userIds, boolean everything
     }
 
     public ChangeSet merge(ChangeSet other) {
-        Set<Long> nodes = new HashSet<>(nodeIds);
-        nodes.addAll(other.nodeIds);
-        Set<Long> users = new HashSet<>(userIds);
-        users.addAll(other.userIds);
-        return new ChangeSet(nodes, users, everything || other.everything);
+        return mergeAll(java.util.List.of(this, other));
+    }
+
+    /** All of these at once: one copy of the ids, however many sets (merging pairwise would copy them again and again). */
+    public static ChangeSet mergeAll(java.util.List<ChangeSet> sets) {
+        if (sets.size() == 1) {
+            return sets.getFirst();
+        }
+        Set<Long> nodes = new HashSet<>();
+        Set<Long> users = new HashSet<>();
+        boolean everything = false;
+        for (ChangeSet set : sets) {
+            nodes.addAll(set.nodeIds);
+            users.addAll(set.userIds);
+            everything |= set.everything;
+        }
+        return new ChangeSet(nodes, users, everything);
     }
 }

@@ -4,6 +4,7 @@ import java.util.AbstractList;
 import java.util.List;
 import java.util.RandomAccess;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.io.SerializedString;
 import tools.jackson.databind.SerializationContext;
 import tools.jackson.databind.annotation.JsonSerialize;
 import tools.jackson.databind.ser.std.StdSerializer;
@@ -18,23 +19,30 @@ import tools.jackson.databind.util.TokenBuffer;
 public final class EncodedNodes extends AbstractList<Node> implements RandomAccess {
 
     /**
-     * One node with its compact JSON, as {@link WireJson} writes it.
+     * One node with its compact JSON, as {@link WireJson} writes it; the UTF-8 bytes are made once, so writing the
+     * node into a message is a copy.
      */
-    public record Encoded(Node node, String json) {
+    public record Encoded(Node node, SerializedString raw) {
 
         public static Encoded of(Node node) {
-            return new Encoded(node, WireJson.writeString(node));
+            SerializedString raw = new SerializedString(WireJson.writeString(node));
+            raw.asUnquotedUTF8(); // encoded now, once, rather than by the first message to carry it
+            return new Encoded(node, raw);
+        }
+
+        public String json() {
+            return raw.getValue();
         }
 
         /** Equal when the JSON is: the same peer state (the string's hash is computed once and kept). */
         @Override
         public boolean equals(Object other) {
-            return other instanceof Encoded that && (this == that || json.equals(that.json));
+            return other instanceof Encoded that && (this == that || raw.equals(that.raw));
         }
 
         @Override
         public int hashCode() {
-            return json.hashCode();
+            return raw.hashCode();
         }
     }
 
@@ -88,7 +96,7 @@ public final class EncodedNodes extends AbstractList<Node> implements RandomAcce
                 if (gen instanceof TokenBuffer) {
                     ctxt.writeValue(gen, item.node()); // a tree is being built: raw text would stay opaque there
                 } else {
-                    gen.writeRawValue(item.json());
+                    gen.writeRawValue(item.raw());
                 }
             }
             gen.writeEndArray();

@@ -3,6 +3,7 @@ package io.meshcontrol.server.control;
 import io.meshcontrol.core.netmap.ChangeSet;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * One flush of the change batcher, handed to every map stream: what changed, the snapshot holding exactly the changes
@@ -11,9 +12,17 @@ import java.time.Instant;
  */
 record MapBatch(ChangeSet changes, NetworkSnapshot snapshot, Instant at, SharedFrames frames) {
 
-    /** This batch followed by a later one, for a stream that fell behind. */
-    MapBatch merge(MapBatch later) {
-        NetworkSnapshot newer = later.snapshot.version() >= snapshot.version() ? later.snapshot : snapshot;
-        return new MapBatch(changes.merge(later.changes), newer, later.at, later.frames);
+    /** Batches in the order they came, as one, for a stream that fell behind. */
+    static MapBatch merge(List<MapBatch> batches) {
+        if (batches.size() == 1) {
+            return batches.getFirst();
+        }
+        MapBatch last = batches.getLast();
+        NetworkSnapshot newest = last.snapshot;
+        for (MapBatch batch : batches) {
+            newest = batch.snapshot.version() > newest.version() ? batch.snapshot : newest;
+        }
+        return new MapBatch(ChangeSet.mergeAll(batches.stream().map(MapBatch::changes).toList()), newest, last.at,
+                last.frames);
     }
 }

@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -108,15 +110,16 @@ final class MapSession {
     }
 
     private MapBatch drain(MapBatch first) {
-        MapBatch merged = first;
+        List<MapBatch> waiting = new ArrayList<>();
+        waiting.add(first);
         for (MapBatch next = inbox.poll(); next != null; next = inbox.poll()) {
             if (next == CLOSE) {
                 closed = true;
                 break;
             }
-            merged = merged.merge(next);
+            waiting.add(next);
         }
-        return merged;
+        return MapBatch.merge(waiting);
     }
 
     /** About 50 s, spread by up to 9 s so that many clients do not wake together. */
