@@ -9,6 +9,7 @@ import io.meshcontrol.core.wire.Debug;
 import io.meshcontrol.core.wire.EncodedNodes;
 import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.wire.MapResponse;
+import io.meshcontrol.core.wire.PeerChange;
 import io.meshcontrol.core.wire.UserProfile;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +26,9 @@ import java.util.Set;
  *
  * <p>Visibility: an approved node sees the other approved nodes the access rules let it reach or be reached
  * by; its packet filter is re-sent whenever the rules give it a different one.
+ *
+ * <p>A peer whose row did not change since the client's copy, only its online state or last-seen time, is sent as
+ * a small {@code PeersChangedPatch} rather than whole (streams open and close far more often than nodes change).
  *
  * <p>Memory: a session keeps no peer data. Peers are sent as the shared {@link PeerForms}; the session remembers
  * which peers it sent (a bit per node id) and the snapshot it last brought the client up to ({@code synced}). A
@@ -150,6 +154,11 @@ public final class MapSessionState {
             delta.peersChanged(EncodedNodes.of(peers.changed));
             any = true;
         }
+        if (!peers.patched.isEmpty()) {
+            peers.patched.sort(Comparator.comparingLong(PeerChange::nodeId));
+            delta.peersChangedPatch(peers.patched);
+            any = true;
+        }
         if (!peers.removed.isEmpty()) {
             delta.peersRemoved(peers.removed.stream().sorted().toList());
             any = true;
@@ -190,6 +199,7 @@ public final class MapSessionState {
     /** Peers to send again or remove, found by looking at one node at a time. */
     private final class Peers {
         final List<EncodedNodes.Encoded> changed = new ArrayList<>();
+        final List<PeerChange> patched = new ArrayList<>();
         final List<Long> removed = new ArrayList<>();
         private final Node self;
         private final NetworkSnapshot snapshot;
@@ -213,13 +223,28 @@ public final class MapSessionState {
             }
             if (entry != null && isVisible(self, entry.node(), access)) {
                 boolean added = sentPeers.add(id);
-                if (added || entry.version() > since || expiredMeanwhile(entry.node(), now)) {
+                boolean expired = expiredMeanwhile(entry.node(), now);
+                if (!added && !expired && entry.version() > since && entry.rowVersion() <= since) {
+                    patched.add(presence(entry)); // only online state or last seen changed since
+                } else if (added || expired || entry.version() > since) {
                     changed.add(forms.peer(entry, context, capVersion, now));
                 }
             } else if (sentPeers.remove(id)) {
                 removed.add(id);
             }
         }
+    }
+
+    /**
+     * A peer's online state and last-seen time as a patch. Going online leaves the client's last-seen time as it
+     * was, which is what it means for an online peer ("when it was last online").
+     */
+    private static PeerChange presence(NodeEntry entry) {
+        PeerChange.Builder patch = PeerChange.of(entry.node().id()).online(entry.online());
+        if (!entry.online() && entry.node().lastSeen() != null) {
+            patch.lastSeen(entry.node().lastSeen());
+        }
+        return patch.build();
     }
 
     /** Whether the node's key expired after this session's last message: its Expired flag changed since. */

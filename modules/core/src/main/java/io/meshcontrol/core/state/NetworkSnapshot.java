@@ -26,8 +26,11 @@ public final class NetworkSnapshot {
      *
      * @param online whether it holds a map stream now
      * @param version the snapshot version that last changed its row or its online state
+     * @param rowVersion the snapshot version that last changed its row other than its last-seen time: a peer whose
+     *     {@code rowVersion} a client has seen differs from what the client holds in online state and last seen at
+     *     most, which a small patch can say
      */
-    public record NodeEntry(Node node, boolean online, long version) {
+    public record NodeEntry(Node node, boolean online, long version, long rowVersion) {
     }
 
     private final long version;
@@ -49,7 +52,7 @@ public final class NetworkSnapshot {
         PersistentMap<Long, NodeEntry> entries = PersistentMap.empty();
         PersistentMap<NodePublicKey, Long> keys = PersistentMap.empty();
         for (Node node : nodes) {
-            entries = entries.with(node.id(), new NodeEntry(node, false, version));
+            entries = entries.with(node.id(), new NodeEntry(node, false, version, version));
             keys = keys.with(node.nodeKey(), node.id());
         }
         PersistentMap<Long, User> byId = PersistentMap.empty();
@@ -108,8 +111,12 @@ public final class NetworkSnapshot {
         return id == null ? Optional.empty() : Optional.ofNullable(users.get(id));
     }
 
-    /** With the node's row as written; this snapshot itself when the row is the one it holds. */
-    NetworkSnapshot withNode(Node node) {
+    /**
+     * With the node's row as written; this snapshot itself when the row is the one it holds.
+     *
+     * @param lastSeenOnly the write changed only the last-seen time
+     */
+    NetworkSnapshot withNode(Node node, boolean lastSeenOnly) {
         NodeEntry before = entries.get(node.id());
         if (before != null && before.node().equals(node)) {
             return this;
@@ -120,7 +127,8 @@ public final class NetworkSnapshot {
             keys = withoutKey(keys, before.node());
         }
         keys = keys.with(node.nodeKey(), node.id());
-        NodeEntry entry = new NodeEntry(node, before != null && before.online(), next);
+        NodeEntry entry = new NodeEntry(node, before != null && before.online(), next,
+                lastSeenOnly && before != null ? before.rowVersion() : next);
         return new NetworkSnapshot(next, entries.with(node.id(), entry), users, keys);
     }
 
@@ -140,7 +148,8 @@ public final class NetworkSnapshot {
             return this;
         }
         long next = version + 1;
-        return new NetworkSnapshot(next, entries.with(id, new NodeEntry(before.node(), online, next)), users, idsByKey);
+        return new NetworkSnapshot(next, entries.with(id, new NodeEntry(before.node(), online, next, before.rowVersion())),
+                users, idsByKey);
     }
 
     NetworkSnapshot withUser(User user) {

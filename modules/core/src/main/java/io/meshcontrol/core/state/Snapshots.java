@@ -61,7 +61,12 @@ public final class Snapshots implements NodeStore.CommitListener {
 
     @Override
     public synchronized void written(Node node) {
-        publish(current.withNode(node), Change.Kind.NODE, node.id());
+        publish(current.withNode(node, false), Change.Kind.NODE, node.id());
+    }
+
+    @Override
+    public synchronized void lastSeenWritten(Node node) {
+        publish(current.withNode(node, true), Change.Kind.NODE, node.id());
     }
 
     @Override

@@ -22,12 +22,19 @@ public final class NodeStore {
     public interface CommitListener {
         void written(Node node);
 
+        /** A write that changed only the row's last-seen time. */
+        void lastSeenWritten(Node node);
+
         void deleted(long nodeId);
     }
 
     private static final CommitListener NOBODY = new CommitListener() {
         @Override
         public void written(Node node) {
+        }
+
+        @Override
+        public void lastSeenWritten(Node node) {
         }
 
         @Override
@@ -77,7 +84,7 @@ public final class NodeStore {
         requireTransaction(handle);
         handle.createUpdate("UPDATE nodes SET last_seen = :at WHERE id = :id").bind("id", id)
                 .bind("at", at.toEpochMilli()).execute();
-        byId(handle, id).ifPresent(node -> committed(handle, node));
+        byId(handle, id).ifPresent(node -> handle.afterCommit(() -> listener.lastSeenWritten(node)));
     }
 
     public boolean delete(Handle handle, long id) {

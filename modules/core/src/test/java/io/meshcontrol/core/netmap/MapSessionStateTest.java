@@ -184,14 +184,32 @@ class MapSessionStateTest {
     }
 
     @Test
-    void aPeerComingOnlineIsSentAgainWithItsNewState() {
+    void aPeerComingAndGoingIsPatchedNotSentWhole() {
         Node a = join("a");
         Node b = join("b");
         MapSessionState state = new MapSessionState(a.id(), 142);
         assertEquals(Boolean.FALSE, state.initial(network.snapshots().current(), context, allowAll(), Instant.now())
                 .peers().getFirst().online());
+
         network.presence().connected(b);
-        assertEquals(Boolean.TRUE, update(state, b).orElseThrow().peersChanged().getFirst().online());
+        MapResponse online = update(state, b).orElseThrow();
+        assertEquals(List.of(), online.peersChanged());
+        assertEquals(List.of(io.meshcontrol.core.wire.PeerChange.of(b.id()).online(true).build()),
+                online.peersChangedPatch());
+
+        network.presence().disconnected(b);
+        MapResponse offline = update(state, b).orElseThrow();
+        Instant lastSeen = network.snapshots().current().node(b.id()).orElseThrow().lastSeen();
+        assertEquals(List.of(io.meshcontrol.core.wire.PeerChange.of(b.id()).online(false).lastSeen(lastSeen).build()),
+                offline.peersChangedPatch(), "offline, with the last-seen time just stored");
+        assertEquals(List.of(), offline.peersChanged());
+
+        network.presence().connected(b);
+        network.nodes().rename(admin, b.id(), "bee");
+        MapResponse renamed = update(state, b).orElseThrow();
+        assertEquals(List.of(), renamed.peersChangedPatch(), "a row change sends the whole peer");
+        assertEquals(Boolean.TRUE, renamed.peersChanged().getFirst().online());
+        assertEquals("bee.mesh.test.", renamed.peersChanged().getFirst().name());
     }
 
     private static io.meshcontrol.core.wire.EncodedNodes.Encoded encodedPeer(MapResponse message, long id) {
