@@ -19,7 +19,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The open map streams, one per node (a new stream replaces an older one of the same node), and the
  * change batcher: changes are coalesced for {@link #BATCH_WINDOW} and each stream then gets one
- * {@link MapBatch} to turn into its own delta.
+ * {@link MapBatch} to turn into its own delta. The window grows with the number of open streams (see
+ * {@link #batchWindow(int)}): every flush costs each stream a message, and each client a delta to apply (a delta
+ * with a new peer makes the vendor's client rebuild its whole map), so with many nodes joining, fewer and larger
+ * deltas are cheaper on both ends.
  *
  * <p>Node and user changes come from the snapshot's change feed, not from events: each batch then carries the
  * snapshot that holds exactly the changes flushed so far (events are published after the snapshot changed, so a
@@ -28,8 +31,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class MapSessions implements AutoCloseable {
 
-    /** Long enough to merge a burst (a registration is several events), short against the client's patience. */
+    /** Long enough to merge a burst (a registration is several changes), short against the client's patience. */
     public static final Duration BATCH_WINDOW = Duration.ofMillis(50);
+    /** The longest window: a change still reaches every stream well within a second. */
+    public static final Duration MAX_BATCH_WINDOW = Duration.ofMillis(250);
+    /** Window added per open stream (0.125 ms): 50 ms up to 400 streams, the longest from 2,000. */
+    private static final long MICROS_PER_STREAM = 125;
 
     private final Map<Long, MapSession> byNode = new ConcurrentHashMap<>();
     private final PeerForms forms = new PeerForms();
@@ -96,10 +103,16 @@ public final class MapSessions implements AutoCloseable {
         }
     }
 
+    /** How long changes are collected before a flush, with this many streams open. */
+    static Duration batchWindow(int streams) {
+        long micros = Math.max(BATCH_WINDOW.toNanos() / 1000, streams * MICROS_PER_STREAM);
+        return Duration.ofNanos(Math.min(micros, MAX_BATCH_WINDOW.toNanos() / 1000) * 1000);
+    }
+
     private void scheduleFlush() {
         if (!flushScheduled && !closed) {
             flushScheduled = true;
-            flusher.schedule(this::flush, BATCH_WINDOW.toMillis(), TimeUnit.MILLISECONDS);
+            flusher.schedule(this::flush, batchWindow(byNode.size()).toNanos(), TimeUnit.NANOSECONDS);
         }
     }
 
