@@ -19,10 +19,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The open map streams, one per node (a new stream replaces an older one of the same node), and the
  * change batcher: changes are coalesced for {@link #BATCH_WINDOW} and each stream then gets one
- * {@link MapBatch} to turn into its own delta. The window grows with the number of open streams (see
- * {@link #batchWindow(int)}): every flush costs each stream a message, and each client a delta to apply (a delta
- * with a new peer makes the vendor's client rebuild its whole map), so with many nodes joining, fewer and larger
- * deltas are cheaper on both ends.
+ * {@link MapBatch} to turn into its own delta. A batch ends after {@link #BATCH_WINDOW} without a change, so an
+ * isolated change goes out at once; while changes keep coming (nodes joining, a mass reconnect) it ends at the
+ * latest after a longest wait that grows with the open streams ({@link #longestWait(int)}): every flush costs each
+ * stream a message and each client a delta to apply (a delta with a new peer makes the vendor's client rebuild its
+ * whole map), so in a burst fewer, larger deltas are cheaper on both ends.
  *
  * <p>Node and user changes come from the snapshot's change feed, not from events: each batch then carries the
  * snapshot that holds exactly the changes flushed so far (events are published after the snapshot changed, so a
@@ -31,12 +32,15 @@ import java.util.concurrent.TimeUnit;
  */
 public final class MapSessions implements AutoCloseable {
 
-    /** Long enough to merge a burst (a registration is several changes), short against the client's patience. */
+    /**
+     * Quiet time that ends a batch: long enough to merge a registration's several changes, short against the
+     * client's patience.
+     */
     public static final Duration BATCH_WINDOW = Duration.ofMillis(50);
-    /** The longest window: a change still reaches every stream well within a second. */
-    public static final Duration MAX_BATCH_WINDOW = Duration.ofMillis(250);
-    /** Window added per open stream (0.125 ms): 50 ms up to 400 streams, the longest from 2,000. */
-    private static final long MICROS_PER_STREAM = 125;
+    /** The longest a batch waits while changes keep coming: a change still reaches every stream within a second. */
+    public static final Duration MAX_BATCH_WINDOW = Duration.ofMillis(500);
+    /** Longest wait per open stream (0.25 ms): 50 ms up to 200 streams, 500 ms from 2,000. */
+    private static final long MICROS_PER_STREAM = 250;
 
     private final Map<Long, MapSession> byNode = new ConcurrentHashMap<>();
     private final PeerForms forms = new PeerForms();
@@ -50,6 +54,8 @@ public final class MapSessions implements AutoCloseable {
     private boolean pendingEverything;
     private NetworkSnapshot pendingSnapshot;
     private boolean flushScheduled;
+    private long firstChangeNanos;
+    private long lastChangeNanos;
     private boolean closed;
 
     public MapSessions(EventBus events, Snapshots snapshots, Clock clock) {
@@ -103,17 +109,41 @@ public final class MapSessions implements AutoCloseable {
         }
     }
 
-    /** How long changes are collected before a flush, with this many streams open. */
-    static Duration batchWindow(int streams) {
+    /** The longest a batch collects changes that keep coming, with this many streams open. */
+    static Duration longestWait(int streams) {
         long micros = Math.max(BATCH_WINDOW.toNanos() / 1000, streams * MICROS_PER_STREAM);
         return Duration.ofNanos(Math.min(micros, MAX_BATCH_WINDOW.toNanos() / 1000) * 1000);
     }
 
+    /**
+     * Nanoseconds until the pending batch is due (0: now): {@link #BATCH_WINDOW} after its last change, but no later
+     * than {@code longestWait} after its first.
+     */
+    static long untilDue(long firstChangeNanos, long lastChangeNanos, long nowNanos, Duration longestWait) {
+        long due = Math.min(lastChangeNanos + BATCH_WINDOW.toNanos(), firstChangeNanos + longestWait.toNanos());
+        return Math.max(0, due - nowNanos);
+    }
+
+    /** Called with the lock held, for every change. */
     private void scheduleFlush() {
+        long now = System.nanoTime();
+        lastChangeNanos = now;
         if (!flushScheduled && !closed) {
             flushScheduled = true;
-            flusher.schedule(this::flush, batchWindow(byNode.size()).toNanos(), TimeUnit.NANOSECONDS);
+            firstChangeNanos = now;
+            flusher.schedule(this::flushWhenDue, BATCH_WINDOW.toNanos(), TimeUnit.NANOSECONDS);
         }
+    }
+
+    private void flushWhenDue() {
+        synchronized (this) {
+            long wait = untilDue(firstChangeNanos, lastChangeNanos, System.nanoTime(), longestWait(byNode.size()));
+            if (wait > 0 && !closed) {
+                flusher.schedule(this::flushWhenDue, wait, TimeUnit.NANOSECONDS);
+                return;
+            }
+        }
+        flush();
     }
 
     private void flush() {
