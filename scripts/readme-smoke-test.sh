@@ -10,7 +10,9 @@ git clone -q "$root" "$clone"
 (cd "$root" && git ls-files -z --others --exclude-standard --modified | while IFS= read -r -d "" f; do [ -f "$f" ] && cp --parents "$f" "$clone/"; done)
 
 log=$work/serve.log
-(cd "$clone" && exec ./svc serve) >"$log" 2>&1 &
+# No DERP map URLs: the default is the vendor's public map, and a test never reaches the internet. An empty
+# variable is an explicit empty list (configuration rule 4).
+(cd "$clone" && SVC_DERP_URLS="" exec ./svc serve) >"$log" 2>&1 &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT

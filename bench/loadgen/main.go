@@ -15,6 +15,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,8 +31,9 @@ import (
 
 type run struct {
 	serverURL   string
-	serverAddr  string // host:port, the only address the nodes may dial
-	authKey     string
+	serverAddr  string   // host:port, the only address the nodes may dial
+	authKeys    []string // node i registers with authKeys[i % len(authKeys)]
+	sameKeyOnly bool     // -peers same-key: a node expects as peers only the nodes registered with its key
 	hostPrefix  string
 	n           int
 	concurrency int
@@ -55,7 +57,8 @@ type run struct {
 func main() {
 	r := &run{logf: log.New(os.Stderr, "", log.Ltime|log.Lmicroseconds).Printf}
 	flag.StringVar(&r.serverURL, "server", "", "control server URL, a loopback address (e.g. http://127.0.0.1:8080)")
-	flag.StringVar(&r.authKey, "authkey", os.Getenv("LOADGEN_AUTHKEY"), "reusable pre-auth key (default $LOADGEN_AUTHKEY)")
+	authKeys := flag.String("authkey", os.Getenv("LOADGEN_AUTHKEY"), "reusable pre-auth key, or a comma-separated list: node i uses key i mod count (default $LOADGEN_AUTHKEY)")
+	peers := flag.String("peers", "all", "which peers each node must get: all (every other node) or same-key (the nodes registered with its key, e.g. one key per user under an autogroup:self policy)")
 	flag.IntVar(&r.n, "n", 50, "number of simulated nodes")
 	flag.IntVar(&r.concurrency, "concurrency", 32, "registrations in flight at once")
 	flag.DurationVar(&r.timeout, "timeout", 0, "how long each phase may take before the run fails (default 5m, or 0.3 s per node when more)")
@@ -64,12 +67,29 @@ func main() {
 	flag.StringVar(&r.hostPrefix, "hostname-prefix", "", "hostname prefix of the simulated nodes (default lg-<random>)")
 	flag.BoolVar(&r.verbose, "v", false, "log the client library's messages")
 	freePorts := flag.String("free-ports", "", "only print this many free TCP ports on 127.0.0.1 and exit (for bench/run)")
+	compare := flag.Bool("compare", false, "only print a comparison table of the JSON summaries given as arguments, label=file ... (for bench/compare)")
+	title := flag.String("title", "", "with -compare: the table's title")
 	flag.Parse()
 	if *freePorts != "" {
 		printFreePorts(*freePorts)
 		return
 	}
+	if *compare {
+		if err := printComparison(os.Stdout, *title, flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+			os.Exit(2)
+		}
+		return
+	}
 
+	if *authKeys != "" {
+		r.authKeys = strings.Split(*authKeys, ",")
+	}
+	r.sameKeyOnly = *peers == "same-key"
+	if *peers != "all" && *peers != "same-key" {
+		fmt.Fprintln(os.Stderr, "loadgen: -peers must be all or same-key")
+		os.Exit(2)
+	}
 	if err := r.checkFlags(); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(2)
@@ -83,8 +103,11 @@ func main() {
 }
 
 func (r *run) checkFlags() error {
-	if r.serverURL == "" || r.authKey == "" {
+	if r.serverURL == "" || len(r.authKeys) == 0 {
 		return errors.New("-server and -authkey are required")
+	}
+	if slices.Contains(r.authKeys, "") {
+		return errors.New("-authkey: empty key in the list")
 	}
 	if r.n < 2 {
 		return errors.New("-n must be at least 2")
@@ -114,7 +137,8 @@ func (r *run) checkFlags() error {
 }
 
 func (r *run) execute(changes int, hold time.Duration) (*results, error) {
-	res := &results{N: r.n, Concurrency: r.concurrency, Server: r.serverURL}
+	res := &results{N: r.n, Concurrency: r.concurrency, Server: r.serverURL, AuthKeys: len(r.authKeys),
+		Peers: map[bool]string{false: "all", true: "same-key"}[r.sameKeyOnly]}
 	netMon := netmon.NewStatic()
 	bus := eventbus.New()
 	defer bus.Close()
@@ -130,6 +154,11 @@ func (r *run) execute(changes int, hold time.Duration) (*results, error) {
 		res.takeBytes(r.nodes)
 		res.LoadgenCPUS = cpuSeconds()
 		res.PollErrors = r.pollErrors.Load()
+		for _, n := range r.nodes {
+			if n.peerCount() != r.expectedPeers(n.index) {
+				res.WrongPeerCounts++
+			}
+		}
 	}()
 
 	if err := r.join(res); err != nil {
@@ -150,13 +179,13 @@ func (r *run) execute(changes int, hold time.Duration) (*results, error) {
 }
 
 // join registers every node with the pre-auth key (concurrency at a time), starts each node's map stream as
-// soon as it is registered, and waits until every node holds all n-1 peers.
+// soon as it is registered, and waits until every node holds all its peers (see expectedPeers).
 func (r *run) join(res *results) error {
 	r.joining.Store(true)
 	defer r.joining.Store(false)
-	r.registered.Store(newMilestone(r.n))
-	r.firstMaps.Store(newMilestone(r.n))
-	r.complete.Store(newMilestone(r.n))
+	r.registered.Store(newMilestone(r.n, r.n))
+	r.firstMaps.Store(newMilestone(r.n, r.n))
+	r.complete.Store(newMilestone(r.n, r.n))
 	start := time.Now()
 	r.logf("registering %d nodes (%d at a time) at %s", r.n, r.concurrency, r.serverURL)
 	sem := make(chan struct{}, r.concurrency)
@@ -231,7 +260,11 @@ func (r *run) propagate(res *results, changes int) error {
 	for k := range changes {
 		origin := r.nodes[(k*r.n/max(changes, 1))%r.n]
 		addr := netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 19, byte(k >> 8), byte(k)}), uint16(40000+k))
-		p := &probe{origin: origin.nodeID(), originIndex: origin.index, addr: addr, seen: newMilestone(r.n - 1)}
+		watchers := r.expectedPeers(origin.index)
+		if watchers == 0 {
+			return fmt.Errorf("endpoint change %d: node %d has no peers to watch it (use fewer keys)", k+1, origin.index)
+		}
+		p := &probe{origin: origin.nodeID(), originIndex: origin.index, addr: addr, seen: newMilestone(watchers, r.n)}
 		r.probe.Store(p)
 		origin.direct.SetEndpoints([]tailcfg.Endpoint{{Addr: addr, Type: tailcfg.EndpointSTUN}})
 		p.start = time.Now()
@@ -244,7 +277,7 @@ func (r *run) propagate(res *results, changes int) error {
 		}
 		if !r.await(fmt.Sprintf("endpoint change %d/%d", k+1, changes), p.seen) {
 			return fmt.Errorf("endpoint change %d: only %d of %d peers saw it within %v", k+1,
-				p.seen.count.Load(), r.n-1, r.timeout)
+				p.seen.count.Load(), watchers, r.timeout)
 		}
 		alls = append(alls, p.seen.elapsed(p.start))
 		samples = append(samples, p.seen.durations()...)
@@ -266,8 +299,8 @@ func (r *run) reconnect(res *results) error {
 	parallel(r.nodes, func(n *simNode) { n.stopPoll(); n.dropConnections() })
 	time.Sleep(2 * time.Second) // let the server see every disconnect before the stampede
 	before := sumBytesIn(r.nodes)
-	r.firstMaps.Store(newMilestone(r.n))
-	r.complete.Store(newMilestone(r.n))
+	r.firstMaps.Store(newMilestone(r.n, r.n))
+	r.complete.Store(newMilestone(r.n, r.n))
 	start := time.Now()
 	r.firstMaps.Load().start, r.complete.Load().start = start, start
 	for _, n := range r.nodes {
@@ -286,14 +319,35 @@ func (r *run) reconnect(res *results) error {
 	return nil
 }
 
+// expectedPeers is how many peers node i must hold: every other node, or (-peers same-key) the other nodes
+// registered with its pre-auth key.
+func (r *run) expectedPeers(i int) int {
+	if !r.sameKeyOnly {
+		return r.n - 1
+	}
+	k := len(r.authKeys)
+	size := r.n / k
+	if i%k < r.n%k {
+		size++
+	}
+	return size - 1
+}
+
+func (r *run) peersWanted() string {
+	if !r.sameKeyOnly {
+		return fmt.Sprintf("%d each", r.n-1)
+	}
+	return fmt.Sprintf("those with the same key, %d to %d each", r.expectedPeers(r.n-1), r.expectedPeers(0))
+}
+
 func (r *run) incomplete(what string) error {
 	least, most := r.n, 0
 	for _, n := range r.nodes {
 		c := n.peerCount()
 		least, most = min(least, c), max(most, c)
 	}
-	msg := fmt.Sprintf("%s: %d of %d nodes hold all %d peers after %v (peer counts from %d to %d)",
-		what, r.complete.Load().count.Load(), r.n, r.n-1, r.timeout, least, most)
+	msg := fmt.Sprintf("%s: %d of %d nodes hold all their peers (%s) after %v (peer counts from %d to %d)",
+		what, r.complete.Load().count.Load(), r.n, r.peersWanted(), r.timeout, least, most)
 	if e, ok := r.lastPollErr.Load().(string); ok {
 		msg += "; last map stream error: " + e
 	}
@@ -343,7 +397,7 @@ func (r *run) sawEndpoints(n *simNode, id tailcfg.NodeID, eps views.Slice[netip.
 
 // pollFailed notes a map stream that ended without being asked to, and opens it again after a back-off, as
 // tailscaled does: doubling from 1 s up to 30 s, with jitter, started over once a map arrives.
-func (r *run) pollFailed(n *simNode, err error) {
+func (r *run) pollFailed(n *simNode, err error, gen int) {
 	r.pollErrors.Add(1)
 	r.lastPollErr.Store(fmt.Sprintf("node %d: %v", n.index, err))
 	if r.verbose || r.pollErrors.Load() <= 5 {
@@ -360,7 +414,7 @@ func (r *run) pollFailed(n *simNode, err error) {
 	go func() {
 		time.Sleep(wait)
 		if !r.stopping.Load() {
-			n.startPoll()
+			n.retryPoll(gen)
 		}
 	}()
 }

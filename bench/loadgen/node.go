@@ -42,9 +42,10 @@ type simNode struct {
 	selfID    tailcfg.NodeID
 	peers     map[tailcfg.NodeID][]netip.AddrPort // peer -> endpoints, as the client library reports them
 	gotMap    bool                                // a map arrived since the last poll started
-	complete  bool                                // holds all n-1 peers since the last poll started
+	complete  bool                                // holds all its expected peers since the last poll started
 	pollStart time.Time
 	failures  int // map streams that broke in a row, for the back-off
+	pollGen   int // counts map sessions started and stopped, so a stale retry does nothing
 
 	pollCancel context.CancelFunc
 	pollDone   chan error
@@ -79,7 +80,7 @@ func newSimNode(r *run, i int, netMon *netmon.Monitor, bus *eventbus.Bus) (*simN
 	}
 	d, err := controlclient.NewDirect(controlclient.Options{
 		ServerURL:            r.serverURL,
-		AuthKey:              r.authKey,
+		AuthKey:              r.authKeys[i%len(r.authKeys)],
 		GetMachinePrivateKey: func() (key.MachinePrivate, error) { return n.machine, nil },
 		Hostinfo:             hi,
 		DiscoPublicKey:       key.NewDisco().Public(),
@@ -154,27 +155,49 @@ func (c *countingConn) Close() error {
 // startPoll opens the streaming map session in the background. Updates arrive through the netmap updater
 // methods below.
 func (n *simNode) startPoll() {
-	ctx, cancel := context.WithCancel(context.Background())
 	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.startPollLocked()
+}
+
+// retryPoll opens the map session again after stream gen broke, unless another was started or the session was
+// stopped since: the client library allows one map session at a time.
+func (n *simNode) retryPoll(gen int) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.pollGen == gen && n.pollCancel != nil {
+		n.startPollLocked()
+	}
+}
+
+func (n *simNode) startPollLocked() {
+	if n.pollCancel != nil {
+		n.pollCancel() // the context of a stream that broke
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	n.pollGen++
+	gen := n.pollGen
 	n.gotMap, n.complete = false, false
 	n.pollStart = time.Now()
 	n.pollCancel = cancel
 	done := make(chan error, 1)
 	n.pollDone = done
-	n.mu.Unlock()
 	go func() {
 		err := n.direct.PollNetMap(ctx, (*updater)(n))
 		if ctx.Err() == nil {
-			n.run.pollFailed(n, err)
+			n.run.pollFailed(n, err, gen)
 		}
 		done <- err
 	}()
 }
 
-// stopPoll ends the streaming map session and waits until the library has let go of it.
+// stopPoll ends the streaming map session, cancels a pending retry, and waits until the library has let go of
+// the session.
 func (n *simNode) stopPoll() {
 	n.mu.Lock()
 	cancel, done := n.pollCancel, n.pollDone
+	n.pollCancel, n.pollDone = nil, nil
+	n.pollGen++
 	n.mu.Unlock()
 	if cancel == nil {
 		return
@@ -250,7 +273,7 @@ func (u *updater) UpdateUserProfiles(map[tailcfg.UserID]tailcfg.UserProfileView)
 
 func (n *simNode) checkComplete() {
 	n.mu.Lock()
-	done := !n.complete && len(n.peers) >= n.run.n-1
+	done := !n.complete && len(n.peers) >= n.run.expectedPeers(n.index)
 	if done {
 		n.complete = true
 	}

@@ -21,8 +21,9 @@ type milestone struct {
 	done   chan struct{}
 }
 
-func newMilestone(target int) *milestone {
-	return &milestone{target: int64(target), start: time.Now(), at: make([]atomic.Int64, target+1),
+// newMilestone waits for target hits from node indexes below slots.
+func newMilestone(target, slots int) *milestone {
+	return &milestone{target: int64(target), start: time.Now(), at: make([]atomic.Int64, slots),
 		done: make(chan struct{})}
 }
 
@@ -98,6 +99,8 @@ type results struct {
 	Server                   string  `json:"server"`
 	N                        int     `json:"n"`
 	Concurrency              int     `json:"concurrency"`
+	AuthKeys                 int     `json:"auth_keys"`
+	Peers                    string  `json:"peers"` // all, or same-key (see -peers)
 	RegistrationS            float64 `json:"registration_s"`
 	RegistrationsPerSec      float64 `json:"registrations_per_s"`
 	AllPeersS                float64 `json:"all_peer_lists_s"`
@@ -120,6 +123,7 @@ type results struct {
 	BytesInMaxNode           int64   `json:"bytes_in_max_node"`
 	BytesOutPerNode          float64 `json:"bytes_out_per_node"`
 	PollErrors               int64   `json:"map_stream_errors"`
+	WrongPeerCounts          int     `json:"nodes_with_wrong_peer_count"` // at the end: more or fewer peers than expected
 	JoinLoadgenCPUS          float64 `json:"loadgen_cpu_join_s"`
 	LoadgenCPUS              float64 `json:"loadgen_cpu_s"`
 }
@@ -142,6 +146,9 @@ func (r *results) takeBytes(nodes []*simNode) {
 func (r *results) print(w io.Writer) {
 	row := func(name, value string) { fmt.Fprintf(w, "  %-44s %s\n", name, value) }
 	fmt.Fprintf(w, "loadgen: %d nodes against %s (tailscale.com/control/controlclient)\n", r.N, r.Server)
+	if r.AuthKeys > 1 {
+		fmt.Fprintf(w, "  %d pre-auth keys, node i uses key i mod %d; peers expected: %s\n", r.AuthKeys, r.AuthKeys, r.Peers)
+	}
 	if !r.Complete {
 		fmt.Fprintln(w, "  (the run stopped early: figures after the failed phase are zero)")
 	}
@@ -155,6 +162,7 @@ func (r *results) print(w io.Writer) {
 	row("bytes received per node", fmt.Sprintf("%s total (max %s); join %s, reconnect %s", size(r.BytesInPerNode), size(float64(r.BytesInMaxNode)), size(r.JoinBytesInPerNode), size(r.ReconnectBytesInPerNode)))
 	row("bytes sent per node", size(r.BytesOutPerNode))
 	row("map streams that broke", fmt.Sprint(r.PollErrors))
+	row("nodes with more or fewer peers than expected", fmt.Sprintf("%d (at the end)", r.WrongPeerCounts))
 	row("loadgen's own CPU", fmt.Sprintf("%.1f s (%.1f s until all peer lists were complete)", r.LoadgenCPUS, r.JoinLoadgenCPUS))
 	j, _ := json.Marshal(r)
 	fmt.Fprintf(w, "%s\n", j)

@@ -5,6 +5,8 @@ module io.meshcontrol.cli {
     requires info.picocli;
     requires tools.jackson.dataformat.yaml;
     requires java.logging;
+    // sun.misc.Signal, for SIGHUP (reload the policy file)
+    requires jdk.unsupported;
 
     // picocli reads and sets the annotated fields of the commands.
     opens io.meshcontrol.cli to info.picocli;

@@ -20,6 +20,7 @@ module io.meshcontrol.core {
     exports io.meshcontrol.core.model;
     exports io.meshcontrol.core.netmap;
     exports io.meshcontrol.core.policy;
+    exports io.meshcontrol.core.routes;
     exports io.meshcontrol.core.state;
     exports io.meshcontrol.core.store;
     exports io.meshcontrol.core.wire;

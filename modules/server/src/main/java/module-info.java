@@ -13,4 +13,6 @@ module io.meshcontrol.server {
     exports io.meshcontrol.server;
     // The /key answer and the early payload are records written by Jackson.
     exports io.meshcontrol.server.control to tools.jackson.databind;
+    // The debug pages write their rows (records) as JSON.
+    exports io.meshcontrol.server.metrics to tools.jackson.databind;
 }

@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The policy decides who reaches whom, with real clients: a rule from A to B on one TCP port lets A open that
  * port on B (through A's userspace SOCKS proxy) and not another one; a node outside the rules is not even a
- * peer; a newly saved policy takes effect without restarting anything.
+ * peer; a newly saved policy takes effect without restarting anything. A grant works as the acl does, and the
+ * SSH policy and capabilities the policy gives reach the clients' network maps.
  */
 class PolicyEnforcementTest {
 
@@ -82,6 +83,52 @@ class PolicyEnforcementTest {
 
         admin.setPolicy("{\"acls\": []}");
         a.awaitStatus("no peers left", s -> !has(s, "b") && !has(s, "c"), SOON);
+    }
+
+    @ParameterizedTest(name = "tailscale {0}")
+    @MethodSource("versions")
+    void grantsSshRulesAndNodeAttributesReachTheClients(ClientVersion version) throws Exception {
+        network = TestNetwork.start(folder, nodes, Duration.ofMinutes(30));
+        MeshClient admin = network.admin();
+        admin.createUser(new UserRequest("alice", null, "alice@example.com", "member"));
+        String key = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "", null)).secret();
+        TailscaleNode a = network.joined(version, "a", key);
+        TailscaleNode b = network.joined(version, "b", key);
+        String ipA = network.view("a").ipv4();
+        String ipB = network.view("b").ipv4();
+        allowed = listener();
+        other = listener();
+
+        admin.setPolicy("""
+                {
+                  "grants": [{"src": ["%s"], "dst": ["%s"], "ip": ["tcp:%d"]}],
+                  "ssh": [{"action": "accept", "src": ["autogroup:member"], "dst": ["autogroup:self"],
+                           "users": ["autogroup:nonroot"]}],
+                  "nodeAttrs": [{"target": ["alice@example.com"], "attr": ["randomize-client-port"]}],
+                }
+                """.formatted(ipA, ipB, allowed.getLocalPort()));
+        a.awaitStatus("b visible", s -> has(s, "b"), SOON);
+        // the network allowed everything before this policy: wait until B enforces it
+        assertTrue(eventually(() -> reaches(a, ipB, other.getLocalPort()), false), "the grant opens no other port");
+        assertTrue(reaches(a, ipB, allowed.getLocalPort()), "but the granted one");
+
+        assertTrue(eventually(() -> netmap(b).contains("\"randomize-client-port\""), true),
+                "the node attribute is in B's own capabilities: " + netmap(b));
+        String map = netmap(b);
+        assertTrue(map.contains("\"SSHPolicy\"") && map.contains("\"nodeIP\": \"" + ipA + "\"")
+                && map.contains("\"=\""), "B's SSH policy lets alice's machines in as any user but root: " + map);
+
+        admin.setPolicy("""
+                {"grants": [{"src": ["%s"], "dst": ["%s"], "ip": ["tcp:%d"]}]}
+                """.formatted(ipA, ipB, allowed.getLocalPort()));
+        assertTrue(eventually(() -> !netmap(b).contains("\"nodeIP\"") && !netmap(b).contains("randomize-client-port"),
+                true), "a new policy takes the SSH rules and the attribute away: " + netmap(b));
+        assertTrue(reaches(a, ipB, allowed.getLocalPort()), "the port stays open");
+    }
+
+    /** The client's own view of its network map ({@code tailscale debug netmap}), as JSON text. */
+    private static String netmap(TailscaleNode node) {
+        return node.cli("debug", "netmap").requireOk().stdout();
     }
 
     private static String rule(String from, String to, int port) {

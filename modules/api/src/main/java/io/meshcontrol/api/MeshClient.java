@@ -147,6 +147,15 @@ public final class MeshClient {
         return send("POST", "api/v1/node/" + path(id) + "/approve", null, NodeView.class);
     }
 
+    public RoutesView nodeRoutes(String id) {
+        return send("GET", "api/v1/node/" + path(id) + "/routes", null, RoutesView.class);
+    }
+
+    /** Replaces the node's approved routes (an empty list clears them); returns its routes after the change. */
+    public RoutesView setNodeRoutes(String id, List<String> routes) {
+        return send("POST", "api/v1/node/" + path(id) + "/routes", new RoutesRequest(routes), RoutesView.class);
+    }
+
     public void deleteNode(String id) {
         send("DELETE", "api/v1/node/" + path(id), null, Void.class);
     }
@@ -164,6 +173,11 @@ public final class MeshClient {
         return send("PUT", "api/v1/policy", new PolicyDocument(text), PolicyDocument.class);
     }
 
+    /** Validates a policy (running its tests) without saving it; a bad one is an {@link ApiException}. */
+    public PolicyCheck checkPolicy(String text) {
+        return send("POST", "api/v1/policy/check", new PolicyDocument(text), PolicyCheck.class);
+    }
+
     public SettingsView settings() {
         return send("GET", "api/v1/settings", null, SettingsView.class);
     }
@@ -172,11 +186,46 @@ public final class MeshClient {
         return send("PATCH", "api/v1/settings", change, SettingsView.class);
     }
 
+    /** The DERP settings in force, with their ETag. */
+    public Tagged<DerpSettingsView> derp() {
+        return sendTagged("GET", "api/v1/derp", null, DerpSettingsView.class, null);
+    }
+
+    /**
+     * Replaces the DERP settings.
+     *
+     * @param ifMatch the ETag read before, so that a concurrent change is not overwritten (412); null writes anyway
+     */
+    public Tagged<DerpSettingsView> setDerp(DerpSettingsView settings, String ifMatch) {
+        return sendTagged("PUT", "api/v1/derp", settings, DerpSettingsView.class, ifMatch);
+    }
+
+    /** Puts the configuration file's DERP settings back in force. */
+    public Tagged<DerpSettingsView> resetDerp() {
+        return sendTagged("DELETE", "api/v1/derp", null, DerpSettingsView.class, null);
+    }
+
+    /** Fetches the DERP map URLs and rereads the map files now. */
+    public DerpRefreshResult refreshDerp() {
+        return send("POST", "api/v1/derp/refresh", null, DerpRefreshResult.class);
+    }
+
+    public DerpLatencyReport derpLatency() {
+        return send("GET", "api/v1/derp/latency", null, DerpLatencyReport.class);
+    }
+
     private <T> T send(String method, String relativePath, Object body, Class<T> type) {
+        return sendTagged(method, relativePath, body, type, null).value();
+    }
+
+    private <T> Tagged<T> sendTagged(String method, String relativePath, Object body, Class<T> type, String ifMatch) {
         URI uri = base.resolve(relativePath);
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", "application/json");
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
+        }
+        if (ifMatch != null) {
+            request.header("If-Match", ifMatch);
         }
         if (body != null) {
             request.header("Content-Type", "application/json");
@@ -197,11 +246,12 @@ public final class MeshClient {
         if (response.statusCode() >= 400) {
             throw new ApiException(problemOf(response));
         }
+        String etag = response.headers().firstValue("ETag").orElse(null);
         if (type == Void.class || response.body().length == 0) {
-            return null;
+            return new Tagged<>(null, etag);
         }
         try {
-            return json.readValue(response.body(), type);
+            return new Tagged<>(json.readValue(response.body(), type), etag);
         } catch (JacksonException e) {
             throw new ServerUnreachableException("the server at " + base + " answered " + uri.getPath()
                     + " with something that is not this API (is the address right?)", e);

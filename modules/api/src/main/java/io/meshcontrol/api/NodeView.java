@@ -11,6 +11,7 @@ import java.util.List;
  * @param user owner's name; absent for a tagged node, which belongs to its tags
  * @param authorized false while it waits for device approval
  * @param keyExpiry absent when the node key does not expire
+ * @param routes approved, available (advertised) and serving routes
  */
 public record NodeView(
         String id,
@@ -29,5 +30,6 @@ public record NodeView(
         String registerMethod,
         Instant createdAt,
         Instant lastSeen,
-        Instant keyExpiry) {
+        Instant keyExpiry,
+        RoutesView routes) {
 }

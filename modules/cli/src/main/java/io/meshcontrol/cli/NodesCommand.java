@@ -12,7 +12,8 @@ import picocli.CommandLine.Option;
 
 @Command(name = "nodes", description = "Manage the machines in the network.",
         subcommands = {NodesCommand.ListNodes.class, NodesCommand.Show.class, NodesCommand.Rename.class,
-                NodesCommand.Tag.class, NodesCommand.Expire.class, NodesCommand.Approve.class, NodesCommand.Delete.class})
+                NodesCommand.Tag.class, NodesCommand.Expire.class, NodesCommand.Approve.class, NodesCommand.Delete.class,
+                NodesCommand.ListRoutes.class, NodesCommand.ApproveRoutes.class})
 final class NodesCommand {
 
     static final List<Output.Column<NodeView>> COLUMNS = List.of(
@@ -24,6 +25,14 @@ final class NodesCommand {
             new Output.Column<>("IPV6", NodeView::ipv6),
             new Output.Column<>("STATE", n -> n.expired() ? "expired" : n.authorized() ? "approved" : "waiting for approval"),
             new Output.Column<>("LAST SEEN", NodeView::lastSeen));
+
+    /** A node's routes: what is approved, what it advertises, what it serves now. */
+    static final List<Output.Column<NodeView>> ROUTE_COLUMNS = List.of(
+            new Output.Column<>("ID", NodeView::id),
+            new Output.Column<>("NAME", NodeView::name),
+            new Output.Column<>("APPROVED", n -> String.join(", ", n.routes().approved())),
+            new Output.Column<>("AVAILABLE", n -> String.join(", ", n.routes().available())),
+            new Output.Column<>("SERVING", n -> String.join(", ", n.routes().serving())));
 
     /** The node a person means: an id, or a node name. */
     abstract static class OneNode extends Subcommand implements Callable<Integer> {
@@ -42,9 +51,13 @@ final class NodesCommand {
         }
 
         Integer apply(BiFunction<MeshClient, String, NodeView> action) {
+            return apply(action, COLUMNS);
+        }
+
+        Integer apply(BiFunction<MeshClient, String, NodeView> action, List<Output.Column<NodeView>> columns) {
             MeshClient client = client();
             NodeView node = action.apply(client, resolve(client));
-            output.print(context(), node, List.of(node), COLUMNS);
+            output.print(context(), node, List.of(node), columns);
             return 0;
         }
     }
@@ -105,6 +118,38 @@ final class NodesCommand {
         @Override
         public Integer call() {
             return apply(MeshClient::approveNode);
+        }
+    }
+
+    @Command(name = "list-routes", description = "List the nodes that advertise or have approved routes.")
+    static final class ListRoutes extends Subcommand implements Callable<Integer> {
+        @Mixin
+        Output output;
+
+        @Override
+        public Integer call() {
+            List<NodeView> routers = client().nodes().stream()
+                    .filter(n -> !n.routes().approved().isEmpty() || !n.routes().available().isEmpty()).toList();
+            output.print(context(), new NodeList(routers), routers, ROUTE_COLUMNS);
+            return 0;
+        }
+    }
+
+    @Command(name = "approve-routes",
+            description = "Set a node's approved routes (replaces them; an empty list clears them). "
+                    + "Either exit route (0.0.0.0/0, ::/0) approves both.")
+    static final class ApproveRoutes extends OneNode {
+        @Option(names = {"--routes", "-r"}, required = true, split = ",", arity = "0..1",
+                description = "Routes to approve, comma-separated CIDR prefixes such as 10.0.0.0/24,192.168.1.0/24")
+        List<String> routes = List.of();
+
+        @Override
+        public Integer call() {
+            List<String> given = routes.stream().map(String::strip).filter(r -> !r.isEmpty()).toList();
+            return apply((client, id) -> {
+                client.setNodeRoutes(id, given);
+                return client.node(id);
+            }, ROUTE_COLUMNS);
         }
     }
 

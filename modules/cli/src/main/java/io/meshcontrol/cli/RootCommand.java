@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
                 SettingsCommand.class,
                 AuthCommand.class,
                 PolicyCommand.class,
+                DerpCommand.class,
         })
 final class RootCommand {
 

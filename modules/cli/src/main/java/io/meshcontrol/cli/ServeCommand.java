@@ -5,12 +5,15 @@ import io.meshcontrol.core.config.ConfigRequest;
 import io.meshcontrol.core.config.LoadedConfig;
 import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.address.AddressPool;
+import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.PolicyFileWatcher;
 import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.store.Database;
 import io.meshcontrol.server.MeshServer;
 import io.meshcontrol.server.ServerSettings;
 import java.lang.System.Logger.Level;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -24,7 +27,8 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
     static NetworkOptions networkOptions(MeshConfig config) {
         AddressPool.Allocation allocation = config.prefixes().allocation() == MeshConfig.Prefixes.Allocation.RANDOM
                 ? AddressPool.Allocation.RANDOM : AddressPool.Allocation.SEQUENTIAL;
-        return new NetworkOptions(config.prefixes().v4(), config.prefixes().v6(), allocation, config.node().expiry());
+        return new NetworkOptions(config.prefixes().v4(), config.prefixes().v6(), allocation, config.node().expiry(),
+                config.node().routes().ha());
     }
 
     @Override
@@ -46,12 +50,30 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
         Clock clock = Clock.systemUTC();
         Database database = Database.open(config.database().sqlite().path(), config.database().sqlite().writeAheadLog());
         Network network = new Network(database, clock, networkOptions(config));
+        PolicyFileWatcher watcher = null;
+        if (config.policy().mode() == MeshConfig.Policy.Mode.FILE) {
+            Path file = config.policy().path().orElseThrow();
+            try {
+                network.policies().useFile(file);
+            } catch (MeshException e) {
+                context.err().println("svc: " + e.getMessage());
+                context.err().println("svc: not starting: fix the policy file (svc policy simulate checks it offline)");
+                return Svc.FAILED;
+            }
+            watcher = PolicyFileWatcher.start(network.policies());
+            ReloadSignal.onHangup(network.policies()::reload);
+            LOG.log(Level.INFO, "policy read from " + file + "; reloaded when it changes and on SIGHUP");
+        }
         MeshServer server = MeshServer.start(ServerSettings.from(config, Svc.version()), network, clock);
         LOG.log(Level.INFO, "network " + network.tailnetId() + " ready at " + config.serverUrl());
 
         CountDownLatch stopped = new CountDownLatch(1);
+        PolicyFileWatcher policyWatcher = watcher;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.log(Level.INFO, "stopping");
+            if (policyWatcher != null) {
+                policyWatcher.close();
+            }
             server.close();
             stopped.countDown();
         }, "svc-shutdown"));

@@ -44,6 +44,7 @@ public final class Svc {
             case ServerUnreachableException unreachable -> unreachable.getMessage();
             case CliException cli -> cli.getMessage();
             case MeshException mesh -> mesh.getMessage();
+            case io.meshcontrol.core.policy.PolicyException policy -> policy.getMessage();
             default -> "unexpected " + e.getClass().getSimpleName() + ": " + e.getMessage();
         };
     }

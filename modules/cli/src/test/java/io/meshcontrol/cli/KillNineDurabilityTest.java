@@ -1,19 +1,12 @@
 package io.meshcontrol.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.api.UserView;
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -32,11 +25,12 @@ class KillNineDurabilityTest {
     @Test
     void acknowledgedWritesSurviveKillNine() throws Exception {
         Path config = folder.resolve("config.yaml");
-        int port = freePort();
+        int port = ServeProcess.freePort();
         Files.writeString(config, """
                 listen_addr: 127.0.0.1:%d
                 metrics_listen_addr: null
                 derp:
+                  urls: []
                   server:
                     stun_listen_addr: 127.0.0.1:0
                 database:
@@ -46,11 +40,11 @@ class KillNineDurabilityTest {
                   local_credential_path: %s
                 """.formatted(port, folder.resolve("data/db.sqlite"), folder.resolve("data/cli.json")));
 
-        Process first = serve(config);
+        Process first = ServeProcess.start(folder, config, folder.resolve("serve-" + System.nanoTime() + ".log"));
         List<String> acknowledged = new ArrayList<>();
         String tailnetId;
         try {
-            MeshClient client = await(folder.resolve("data/cli.json"), first);
+            MeshClient client = ServeProcess.awaitClient(folder.resolve("data/cli.json"), first);
             tailnetId = client.server().tailnetId();
             for (int i = 0; i < 40; i++) {
                 acknowledged.add(client.createUser(new UserRequest("user" + i, null, null, null)).name());
@@ -62,43 +56,15 @@ class KillNineDurabilityTest {
         assertEquals(137, first.exitValue(), "killed by SIGKILL");
 
         Files.deleteIfExists(folder.resolve("data/cli.json")); // a killed server cannot remove its credential
-        Process second = serve(config);
+        Process second = ServeProcess.start(folder, config, folder.resolve("serve-" + System.nanoTime() + ".log"));
         try {
-            MeshClient client = await(folder.resolve("data/cli.json"), second);
+            MeshClient client = ServeProcess.awaitClient(folder.resolve("data/cli.json"), second);
             List<String> stored = client.users().stream().map(UserView::name).toList();
             assertEquals(acknowledged, stored);
             assertEquals(tailnetId, client.server().tailnetId(), "the network ID never changes");
         } finally {
             second.destroy();
             second.waitFor(30, TimeUnit.SECONDS);
-        }
-    }
-
-    private Process serve(Path config) throws IOException {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                Svc.class.getName(), "serve", "-c", config.toString());
-        return new ProcessBuilder(command).directory(folder.toFile())
-                .redirectErrorStream(true).redirectOutput(folder.resolve("serve-" + System.nanoTime() + ".log").toFile())
-                .start();
-    }
-
-    private static MeshClient await(Path credential, Process process) throws Exception {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        while (Instant.now().isBefore(deadline)) {
-            assertTrue(process.isAlive(), "svc serve exited early");
-            if (Files.exists(credential)) {
-                LocalAccess access = LocalAccess.read(credential);
-                return new MeshClient(URI.create(access.url()), access.token(), false, Svc.version(), w -> { });
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("svc serve did not start within 60 s");
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -10,6 +10,7 @@ import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -140,5 +141,38 @@ class NodesCliTest {
         assertEquals(1, again.exitCode());
         assertTrue(again.err().startsWith("svc: no pending login with auth id"), again.err());
         assertEquals(404, server.request("GET", "/register/" + authId, null, null).statusCode());
+    }
+
+    @Test
+    void routesAreListedAndApprovedByNameOrId() {
+        String key = svc("preauthkeys", "create", "--user", "odin", "--reusable").firstLine();
+        join(key, "laptop");
+        server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
+                NodePrivateKey.generate().publicKey(), "router",
+                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\",\"192.168.1.0/24\"]}"), key);
+
+        CliRun listed = svc("nodes", "list-routes");
+        assertEquals(0, listed.exitCode(), listed.toString());
+        assertEquals(List.of("ID  NAME    APPROVED  AVAILABLE                    SERVING",
+                "2   router            10.1.0.0/16, 192.168.1.0/24"), listed.out().lines().toList(),
+                "only nodes with routes");
+
+        CliRun approved = svc("nodes", "approve-routes", "-i", "router", "--routes", "10.1.0.0/16");
+        assertEquals(0, approved.exitCode(), approved.toString());
+        assertTrue(approved.out().lines().toList().get(1).matches("2 +router +10\\.1\\.0\\.0/16 +10\\.1\\.0\\.0/16, 192.*"),
+                approved.out());
+        CliRun json = svc("nodes", "show", "-i", "2", "-o", "json");
+        assertTrue(json.out().contains("\"approved\" : [ \"10.1.0.0/16\" ]"), json.out());
+
+        CliRun exit = svc("nodes", "approve-routes", "-i", "2", "--routes", "::/0,10.1.0.0/16", "-o", "json");
+        assertTrue(exit.out().contains("\"approved\" : [ \"0.0.0.0/0\", \"10.1.0.0/16\", \"::/0\" ]"), exit.out());
+
+        CliRun bad = svc("nodes", "approve-routes", "-i", "router", "--routes", "10.1.0.1/16");
+        assertEquals(1, bad.exitCode());
+        assertEquals("svc: route \"10.1.0.1/16\" has host bits set; the prefix is 10.1.0.0/16 (HTTP 400)\n",
+                bad.err());
+
+        assertEquals(0, svc("nodes", "approve-routes", "-i", "router", "--routes", "").exitCode());
+        assertTrue(svc("nodes", "show", "-i", "router", "-o", "json").out().contains("\"approved\" : [ ]"));
     }
 }

@@ -21,7 +21,7 @@ class ServeOptionsTest {
     Path folder;
 
     @Test
-    void prefixesAllocationAndNodeExpiryComeFromTheConfiguration() throws IOException {
+    void prefixesAllocationNodeExpiryAndRouteFailoverComeFromTheConfiguration() throws IOException {
         Path config = folder.resolve("config.yaml");
         Files.writeString(config, """
                 prefixes:
@@ -30,10 +30,12 @@ class ServeOptionsTest {
                   allocation: random
                 node:
                   expiry: 720h
+                  routes:
+                    ha: false
                 """);
         NetworkOptions options = ServeCommand.networkOptions(ConfigLoader.load(
                 new ConfigRequest(config, Map.of(), folder, folder)).config());
         assertEquals(new NetworkOptions("100.80.0.0/16", "fd7a:115c:a1e0:ab::/64", AddressPool.Allocation.RANDOM,
-                Duration.ofHours(720)), options);
+                Duration.ofHours(720), false), options);
     }
 }

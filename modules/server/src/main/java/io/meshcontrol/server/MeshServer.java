@@ -17,15 +17,17 @@ import io.meshcontrol.server.control.MachineRoutes;
 import io.meshcontrol.server.docs.DocsRoutes;
 import io.meshcontrol.server.http.Authenticator;
 import io.meshcontrol.server.http.Routes;
+import io.meshcontrol.server.metrics.DerpClientsPage;
 import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
 import io.meshcontrol.server.metrics.RelayMetrics;
 import io.meshcontrol.server.relay.EmbeddedRelay;
+import io.meshcontrol.server.relay.RelayRuntime;
 import io.meshcontrol.server.relay.VerifyRoute;
-import io.meshcontrol.relay.map.EmbeddedRegion;
 import java.util.concurrent.atomic.AtomicReference;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
 import io.meshcontrol.server.v1.AuthRoutes;
+import io.meshcontrol.server.v1.DerpSettingsRoutes;
 import io.meshcontrol.server.v1.NodeRoutes;
 import io.meshcontrol.server.v1.PolicyRoutes;
 import io.meshcontrol.server.v1.PreAuthKeyRoutes;
@@ -44,6 +46,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -65,12 +68,12 @@ public final class MeshServer implements AutoCloseable {
     private final Undertow undertow;
     private final MetricsListener metrics;
     private final ExecutorService workers;
-    private final EmbeddedRelay relay;
+    private final RelayRuntime relay;
     private final AtomicReference<MapContext> mapContext;
 
     private MeshServer(ServerSettings settings, Routes routes, ControlTransport control, MapSessions mapSessions,
             ScheduledExecutorService housekeeping, Undertow undertow,
-            MetricsListener metrics, ExecutorService workers, EmbeddedRelay relay,
+            MetricsListener metrics, ExecutorService workers, RelayRuntime relay,
             AtomicReference<MapContext> mapContext) {
         this.relay = relay;
         this.mapContext = mapContext;
@@ -98,28 +101,27 @@ public final class MeshServer implements AutoCloseable {
         new UserRoutes(network.users()).register(routes);
         new ApiKeyRoutes(network.apiKeys(), clock).register(routes);
         new PreAuthKeyRoutes(network.preAuthKeys(), clock).register(routes);
-        new NodeRoutes(network.nodes(), network.snapshots(), clock).register(routes);
+        new NodeRoutes(network.nodes(), network.routeApprovals(), network.routeElection(), network.snapshots(), clock)
+                .register(routes);
         new SettingsRoutes(network.settings()).register(routes);
         new PolicyRoutes(network.policies()).register(routes);
-        new AuthRoutes(network.pendingLogins(), clock).register(routes);
+        new AuthRoutes(network.pendingLogins(), network.routeElection(), clock).register(routes);
         new DocsRoutes(settings.version()).register(routes);
         ControlTransport control = new ControlTransport(noiseKey, workers, clock);
         control.register(routes);
         MapSessions mapSessions = new MapSessions(network.events(), network.snapshots(), clock);
         // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
         new VerifyRoute(network).register(routes);
-        EmbeddedRelay relay = settings.relay().enabled() ? EmbeddedRelay.start(settings.relay(), network) : null;
-        if (relay != null) {
-            relay.register(routes);
-            RelayMetrics.register(registry, relay.derp());
-        }
-        // The relay's region names the listener's port, known once it is bound; until then maps carry the files' map.
+        RelayRuntime relay = RelayRuntime.create(settings, network, routes, clock);
+        RelayMetrics.register(registry, () -> relay.relay().derp());
+        new DerpSettingsRoutes(relay.configuration(), network.snapshots()).register(routes);
+        // The relay's region names the listener's port, known once it is bound; until then maps carry the fixed map.
         AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
                 settings.baseDomain(), settings.control().dns(), settings.control().derpMap()));
         control.machineRoutes()
                 .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
                 .add("POST", "/machine/map", new MapEndpoint(network, mapSessions, mapContext::get,
-                        new AccessControl(network.policies()), settings.control().keepAlive(), clock));
+                        new AccessControl(network.policies(), settings.serverUrl()), settings.control().keepAlive(), clock));
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
 
         Undertow undertow = Undertow.builder()
@@ -132,14 +134,15 @@ public final class MeshServer implements AutoCloseable {
         MetricsListener metrics = null;
         try {
             undertow.start();
-            if (relay != null && settings.relay().publishRegion()) {
-                int bound = ((InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress()).getPort();
-                EmbeddedRegion region = relay.region(URI.create(settings.serverUrl()), settings.listenPort() == 0,
-                        bound);
-                mapContext.updateAndGet(context -> context.withDerpMap(region.addTo(context.derpMap())));
-            }
+            int bound = ((InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress()).getPort();
+            relay.start(bound, map -> {
+                mapContext.updateAndGet(context -> context.withDerpMap(map));
+                mapSessions.changedEverything();
+            });
             if (settings.metricsHost() != null) {
-                metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry);
+                metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry,
+                        Map.of("/debug/derp-clients/", new DerpClientsPage(() -> relay.relay().active().orElse(null),
+                                network.snapshots(), clock)));
             }
             MeshServer server = new MeshServer(settings, routes, control, mapSessions, housekeeping, undertow, metrics,
                     workers, relay, mapContext);
@@ -148,8 +151,7 @@ public final class MeshServer implements AutoCloseable {
             }
             LOG.log(Level.INFO, "listening on " + server.localUrl() + server.metricsAddress()
                     .map(a -> ", metrics on http://" + a.getHostString() + ":" + a.getPort() + "/metrics").orElse("")
-                    + (relay == null ? "" : ", DERP relay on /derp" + (relay.stunPort() > 0
-                            ? ", STUN on udp port " + relay.stunPort() : ", STUN off")));
+                    + relay.describe());
             return server;
         } catch (IOException | RuntimeException e) {
             stopAll(mapSessions, housekeeping, workers, relay, undertow, metrics);
@@ -158,9 +160,14 @@ public final class MeshServer implements AutoCloseable {
         }
     }
 
-    /** The embedded relay, when {@code derp.server.enabled}. */
+    /** The embedded relay while it is on ({@code derp.server.enabled}, or turned on at runtime). */
     public Optional<EmbeddedRelay> relay() {
-        return Optional.ofNullable(relay);
+        return relay.relay().enabled() ? Optional.of(relay.relay()) : Optional.empty();
+    }
+
+    /** The relay's runtime parts: the DERP settings in force, the map sources, {@code /bootstrap-dns}. */
+    public RelayRuntime relayRuntime() {
+        return relay;
     }
 
     /** The map context every map is built from now (DNS, the DERP map with the embedded region). */
@@ -189,15 +196,13 @@ public final class MeshServer implements AutoCloseable {
 
     /** Stops everything a server started, in an order that cannot hang (also when starting failed half-way). */
     private static void stopAll(MapSessions mapSessions, ScheduledExecutorService housekeeping, ExecutorService workers,
-            EmbeddedRelay relay, Undertow undertow, MetricsListener metrics) {
+            RelayRuntime relay, Undertow undertow, MetricsListener metrics) {
         mapSessions.close();
         housekeeping.shutdownNow();
         // Interrupt the request threads first: a registration follow-up waits up to 15 minutes for a login, and
         // Undertow's stop waits for requests in flight.
         workers.shutdownNow();
-        if (relay != null) {
-            relay.close();
-        }
+        relay.close();
         stopBounded(undertow);
         if (metrics != null) {
             metrics.close();

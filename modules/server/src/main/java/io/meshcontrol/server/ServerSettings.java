@@ -1,12 +1,15 @@
 package io.meshcontrol.server;
 
+import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DNSConfig;
+import io.meshcontrol.relay.map.MapUrlFetcher;
 import io.meshcontrol.server.control.MapContexts;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -30,7 +33,8 @@ public record ServerSettings(
         Path localCredentialPath,
         Path noiseKeyPath,
         Control control,
-        Relay relay) {
+        Relay relay,
+        DerpMaps derpMaps) {
 
     /** Settings without the embedded relay, as most tests want them. */
     public ServerSettings(String listenHost, int listenPort, String metricsHost, int metricsPort, String serverUrl,
@@ -39,10 +43,53 @@ public record ServerSettings(
                 noiseKeyPath, control, Relay.OFF);
     }
 
+    /** Settings with a relay and no map URLs or files, as relay tests want them. */
+    public ServerSettings(String listenHost, int listenPort, String metricsHost, int metricsPort, String serverUrl,
+            String baseDomain, String version, Path localCredentialPath, Path noiseKeyPath, Control control,
+            Relay relay) {
+        this(listenHost, listenPort, metricsHost, metricsPort, serverUrl, baseDomain, version, localCredentialPath,
+                noiseKeyPath, control, relay, DerpMaps.NONE);
+    }
+
+    /**
+     * Where the DERP map comes from besides {@link Control#derpMap} and the embedded relay: the defaults of the
+     * runtime DERP settings ({@code derp.urls}, {@code derp.auto_update_enabled}, {@code derp.update_frequency}),
+     * the map files ({@code derp.paths}, file only), the guard on fetching URLs ({@code egress.*}) and how host names
+     * are resolved (map URLs, {@code /bootstrap-dns}).
+     */
+    public record DerpMaps(List<String> urls, List<Path> paths, boolean autoUpdate, Duration updateFrequency,
+                           EgressGuard egress, MapUrlFetcher.Resolver resolver) {
+
+        /**
+         * No URLs, no files, no name lookups (relay host names are not resolved for {@code /bootstrap-dns}): only the
+         * server's own relays. What tests use, so that nothing reaches the internet, not even a DNS query.
+         */
+        public static final DerpMaps NONE = forTests(List.of(), List.of(), EgressGuard.DEFAULT);
+
+        /** Map sources for a test: IP-literal hosts only ({@link MapUrlFetcher.Resolver#literalsOnly()}). */
+        public static DerpMaps forTests(List<String> urls, List<Path> paths, EgressGuard egress) {
+            return new DerpMaps(urls, paths, true, Duration.ofHours(24), egress, MapUrlFetcher.Resolver.literalsOnly());
+        }
+
+        public DerpMaps {
+            urls = List.copyOf(urls);
+            paths = List.copyOf(paths);
+        }
+
+        static DerpMaps from(MeshConfig config) {
+            MeshConfig.Derp derp = config.derp();
+            return new DerpMaps(derp.urls(), derp.paths(), derp.autoUpdateEnabled(), derp.updateFrequency(),
+                    new EgressGuard(config.egress().denyPrivateTargets(), config.egress().allowLoopbackTargets()),
+                    MapUrlFetcher.Resolver.system());
+        }
+    }
+
     /**
      * The embedded relay ({@code derp.server.*}).
      *
-     * @param publishRegion whether the relay's region is added to the map ({@code derp.automatically_add_embedded_derp_region})
+     * @param enabled whether the relay runs at first ({@code derp.server.enabled}; the runtime DERP settings may change it)
+     * @param publishRegion whether the relay's region is added to the map while it runs
+     *                      ({@code derp.automatically_add_embedded_derp_region})
      * @param stunListenAddr host:port for STUN; port 0 binds a free port, which is what gets published
      */
     public record Relay(boolean enabled, boolean publishRegion, int regionId, String regionCode, String regionName,
@@ -60,7 +107,8 @@ public record ServerSettings(
 
         static Relay from(MeshConfig.Derp derp) {
             MeshConfig.DerpServer s = derp.server();
-            return new Relay(s.enabled(), s.enabled() && derp.automaticallyAddEmbeddedDerpRegion(), s.regionId(),
+            // Published whenever it runs: the relay may be turned on at runtime although the file has it off.
+            return new Relay(s.enabled(), derp.automaticallyAddEmbeddedDerpRegion(), s.regionId(),
                     s.regionCode(), s.regionName(), s.verifyClients(), s.stunEnabled(), s.stunListenAddr(),
                     s.privateKeyPath(), s.ipv4(), s.ipv6());
         }
@@ -69,6 +117,8 @@ public record ServerSettings(
     /**
      * What the control protocol serves besides nodes.
      *
+     * @param derpMap relays every map carries, merged under the map URLs, files and the embedded relay (tests and
+     *                harnesses put external relays here)
      * @param keepAlive how often an idle map stream gets a keep-alive (clients give up after 120 s of silence)
      * @param ephemeralInactivityTimeout how long an ephemeral node may stay offline before it is removed
      */
@@ -89,8 +139,8 @@ public record ServerSettings(
         return new ServerSettings(listen.host(), listen.port(), metrics == null ? null : metrics.host(),
                 metrics == null ? 0 : metrics.port(), config.serverUrl(), config.dns().baseDomain(), version,
                 config.cli().localCredentialPath(), config.noise().privateKeyPath(),
-                new Control(MapContexts.dns(config.dns()), MapContexts.derpMap(config.derp().paths()),
+                new Control(MapContexts.dns(config.dns()), new DERPMap(null, Map.of(), false),
                         Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout()),
-                Relay.from(config.derp()));
+                Relay.from(config.derp()), DerpMaps.from(config));
     }
 }

@@ -67,7 +67,8 @@ public final class ConfigSchema {
 
             choice("policy.mode", MeshConfig.Policy.Mode.class, MeshConfig.Policy.Mode.DATABASE,
                     "Where the policy lives: in the database (edited through the API) or in policy.path."),
-            optionalPath("policy.path", null, "HuJSON policy file; required when policy.mode is file."),
+            optionalPath("policy.path", null,
+                    "HuJSON policy file; required when policy.mode is file. Reloaded when it changes and on SIGHUP."),
             optionalPath("policy.geoip_database", null, "MaxMind-format GeoIP database for location-based policy."),
 
             bool("derp.server.enabled", true, "Run the embedded DERP relay (with STUN) on server_url."),
@@ -125,7 +126,7 @@ public final class ConfigSchema {
             duration("node.expiry", Duration.ZERO, "Default key expiry of newly registered nodes; 0s: no expiry."),
             duration("node.ephemeral.inactivity_timeout", Duration.ofMinutes(30),
                     "Offline time after which an ephemeral node is removed.").withCheck(Checks.atLeast(Duration.ofSeconds(65))),
-            bool("node.routes.ha", true, "Fail over between subnet routers advertising the same prefix."),
+            bool("node.routes.ha", true, "Fail over between subnet routers sharing a prefix; false: the lowest node id serves it."),
 
             optionalString("notifications.smtp.host", null, "Mail server for e-mail notifications; unset disables e-mail."),
             integer("notifications.smtp.port", 0, "Mail server port; 0 picks 587 (starttls), 465 (tls) or 25 (none).")

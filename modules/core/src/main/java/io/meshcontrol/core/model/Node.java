@@ -3,6 +3,7 @@ package io.meshcontrol.core.model;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.key.NodePublicKey;
+import io.meshcontrol.core.wire.IpPrefix;
 import java.time.Instant;
 import java.util.List;
 
@@ -18,6 +19,10 @@ import java.util.List;
  * @param authorized false while waiting for device approval
  * @param keyExpiry when the node key expires, or null for never
  * @param lastSeen when it was last connected, or null if never
+ * @param advertisedRoutes routes the client offers to serve (its Hostinfo.RoutableIPs): subnets, and both exit
+ *     routes for an exit node
+ * @param approvedRoutes routes an administrator or an auto-approver allowed; an approval may be given before the
+ *     route is advertised and takes effect once it is
  */
 public record Node(
         long id,
@@ -39,7 +44,9 @@ public record Node(
         RegisterMethod registerMethod,
         Instant createdAt,
         Instant lastSeen,
-        Instant keyExpiry) {
+        Instant keyExpiry,
+        List<IpPrefix> advertisedRoutes,
+        List<IpPrefix> approvedRoutes) {
 
     public enum RegisterMethod {
         AUTH_KEY("authkey"),
@@ -69,6 +76,8 @@ public record Node(
     public Node {
         tags = List.copyOf(tags);
         endpoints = List.copyOf(endpoints);
+        advertisedRoutes = List.copyOf(advertisedRoutes);
+        approvedRoutes = List.copyOf(approvedRoutes);
     }
 
     public boolean isTagged() {
@@ -81,34 +90,51 @@ public record Node(
 
     public Node withGivenName(String name) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, name, userId, tags, ipv4, ipv6, hostinfo,
-                endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry);
+                endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
+                advertisedRoutes, approvedRoutes);
     }
 
     public Node withKeyExpiry(Instant expiry) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
-                hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry);
+                hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry,
+                advertisedRoutes, approvedRoutes);
     }
 
     public Node withAuthorized(boolean approved) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
-                hostinfo, endpoints, approved, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry);
+                hostinfo, endpoints, approved, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
+                advertisedRoutes, approvedRoutes);
     }
 
-    public Node withClientState(DiscoPublicKey disco, List<String> newEndpoints, String newHostinfo) {
+    /** What the client reports about itself; {@code advertised} comes from the same Hostinfo's RoutableIPs. */
+    public Node withClientState(DiscoPublicKey disco, List<String> newEndpoints, String newHostinfo,
+            List<IpPrefix> advertised) {
         return new Node(id, stableId, machineKey, nodeKey, disco, hostname, givenName, userId, tags, ipv4, ipv6,
                 newHostinfo, newEndpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen,
-                keyExpiry);
+                keyExpiry, advertised, approvedRoutes);
+    }
+
+    public Node withApprovedRoutes(List<IpPrefix> approved) {
+        return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
+                hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
+                advertisedRoutes, approved);
+    }
+
+    /** Routes both advertised and approved: what this node may route (HA decides which subnets it serves). */
+    public List<IpPrefix> activeRoutes() {
+        return advertisedRoutes.stream().filter(approvedRoutes::contains).toList();
     }
 
     public Node withNodeKey(NodePublicKey key, Instant expiry) {
         return new Node(id, stableId, machineKey, key, discoKey, hostname, givenName, userId, tags, ipv4, ipv6, hostinfo,
-                endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry);
+                endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry,
+                advertisedRoutes, approvedRoutes);
     }
 
     /** Tagging hands a user's node to its tags; clearing tags is not done here (the node needs an owner). */
     public Node withTags(List<String> newTags) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, newTags.isEmpty() ? userId : null,
                 newTags, ipv4, ipv6, hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt,
-                lastSeen, keyExpiry);
+                lastSeen, keyExpiry, advertisedRoutes, approvedRoutes);
     }
 }

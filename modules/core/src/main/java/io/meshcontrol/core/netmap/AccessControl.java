@@ -1,23 +1,33 @@
 package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.policy.Policy;
+import io.meshcontrol.core.policy.PolicyInventory;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Policies;
 
 /**
- * The compiled access rules for the policy in force and the current snapshot, compiled once per change and
- * shared by every map stream that asks during the same batch.
+ * The access rules for the policy in force and the current snapshot, shared by every map stream. Compiling is
+ * the expensive part, so it happens only when the policy changes or when the users and nodes change in a way the
+ * policy sees (joins, tags, owners, roles, addresses, routes); a snapshot that differs only in endpoints, host
+ * information or presence reuses the last compilation, and with it every per-node answer already computed.
  */
 public final class AccessControl {
 
-    private record Compiled(Policy policy, long snapshotVersion, AccessRules rules) {
+    private record Compiled(Policy policy, long snapshotVersion, PolicyInventory inventory, AccessRules rules) {
     }
 
     private final Policies policies;
+    private final String serverUrl;
     private volatile Compiled compiled;
 
     public AccessControl(Policies policies) {
+        this(policies, "");
+    }
+
+    /** @param serverUrl where SSH {@code check} rules send clients */
+    public AccessControl(Policies policies, String serverUrl) {
         this.policies = policies;
+        this.serverUrl = serverUrl;
     }
 
     public AccessRules rules(NetworkSnapshot snapshot) {
@@ -26,8 +36,16 @@ public final class AccessControl {
         if (current != null && current.policy() == policy && current.snapshotVersion() == snapshot.version()) {
             return current.rules();
         }
-        AccessRules rules = AccessRules.compile(policy, snapshot);
-        compiled = new Compiled(policy, snapshot.version(), rules);
-        return rules;
+        synchronized (this) {
+            current = compiled;
+            if (current != null && current.policy() == policy && current.snapshotVersion() == snapshot.version()) {
+                return current.rules();
+            }
+            PolicyInventory inventory = AccessRules.inventory(snapshot);
+            AccessRules rules = current != null && current.policy() == policy && current.inventory().equals(inventory)
+                    ? current.rules() : AccessRules.compile(policy, inventory, serverUrl);
+            compiled = new Compiled(policy, snapshot.version(), inventory, rules);
+            return rules;
+        }
     }
 }

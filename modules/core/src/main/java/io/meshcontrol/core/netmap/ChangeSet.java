@@ -1,44 +1,58 @@
 package io.meshcontrol.core.netmap;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
- * What changed during one batch window, as descriptors (not data): which nodes and users, or everything.
- * Sessions merge these and read the current state themselves.
+ * What changed during one batch window, as descriptors (not data): which nodes and users, whether the policy
+ * changed, or everything. Sessions merge these and read the state themselves.
+ *
+ * @param policy the policy changed: every session looks at its filter, SSH policy, capabilities and peers again,
+ *     but nothing else (no DNS or relay map), and sends only what differs
  */
-public record ChangeSet(Set<Long> nodeIds, Set<Long> userIds, boolean everything) {
+public record ChangeSet(Set<Long> nodeIds, Set<Long> userIds, boolean everything, boolean policy) {
 
     public ChangeSet {
         nodeIds = Set.copyOf(nodeIds);
         userIds = Set.copyOf(userIds);
     }
 
+    public ChangeSet(Set<Long> nodeIds, Set<Long> userIds, boolean everything) {
+        this(nodeIds, userIds, everything, false);
+    }
+
     public static ChangeSet all() {
-        return new ChangeSet(Set.of(), Set.of(), true);
+        return new ChangeSet(Set.of(), Set.of(), true, false);
+    }
+
+    public static ChangeSet policyChanged() {
+        return new ChangeSet(Set.of(), Set.of(), false, true);
     }
 
     public boolean isEmpty() {
-        return !everything && nodeIds.isEmpty() && userIds.isEmpty();
+        return !everything && !policy && nodeIds.isEmpty() && userIds.isEmpty();
     }
 
     public ChangeSet merge(ChangeSet other) {
-        return mergeAll(java.util.List.of(this, other));
+        return mergeAll(List.of(this, other));
     }
 
     /** All of these at once: one copy of the ids, however many sets (merging pairwise would copy them again and again). */
-    public static ChangeSet mergeAll(java.util.List<ChangeSet> sets) {
+    public static ChangeSet mergeAll(List<ChangeSet> sets) {
         if (sets.size() == 1) {
             return sets.getFirst();
         }
         Set<Long> nodes = new HashSet<>();
         Set<Long> users = new HashSet<>();
         boolean everything = false;
+        boolean policy = false;
         for (ChangeSet set : sets) {
             nodes.addAll(set.nodeIds);
             users.addAll(set.userIds);
             everything |= set.everything;
+            policy |= set.policy;
         }
-        return new ChangeSet(nodes, users, everything);
+        return new ChangeSet(nodes, users, everything, policy);
     }
 }

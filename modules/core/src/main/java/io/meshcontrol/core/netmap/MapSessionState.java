@@ -2,14 +2,17 @@ package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.ClientVersion;
 import io.meshcontrol.core.wire.Debug;
 import io.meshcontrol.core.wire.EncodedNodes;
 import io.meshcontrol.core.wire.FilterRule;
+import io.meshcontrol.core.wire.IpPrefix;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.core.wire.PeerChange;
+import io.meshcontrol.core.wire.SSHPolicy;
 import io.meshcontrol.core.wire.UserProfile;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,7 +28,7 @@ import java.util.Set;
  * (PeersChanged, PeersRemoved, a new self Node, new user profiles). Owned by one session thread.
  *
  * <p>Visibility: an approved node sees the other approved nodes the access rules let it reach or be reached
- * by; its packet filter is re-sent whenever the rules give it a different one.
+ * by; its packet filter, SSH policy and own capabilities are re-sent whenever the rules give it different ones.
  *
  * <p>A peer whose row did not change since the client's copy, only its online state or last-seen time, is sent as
  * a small {@code PeersChangedPatch} rather than whole (streams open and close far more often than nodes change).
@@ -43,6 +46,7 @@ public final class MapSessionState {
     private final PeerForms forms;
     private io.meshcontrol.core.wire.Node sentSelf;
     private List<FilterRule> sentFilter;
+    private SSHPolicy sentSsh;
     private final IdSet sentPeers = new IdSet();
     private final IdSet sentUsers = new IdSet();
     private NetworkSnapshot synced;
@@ -60,17 +64,19 @@ public final class MapSessionState {
     }
 
     /** The first message of a stream: everything, with {@code Node} set as the client requires. */
-    public MapResponse initial(NetworkSnapshot snapshot, MapContext context, AccessRules access, Instant now) {
+    public MapResponse initial(NetworkSnapshot snapshot, MapContext context, AccessRules access, RouteTable routes,
+            Instant now) {
         Node self = snapshot.node(selfId).orElseThrow(() -> new IllegalStateException("node " + selfId + " is gone"));
-        sentSelf = WireNodes.of(self, context, true, true, capVersion, now);
+        sentSelf = selfNode(self, routes, context, access, now);
         sentFilter = access.packetFilter(self);
+        sentSsh = access.sshPolicy(self);
         sentPeers.clear();
         sentUsers.clear();
         List<EncodedNodes.Encoded> peers = new ArrayList<>();
         for (NodeEntry entry : snapshot.entries().values()) {
             if (isVisible(self, entry.node(), access)) {
                 sentPeers.add(entry.node().id());
-                peers.add(forms.peer(entry, context, capVersion, now));
+                peers.add(peerNode(self, entry, routes, context, access, now));
             }
         }
         peers.sort(BY_ID);
@@ -87,6 +93,7 @@ public final class MapSessionState {
                 .domain(context.baseDomain())
                 .collectServices(false)
                 .packetFilter(sentFilter)
+                .sshPolicy(sentSsh)
                 .userProfiles(sorted(profiles))
                 .controlTime(now)
                 .debug(new Debug(0, true, null))
@@ -101,7 +108,7 @@ public final class MapSessionState {
      *     last brought up to is ignored: everything in it was sent already)
      */
     public Optional<MapResponse> update(ChangeSet changes, NetworkSnapshot snapshot, MapContext context,
-            AccessRules access, Instant now) {
+            AccessRules access, RouteTable routes, Instant now) {
         if (synced == null) {
             throw new IllegalStateException("update before initial");
         }
@@ -117,8 +124,9 @@ public final class MapSessionState {
         MapResponse.Builder delta = MapResponse.builder();
         boolean any = false;
         boolean selfChanged = false;
-        if (changes.everything() || selfEntry.get().version() > since || expiredMeanwhile(self, now)) {
-            io.meshcontrol.core.wire.Node selfNow = WireNodes.of(self, context, true, true, capVersion, now);
+        if (changes.everything() || changes.policy() || selfEntry.get().version() > since
+                || expiredMeanwhile(self, now)) {
+            io.meshcontrol.core.wire.Node selfNow = selfNode(self, routes, context, access, now);
             if (!selfNow.equals(sentSelf)) {
                 delta.node(selfNow);
                 sentSelf = selfNow;
@@ -132,9 +140,16 @@ public final class MapSessionState {
             sentFilter = filter;
             any = true;
         }
-        // Our own state (approval, tags, owner) and users' names decide whom the rules let us see: look at all again.
-        boolean recheckAll = changes.everything() || selfChanged || !changes.userIds().isEmpty();
-        Peers peers = new Peers(self, snapshot, since, context, access, now);
+        SSHPolicy ssh = access.sshPolicy(self);
+        if (!ssh.equals(sentSsh)) {
+            delta.sshPolicy(ssh);
+            sentSsh = ssh;
+            any = true;
+        }
+        // A new policy may change whom we see, as may our own state (approval, tags, owner) and users' names and
+        // roles: look at all again.
+        boolean recheckAll = changes.everything() || changes.policy() || selfChanged || !changes.userIds().isEmpty();
+        Peers peers = new Peers(self, snapshot, since, context, access, routes, now, recheckAll);
         if (recheckAll) {
             snapshot.entries().values().forEach(entry -> peers.visit(entry.node().id(), entry));
             List<Long> sent = new ArrayList<>(sentPeers.size());
@@ -189,6 +204,36 @@ public final class MapSessionState {
         return any ? Optional.of(delta.controlTime(now).build()) : Optional.empty();
     }
 
+    /** The self node with its capabilities from the policy ({@code nodeAttrs}). */
+    private io.meshcontrol.core.wire.Node selfNode(Node self, RouteTable routes, MapContext context, AccessRules access,
+            Instant now) {
+        return WireNodes.of(self, routes, context, true, true, capVersion, now).toBuilder().capMap(access.capMap(self))
+                .build();
+    }
+
+    /**
+     * A peer as this node sees it: the shared form, except that of the routes a router serves only those the policy
+     * lets this node use (or answer through) are in its {@code AllowedIPs} and {@code PrimaryRoutes}, as the vendor
+     * sends them; such a router is encoded for this viewer alone.
+     */
+    private EncodedNodes.Encoded peerNode(Node self, NodeEntry entry, RouteTable routes, MapContext context,
+            AccessRules access, Instant now) {
+        EncodedNodes.Encoded shared = forms.peer(entry, routes, context, capVersion, now);
+        Node peer = entry.node();
+        if (peer.approvedRoutes().isEmpty()) {
+            return shared;
+        }
+        io.meshcontrol.core.wire.Node wire = shared.node();
+        Set<String> offered = Set.copyOf(access.peerRoutes(self, peer));
+        List<IpPrefix> allowed = wire.allowedIps().stream()
+                .filter(p -> wire.addresses().contains(p) || offered.contains(p.toString())).toList();
+        List<IpPrefix> primary = wire.primaryRoutes().stream().filter(p -> offered.contains(p.toString())).toList();
+        if (allowed.size() == wire.allowedIps().size() && primary.size() == wire.primaryRoutes().size()) {
+            return shared;
+        }
+        return EncodedNodes.Encoded.of(wire.toBuilder().allowedIps(allowed).primaryRoutes(primary).build());
+    }
+
     /** The peer ids last sent, for tests and diagnostics. */
     public Set<Long> peerIds() {
         Set<Long> ids = new HashSet<>();
@@ -206,15 +251,20 @@ public final class MapSessionState {
         private final long since;
         private final MapContext context;
         private final AccessRules access;
+        private final RouteTable routes;
         private final Instant now;
+        private final boolean rulesChanged;
 
-        Peers(Node self, NetworkSnapshot snapshot, long since, MapContext context, AccessRules access, Instant now) {
+        Peers(Node self, NetworkSnapshot snapshot, long since, MapContext context, AccessRules access,
+                RouteTable routes, Instant now, boolean rulesChanged) {
             this.self = self;
             this.snapshot = snapshot;
             this.since = since;
             this.context = context;
             this.access = access;
+            this.routes = routes;
             this.now = now;
+            this.rulesChanged = rulesChanged;
         }
 
         void visit(long id, NodeEntry entry) {
@@ -224,10 +274,12 @@ public final class MapSessionState {
             if (entry != null && isVisible(self, entry.node(), access)) {
                 boolean added = sentPeers.add(id);
                 boolean expired = expiredMeanwhile(entry.node(), now);
-                if (!added && !expired && entry.version() > since && entry.rowVersion() <= since) {
+                // A router's routes in this viewer's map follow the rules: after a rule change, send it again.
+                boolean viewerPart = rulesChanged && !entry.node().approvedRoutes().isEmpty();
+                if (!added && !expired && !viewerPart && entry.version() > since && entry.rowVersion() <= since) {
                     patched.add(presence(entry)); // only online state or last seen changed since
-                } else if (added || expired || entry.version() > since) {
-                    changed.add(forms.peer(entry, context, capVersion, now));
+                } else if (added || expired || viewerPart || entry.version() > since) {
+                    changed.add(peerNode(self, entry, routes, context, access, now));
                 }
             } else if (sentPeers.remove(id)) {
                 removed.add(id);

@@ -1,6 +1,8 @@
 package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.routes.RoutePrefixes;
+import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.wire.CapabilityVersion;
 import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.wire.IpAddressPort;
@@ -23,12 +25,20 @@ public final class WireNodes {
     }
 
     /**
+     * @param routes who serves which route: the node's primary subnet routes and its exit routes are routed to it
      * @param online whether it holds a map stream now
      * @param capVersion of the client that receives this node (older clients need the legacy DERP string)
      */
-    public static io.meshcontrol.core.wire.Node of(Node node, MapContext context, boolean online, boolean self,
-            int capVersion, Instant now) {
+    public static io.meshcontrol.core.wire.Node of(Node node, RouteTable routes, MapContext context, boolean online,
+            boolean self, int capVersion, Instant now) {
         List<IpPrefix> addresses = List.of(IpPrefix.parse(node.ipv4() + "/32"), IpPrefix.parse(node.ipv6() + "/128"));
+        List<IpPrefix> served = routes.servedBy(node);
+        List<IpPrefix> allowedIps = addresses;
+        if (!served.isEmpty()) {
+            allowedIps = new ArrayList<>(addresses);
+            allowedIps.addAll(served);
+            allowedIps = RoutePrefixes.sorted(allowedIps);
+        }
         Hostinfo hostinfo = Hostinfo.parse(node.hostinfo());
         int homeDerp = homeDerp(hostinfo);
         io.meshcontrol.core.wire.Node.Builder wire = io.meshcontrol.core.wire.Node.builder()
@@ -41,7 +51,8 @@ public final class WireNodes {
                 .machine(node.machineKey())
                 .discoKey(node.discoKey())
                 .addresses(addresses)
-                .allowedIps(addresses)
+                .allowedIps(allowedIps)
+                .primaryRoutes(routes.primaryRoutes(node.id()))
                 .endpoints(endpoints(node.endpoints()))
                 .homeDerp(homeDerp)
                 .hostinfo(hostinfo)

@@ -1,17 +1,25 @@
 package io.meshcontrol.core.policy;
 
+import io.meshcontrol.core.wire.PortRange;
 import java.util.List;
 
 /**
- * One {@code acls} entry: {@code src} aliases may reach {@code dst} entries ({@code alias:ports}).
+ * One {@code acls} entry: the sources may reach each destination on its ports.
  *
- * @param proto protocol names or numbers; empty means TCP, UDP and ICMP
+ * @param protocols from {@code proto}; empty means TCP, UDP and ICMP
  */
-public record AclRule(String action, List<String> src, List<String> dst, List<String> proto) {
+public record AclRule(List<Alias> src, List<Destination> dst, List<Integer> protocols) {
+
+    /** A destination with its ports, {@code tag:web:80,443}. */
+    public record Destination(Alias alias, List<PortRange> ports) {
+        public Destination {
+            ports = List.copyOf(ports);
+        }
+    }
 
     public AclRule {
         src = List.copyOf(src);
         dst = List.copyOf(dst);
-        proto = List.copyOf(proto);
+        protocols = List.copyOf(protocols);
     }
 }

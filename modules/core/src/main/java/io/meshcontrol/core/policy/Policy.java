@@ -1,96 +1,63 @@
 package io.meshcontrol.core.policy;
 
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A parsed policy file. The text the user saved is kept verbatim; the parts the server uses so far are
- * {@code groups}, {@code tagOwners}, {@code hosts} and {@code acls}.
+ * A parsed, validated policy file. The text the user saved is kept verbatim; the sections are parsed once, so
+ * compiling it against the network never fails.
  *
  * @param text as saved, comments and all
  * @param groups group name ({@code group:x}) to member logins
- * @param tagOwners tag to its owners: logins, groups, other tags, or {@code autogroup:admin}/{@code member}
+ * @param tagOwners tag to its owners: logins, groups, other tags, or autogroups
  * @param hosts names usable in rules, to an IP address or prefix
- * @param acls access rules, or null when the policy has no {@code acls} section (then everything is allowed, as
- *     for a network that never saved a policy); an empty list allows nothing
+ * @param autoApprovers who may have routes approved without an administrator (applied by the routes code)
+ * @param acls access rules, or null when the policy has no {@code acls} section
+ * @param grants grants, or null when the policy has no {@code grants} section; with neither section everything is
+ *     allowed (as for a network that never saved a policy), while an empty list allows nothing
+ * @param randomizeClientPort the top-level switch that gives every node {@code randomize-client-port}
  */
 public record Policy(String text, Map<String, List<String>> groups, Map<String, List<String>> tagOwners,
-        Map<String, String> hosts, List<AclRule> acls) {
+        Map<String, String> hosts, AutoApprovers autoApprovers, List<AclRule> acls, List<Grant> grants,
+        List<SshRule> ssh, List<NodeAttr> nodeAttrs, List<PolicyTest> tests, List<SshTest> sshTests,
+        boolean randomizeClientPort) {
 
     /** The policy in force before anyone saves one: no tags are defined, everything is allowed. */
-    public static final Policy EMPTY = new Policy("{}\n", Map.of(), Map.of(), Map.of(), null);
+    public static final Policy EMPTY = parse("{}\n");
 
     /** A tag name: {@code tag:} and letters, digits and dashes, starting with a letter. */
     public static final Pattern TAG = Pattern.compile("tag:[A-Za-z][A-Za-z0-9-]*");
-    private static final Pattern GROUP = Pattern.compile("group:[A-Za-z0-9][A-Za-z0-9._-]*");
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     public Policy {
-        groups = Map.copyOf(groups);
-        tagOwners = Map.copyOf(tagOwners);
-        hosts = Map.copyOf(hosts);
+        groups = ordered(groups);
+        tagOwners = ordered(tagOwners);
+        hosts = ordered(hosts);
         acls = acls == null ? null : List.copyOf(acls);
+        grants = grants == null ? null : List.copyOf(grants);
+        ssh = List.copyOf(ssh);
+        nodeAttrs = List.copyOf(nodeAttrs);
+        tests = List.copyOf(tests);
+        sshTests = List.copyOf(sshTests);
     }
 
-    /** Parses and validates; a bad policy is refused as a whole. */
+    /**
+     * Parses and validates everything that does not depend on the network's users and machines; a bad policy is
+     * refused as a whole, with the vendor's error text where there is one.
+     */
     public static Policy parse(String text) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(HuJson.standardize(text));
-        } catch (JacksonException e) {
-            throw new PolicyException("parsing policy: " + e.getOriginalMessage());
-        }
-        if (root == null || !root.isObject()) {
-            throw new PolicyException("parsing policy: the policy must be a JSON object");
-        }
-        Map<String, List<String>> groups = stringLists(root.path("groups"), "groups");
-        for (String group : groups.keySet()) {
-            if (!GROUP.matcher(group).matches()) {
-                throw new PolicyException("groups[\"" + group + "\"]: group names must start with group:");
-            }
-        }
-        Map<String, List<String>> tagOwners = stringLists(root.path("tagOwners"), "tagOwners");
-        for (Map.Entry<String, List<String>> entry : tagOwners.entrySet()) {
-            if (!TAG.matcher(entry.getKey()).matches()) {
-                throw new PolicyException("tagOwners[\"" + entry.getKey() + "\"]: tag names must start with tag:");
-            }
-            for (String owner : entry.getValue()) {
-                if (owner.startsWith("group:") && !groups.containsKey(owner)) {
-                    throw new PolicyException("tagOwners[\"" + entry.getKey() + "\"]: group not found: \"" + owner + "\"");
-                }
-                if (owner.startsWith("tag:") && !tagOwners.containsKey(owner)) {
-                    throw new PolicyException("tagOwners[\"" + entry.getKey() + "\"]: tag not found: \"" + owner + "\"");
-                }
-            }
-        }
-        Map<String, String> hosts = hosts(root.path("hosts"));
-        List<AclRule> acls = AclParser.parse(root.path("acls"), groups, tagOwners, hosts);
-        return new Policy(text, groups, tagOwners, hosts, acls);
+        return PolicyParser.parse(text);
     }
 
-    private static Map<String, String> hosts(JsonNode node) {
-        if (node.isMissingNode() || node.isNull()) {
-            return Map.of();
-        }
-        if (!node.isObject()) {
-            throw new PolicyException("parsing policy: \"hosts\" must be an object");
-        }
-        Map<String, String> hosts = new java.util.LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> entry : node.properties()) {
-            if (!entry.getValue().isString() || !IpLiterals.isAddressOrPrefix(entry.getValue().stringValue())) {
-                throw new PolicyException("hosts[\"" + entry.getKey() + "\"]: must be an IP address or prefix");
-            }
-            hosts.put(entry.getKey(), entry.getValue().stringValue());
-        }
-        return hosts;
+    /** Whether the policy has neither {@code acls} nor {@code grants}: then every machine may reach every other. */
+    public boolean allowsEverything() {
+        return acls == null && grants == null;
     }
 
     public boolean definesTag(String tag) {
@@ -129,27 +96,7 @@ public record Policy(String text, Map<String, List<String>> groups, Map<String, 
         return false;
     }
 
-    private static Map<String, List<String>> stringLists(JsonNode node, String section) {
-        if (node.isMissingNode() || node.isNull()) {
-            return Map.of();
-        }
-        if (!node.isObject()) {
-            throw new PolicyException("parsing policy: \"" + section + "\" must be an object");
-        }
-        Map<String, List<String>> result = new java.util.LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> entry : node.properties()) {
-            if (!entry.getValue().isArray()) {
-                throw new PolicyException(section + "[\"" + entry.getKey() + "\"]: must be a list of strings");
-            }
-            List<String> values = new java.util.ArrayList<>();
-            for (JsonNode value : entry.getValue()) {
-                if (!value.isString()) {
-                    throw new PolicyException(section + "[\"" + entry.getKey() + "\"]: must be a list of strings");
-                }
-                values.add(value.stringValue());
-            }
-            result.put(entry.getKey(), List.copyOf(values));
-        }
-        return result;
+    private static <V> Map<String, V> ordered(Map<String, V> map) {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(map));
     }
 }

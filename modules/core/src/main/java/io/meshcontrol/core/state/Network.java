@@ -31,6 +31,8 @@ public final class Network {
     private final Snapshots snapshots;
     private final Presence presence;
     private final Policies policies;
+    private final RouteApprovals routeApprovals;
+    private final RouteElection routeElection;
 
     public Network(Database database, Clock clock) {
         this(database, clock, NetworkOptions.defaults());
@@ -50,14 +52,17 @@ public final class Network {
         // First subscriber: everything subscribed later sees the snapshot already updated.
         this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events);
         this.presence = new Presence(jdbi, nodeStore, snapshots, events, clock);
-        this.policies = new Policies(jdbi, new PolicyStore(), events, clock);
+        this.policies = new Policies(jdbi, new PolicyStore(), events, clock,
+                () -> PolicyInventories.of(snapshots.current()));
+        this.routeElection = new RouteElection(snapshots, presence, events, options.routesHighAvailability());
+        this.routeApprovals = new RouteApprovals(jdbi, nodeStore, userStore, policies, events, clock);
         this.users = new Users(jdbi, userStore, nodeStore, events, clock);
         this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, clock);
         this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, policies, clock);
-        this.nodes = new Nodes(jdbi, nodeStore, events, policies, clock);
+        this.nodes = new Nodes(jdbi, nodeStore, events, policies, routeApprovals, clock);
         this.settings = new Settings(jdbi, settingsStore);
-        this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, policies, options,
-                events, clock);
+        this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, policies,
+                routeApprovals, options, events, clock);
         this.pendingLogins = new PendingLogins(registrations, users, clock);
     }
 
@@ -115,5 +120,13 @@ public final class Network {
 
     public Policies policies() {
         return policies;
+    }
+
+    public RouteApprovals routeApprovals() {
+        return routeApprovals;
+    }
+
+    public RouteElection routeElection() {
+        return routeElection;
     }
 }

@@ -141,6 +141,17 @@ public final class NetworkSnapshot {
         return new NetworkSnapshot(version + 1, entries.without(id), users, withoutKey(idsByKey, before.node()));
     }
 
+    /** With a new version of the node's entry (same row); this snapshot itself when the node is unknown. */
+    NetworkSnapshot withTouched(long id) {
+        NodeEntry before = entries.get(id);
+        if (before == null) {
+            return this;
+        }
+        long next = version + 1;
+        return new NetworkSnapshot(next, entries.with(id, new NodeEntry(before.node(), before.online(), next, next)),
+                users, idsByKey);
+    }
+
     /** With the node's online state; this snapshot itself when unchanged or the node is unknown. */
     NetworkSnapshot withOnline(long id, boolean online) {
         NodeEntry before = entries.get(id);

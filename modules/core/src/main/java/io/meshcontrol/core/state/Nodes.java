@@ -8,6 +8,7 @@ import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.store.NodeStore;
+import io.meshcontrol.core.wire.IpPrefix;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -24,13 +25,16 @@ public final class Nodes {
     private final NodeStore store;
     private final EventBus events;
     private final Policies policies;
+    private final RouteApprovals approvals;
     private final Clock clock;
 
-    public Nodes(Jdbi jdbi, NodeStore store, EventBus events, Policies policies, Clock clock) {
+    public Nodes(Jdbi jdbi, NodeStore store, EventBus events, Policies policies, RouteApprovals approvals,
+            Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
         this.events = events;
         this.policies = policies;
+        this.approvals = approvals;
         this.clock = clock;
     }
 
@@ -80,19 +84,22 @@ public final class Nodes {
                         + " belongs to its tags and has no user; it keeps at least one tag");
             }
             return node.withTags(valid);
-        }, (at, node) -> new MeshEvent.NodeChanged(at, node, "tags changed"));
+        }, (at, node) -> new MeshEvent.NodeChanged(at, node, "tags changed"), true);
     }
 
     /**
-     * What the client itself reports with its map requests: disco key, endpoints, Hostinfo. Written and
-     * published only when something changed, since clients repeat themselves often.
+     * What the client itself reports with its map requests: disco key, endpoints, Hostinfo and the routes that
+     * Hostinfo advertises (null: unchanged). Written and published only when something changed, since clients
+     * repeat themselves often. Newly advertised routes the auto-approvers allow are approved in the same change.
      */
-    public Node updateFromClient(long id, DiscoPublicKey discoKey, List<String> endpoints, String hostinfo) {
+    public Node updateFromClient(long id, DiscoPublicKey discoKey, List<String> endpoints, String hostinfo,
+            List<IpPrefix> advertisedRoutes) {
         Node[] result = new Node[1];
         boolean changed = jdbi.inTransaction(h -> {
             Node node = store.byId(h, id).orElseThrow(() -> unknown(id));
-            Node updated = node.withClientState(discoKey == null ? node.discoKey() : discoKey,
-                    endpoints == null ? node.endpoints() : endpoints, hostinfo == null ? node.hostinfo() : hostinfo);
+            Node updated = approvals.autoApprove(h, node.withClientState(discoKey == null ? node.discoKey() : discoKey,
+                    endpoints == null ? node.endpoints() : endpoints, hostinfo == null ? node.hostinfo() : hostinfo,
+                    advertisedRoutes == null ? node.advertisedRoutes() : advertisedRoutes));
             result[0] = updated;
             if (updated.equals(node)) {
                 return false;
@@ -148,10 +155,16 @@ public final class Nodes {
 
     private Node change(Caller caller, long id, Function<Node, Node> change,
             java.util.function.BiFunction<Instant, Node, MeshEvent> event) {
+        return change(caller, id, change, event, false);
+    }
+
+    /** @param autoApprove whether the change can let auto-approvers approve routes (new tags or owner) */
+    private Node change(Caller caller, long id, Function<Node, Node> change,
+            java.util.function.BiFunction<Instant, Node, MeshEvent> event, boolean autoApprove) {
         caller.require(WRITE_SCOPE);
         Node changed = jdbi.inTransaction(h -> {
             Node node = store.byId(h, id).orElseThrow(() -> unknown(id));
-            Node updated = change.apply(node);
+            Node updated = autoApprove ? approvals.autoApprove(h, change.apply(node)) : change.apply(node);
             store.update(h, updated);
             return updated;
         });

@@ -5,24 +5,36 @@ import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.policy.Policy;
+import io.meshcontrol.core.policy.PolicyChecks;
 import io.meshcontrol.core.policy.PolicyException;
+import io.meshcontrol.core.policy.PolicyInventory;
 import io.meshcontrol.core.store.PolicyStore;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.function.Supplier;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * The policy in force: read once, replaced by {@link #set}, which validates first so that a rejected policy
- * changes nothing. The ETag is a hash of the saved text, for conditional writes.
+ * The policy in force. It lives in the database (saved through {@link #set}) or, in file mode, in a file that is
+ * read again by {@link #reload} (on change and on SIGHUP). Every new policy is validated first, its {@code tests}
+ * included, so a rejected policy changes nothing. The ETag is a hash of the text, for conditional writes.
  */
 public final class Policies {
 
+    private static final System.Logger LOG = System.getLogger(Policies.class.getName());
+
     public static final String WRITE_SCOPE = "policy_file";
     public static final String READ_SCOPE = "policy_file:read";
+    /** The actor of a change that came from the policy file. */
+    public static final String FILE_ACTOR = "policy-file";
 
     /** The policy with its ETag (quoted, as HTTP writes it). */
     public record Current(Policy policy, String etag) {
@@ -32,15 +44,34 @@ public final class Policies {
     private final PolicyStore store;
     private final EventBus events;
     private final Clock clock;
+    private final Supplier<PolicyInventory> inventory;
     private volatile Current current;
+    private volatile Path file;
+    /** The file's text when last read, valid or not: a folder event that changed nothing in it is ignored. */
+    private String lastFileText;
 
-    Policies(Jdbi jdbi, PolicyStore store, EventBus events, Clock clock) {
+    Policies(Jdbi jdbi, PolicyStore store, EventBus events, Clock clock, Supplier<PolicyInventory> inventory) {
         this.jdbi = jdbi;
         this.store = store;
         this.events = events;
         this.clock = clock;
-        Policy policy = jdbi.withHandle(store::read).map(Policy::parse).orElse(Policy.EMPTY);
-        this.current = new Current(policy, etag(policy.text()));
+        this.inventory = inventory;
+        String text = jdbi.withHandle(store::read).orElse(null);
+        this.current = text == null ? new Current(Policy.EMPTY, etag(Policy.EMPTY.text())) : stored(text);
+    }
+
+    /**
+     * A saved policy the parser refuses (saved by an older version with looser checks) must not open the network:
+     * it is replaced by one that allows nothing until an administrator saves a valid one.
+     */
+    private static Current stored(String text) {
+        try {
+            return new Current(Policy.parse(text), etag(text));
+        } catch (PolicyException e) {
+            LOG.log(Level.ERROR, "the saved policy is not valid (" + e.getMessage()
+                    + "); allowing no traffic until a valid policy is saved");
+            return new Current(Policy.parse("{\"acls\": []}"), etag(text));
+        }
     }
 
     /** The policy in force, for the rules that consult it. */
@@ -53,6 +84,22 @@ public final class Policies {
         return current;
     }
 
+    /** The policy file in file mode, or null when the policy lives in the database. */
+    public Path file() {
+        return file;
+    }
+
+    /**
+     * Validates {@code text} as {@link #set} would, {@code tests} and {@code sshTests} included, without saving.
+     *
+     * @return the parsed policy
+     * @throws MeshException (invalid) with the vendor's error text
+     */
+    public Policy check(Caller caller, String text) {
+        caller.require(READ_SCOPE);
+        return validate(text);
+    }
+
     /**
      * Saves {@code text} after validating it.
      *
@@ -60,21 +107,107 @@ public final class Policies {
      */
     public synchronized Current set(Caller caller, String text, String ifMatch) {
         caller.require(WRITE_SCOPE);
+        if (file != null) {
+            throw MeshException.conflict("the policy is read from " + file + " (policy.mode: file); edit that file "
+                    + "instead: the server reloads it when it changes and on SIGHUP");
+        }
         if (ifMatch != null && !ifMatch.trim().equals("*") && !ifMatch.trim().equals(current.etag())) {
             throw new MeshException(MeshException.Reason.PRECONDITION_FAILED,
                     "the policy changed since it was read (ETag " + current.etag() + "); read it again and retry");
         }
-        Policy policy;
-        try {
-            policy = Policy.parse(text);
-        } catch (PolicyException e) {
-            throw MeshException.invalid(e.getMessage());
-        }
+        Policy policy = validate(text);
         Instant now = clock.instant();
         jdbi.useTransaction(h -> store.write(h, text, now, caller.actor()));
         current = new Current(policy, etag(text));
         events.publish(new MeshEvent.PolicyUpdated(now, caller.actor()));
         return current;
+    }
+
+    /**
+     * Switches to file mode: the policy is read from {@code path} from now on and can no longer be saved through
+     * the API.
+     *
+     * @throws MeshException (invalid) naming the file when it cannot be read or is not a valid policy: a server
+     *     must not start with a policy other than the one its operator wrote
+     */
+    public synchronized void useFile(Path path) {
+        String text = read(path);
+        Policy policy;
+        try {
+            policy = validate(text);
+        } catch (MeshException e) {
+            throw MeshException.invalid("policy file " + path + ": " + e.getMessage());
+        }
+        file = path;
+        lastFileText = text;
+        apply(policy, text);
+    }
+
+    /**
+     * Reads the policy file again (file mode; SIGHUP). A file that cannot be read or is not valid is reported in the
+     * log and leaves the policy in force as it is.
+     *
+     * @return whether a new policy is in force
+     */
+    public boolean reload() {
+        return reload(true);
+    }
+
+    /** As {@link #reload()}, but quietly does nothing when the file reads as it did last time (watcher events). */
+    public boolean reloadIfChanged() {
+        return reload(false);
+    }
+
+    private synchronized boolean reload(boolean force) {
+        Path path = file;
+        if (path == null) {
+            return false;
+        }
+        String text;
+        Policy policy;
+        try {
+            text = read(path);
+            if (text.equals(current.policy().text()) || (!force && text.equals(lastFileText))) {
+                lastFileText = text;
+                return false;
+            }
+            lastFileText = text;
+            policy = validate(text);
+        } catch (MeshException e) {
+            LOG.log(Level.ERROR, "policy file " + path + " not applied, the previous policy stays in force: "
+                    + e.getMessage());
+            return false;
+        }
+        apply(policy, text);
+        LOG.log(Level.INFO, "policy reloaded from " + path);
+        return true;
+    }
+
+    private void apply(Policy policy, String text) {
+        boolean changed = !text.equals(current.policy().text());
+        current = new Current(policy, etag(text));
+        if (changed) {
+            events.publish(new MeshEvent.PolicyUpdated(clock.instant(), FILE_ACTOR));
+        }
+    }
+
+    /** Parses, then runs the checks that need the network's users and machines ({@code tests} among them). */
+    private Policy validate(String text) {
+        try {
+            Policy policy = Policy.parse(text);
+            PolicyChecks.check(policy, inventory.get());
+            return policy;
+        } catch (PolicyException e) {
+            throw MeshException.invalid(e.getMessage());
+        }
+    }
+
+    private static String read(Path path) {
+        try {
+            return Files.readString(path);
+        } catch (IOException e) {
+            throw MeshException.invalid("cannot read policy file " + path + ": " + e.getMessage());
+        }
     }
 
     static String etag(String text) {

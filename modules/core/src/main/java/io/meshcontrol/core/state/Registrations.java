@@ -15,6 +15,7 @@ import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.UserStore;
+import io.meshcontrol.core.wire.IpPrefix;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,14 +61,16 @@ public final class Registrations {
     private final SettingsStore settings;
     private final PreAuthKeys preAuthKeys;
     private final Policies policies;
+    private final RouteApprovals approvals;
     private final AddressPool addresses;
     private final NetworkOptions options;
     private final EventBus events;
     private final Clock clock;
 
     Registrations(Jdbi jdbi, NodeStore nodes, UserStore users, SettingsStore settings, PreAuthKeys preAuthKeys,
-            Policies policies, NetworkOptions options, EventBus events, Clock clock) {
+            Policies policies, RouteApprovals approvals, NetworkOptions options, EventBus events, Clock clock) {
         this.policies = policies;
+        this.approvals = approvals;
         this.jdbi = jdbi;
         this.nodes = nodes;
         this.users = users;
@@ -172,23 +175,28 @@ public final class Registrations {
         Optional<Node> existing = nodes.byMachineKey(h, request.machineKey());
         requireNodeKeyFree(h, request.nodeKey(), existing.map(Node::id).orElse(-1L));
         Long userId = grant.user() == null ? null : grant.user().id();
+        List<IpPrefix> advertised = RouteApprovals.advertisedIn(request.hostinfo());
         Node node;
         if (existing.isPresent()) {
             Node before = existing.get();
-            node = new Node(before.id(), before.stableId(), before.machineKey(), request.nodeKey(), before.discoKey(),
-                    request.hostname(), before.givenName(), userId, grant.tags(), before.ipv4(), before.ipv6(),
-                    request.hostinfo(), before.endpoints(), before.authorized() || authorized, grant.ephemeral(),
-                    grant.preAuthKeyId(), grant.method(), before.createdAt(), before.lastSeen(), keyExpiry(current, now));
+            // Approvals were given to this machine under its owner or tags; under another one they do not carry over.
+            boolean sameOwner = java.util.Objects.equals(before.userId(), userId) && before.tags().equals(grant.tags());
+            node = approvals.autoApprove(h, new Node(before.id(), before.stableId(), before.machineKey(),
+                    request.nodeKey(), before.discoKey(), request.hostname(), before.givenName(), userId, grant.tags(),
+                    before.ipv4(), before.ipv6(), request.hostinfo(), before.endpoints(),
+                    before.authorized() || authorized, grant.ephemeral(), grant.preAuthKeyId(), grant.method(),
+                    before.createdAt(), before.lastSeen(), keyExpiry(current, now), advertised,
+                    sameOwner ? before.approvedRoutes() : List.of()));
             nodes.update(h, node);
         } else {
             Set<String> used = new HashSet<>(h.createQuery("SELECT ipv4 FROM nodes").mapTo(String.class).list());
             AddressPool.Addresses pair = addresses.allocate(used);
             String name = DnsLabels.unique(DnsLabels.fromHostname(request.hostname()),
                     candidate -> nodes.byGivenName(h, candidate).isPresent());
-            node = new Node(nodes.nextId(h), "n" + RandomText.alphanumeric(10) + "CNTRL", request.machineKey(),
-                    request.nodeKey(), null, request.hostname(), name, userId, grant.tags(), pair.ipv4(), pair.ipv6(),
-                    request.hostinfo(), List.of(), authorized, grant.ephemeral(), grant.preAuthKeyId(), grant.method(), now,
-                    null, keyExpiry(current, now));
+            node = approvals.autoApprove(h, new Node(nodes.nextId(h), "n" + RandomText.alphanumeric(10) + "CNTRL",
+                    request.machineKey(), request.nodeKey(), null, request.hostname(), name, userId, grant.tags(),
+                    pair.ipv4(), pair.ipv6(), request.hostinfo(), List.of(), authorized, grant.ephemeral(),
+                    grant.preAuthKeyId(), grant.method(), now, null, keyExpiry(current, now), advertised, List.of()));
             nodes.insert(h, node);
         }
         return new Registered(node, grant.user(), existing.isEmpty());

@@ -74,6 +74,14 @@ public final class Snapshots implements NodeStore.CommitListener {
         publish(current.withoutNode(nodeId), Change.Kind.NODE, nodeId);
     }
 
+    /**
+     * A new version of the node's entry without a new row: what peers see of it changed for another reason
+     * (the routes it serves, re-elected by {@link RouteElection}).
+     */
+    public synchronized void touch(long nodeId) {
+        publish(current.withTouched(nodeId), Change.Kind.NODE, nodeId);
+    }
+
     /** Called by {@link Presence} when a node's first map stream opens or its last one ends. */
     synchronized void online(long nodeId, boolean online) {
         publish(current.withOnline(nodeId, online), Change.Kind.NODE, nodeId);

@@ -44,7 +44,7 @@ final class TagRules {
     }
 
     private static boolean owns(Policy policy, User user, String tag) {
-        Set<String> logins = new HashSet<>(List.of(user.name(), user.loginName()));
+        Set<String> logins = new HashSet<>(List.of(user.name(), user.name() + "@", user.loginName()));
         boolean admin = user.role() == Role.OWNER || user.role() == Role.ADMIN;
         return policy.userOwns(logins, admin, tag);
     }

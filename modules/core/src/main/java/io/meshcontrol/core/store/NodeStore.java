@@ -4,6 +4,7 @@ import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.key.NodePublicKey;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.wire.IpPrefix;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -51,7 +52,7 @@ public final class NodeStore {
 
     private static final String COLUMNS = "id, stable_id, machine_key, node_key, disco_key, hostname, given_name, user_id, "
             + "tags, ipv4, ipv6, hostinfo, endpoints, authorized, ephemeral, pre_auth_key_id, register_method, created_at, "
-            + "last_seen, key_expiry";
+            + "last_seen, key_expiry, advertised_routes, approved_routes";
 
     public long nextId(Handle handle) {
         return IdSequences.next(handle, "nodes");
@@ -61,7 +62,8 @@ public final class NodeStore {
         requireTransaction(handle);
         handle.createUpdate("INSERT INTO nodes (" + COLUMNS + ") VALUES (:id, :stableId, :machineKey, :nodeKey, :discoKey, "
                         + ":hostname, :givenName, :userId, :tags, :ipv4, :ipv6, :hostinfo, :endpoints, :authorized, "
-                        + ":ephemeral, :preAuthKeyId, :registerMethod, :createdAt, :lastSeen, :keyExpiry)")
+                        + ":ephemeral, :preAuthKeyId, :registerMethod, :createdAt, :lastSeen, :keyExpiry, :advertisedRoutes, "
+                        + ":approvedRoutes)")
                 .bindMap(values(node))
                 .execute();
         committed(handle, node);
@@ -74,7 +76,8 @@ public final class NodeStore {
                         + "hostname = :hostname, given_name = :givenName, user_id = :userId, tags = :tags, "
                         + "hostinfo = :hostinfo, endpoints = :endpoints, authorized = :authorized, ephemeral = :ephemeral, "
                         + "pre_auth_key_id = :preAuthKeyId, register_method = :registerMethod, last_seen = :lastSeen, "
-                        + "key_expiry = :keyExpiry WHERE id = :id")
+                        + "key_expiry = :keyExpiry, advertised_routes = :advertisedRoutes, approved_routes = :approvedRoutes "
+                        + "WHERE id = :id")
                 .bindMap(values(node))
                 .execute();
         committed(handle, node);
@@ -159,6 +162,8 @@ public final class NodeStore {
         values.put("createdAt", node.createdAt().toEpochMilli());
         values.put("lastSeen", Times.toMillis(node.lastSeen()));
         values.put("keyExpiry", Times.toMillis(node.keyExpiry()));
+        values.put("advertisedRoutes", TextLists.join(node.advertisedRoutes().stream().map(IpPrefix::toString).toList()));
+        values.put("approvedRoutes", TextLists.join(node.approvedRoutes().stream().map(IpPrefix::toString).toList()));
         return values;
     }
 
@@ -174,6 +179,11 @@ public final class NodeStore {
                 rs.getString("ipv4"), rs.getString("ipv6"), rs.getString("hostinfo"),
                 TextLists.split(rs.getString("endpoints")), rs.getBoolean("authorized"), rs.getBoolean("ephemeral"),
                 preAuthKeyId, Node.RegisterMethod.fromWireName(rs.getString("register_method")),
-                Times.instant(rs, "created_at"), Times.instant(rs, "last_seen"), Times.instant(rs, "key_expiry"));
+                Times.instant(rs, "created_at"), Times.instant(rs, "last_seen"), Times.instant(rs, "key_expiry"),
+                prefixes(rs.getString("advertised_routes")), prefixes(rs.getString("approved_routes")));
+    }
+
+    private static List<IpPrefix> prefixes(String text) {
+        return TextLists.split(text).stream().map(IpPrefix::parse).toList();
     }
 }

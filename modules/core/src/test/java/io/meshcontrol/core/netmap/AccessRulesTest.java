@@ -31,6 +31,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class AccessRulesTest {
 
+    private static final List<String> WILDCARD_SOURCES = List.of("100.115.94.0-100.127.255.255",
+            "100.64.0.0-100.115.91.255", "fd7a:115c:a1e0::/48");
     private static final String TAGS = "\"tagOwners\": {\"tag:web\": [\"autogroup:admin\"], \"tag:db\": [\"autogroup:admin\"]}";
 
     @TempDir
@@ -68,10 +70,11 @@ class AccessRulesTest {
     }
 
     @Test
-    void withoutAnAclsSectionEverythingIsAllowed() {
+    void withoutAclsOrGrantsEverythingIsAllowed() {
         AccessRules rules = AccessRules.compile(Policy.parse("{" + TAGS + "}"), network.snapshots().current());
         assertTrue(rules.sees(bobLaptop, db));
-        assertEquals(List.of(FilterRule.ALLOW_ALL), rules.packetFilter(web));
+        assertEquals(List.of(FilterRule.allow(WILDCARD_SOURCES, List.of(NetPortRange.any("*")))), rules.packetFilter(web),
+                "as the vendor writes it: every node address range as source, any destination");
     }
 
     @Test
@@ -91,8 +94,8 @@ class AccessRulesTest {
         assertFalse(rules.sees(aliceLaptop, db));
         List<FilterRule> filter = rules.packetFilter(web);
         assertEquals(1, filter.size());
-        assertEquals(List.of(aliceLaptop.ipv4(), aliceLaptop.ipv6(), alicePhone.ipv4(), alicePhone.ipv6()),
-                filter.getFirst().srcIps());
+        assertEquals(List.of(aliceLaptop.ipv4(), alicePhone.ipv4(), aliceLaptop.ipv6(), alicePhone.ipv6()),
+                filter.getFirst().srcIps(), "sorted as text");
         assertEquals(List.of(new NetPortRange(web.ipv4(), null, PortRange.of(443)),
                 new NetPortRange(web.ipv6(), null, PortRange.of(443))), filter.getFirst().dstPorts());
         assertEquals(List.of(), rules.packetFilter(aliceLaptop), "nothing may reach alice's laptop");
@@ -115,7 +118,7 @@ class AccessRulesTest {
                 + "{\"action\": \"accept\", \"src\": [\"office\", \"" + bobLaptop.ipv4() + "\"], \"dst\": [\"tag:db:5432\"],"
                 + " \"proto\": \"tcp\"}]");
         FilterRule rule = rules.packetFilter(db).getFirst();
-        assertEquals(List.of("192.0.2.0/24", bobLaptop.ipv4()), rule.srcIps(), "exactly what the rule names");
+        assertEquals(List.of(bobLaptop.ipv4(), "192.0.2.0/24"), rule.srcIps(), "what the rule names, sorted as text");
         assertEquals(List.of(6), rule.ipProto());
         assertTrue(rules.sees(bobLaptop, db));
     }
@@ -125,7 +128,7 @@ class AccessRulesTest {
         AccessRules rules = rules("\"acls\": [{\"action\": \"accept\", \"src\": [\"*\"], \"dst\": [\"*:*\"]}]");
         assertTrue(rules.sees(bobLaptop, db));
         FilterRule rule = rules.packetFilter(web).getFirst();
-        assertEquals(List.of("*"), rule.srcIps());
+        assertEquals(WILDCARD_SOURCES, rule.srcIps());
         assertEquals(List.of(new NetPortRange("*", null, PortRange.ANY)), rule.dstPorts());
     }
 
@@ -133,9 +136,9 @@ class AccessRulesTest {
     @CsvSource(delimiter = '|', value = {
             "{\"acls\": [{\"action\": \"accept\", \"src\": [\"tag:x\"], \"dst\": [\"*:*\"]}]}  | src=tag not found: \"tag:x\"",
             "{\"acls\": [{\"action\": \"accept\", \"src\": [\"group:x\"], \"dst\": [\"*:*\"]}]} | src=group not found: \"group:x\"",
-            "{\"acls\": [{\"action\": \"accept\", \"src\": [\"*\"], \"dst\": [\"nas:22\"]}]}     | dst=host not found: \"nas\"",
-            "{\"acls\": [{\"action\": \"accept\", \"src\": [\"*\"], \"dst\": [\"*:99999\"]}]}    | invalid port range \"99999\"",
-            "{\"acls\": [{\"action\": \"drop\", \"src\": [\"*\"], \"dst\": [\"*:*\"]}]}          | action=\"drop\" is not supported: use \"accept\"",
+            "{\"acls\": [{\"action\": \"accept\", \"src\": [\"*\"], \"dst\": [\"nas:22\"]}]}     | dst=\"nas\": host not found: \"nas\"",
+            "{\"acls\": [{\"action\": \"accept\", \"src\": [\"*\"], \"dst\": [\"*:99999\"]}]}    | dst=\"*:99999\": port range \"99999\": invalid first integer",
+            "{\"acls\": [{\"action\": \"drop\", \"src\": [\"*\"], \"dst\": [\"*:*\"]}]}          | action=\"drop\" is not supported",
     })
     void badRulesAreRefusedWithTheVendorsWords(String policy, String message) {
         assertEquals(message, assertThrows(PolicyException.class, () -> Policy.parse(policy)).getMessage());
@@ -148,5 +151,25 @@ class AccessRulesTest {
                 + "\"src\": [\"alice@example.com\"], \"dst\": [\"tag:web:80\"]}]}"), network.snapshots().current());
         assertTrue(rules.sees(aliceLaptop, tagged));
         assertFalse(rules.packetFilter(tagged).isEmpty());
+    }
+
+    @Test
+    void aRouterGetsTheRulesForTheSubnetsItServes() {
+        String key = network.preAuthKeys().create(admin, new PreAuthKeys.NewKey(null, List.of("tag:web"), false, false,
+                false, "", null)).secret();
+        Node router = network.registrations().withAuthKey(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "router",
+                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.0.0.0/8\"]}"), key).node();
+        AccessRules advertised = rules("\"acls\": [{\"action\": \"accept\", \"src\": [\"bob@example.com\"],"
+                + " \"dst\": [\"10.1.0.0/16:443\"]}]");
+        assertEquals(List.of(), advertised.packetFilter(router), "advertised alone serves nothing");
+        network.routeApprovals().setApproved(admin, router.id(), List.of("10.0.0.0/8"));
+        AccessRules approved = rules("\"acls\": [{\"action\": \"accept\", \"src\": [\"bob@example.com\"],"
+                + " \"dst\": [\"10.1.0.0/16:443\"]}]");
+        assertEquals(List.of(FilterRule.allow(List.of(bobLaptop.ipv4(), bobLaptop.ipv6()),
+                List.of(new NetPortRange("10.1.0.0/16", null, PortRange.of(443))))), approved.packetFilter(router));
+        assertTrue(approved.sees(bobLaptop, router));
+        assertFalse(approved.sees(aliceLaptop, router));
+        assertEquals(List.of("10.0.0.0/8"), approved.peerRoutes(bobLaptop, router));
     }
 }

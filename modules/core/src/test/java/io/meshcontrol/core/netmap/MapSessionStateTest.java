@@ -10,6 +10,7 @@ import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.PreAuthKeys;
 import io.meshcontrol.core.state.Registrations;
@@ -55,9 +56,15 @@ class MapSessionStateTest {
         return AccessRules.compile(io.meshcontrol.core.policy.Policy.EMPTY, network.snapshots().current());
     }
 
+    private MapResponse initial(MapSessionState state) {
+        return state.initial(network.snapshots().current(), context, allowAll(), RouteTable.EMPTY,
+                Instant.now());
+    }
+
     private Optional<MapResponse> update(MapSessionState state, Node... changed) {
         Set<Long> ids = java.util.Arrays.stream(changed).map(Node::id).collect(java.util.stream.Collectors.toSet());
-        return state.update(new ChangeSet(ids, Set.of(), false), network.snapshots().current(), context, allowAll(), Instant.now());
+        return state.update(new ChangeSet(ids, Set.of(), false), network.snapshots().current(), context,
+                allowAll(), RouteTable.EMPTY, Instant.now());
     }
 
     @Test
@@ -66,7 +73,8 @@ class MapSessionStateTest {
         Node b = join("b");
         network.presence().connected(b);
         MapSessionState state = new MapSessionState(a.id(), 142);
-        MapResponse first = state.initial(network.snapshots().current(), context, allowAll(), Instant.now());
+        MapResponse first = state.initial(network.snapshots().current(), context, allowAll(),
+                RouteTable.EMPTY, Instant.now());
         assertEquals("a.mesh.test.", first.node().name());
         assertEquals("TtestCNTRL", first.node().stableTailnetId());
         assertEquals(List.of(b.id()), first.peers().stream().map(io.meshcontrol.core.wire.Node::id).toList());
@@ -80,7 +88,7 @@ class MapSessionStateTest {
         Node a = join("a");
         Node b = join("b");
         MapSessionState state = new MapSessionState(a.id(), 142);
-        state.initial(network.snapshots().current(), context, allowAll(), Instant.now());
+        initial(state);
 
         Node renamed = network.nodes().rename(admin, b.id(), "bee");
         MapResponse delta = update(state, renamed).orElseThrow();
@@ -101,9 +109,9 @@ class MapSessionStateTest {
         network.settings().update(admin, true, null, null);
         Node waiting = join("waiting");
         MapSessionState forA = new MapSessionState(a.id(), 142);
-        assertTrue(forA.initial(network.snapshots().current(), context, allowAll(), Instant.now()).peers().isEmpty());
+        assertTrue(initial(forA).peers().isEmpty());
         MapSessionState forWaiting = new MapSessionState(waiting.id(), 142);
-        MapResponse held = forWaiting.initial(network.snapshots().current(), context, allowAll(), Instant.now());
+        MapResponse held = initial(forWaiting);
         assertFalse(held.node().machineAuthorized());
         assertTrue(held.peers().isEmpty());
 
@@ -120,11 +128,123 @@ class MapSessionStateTest {
                 NodePrivateKey.generate().publicKey(), "a", "{\"Hostname\":\"a\",\"NetInfo\":{\"PreferredDERP\":999}}"), key).node();
         Node b = join("b");
         MapSessionState old = new MapSessionState(b.id(), 110);
-        io.meshcontrol.core.wire.Node peer = old.initial(network.snapshots().current(), context, allowAll(), Instant.now())
+        io.meshcontrol.core.wire.Node peer = initial(old)
                 .peers().getFirst();
         assertEquals(999, peer.homeDerp());
         assertEquals("127.3.3.40:999", peer.legacyDerp());
         assertEquals(a.id(), peer.id());
+    }
+
+    private AccessRules rules(String policy) {
+        return AccessRules.compile(io.meshcontrol.core.policy.Policy.parse(policy), network.snapshots().current(),
+                "https://control.test");
+    }
+
+    private Optional<MapResponse> policyChanged(MapSessionState state, AccessRules rules) {
+        return state.update(ChangeSet.policyChanged(), network.snapshots().current(), context, rules,
+                RouteTable.EMPTY, Instant.now());
+    }
+
+    @Test
+    void sshPolicyAndCapabilitiesAreInTheFirstMapAndFollowThePolicy() {
+        Node a = join("a");
+        Node b = join("b");
+        String ssh = "{\"ssh\": [{\"action\": \"accept\", \"src\": [\"autogroup:member\"],"
+                + " \"dst\": [\"autogroup:self\"], \"users\": [\"root\"]}]}";
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        MapResponse first = state.initial(network.snapshots().current(), context, rules(ssh),
+                RouteTable.EMPTY, Instant.now());
+        assertEquals(1, first.sshPolicy().rules().size());
+        assertEquals(Map.of("root", "root"), first.sshPolicy().rules().getFirst().sshUsers());
+        assertTrue(first.node().capMap().containsKey("https://tailscale.com/cap/ssh"), "lets the client run SSH");
+
+        AccessRules attrs = rules("{\"nodeAttrs\": [{\"target\": [\"odin@example.com\"], \"attr\": [\"randomize-client-port\"]}]}");
+        MapResponse delta = policyChanged(state, attrs).orElseThrow();
+        assertEquals(List.of(), delta.sshPolicy().rules(), "the SSH rules are gone");
+        assertTrue(delta.node().capMap().containsKey("randomize-client-port"));
+        assertEquals(null, delta.dnsConfig(), "a policy change resends no DNS");
+        assertEquals(null, delta.derpMap(), "nor the relay map");
+        assertTrue(delta.peersChanged().isEmpty(), "peers look as before");
+        assertTrue(policyChanged(state, attrs).isEmpty(), "the same policy again: nothing");
+    }
+
+    @Test
+    void aPolicyChangeReachesOnlyTheNodesItAffects() {
+        Node a = join("a");
+        Node b = join("b");
+        Node c = join("c");
+        AccessRules aToB = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
+                + " \"dst\": [\"" + b.ipv4() + ":22\"]}]}");
+        MapSessionState forA = new MapSessionState(a.id(), 142);
+        MapSessionState forC = new MapSessionState(c.id(), 142);
+        forA.initial(network.snapshots().current(), context, aToB, RouteTable.EMPTY, Instant.now());
+        forC.initial(network.snapshots().current(), context, aToB, RouteTable.EMPTY, Instant.now());
+        AccessRules aToBAnd80 = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
+                + " \"dst\": [\"" + b.ipv4() + ":22,80\"]}]}");
+        assertTrue(policyChanged(forA, aToBAnd80).isEmpty(), "A's filter, SSH policy and peers are unchanged");
+        assertTrue(policyChanged(forC, aToBAnd80).isEmpty(), "C is not concerned at all");
+        AccessRules aToC = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
+                + " \"dst\": [\"" + c.ipv4() + ":22\"]}]}");
+        MapResponse toA = policyChanged(forA, aToC).orElseThrow();
+        assertEquals(List.of(c.id()), toA.peersChanged().stream().map(io.meshcontrol.core.wire.Node::id).toList());
+        assertEquals(List.of(b.id()), toA.peersRemoved());
+        MapResponse toC = policyChanged(forC, aToC).orElseThrow();
+        assertEquals(1, toC.packetFilter().size(), "C now enforces the rule");
+    }
+
+    @Test
+    void routersCarryTheRoutesTheyServeInAllowedIpsAndPrimaryRoutes() {
+        Node a = join("a");
+        Node router = network.registrations().withAuthKey(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "router",
+                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\",\"0.0.0.0/0\",\"::/0\"]}"), key).node();
+        MapSessionState forA = new MapSessionState(a.id(), 142);
+        io.meshcontrol.core.wire.Node unapproved = initial(forA).peers().getFirst();
+        assertEquals(unapproved.addresses(), unapproved.allowedIps(), "advertised alone routes nothing");
+
+        Node approved = network.routeApprovals().setApproved(admin, router.id(), List.of("10.1.0.0/16", "::/0"));
+        RouteTable routes = RouteTable.elect(network.snapshots().current().nodes().values(), id -> true);
+        MapResponse delta = forA.update(new ChangeSet(Set.of(router.id()), Set.of(), false),
+                network.snapshots().current(), context, allowAll(), routes, Instant.now()).orElseThrow();
+        io.meshcontrol.core.wire.Node peer = delta.peersChanged().getFirst();
+        assertEquals(List.of("0.0.0.0/0", "10.1.0.0/16", approved.ipv4() + "/32", "::/0", approved.ipv6() + "/128"),
+                peer.allowedIps().stream().map(Object::toString).toList());
+        assertEquals(List.of("10.1.0.0/16"), peer.primaryRoutes().stream().map(Object::toString).toList(),
+                "exit routes are never primary");
+
+        MapSessionState forRouter = new MapSessionState(router.id(), 142);
+        MapResponse own = forRouter.initial(network.snapshots().current(), context, allowAll(), routes,
+                Instant.now());
+        assertEquals(peer.allowedIps(), own.node().allowedIps(), "the router's self node says the same");
+
+        network.snapshots().touch(router.id()); // what the route election does for a router it re-elected
+        MapResponse failedOver = forA.update(new ChangeSet(Set.of(router.id()), Set.of(), false),
+                network.snapshots().current(), context, allowAll(), RouteTable.EMPTY, Instant.now())
+                .orElseThrow();
+        assertEquals(List.of(), failedOver.peersChanged().getFirst().primaryRoutes(), "no longer primary");
+    }
+
+    @Test
+    void aPeersRoutesAreOfferedOnlyToTheNodesThePolicyLetsUseThem() {
+        Node a = join("a");
+        Node b = join("b");
+        Node router = network.registrations().withAuthKey(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "router",
+                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\"]}"), key).node();
+        network.routeApprovals().setApproved(admin, router.id(), List.of("10.1.0.0/16"));
+        RouteTable routes = RouteTable.elect(network.snapshots().current().nodes().values(), id -> true);
+        AccessRules onlyA = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
+                + " \"dst\": [\"10.1.0.0/16:443\"]}, {\"action\": \"accept\", \"src\": [\"" + router.ipv4() + "\"],"
+                + " \"dst\": [\"" + b.ipv4() + ":22\"]}]}");
+        io.meshcontrol.core.wire.Node seenByA = new MapSessionState(a.id(), 142).initial(network.snapshots().current(),
+                context, onlyA, routes, Instant.now()).peers().getFirst();
+        assertEquals(List.of("10.1.0.0/16"), seenByA.primaryRoutes().stream().map(Object::toString).toList());
+        assertTrue(seenByA.allowedIps().stream().anyMatch(p -> p.toString().equals("10.1.0.0/16")));
+        io.meshcontrol.core.wire.Node seenByB = new MapSessionState(b.id(), 142).initial(network.snapshots().current(),
+                context, onlyA, routes, Instant.now()).peers().getFirst();
+        assertEquals(router.id(), seenByB.id(), "B sees the router, which may reach it");
+        assertEquals(seenByB.addresses(), seenByB.allowedIps(), "but not its subnet, which B may not use");
+        assertEquals(List.of(), seenByB.primaryRoutes());
     }
 
     @Test
@@ -134,9 +254,9 @@ class MapSessionStateTest {
         Node c = join("c");
         PeerForms forms = new PeerForms();
         MapResponse forA = new MapSessionState(a.id(), 142, forms).initial(network.snapshots().current(), context,
-                allowAll(), Instant.now());
+                allowAll(), RouteTable.EMPTY, Instant.now());
         MapResponse forC = new MapSessionState(c.id(), 142, forms).initial(network.snapshots().current(), context,
-                allowAll(), Instant.now());
+                allowAll(), RouteTable.EMPTY, Instant.now());
         assertSame(encodedPeer(forA, b.id()), encodedPeer(forC, b.id()), "one encoded form of b for both sessions");
         assertEquals(3, forms.size(), "one form per node, however many sessions");
         assertTrue(io.meshcontrol.core.wire.WireJson.writeString(forA).contains(encodedPeer(forA, b.id()).json()),
@@ -144,7 +264,7 @@ class MapSessionStateTest {
 
         Node renamed = network.nodes().rename(admin, b.id(), "bee");
         MapSessionState later = new MapSessionState(a.id(), 142, forms);
-        later.initial(network.snapshots().current(), context, allowAll(), Instant.now());
+        later.initial(network.snapshots().current(), context, allowAll(), RouteTable.EMPTY, Instant.now());
         assertEquals(3, forms.size(), "the changed node's form replaces the old one");
         assertEquals("bee.mesh.test.", renamed.givenName() + ".mesh.test.");
     }
@@ -154,8 +274,8 @@ class MapSessionStateTest {
         Node a = join("a");
         Node b = join("b");
         MapSessionState state = new MapSessionState(a.id(), 142);
-        state.initial(network.snapshots().current(), context, allowAll(), Instant.now());
-        network.nodes().updateFromClient(b.id(), null, List.of("192.0.2.7:41641"), null);
+        initial(state);
+        network.nodes().updateFromClient(b.id(), null, List.of("192.0.2.7:41641"), null, null);
         network.nodes().rename(admin, b.id(), "bee");
         MapResponse delta = update(state, b, b).orElseThrow();
         assertEquals(1, delta.peersChanged().size(), "two changes of b in one batch: b once");
@@ -169,17 +289,18 @@ class MapSessionStateTest {
         Node a = join("a");
         Node b = join("b");
         MapSessionState state = new MapSessionState(a.id(), 142);
-        state.initial(network.snapshots().current(), context, allowAll(), Instant.now());
+        initial(state);
         AccessRules nobody = AccessRules.compile(io.meshcontrol.core.policy.Policy.parse("{\"acls\": []}"),
                 network.snapshots().current());
-        MapResponse hidden = state.update(ChangeSet.all(), network.snapshots().current(), context, nobody, Instant.now())
+        MapResponse hidden = state.update(ChangeSet.all(), network.snapshots().current(), context, nobody, RouteTable.EMPTY,
+                Instant.now())
                 .orElseThrow();
         assertEquals(List.of(b.id()), hidden.peersRemoved());
         assertEquals(List.of(), hidden.packetFilter(), "nothing may reach a");
         assertEquals(Set.of(), state.peerIds());
 
         MapResponse shown = state.update(ChangeSet.all(), network.snapshots().current(), context, allowAll(),
-                Instant.now()).orElseThrow();
+                RouteTable.EMPTY, Instant.now()).orElseThrow();
         assertEquals(List.of(b.id()), shown.peersChanged().stream().map(io.meshcontrol.core.wire.Node::id).toList());
     }
 
@@ -188,8 +309,7 @@ class MapSessionStateTest {
         Node a = join("a");
         Node b = join("b");
         MapSessionState state = new MapSessionState(a.id(), 142);
-        assertEquals(Boolean.FALSE, state.initial(network.snapshots().current(), context, allowAll(), Instant.now())
-                .peers().getFirst().online());
+        assertEquals(Boolean.FALSE, initial(state).peers().getFirst().online());
 
         network.presence().connected(b);
         MapResponse online = update(state, b).orElseThrow();

@@ -117,7 +117,7 @@ class SnapshotsTest {
                 for (Node node : nodes) {
                     int r = round;
                     done.add(pool.submit(() -> network.nodes().updateFromClient(node.id(), null,
-                            List.of("192.0.2." + (r % 200) + ":41641"), null)));
+                            List.of("192.0.2." + (r % 200) + ":41641"), null, null)));
                     done.add(pool.submit(() -> network.nodes().rename(admin, node.id(), node.givenName() + "-" + r)));
                 }
             }

@@ -6,11 +6,13 @@ import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -42,6 +44,10 @@ public final class DerpSession {
     private volatile long framesTaken;
     private long framesTakenAtLastTick;
     private volatile ScheduledFuture<?> timer;
+    /** For the debug page: when the connection arrived and the bytes each way. */
+    private final Instant connectedAt = Instant.now();
+    private final LongAdder bytesReceived = new LongAdder();
+    private final LongAdder bytesSent = new LongAdder();
 
     DerpSession(DerpServer server, DerpTransport transport, int queueDepth) {
         this.server = server;
@@ -66,6 +72,7 @@ public final class DerpSession {
             bytes.position(bytes.limit());
             return;
         }
+        bytesReceived.add(bytes.remaining());
         try {
             decoder.decode(bytes, this::handle);
         } catch (DerpProtocolException e) {
@@ -78,6 +85,7 @@ public final class DerpSession {
         byte[] frame = queue.poll();
         if (frame != null) {
             framesTaken++;
+            bytesSent.add(frame.length);
         }
         return frame;
     }
@@ -113,6 +121,20 @@ public final class DerpSession {
     /** Whether the client said this relay is its home. */
     public boolean preferred() {
         return preferred;
+    }
+
+    public Instant connectedAt() {
+        return connectedAt;
+    }
+
+    /** Bytes read from the client, frames and headers. */
+    public long bytesReceived() {
+        return bytesReceived.sum();
+    }
+
+    /** Bytes of frames handed to the transport for the client. */
+    public long bytesSent() {
+        return bytesSent.sum();
     }
 
     public java.net.SocketAddress remoteAddress() {

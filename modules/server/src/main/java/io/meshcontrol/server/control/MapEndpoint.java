@@ -10,6 +10,7 @@ import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.wire.CapabilityVersion;
 import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.wire.IpAddressPort;
+import io.meshcontrol.core.wire.IpPrefix;
 import io.meshcontrol.core.wire.MapFrames;
 import io.meshcontrol.core.wire.MapRequest;
 import io.meshcontrol.core.wire.WireJson;
@@ -71,7 +72,8 @@ public final class MapEndpoint implements MachineHandler {
         if (!request.stream()) {
             MapSessionState state = new MapSessionState(current.id(), request.version(), sessions.peerForms());
             NetworkSnapshot snapshot = network.snapshots().current();
-            out.write(frames.encode(state.initial(snapshot, context.get(), access.rules(snapshot), clock.instant())));
+            out.write(frames.encode(state.initial(snapshot, context.get(), access.rules(snapshot),
+                    network.routeElection().current(), clock.instant())));
             out.flush();
             frames.close();
             return;
@@ -93,7 +95,8 @@ public final class MapEndpoint implements MachineHandler {
 
     /**
      * Takes what the request reports; absent parts stay as they were (a Hostinfo without NetInfo keeps the
-     * previous NetInfo). Writing happens only when something differs; a report that matches the snapshot costs
+     * previous NetInfo). A Hostinfo replaces the advertised routes with its RoutableIPs. Writing happens only when
+     * something differs; a report that matches the snapshot, from a node with no route waiting for approval, costs
      * no database access at all (a reconnecting client repeats itself).
      */
     private Node applyClientState(Node node, MapRequest request) {
@@ -102,12 +105,15 @@ public final class MapEndpoint implements MachineHandler {
         List<String> endpoints = request.endpoints().isEmpty() ? null
                 : request.endpoints().stream().map(IpAddressPort::toString).toList();
         DiscoPublicKey disco = request.discoKey().isZero() ? null : request.discoKey();
+        List<IpPrefix> advertised = request.hostinfo() == null ? null : request.hostinfo().fields().routableIps();
         Node reported = node.withClientState(disco == null ? node.discoKey() : disco,
-                endpoints == null ? node.endpoints() : endpoints, hostinfo == null ? node.hostinfo() : hostinfo);
-        if (reported.equals(node)) {
+                endpoints == null ? node.endpoints() : endpoints, hostinfo == null ? node.hostinfo() : hostinfo,
+                advertised == null ? node.advertisedRoutes() : advertised);
+        // An advertised route not approved yet may be auto-approved by now: that check needs the transaction.
+        if (reported.equals(node) && node.approvedRoutes().containsAll(node.advertisedRoutes())) {
             return node;
         }
-        return network.nodes().updateFromClient(node.id(), disco, endpoints, hostinfo);
+        return network.nodes().updateFromClient(node.id(), disco, endpoints, hostinfo, advertised);
     }
 
     private static void refuse(HttpServerExchange exchange, int status, String message) throws Exception {

@@ -78,7 +78,8 @@ final class MapSession {
     void run() throws InterruptedException {
         try {
             NetworkSnapshot first = network.snapshots().current();
-            send(state.initial(first, context.get(), access.rules(first), clock.instant()));
+            send(state.initial(first, context.get(), access.rules(first), network.routeElection().current(),
+                    clock.instant()));
             while (!closed) {
                 MapBatch batch = inbox.poll(nextKeepAlive(), TimeUnit.MILLISECONDS);
                 if (batch == null) {
@@ -97,7 +98,7 @@ final class MapSession {
                 }
                 NetworkSnapshot snapshot = batch.snapshot();
                 Optional<MapResponse> delta = state.update(batch.changes(), snapshot, context.get(),
-                        access.rules(snapshot), batch.at());
+                        access.rules(snapshot), network.routeElection().current(), batch.at());
                 if (delta.isPresent()) {
                     sendRaw(batch.frames().frame(delta.get(), frames));
                 }

@@ -52,6 +52,7 @@ public final class MapSessions implements AutoCloseable {
     private Set<Long> pendingNodes = new HashSet<>();
     private Set<Long> pendingUsers = new HashSet<>();
     private boolean pendingEverything;
+    private boolean pendingPolicy;
     private NetworkSnapshot pendingSnapshot;
     private boolean flushScheduled;
     private long firstChangeNanos;
@@ -104,7 +105,7 @@ public final class MapSessions implements AutoCloseable {
 
     private synchronized void collect(MeshEvent event) {
         if (event instanceof MeshEvent.PolicyUpdated) {
-            pendingEverything = true;
+            pendingPolicy = true;
             scheduleFlush();
         }
     }
@@ -149,11 +150,12 @@ public final class MapSessions implements AutoCloseable {
     private void flush() {
         MapBatch batch;
         synchronized (this) {
-            batch = new MapBatch(new ChangeSet(pendingNodes, pendingUsers, pendingEverything), pendingSnapshot,
-                    clock.instant(), new SharedFrames());
+            batch = new MapBatch(new ChangeSet(pendingNodes, pendingUsers, pendingEverything, pendingPolicy),
+                    pendingSnapshot, clock.instant(), new SharedFrames());
             pendingNodes = new HashSet<>();
             pendingUsers = new HashSet<>();
             pendingEverything = false;
+            pendingPolicy = false;
             flushScheduled = false;
         }
         if (batch.changes().isEmpty()) {

@@ -16,10 +16,12 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * The relay's HTTP side on the server's own listener: {@code GET /derp} switches to the DERP byte stream, and the
- * two probe paths clients and probers use to measure the relay answer 200.
+ * The relay's HTTP side on the server's own listener: {@code GET /derp} switches to the DERP byte stream, the
+ * two probe paths clients and probers use to measure the relay answer 200, and {@code /bootstrap-dns} lists relay
+ * addresses. While the relay is off they all answer 404, as on a server without a relay.
  */
 public final class DerpRoutes {
 
@@ -27,27 +29,47 @@ public final class DerpRoutes {
     private static final HttpString DERP_PUBLIC_KEY = HttpString.tryFromString("Derp-Public-Key");
     private static final HttpString ALLOW_ORIGIN = HttpString.tryFromString("Access-Control-Allow-Origin");
 
-    private final DerpServer relay;
+    private final Supplier<DerpServer> relay;
+    private final BootstrapDnsCache bootstrapDns;
     /** WebSocket with subprotocol "derp" only, no compression: DERP carries encrypted packets that do not compress. */
     private final WebSocketProtocolHandshakeHandler webSocket;
 
-    public DerpRoutes(DerpServer relay) {
+    /** @param relay the relay server while the relay is on, else null */
+    public DerpRoutes(Supplier<DerpServer> relay, BootstrapDnsCache bootstrapDns) {
         this.relay = relay;
+        this.bootstrapDns = bootstrapDns;
         WebSocketConnectionCallback connected = (exchange, channel) -> {
+            DerpServer server = relay.get();
+            if (server == null) {
+                org.xnio.IoUtils.safeClose(channel);
+                return;
+            }
             WebSocketDerpTransport transport = new WebSocketDerpTransport(channel);
-            transport.start(relay.accept(transport));
+            transport.start(server.accept(transport));
         };
         this.webSocket = new WebSocketProtocolHandshakeHandler(List.of(new Hybi13Handshake(Set.of("derp"), false)),
                 connected);
     }
 
     public void register(Routes routes) {
-        HttpHandler upgrade = this::upgrade;
-        routes.addExchange("GET", "/derp", upgrade);
+        routes.addExchange("GET", "/derp", whileOn(this::upgrade));
         for (String path : new String[] {"/derp/probe", "/derp/latency-check"}) {
-            routes.addExchange("GET", path, DerpRoutes::probe);
-            routes.addExchange("HEAD", path, DerpRoutes::probe);
+            routes.addExchange("GET", path, whileOn(DerpRoutes::probe));
+            routes.addExchange("HEAD", path, whileOn(DerpRoutes::probe));
         }
+        routes.addExchange("GET", "/bootstrap-dns", whileOn(bootstrapDns::answer));
+    }
+
+    private HttpHandler whileOn(HttpHandler handler) {
+        return exchange -> {
+            if (relay.get() == null) {
+                exchange.setStatusCode(StatusCodes.NOT_FOUND);
+                exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
+                exchange.getResponseSender().send("the embedded relay is off");
+                return;
+            }
+            handler.handleRequest(exchange);
+        };
     }
 
     /** Empty 200, readable from a browser page too (netcheck in the web client), as Tailscale's server answers. */
@@ -76,10 +98,16 @@ public final class DerpRoutes {
         }
         // Tailscale's client checks only the status; the version and key headers are for people and other tools.
         exchange.getResponseHeaders().put(DERP_VERSION, "2");
-        exchange.getResponseHeaders().put(DERP_PUBLIC_KEY, HexFormat.of().formatHex(relay.publicKey().bytes()));
+        DerpServer server = relay.get();
+        if (server == null) { // turned off since the check above
+            exchange.setStatusCode(StatusCodes.NOT_FOUND);
+            exchange.endExchange();
+            return;
+        }
+        exchange.getResponseHeaders().put(DERP_PUBLIC_KEY, HexFormat.of().formatHex(server.publicKey().bytes()));
         exchange.upgradeChannel("DERP", (connection, upgraded) -> connection.getIoThread().execute(() -> {
             XnioDerpTransport transport = new XnioDerpTransport(connection);
-            DerpSession session = relay.accept(transport);
+            DerpSession session = server.accept(transport);
             transport.start(session);
         }));
         exchange.endExchange();

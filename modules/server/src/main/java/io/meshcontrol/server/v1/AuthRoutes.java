@@ -4,6 +4,7 @@ import io.meshcontrol.api.AuthRegisterRequest;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.state.PendingLogins;
 import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.state.RouteElection;
 import io.meshcontrol.server.http.RawBody;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
@@ -17,10 +18,12 @@ import java.time.Clock;
 public final class AuthRoutes {
 
     private final PendingLogins logins;
+    private final RouteElection election;
     private final Clock clock;
 
-    public AuthRoutes(PendingLogins logins, Clock clock) {
+    public AuthRoutes(PendingLogins logins, RouteElection election, Clock clock) {
         this.logins = logins;
+        this.election = election;
         this.clock = clock;
     }
 
@@ -31,7 +34,7 @@ public final class AuthRoutes {
                 throw MeshException.invalid("auth/register needs \"user\" and \"authId\"");
             }
             Registrations.Registered registered = logins.complete(request.caller(), body.authId(), body.user());
-            return Reply.ok(Views.node(registered.node(), registered.user(), clock.instant()));
+            return Reply.ok(Views.node(registered.node(), registered.user(), election.current(), clock.instant()));
         });
         routes.addPublic("GET", "/register/{authId}", request -> {
             String authId = request.pathParam("authId");

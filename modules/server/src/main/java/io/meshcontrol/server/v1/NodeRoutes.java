@@ -2,26 +2,33 @@ package io.meshcontrol.server.v1;
 
 import io.meshcontrol.api.NodeList;
 import io.meshcontrol.api.NodeRequest;
+import io.meshcontrol.api.RoutesRequest;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.state.Nodes;
+import io.meshcontrol.core.state.RouteElection;
+import io.meshcontrol.core.state.RouteApprovals;
 import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.server.http.ApiRequest;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
 import java.time.Clock;
 
-/** {@code /api/v1/node}: list, show, rename, tag, expire, approve, delete. */
+/** {@code /api/v1/node}: list, show, rename, tag, expire, approve, delete; read and approve its routes. */
 public final class NodeRoutes {
 
     private final Nodes nodes;
+    private final RouteApprovals approvals;
+    private final RouteElection election;
     private final Snapshots snapshots;
     private final Clock clock;
 
     /** @param snapshots where owners are looked up: one listing must not cost a query per node */
-    public NodeRoutes(Nodes nodes, Snapshots snapshots, Clock clock) {
+    public NodeRoutes(Nodes nodes, RouteApprovals approvals, RouteElection election, Snapshots snapshots, Clock clock) {
         this.nodes = nodes;
+        this.approvals = approvals;
+        this.election = election;
         this.snapshots = snapshots;
         this.clock = clock;
     }
@@ -46,6 +53,13 @@ public final class NodeRoutes {
         });
         routes.add("POST", "/api/v1/node/{id}/expire", request -> Reply.ok(view(nodes.expire(request.caller(), id(request)))));
         routes.add("POST", "/api/v1/node/{id}/approve", request -> Reply.ok(view(nodes.approve(request.caller(), id(request)))));
+        routes.add("GET", "/api/v1/node/{id}/routes", request -> Reply.ok(Views.routes(
+                approvals.get(request.caller(), id(request)), election.current())));
+        routes.add("POST", "/api/v1/node/{id}/routes", request -> {
+            RoutesRequest body = request.requiredBody(RoutesRequest.class);
+            return Reply.ok(Views.routes(approvals.setApproved(request.caller(), id(request), body.routes()),
+                    election.current()));
+        });
         routes.add("DELETE", "/api/v1/node/{id}", request -> {
             nodes.delete(request.caller(), id(request));
             return Reply.noContent();
@@ -58,6 +72,6 @@ public final class NodeRoutes {
 
     private io.meshcontrol.api.NodeView view(Node node) {
         User owner = snapshots.current().user(node.userId()).orElse(null);
-        return Views.node(node, owner, clock.instant());
+        return Views.node(node, owner, election.current(), clock.instant());
     }
 }

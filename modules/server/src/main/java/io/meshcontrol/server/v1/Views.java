@@ -3,6 +3,7 @@ package io.meshcontrol.server.v1;
 import io.meshcontrol.api.ApiKeyView;
 import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.PreAuthKeyView;
+import io.meshcontrol.api.RoutesView;
 import io.meshcontrol.api.SettingsView;
 import io.meshcontrol.api.UserView;
 import io.meshcontrol.core.model.ApiKey;
@@ -10,7 +11,11 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.PreAuthKey;
 import io.meshcontrol.core.model.TailnetSettings;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.routes.RoutePrefixes;
+import io.meshcontrol.core.routes.RouteTable;
+import io.meshcontrol.core.wire.IpPrefix;
 import java.time.Instant;
+import java.util.List;
 
 /** Domain records to their v1 views. */
 final class Views {
@@ -35,11 +40,21 @@ final class Views {
                 reason == null, reason, key.useCount(), key.lastUsedAt());
     }
 
-    static NodeView node(Node node, User owner, Instant now) {
+    static NodeView node(Node node, User owner, RouteTable routes, Instant now) {
         return new NodeView(Long.toString(node.id()), node.stableId(), node.givenName(), node.hostname(),
                 owner == null ? null : owner.name(), node.tags(), node.ipv4(), node.ipv6(), node.machineKey().toText(),
                 node.nodeKey().toText(), node.authorized(), node.ephemeral(), node.isKeyExpired(now),
-                node.registerMethod().wireName(), node.createdAt(), node.lastSeen(), node.keyExpiry());
+                node.registerMethod().wireName(), node.createdAt(), node.lastSeen(), node.keyExpiry(),
+                routes(node, routes));
+    }
+
+    static RoutesView routes(Node node, RouteTable routes) {
+        return new RoutesView(texts(node.approvedRoutes()), texts(RoutePrefixes.sorted(node.advertisedRoutes())),
+                texts(routes.servedBy(node)));
+    }
+
+    private static List<String> texts(List<IpPrefix> prefixes) {
+        return prefixes.stream().map(IpPrefix::toString).toList();
     }
 
     static SettingsView settings(TailnetSettings settings) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.core.config.ConfigLoader;
 import io.meshcontrol.core.config.ConfigRequest;
 import io.meshcontrol.core.config.MeshConfig;
-import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.core.wire.DNSResolver;
 import java.nio.file.Files;
@@ -16,7 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What the configuration puts into every map: DNS (MagicDNS, global and split nameservers) and relay map files. */
+/** What the configuration puts into every map: DNS (MagicDNS, global and split nameservers) */
 class MapContextsTest {
 
     @TempDir
@@ -45,16 +44,5 @@ class MapContextsTest {
         assertEquals(List.of("mesh.example", "corp.example"), dns.domains());
         assertEquals(List.of(DNSResolver.at("1.1.1.1"), DNSResolver.at("https://dns.example/dns-query")), dns.resolvers());
         assertEquals(Map.of("corp.example", List.of(DNSResolver.at("10.0.0.53"))), dns.routes());
-    }
-
-    @Test
-    void relayMapFilesMergeTheirRegions() throws Exception {
-        Files.writeString(folder.resolve("a.json"), "{\"Regions\":{\"900\":{\"RegionID\":900,\"RegionCode\":\"a\","
-                + "\"RegionName\":\"A\",\"Nodes\":[{\"Name\":\"900a\",\"RegionID\":900,\"HostName\":\"derp.a.example\"}]}}}");
-        Files.writeString(folder.resolve("b.json"), "{\"Regions\":{\"901\":{\"RegionID\":901,\"RegionCode\":\"b\","
-                + "\"RegionName\":\"B\",\"Nodes\":[{\"Name\":\"901a\",\"RegionID\":901,\"HostName\":\"derp.b.example\"}]}}}");
-        DERPMap map = MapContexts.derpMap(List.of(folder.resolve("a.json"), folder.resolve("b.json")));
-        assertEquals(List.of(900, 901), map.regions().keySet().stream().sorted().toList());
-        assertEquals("derp.b.example", map.regions().get(901).nodes().getFirst().hostName());
     }
 }

@@ -74,6 +74,58 @@ class MapSessionTest {
         }
     }
 
+    @Test
+    void whenThePrimaryRouterGoesOfflinePeersGetTheNextRouterAsADelta() throws Exception {
+        try (TestServer server = TestServer.start(folder)) {
+            server.adminClient().createUser(new UserRequest("alice", null, null, null));
+            String key = server.adminClient().createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false,
+                    "", null)).secret();
+            Node self = join(server, key, "self");
+            Node r1 = router(server, key, "r1");
+            Node r2 = router(server, key, "r2");
+            server.network.presence().connected(r1);
+            server.network.presence().connected(r2);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            MapSession session = new MapSession(self.id(), 142, MapFrames.zstd(1), synchronizedOut(out), server.network,
+                    server.server::mapContext, new io.meshcontrol.core.netmap.AccessControl(server.network.policies()),
+                    server.server.mapSessions().peerForms(), Duration.ofSeconds(50), Clock.systemUTC());
+            server.server.mapSessions().open(session);
+            Thread stream = Thread.ofVirtual().start(() -> {
+                try {
+                    session.run();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            awaitMessages(out, messages -> !messages.isEmpty());
+            List<String> lan = List.of("10.1.0.0/16");
+            assertEquals(lan, primaryRoutes(read(out).getFirst().peers(), r1.id()), "r1, the lowest id, serves");
+            assertEquals(List.of(), primaryRoutes(read(out).getFirst().peers(), r2.id()));
+
+            server.network.presence().disconnected(r1);
+            awaitMessages(out, messages -> messages.stream().anyMatch(m -> lan.equals(primaryRoutes(m.peersChanged(),
+                    r2.id()))));
+            assertTrue(read(out).stream().anyMatch(m -> List.of().equals(primaryRoutes(m.peersChanged(), r1.id()))),
+                    "r1 no longer serves it");
+            session.close();
+            stream.join(10_000);
+        }
+    }
+
+    private static Node router(TestServer server, String key, String name) {
+        Node node = server.network.registrations().withAuthKey(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), name,
+                "{\"Hostname\":\"" + name + "\",\"RoutableIPs\":[\"10.1.0.0/16\"]}"), key).node();
+        return server.network.routeApprovals().setApproved(io.meshcontrol.core.auth.Caller.localAdmin(), node.id(),
+                List.of("10.1.0.0/16"));
+    }
+
+    /** The PrimaryRoutes of node {@code id} among {@code nodes}, or null when it is not there. */
+    private static List<String> primaryRoutes(List<io.meshcontrol.core.wire.Node> nodes, long id) {
+        return nodes.stream().filter(n -> n.id() == id).findFirst()
+                .map(n -> n.primaryRoutes().stream().map(Object::toString).toList()).orElse(null);
+    }
+
     /** Waits (up to 20 s) until what the stream wrote so far satisfies {@code condition}. */
     private static void awaitMessages(ByteArrayOutputStream out, java.util.function.Predicate<List<MapResponse>> condition)
             throws Exception {

@@ -57,6 +57,26 @@ public final class TestServer implements AutoCloseable {
                 ServerSettings.Relay.forTests(folder.resolve("data").resolve("derp_server_private.key"), verifyClients));
     }
 
+    /**
+     * A server with the given relay and DERP map sources, and a metrics listener on a free loopback port. Build
+     * {@code maps} with {@link ServerSettings.DerpMaps#forTests}, which resolves no host names. Map URLs in tests
+     * point at loopback servers of the test: pass {@code new EgressGuard(false, true)} (the
+     * {@code egress.allow_loopback_targets} switch), since loopback is refused by default.
+     */
+    public static TestServer start(Path folder, ServerSettings.Relay relay, ServerSettings.DerpMaps maps) {
+        Path dataDir = folder.resolve("data");
+        Network network = new Network(Database.open(dataDir.resolve("db.sqlite"), true), Clock.systemUTC());
+        ServerSettings settings = new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, "http://127.0.0.1:8080",
+                "mesh.test", BuildInfo.version(), dataDir.resolve("cli-credential.json"),
+                dataDir.resolve("noise_private.key"), ServerSettings.Control.defaults("mesh.test"), relay, maps);
+        return new TestServer(dataDir, network, MeshServer.start(settings, network, Clock.systemUTC()));
+    }
+
+    /** The relay as tests run it (STUN on a free loopback port), with its key in the test folder. */
+    public static ServerSettings.Relay testRelay(Path folder, boolean verifyClients) {
+        return ServerSettings.Relay.forTests(folder.resolve("data").resolve("derp_server_private.key"), verifyClients);
+    }
+
     private static TestServer start(Path folder, String version, ServerSettings.Control control) {
         return start(folder, version, control, ServerSettings.Relay.OFF);
     }
@@ -98,6 +118,12 @@ public final class TestServer implements AutoCloseable {
 
     /** A raw request, for asserting on status codes, headers and bodies. */
     public HttpResponse<String> request(String method, String path, String token, String body) {
+        return request(method, path, token, body, java.util.Map.of());
+    }
+
+    /** A raw request with extra headers (If-Match, say). */
+    public HttpResponse<String> request(String method, String path, String token, String body,
+            java.util.Map<String, String> headers) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(url().resolve(path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (token != null) {
@@ -106,6 +132,7 @@ public final class TestServer implements AutoCloseable {
         if (body != null) {
             builder.header("Content-Type", "application/json");
         }
+        headers.forEach(builder::header);
         try {
             return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

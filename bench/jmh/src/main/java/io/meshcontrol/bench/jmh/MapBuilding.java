@@ -1,0 +1,39 @@
+package io.meshcontrol.bench.jmh;
+
+import io.meshcontrol.core.netmap.AccessRules;
+import io.meshcontrol.core.netmap.MapContext;
+import io.meshcontrol.core.netmap.MapSessionState;
+import io.meshcontrol.core.policy.Policy;
+import io.meshcontrol.core.state.NetworkSnapshot;
+import io.meshcontrol.core.wire.DERPMap;
+import io.meshcontrol.core.wire.DNSConfig;
+import io.meshcontrol.core.wire.MapResponse;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Glue for "build one node's full map from a snapshot": what a map stream does for its first message. The only
+ * class of the map benchmarks that calls core's map building; adapt it here when core's entry points change.
+ */
+public final class MapBuilding {
+
+    /** The capability version of the newest pinned client (tailscale v1.102.5). */
+    public static final int CAP_VERSION = 142;
+    public static final MapContext CONTEXT = new MapContext("TbenchCNTRL", "mesh.internal",
+            DNSConfig.builder().domains(List.of("mesh.internal")).proxied(true).build(), new DERPMap(null, Map.of(), false));
+
+    private final NetworkSnapshot snapshot;
+    private final AccessRules access;
+    private final Instant now = Instant.parse("2026-11-22T00:00:00Z");
+
+    public MapBuilding(NetworkSnapshot snapshot, Policy policy) {
+        this.snapshot = snapshot;
+        this.access = AccessRules.compile(policy, snapshot);
+    }
+
+    /** The first map of node {@code nodeId}'s stream, every peer online. */
+    public MapResponse fullMap(long nodeId) {
+        return new MapSessionState(nodeId, CAP_VERSION).initial(snapshot, id -> true, CONTEXT, access, now);
+    }
+}

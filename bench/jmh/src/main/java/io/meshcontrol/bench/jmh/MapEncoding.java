@@ -1,0 +1,33 @@
+package io.meshcontrol.bench.jmh;
+
+import io.meshcontrol.core.wire.MapFrames;
+import io.meshcontrol.core.wire.MapResponse;
+import io.meshcontrol.core.wire.WireJson;
+
+/**
+ * Glue for "encode map message M for the wire": JSON, then a zstd frame as a map stream sends it. The only class of
+ * the encoding benchmarks that calls core's wire code.
+ */
+public final class MapEncoding implements AutoCloseable {
+
+    private final MapFrames frames = MapFrames.zstd(MapFrames.DEFAULT_LEVEL);
+
+    public byte[] json(MapResponse message) {
+        return WireJson.write(message);
+    }
+
+    /** The whole frame: JSON and zstd at the server's level. */
+    public byte[] frame(MapResponse message) {
+        return frames.encode(message);
+    }
+
+    /** zstd alone, of JSON already encoded. */
+    public byte[] compress(byte[] json) {
+        return frames.encodeJson(json);
+    }
+
+    @Override
+    public void close() {
+        frames.close();
+    }
+}

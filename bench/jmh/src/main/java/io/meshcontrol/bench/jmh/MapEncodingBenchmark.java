@@ -1,0 +1,65 @@
+package io.meshcontrol.bench.jmh;
+
+import io.meshcontrol.core.policy.Policy;
+import io.meshcontrol.core.wire.MapResponse;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/** Encoding a full map with {@code peers} peers: JSON, JSON plus zstd (the frame sent), and zstd alone. */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class MapEncodingBenchmark {
+
+    @Param("10000")
+    public int peers;
+
+    private MapEncoding encoding;
+    private MapResponse map;
+    private byte[] json;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        int nodes = peers + 1;
+        map = new MapBuilding(SyntheticNetwork.snapshot(nodes, nodes / 10), Policy.EMPTY).fullMap(1);
+        encoding = new MapEncoding();
+        json = encoding.json(map);
+        System.out.printf("%nmap of %d peers: %,d bytes of JSON, %,d bytes as a zstd frame%n", map.peers().size(),
+                json.length, encoding.compress(json).length);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        encoding.close();
+    }
+
+    @Benchmark
+    public byte[] json() {
+        return encoding.json(map);
+    }
+
+    @Benchmark
+    public byte[] jsonAndZstd() {
+        return encoding.frame(map);
+    }
+
+    @Benchmark
+    public byte[] zstdOnly() {
+        return encoding.compress(json);
+    }
+}

@@ -1,0 +1,162 @@
+package io.meshcontrol.interop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.PreAuthKeyRequest;
+import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.cli.CliContext;
+import io.meshcontrol.cli.Svc;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Subnet routers and exit nodes with real clients: an advertised route waits until {@code svc nodes approve-routes},
+ * then peers see it in the router's PrimaryRoutes and AllowedIPs; the policy's auto-approvers approve a tagged
+ * router's route and an exit node (both families) without anyone approving; a route two routers share moves to the
+ * second when the first stops. Traffic through the routes is not tried (userspace networking).
+ */
+class RoutesTest {
+
+    private static final Duration SOON = Duration.ofSeconds(30);
+
+    @RegisterExtension
+    final TailscaleNodes nodes = new TailscaleNodes();
+
+    @TempDir
+    Path folder;
+
+    private TestNetwork network;
+    private MeshClient admin;
+
+    static Stream<ClientVersion> versions() {
+        return ClientVersions.all();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (network != null) {
+            network.close();
+        }
+    }
+
+    private String start() throws Exception {
+        network = TestNetwork.start(folder, nodes, Duration.ofMinutes(30));
+        admin = network.admin();
+        admin.createUser(new UserRequest("alice", null, "alice@example.com", "admin"));
+        return admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "", null)).secret();
+    }
+
+    private TailscaleNode up(ClientVersion version, String name, String key, String... args) {
+        TailscaleNode node = network.node(version, name);
+        node.up(network.loginServer(), key, name, args).requireOk();
+        return node;
+    }
+
+    @ParameterizedTest(name = "tailscale {0}")
+    @MethodSource("versions")
+    void anAdvertisedRouteReachesPeersOnceApproved(ClientVersion version) throws Exception {
+        String key = start();
+        TailscaleNode a = up(version, "a", key);
+        up(version, "r", key, "--advertise-routes=10.77.0.0/16");
+        awaitServer("r advertising", () -> network.view("r").routes().available().equals(List.of("10.77.0.0/16")));
+        PeerStatus pending = a.awaitStatus("r online", s -> peer(s, "r").filter(PeerStatus::online).isPresent(), SOON)
+                .peer("r").orElseThrow();
+        assertTrue(!PeerStatus.texts(pending.json(), "AllowedIPs").contains("10.77.0.0/16"), "not approved yet");
+        assertEquals(List.of(), PeerStatus.texts(pending.json(), "PrimaryRoutes"));
+
+        svc("nodes", "approve-routes", "--identifier", "r", "--routes", "10.77.0.0/16");
+        PeerStatus approved = a.awaitStatus("r serving 10.77.0.0/16",
+                s -> peer(s, "r").map(p -> PeerStatus.texts(p.json(), "PrimaryRoutes").contains("10.77.0.0/16"))
+                        .orElse(false), SOON).peer("r").orElseThrow();
+        assertTrue(PeerStatus.texts(approved.json(), "AllowedIPs").contains("10.77.0.0/16"),
+                approved.json().toString());
+        assertEquals(List.of("10.77.0.0/16"), network.view("r").routes().serving());
+    }
+
+    @ParameterizedTest(name = "tailscale {0}")
+    @MethodSource("versions")
+    void autoApproversApproveATaggedRouterAndAnExitNode(ClientVersion version) throws Exception {
+        String key = start();
+        admin.setPolicy("""
+                {
+                  "tagOwners": {"tag:router": ["alice@example.com"], "tag:exit": ["alice@example.com"]},
+                  // routers may serve inside 10.0.0.0/8; exit nodes need no approval
+                  "autoApprovers": {"routes": {"10.0.0.0/8": ["tag:router"]}, "exitNode": ["tag:exit"]},
+                }
+                """);
+        TailscaleNode a = up(version, "a", key);
+        up(version, "r", key, "--advertise-tags=tag:router", "--advertise-routes=10.88.0.0/16");
+        up(version, "e", key, "--advertise-tags=tag:exit", "--advertise-exit-node");
+
+        NodeStatus seen = a.awaitStatus("r serving 10.88.0.0/16 and e an exit node", s ->
+                peer(s, "r").map(p -> PeerStatus.texts(p.json(), "PrimaryRoutes").contains("10.88.0.0/16")).orElse(false)
+                && peer(s, "e").map(p -> p.json().path("ExitNodeOption").asBoolean(false)).orElse(false), SOON);
+        List<String> exitAllowed = PeerStatus.texts(seen.peer("e").orElseThrow().json(), "AllowedIPs");
+        assertTrue(exitAllowed.contains("0.0.0.0/0") && exitAllowed.contains("::/0"), exitAllowed.toString());
+        assertEquals(List.of("0.0.0.0/0", "::/0"), network.view("e").routes().approved());
+        assertEquals(List.of("10.88.0.0/16"), network.view("r").routes().approved());
+    }
+
+    @ParameterizedTest(name = "tailscale {0}")
+    @MethodSource("versions")
+    void theNextRouterServesASharedRouteWhenThePrimaryStops(ClientVersion version) throws Exception {
+        String key = start();
+        TailscaleNode a = up(version, "a", key);
+        TailscaleNode r1 = up(version, "r1", key, "--advertise-routes=10.99.0.0/16");
+        up(version, "r2", key, "--advertise-routes=10.99.0.0/16");
+        svc("nodes", "approve-routes", "--identifier", "r1", "--routes", "10.99.0.0/16");
+        svc("nodes", "approve-routes", "--identifier", "r2", "--routes", "10.99.0.0/16");
+        a.awaitStatus("r1, the lowest id, primary", s -> serves(s, "r1", "10.99.0.0/16") && !serves(s, "r2",
+                "10.99.0.0/16"), SOON);
+
+        r1.stop();
+        a.awaitStatus("r2 primary once r1 is gone", s -> serves(s, "r2", "10.99.0.0/16")
+                && !serves(s, "r1", "10.99.0.0/16"), SOON);
+        assertEquals(List.of("10.99.0.0/16"), network.view("r2").routes().serving());
+    }
+
+    private static boolean serves(NodeStatus status, String name, String prefix) {
+        return peer(status, name).map(p -> PeerStatus.texts(p.json(), "PrimaryRoutes").contains(prefix)).orElse(false);
+    }
+
+    private static Optional<PeerStatus> peer(NodeStatus status, String name) {
+        return status.peerList().stream().filter(p -> p.dnsName().startsWith(name + ".")).findFirst();
+    }
+
+    /** Polls the server's view (the client reports its routes shortly after up returns). */
+    private static void awaitServer(String what, java.util.function.BooleanSupplier condition) throws Exception {
+        long deadline = System.nanoTime() + SOON.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(what + " not reached within " + SOON.toSeconds() + "s");
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /** Runs the real svc command line against the test server, through its local credential. */
+    private void svc(String... args) throws Exception {
+        Path config = folder.resolve("svc.yaml");
+        Files.writeString(config, "cli:\n  local_credential_path: " + network.server().localCredentialPath() + "\n");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] all = Stream.concat(Stream.of("-c", config.toString()), Stream.of(args)).toArray(String[]::new);
+        int code = Svc.run(new CliContext(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), folder, folder), all);
+        assertEquals(0, code, "svc " + String.join(" ", args) + ": " + err.toString(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,15 @@
+package io.meshcontrol.api;
+
+import java.util.List;
+
+/**
+ * A node's subnet and exit routes ({@code GET /api/v1/node/{id}/routes}, and part of every node view). Prefixes in
+ * CIDR form, IPv4 first; an exit node has {@code 0.0.0.0/0} and {@code ::/0}.
+ *
+ * @param approved what an administrator or an auto-approver allowed (it may include routes not advertised yet)
+ * @param available what the node advertises
+ * @param serving what peers route through the node now: approved and advertised, and for a subnet route shared by
+ *     several routers only on the primary one
+ */
+public record RoutesView(List<String> approved, List<String> available, List<String> serving) {
+}

@@ -1,0 +1,50 @@
+package io.meshcontrol.cli;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.api.LocalAccess;
+import io.meshcontrol.api.MeshClient;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/** {@code svc serve} as a separate process (for tests that signal or kill it), and its local client. */
+final class ServeProcess {
+
+    private ServeProcess() {
+    }
+
+    /** Starts {@code svc serve -c config} in {@code folder}, its output going to {@code log}. */
+    static Process start(Path folder, Path config, Path log) throws IOException {
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                Svc.class.getName(), "serve", "-c", config.toString());
+        return new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+    }
+
+    /** A client of the started server, once it has written its local credential (at most 60 s). */
+    static MeshClient awaitClient(Path credential, Process process) throws Exception {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+        while (Instant.now().isBefore(deadline)) {
+            assertTrue(process.isAlive(), "svc serve exited early");
+            if (Files.exists(credential)) {
+                LocalAccess access = LocalAccess.read(credential);
+                return new MeshClient(URI.create(access.url()), access.token(), false, Svc.version(), w -> { });
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("svc serve did not start within 60 s");
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

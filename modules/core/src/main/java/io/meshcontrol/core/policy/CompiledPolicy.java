@@ -1,0 +1,149 @@
+package io.meshcontrol.core.policy;
+
+import io.meshcontrol.core.wire.FilterRule;
+import io.meshcontrol.core.wire.RawJson;
+import io.meshcontrol.core.wire.SSHPolicy;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A policy compiled against one inventory of users and machines: what each machine must be sent. Compilation
+ * resolves every alias to a set of machines once; the per-machine answers are computed on first request and kept,
+ * so a policy change costs one pass over the rules per kind of machine, not per pair. Thread-safe.
+ *
+ * <p>The server and {@code svc policy simulate} both use this class, so they cannot disagree.
+ */
+public final class CompiledPolicy {
+
+    private final Policy policy;
+    private final NodeIndex index;
+    private final List<AccessRule> rules;
+    private final PacketFilters filters;
+    private final Visibility visibility;
+    private final SshPolicies ssh;
+    private final NodeCapabilities capabilities;
+    private final Map<Integer, List<FilterRule>> filterCache = new ConcurrentHashMap<>();
+    private final Map<Integer, SSHPolicy> sshCache = new ConcurrentHashMap<>();
+
+    private CompiledPolicy(Policy policy, PolicyInventory inventory, String serverUrl) {
+        this.policy = policy;
+        this.index = new NodeIndex(inventory);
+        AliasResolver resolver = new AliasResolver(policy, index);
+        this.rules = AccessRule.of(policy, resolver, index);
+        this.filters = new PacketFilters(rules, index);
+        this.visibility = new Visibility(rules, index);
+        this.ssh = new SshPolicies(policy, resolver, index, serverUrl);
+        this.capabilities = new NodeCapabilities(policy, resolver, index);
+    }
+
+    /**
+     * @param serverUrl this server's URL, for the address a {@code check} SSH rule sends clients to
+     */
+    public static CompiledPolicy compile(Policy policy, PolicyInventory inventory, String serverUrl) {
+        return new CompiledPolicy(policy, inventory, serverUrl);
+    }
+
+    public Policy policy() {
+        return policy;
+    }
+
+    /** Whether the machine is in the inventory (an unknown machine gets nothing: no peers, an empty filter). */
+    public boolean knows(long nodeId) {
+        return index.indexOf(nodeId) >= 0;
+    }
+
+    /** The packet filter the machine enforces (wire {@code FilterRule}s); empty means it accepts nothing. */
+    public List<FilterRule> packetFilter(long nodeId) {
+        int node = index.indexOf(nodeId);
+        return node < 0 ? List.of() : filterCache.computeIfAbsent(node, filters::of);
+    }
+
+    /** Whether {@code a} and {@code b} are peers: either may reach the other. Symmetric. */
+    public boolean sees(long a, long b) {
+        int from = index.indexOf(a);
+        int to = index.indexOf(b);
+        return from >= 0 && to >= 0 && from != to && visibility.peers(from).get(to);
+    }
+
+    /** The ids of the machines {@code nodeId} sees, in inventory order. */
+    public List<Long> peers(long nodeId) {
+        int node = index.indexOf(nodeId);
+        if (node < 0) {
+            return List.of();
+        }
+        BitSet peers = visibility.peers(node);
+        List<Long> ids = new ArrayList<>(peers.cardinality());
+        for (int i = peers.nextSetBit(0); i >= 0; i = peers.nextSetBit(i + 1)) {
+            ids.add(index.entry(i).node().id());
+        }
+        return ids;
+    }
+
+    /** The machine's Tailscale SSH policy: the rules it is a destination of (possibly none). */
+    public SSHPolicy sshPolicy(long nodeId) {
+        int node = index.indexOf(nodeId);
+        return node < 0 ? new SSHPolicy(List.of()) : sshCache.computeIfAbsent(node, ssh::of);
+    }
+
+    /** The machine's own capabilities (self {@code CapMap}), sorted by name. */
+    public Map<String, List<RawJson>> capMap(long nodeId) {
+        int node = index.indexOf(nodeId);
+        return node < 0 ? Map.of() : capabilities.of(node);
+    }
+
+    /**
+     * Which of {@code peer}'s approved routes {@code viewer} may use, in the peer's order: a route is offered when
+     * the viewer may send to it, or when traffic from it may reach the viewer (so the answer can go back).
+     * Exit routes count as the internet. The seam for the peer's {@code AllowedIPs}; which router is primary for a
+     * route is decided elsewhere.
+     */
+    public List<String> peerRoutes(long viewerId, long peerId) {
+        int viewer = index.indexOf(viewerId);
+        int peer = index.indexOf(peerId);
+        if (viewer < 0 || peer < 0 || viewer == peer) {
+            return List.of();
+        }
+        NodeIndex.Entry router = index.entry(peer);
+        List<String> visible = new ArrayList<>();
+        for (String route : router.node().approvedRoutes()) {
+            IpBlock block = IpBlock.parse(route);
+            if (offers(viewer, router, block)) {
+                visible.add(route);
+            }
+        }
+        return visible;
+    }
+
+    private boolean offers(int viewer, NodeIndex.Entry router, IpBlock route) {
+        boolean exit = route.isEverything();
+        // Routers of the same subnet that are peers learn each other's route (the vendor does so, for failover).
+        if (!exit && visibility.peers(viewer).get(router.index())
+                && index.entry(viewer).subnetRoutes().stream().anyMatch(own -> own.block().equals(route))) {
+            return true;
+        }
+        for (int r = 0; r < rules.size(); r++) {
+            AccessRule rule = rules.get(r);
+            if (!rule.through(router)) {
+                continue;
+            }
+            if (rule.srcMembers.get(viewer)) {
+                for (AccessRule.Destination dst : rule.dsts) {
+                    Target target = dst.target();
+                    if (target.wildcard() || (exit ? target.internet()
+                            || target.literals().stream().anyMatch(l -> TailnetRanges.inInternet(l.block()))
+                            : target.literals().stream().anyMatch(l -> l.block().overlaps(route)))) {
+                        return true;
+                    }
+                }
+            }
+            if (!exit && rule.dstTargets.get(viewer) && (rule.src.wildcard()
+                    || rule.src.literals().stream().anyMatch(l -> l.block().overlaps(route)))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,151 @@
+package io.meshcontrol.core.policy;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The inventory arranged for compilation: machines numbered 0..n-1 so that sets of machines are bit sets, with
+ * their addresses and routes as {@link IpBlock}s and the lookups the alias resolution needs, built in one pass.
+ */
+final class NodeIndex {
+
+    /** A machine and what compilation asks of it, precomputed. */
+    record Entry(int index, PolicyNode node, PolicyUser user, List<IpBlock> addresses, List<Route> subnetRoutes,
+            boolean exitNode) {
+    }
+
+    /** An approved subnet route, as written and as a block. */
+    record Route(String text, IpBlock block) {
+    }
+
+    private final List<Entry> entries = new ArrayList<>();
+    private final Map<Long, Integer> byId = new HashMap<>();
+    private final Map<Long, PolicyUser> users = new HashMap<>();
+    private final Map<String, PolicyUser> usersByLogin = new HashMap<>();
+    private final Map<String, BitSet> byTag = new HashMap<>();
+    private final Map<Long, BitSet> byUser = new HashMap<>();
+    private final BitSet all = new BitSet();
+    private final BitSet tagged = new BitSet();
+    private final BitSet untagged = new BitSet();
+    private final BitSet exitNodes = new BitSet();
+    private final BitSet routers = new BitSet();
+    /** Approved subnet routes of every machine, as {@code *} adds them to sources (first seen order). */
+    private final List<String> subnetRouteTexts = new ArrayList<>();
+    /** Addresses outside the vendor's ranges (a server configured with other prefixes), for {@code *}. */
+    private final List<String> foreignAddresses = new ArrayList<>();
+
+    NodeIndex(PolicyInventory inventory) {
+        for (PolicyUser user : inventory.users()) {
+            users.put(user.id(), user);
+            user.logins().forEach(login -> usersByLogin.putIfAbsent(login, user));
+        }
+        for (PolicyNode node : inventory.nodes()) {
+            int index = entries.size();
+            List<IpBlock> addresses = new ArrayList<>();
+            for (String address : node.addresses()) {
+                IpBlock block = IpBlock.parse(address);
+                addresses.add(block);
+                if (!TailnetRanges.CGNAT.contains(block) && !TailnetRanges.ULA.contains(block)) {
+                    foreignAddresses.add(address);
+                }
+            }
+            List<Route> subnets = new ArrayList<>();
+            boolean exit = false;
+            for (String route : node.approvedRoutes()) {
+                IpBlock block = IpBlock.parse(route);
+                if (block.isEverything()) {
+                    exit = true;
+                } else {
+                    subnets.add(new Route(route, block));
+                    if (!subnetRouteTexts.contains(route)) {
+                        subnetRouteTexts.add(route);
+                    }
+                }
+            }
+            PolicyUser user = node.isTagged() || node.userId() == null ? null : users.get(node.userId());
+            Entry entry = new Entry(index, node, user, List.copyOf(addresses), List.copyOf(subnets), exit);
+            entries.add(entry);
+            byId.put(node.id(), index);
+            all.set(index);
+            if (node.isTagged()) {
+                tagged.set(index);
+                node.tags().forEach(tag -> byTag.computeIfAbsent(tag, t -> new BitSet()).set(index));
+            } else if (user != null) {
+                untagged.set(index);
+                byUser.computeIfAbsent(user.id(), id -> new BitSet()).set(index);
+            }
+            if (exit) {
+                exitNodes.set(index);
+            }
+            if (!subnets.isEmpty()) {
+                routers.set(index);
+            }
+        }
+    }
+
+    int size() {
+        return entries.size();
+    }
+
+    Entry entry(int index) {
+        return entries.get(index);
+    }
+
+    /** The index of a machine, or -1 when it is not in the inventory. */
+    int indexOf(long nodeId) {
+        Integer index = byId.get(nodeId);
+        return index == null ? -1 : index;
+    }
+
+    PolicyUser user(Long id) {
+        return id == null ? null : users.get(id);
+    }
+
+    PolicyUser userByLogin(String login) {
+        return usersByLogin.get(login);
+    }
+
+    Iterable<PolicyUser> users() {
+        return users.values();
+    }
+
+    BitSet all() {
+        return all;
+    }
+
+    BitSet tagged() {
+        return tagged;
+    }
+
+    BitSet untagged() {
+        return untagged;
+    }
+
+    BitSet exitNodes() {
+        return exitNodes;
+    }
+
+    BitSet routers() {
+        return routers;
+    }
+
+    BitSet withTag(String tag) {
+        return byTag.getOrDefault(tag, new BitSet());
+    }
+
+    /** A user's own (untagged) machines. */
+    BitSet ofUser(long userId) {
+        return byUser.getOrDefault(userId, new BitSet());
+    }
+
+    List<String> subnetRouteTexts() {
+        return subnetRouteTexts;
+    }
+
+    List<String> foreignAddresses() {
+        return foreignAddresses;
+    }
+}

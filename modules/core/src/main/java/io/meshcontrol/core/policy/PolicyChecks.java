@@ -1,0 +1,87 @@
+package io.meshcontrol.core.policy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The checks that need the network's users: domains in {@code user:*@domain} and {@code localpart:*@domain}, and
+ * the policy's own {@code tests} and {@code sshTests}. Run before a policy is saved; a failure refuses it.
+ */
+public final class PolicyChecks {
+
+    private PolicyChecks() {
+    }
+
+    /**
+     * @throws PolicyException in the vendor's words: a domain no user of the network has, or {@code test(s) failed}
+     *     followed by the failing cases
+     */
+    public static void check(Policy policy, PolicyInventory inventory) {
+        Set<String> domains = domains(inventory);
+        checkDomains(policy, domains);
+        List<String> failures = new ArrayList<>();
+        PolicyTestRunner runner = new PolicyTestRunner(policy, inventory);
+        policy.tests().forEach(test -> failures.addAll(runner.run(test)));
+        policy.sshTests().forEach(test -> failures.addAll(runner.run(test)));
+        if (!failures.isEmpty()) {
+            throw new PolicyException("test(s) failed: " + String.join("; ", failures));
+        }
+    }
+
+    /**
+     * The domains the network is associated with: its owner's, as the vendor's network belongs to its owner's
+     * domain and guests from other domains do not widen it. Without an owner, every user's domain.
+     */
+    static Set<String> domains(PolicyInventory inventory) {
+        Set<String> owners = new TreeSet<>();
+        Set<String> all = new TreeSet<>();
+        for (PolicyUser user : inventory.users()) {
+            if (!user.domain().isEmpty()) {
+                all.add(user.domain());
+                if (user.role() == io.meshcontrol.core.model.Role.OWNER) {
+                    owners.add(user.domain());
+                }
+            }
+        }
+        return owners.isEmpty() ? all : owners;
+    }
+
+    private static void checkDomains(Policy policy, Set<String> domains) {
+        List<List<Alias>> sources = new ArrayList<>();
+        if (policy.acls() != null) {
+            policy.acls().forEach(acl -> sources.add(acl.src()));
+        }
+        if (policy.grants() != null) {
+            policy.grants().forEach(grant -> sources.add(grant.src()));
+        }
+        for (List<Alias> src : sources) {
+            for (Alias alias : src) {
+                if (alias instanceof Alias.Domain(String domain) && !domains.contains(domain)) {
+                    throw notAssociated("", domain);
+                }
+            }
+        }
+        for (SshRule rule : policy.ssh()) {
+            for (Alias alias : rule.src()) {
+                if (alias instanceof Alias.Domain(String domain) && !domains.contains(domain)) {
+                    throw notAssociated("[ssh] ", domain);
+                }
+            }
+            for (String user : rule.users()) {
+                if (SshPolicies.isLocalPart(user)) {
+                    String domain = user.substring(SshPolicies.LOCALPART.length());
+                    if (!domains.contains(domain)) {
+                        throw notAssociated("", domain);
+                    }
+                }
+            }
+        }
+    }
+
+    private static PolicyException notAssociated(String prefix, String domain) {
+        return new PolicyException(prefix + domain
+                + " is not associated with this Tailnet and cannot be used in user:*@<domain> expressions");
+    }
+}

@@ -1,0 +1,29 @@
+package io.meshcontrol.core.policy;
+
+import java.util.List;
+
+/**
+ * A machine as the policy sees it: who it belongs to, its addresses and the routes it serves.
+ *
+ * @param name its name in the network (the DNS label)
+ * @param userId the owner, or null for a tagged machine (which belongs to its tags)
+ * @param approvedRoutes subnet and exit routes ({@code 0.0.0.0/0}, {@code ::/0}) an administrator or an
+ *     auto-approver has approved for it; it gets the rules whose destinations fall in them
+ */
+public record PolicyNode(long id, String name, String stableId, Long userId, List<String> tags, String ipv4,
+        String ipv6, List<String> approvedRoutes) {
+
+    public PolicyNode {
+        tags = List.copyOf(tags);
+        approvedRoutes = List.copyOf(approvedRoutes);
+    }
+
+    public boolean isTagged() {
+        return !tags.isEmpty();
+    }
+
+    /** The node's own addresses, IPv4 first, as filters name them. */
+    public List<String> addresses() {
+        return ipv6 == null || ipv6.isEmpty() ? List.of(ipv4) : List.of(ipv4, ipv6);
+    }
+}

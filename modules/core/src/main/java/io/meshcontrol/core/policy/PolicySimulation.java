@@ -1,0 +1,134 @@
+package io.meshcontrol.core.policy;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.wire.WireJson;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Offline evaluation of a policy against a described network ({@code svc policy simulate}): the same compiler the
+ * server runs, fed from a file instead of the database.
+ *
+ * <p>The network file: {@code {"users": [{"name", "email", "role"}], "nodes": [{"name", "user" (e-mail or name),
+ * "tags", "ipv4", "ipv6", "advertisedRoutes", "approvedRoutes"}]}}; a tagged node has tags and no user.
+ */
+public final class PolicySimulation {
+
+    private PolicySimulation() {
+    }
+
+    /**
+     * Reads the network file. Users and nodes get ids in file order.
+     *
+     * @throws MeshException naming the first problem
+     */
+    public static PolicyInventory readInventory(String json) {
+        JsonNode root;
+        try {
+            root = WireJson.mapper().readTree(json);
+        } catch (JacksonException e) {
+            throw MeshException.invalid("nodes file: " + e.getOriginalMessage());
+        }
+        if (root == null || !root.isObject()) {
+            throw MeshException.invalid("nodes file: must be a JSON object with \"users\" and \"nodes\"");
+        }
+        List<PolicyUser> users = new ArrayList<>();
+        for (JsonNode user : root.path("users")) {
+            String name = text(user, "name", "users");
+            String role = user.path("role").asString("member");
+            users.add(new PolicyUser(users.size() + 1, name, user.path("email").asString(""), Role.fromWireName(role)));
+        }
+        List<PolicyNode> nodes = new ArrayList<>();
+        TreeSet<String> names = new TreeSet<>();
+        for (JsonNode node : root.path("nodes")) {
+            String name = text(node, "name", "nodes");
+            if (!names.add(name)) {
+                throw MeshException.invalid("nodes file: node \"" + name + "\" appears twice");
+            }
+            List<String> tags = strings(node.path("tags"));
+            Long userId = null;
+            String login = node.path("user").asString("");
+            if (!login.isEmpty()) {
+                userId = users.stream().filter(u -> login.equals(u.email()) || login.equals(u.name())
+                        || login.equals(u.name() + "@")).map(PolicyUser::id).findFirst()
+                        .orElseThrow(() -> MeshException.invalid("nodes file: node \"" + name + "\": unknown user \""
+                                + login + "\""));
+            } else if (tags.isEmpty()) {
+                throw MeshException.invalid("nodes file: node \"" + name + "\" needs a user or tags");
+            }
+            String ipv4 = text(node, "ipv4", "nodes");
+            String ipv6 = node.path("ipv6").asString("");
+            List<String> routes = strings(node.path("approvedRoutes"));
+            check(name, "ipv4", ipv4, false);
+            if (!ipv6.isEmpty()) {
+                check(name, "ipv6", ipv6, false);
+            }
+            routes.forEach(route -> check(name, "approvedRoutes", route, true));
+            nodes.add(new PolicyNode(nodes.size() + 1, name, name, tags.isEmpty() ? userId : null, tags, ipv4, ipv6,
+                    routes));
+        }
+        return new PolicyInventory(users, nodes);
+    }
+
+    /**
+     * One object per node name (in file order, or only {@code only}): {@code packetFilter}, {@code sshPolicy} (null
+     * when no SSH rule applies; the server then sends an empty rule list), {@code peers} (sorted names) and
+     * {@code capMap}.
+     */
+    public static ObjectNode simulate(CompiledPolicy compiled, PolicyInventory inventory, String only) {
+        Map<Long, String> names = new LinkedHashMap<>();
+        inventory.nodes().forEach(node -> names.put(node.id(), node.name()));
+        ObjectNode out = WireJson.mapper().createObjectNode();
+        for (PolicyNode node : inventory.nodes()) {
+            if (only != null && !only.equals(node.name())) {
+                continue;
+            }
+            ObjectNode entry = out.putObject(node.name());
+            entry.set("packetFilter", WireJson.mapper().valueToTree(compiled.packetFilter(node.id())));
+            var ssh = compiled.sshPolicy(node.id());
+            entry.set("sshPolicy", ssh.rules().isEmpty() ? WireJson.mapper().nullNode()
+                    : WireJson.mapper().valueToTree(ssh));
+            var peers = entry.putArray("peers");
+            compiled.peers(node.id()).stream().map(names::get).sorted().forEach(peers::add);
+            entry.set("capMap", WireJson.mapper().valueToTree(compiled.capMap(node.id())));
+        }
+        if (only != null && out.isEmpty()) {
+            throw MeshException.notFound("no node named \"" + only + "\" in the nodes file");
+        }
+        return out;
+    }
+
+    private static void check(String node, String field, String value, boolean prefix) {
+        try {
+            if (prefix) {
+                io.meshcontrol.core.wire.IpPrefix.parse(value);
+            } else {
+                io.meshcontrol.core.wire.IpAddress.parse(value);
+            }
+        } catch (IllegalArgumentException e) {
+            throw MeshException.invalid("nodes file: node \"" + node + "\": " + field + " \"" + value + "\" is not an IP "
+                    + (prefix ? "prefix" : "address"));
+        }
+    }
+
+    private static String text(JsonNode node, String field, String section) {
+        JsonNode value = node.path(field);
+        if (!value.isString() || value.stringValue().isEmpty()) {
+            throw MeshException.invalid("nodes file: every entry of \"" + section + "\" needs \"" + field + "\"");
+        }
+        return value.stringValue();
+    }
+
+    private static List<String> strings(JsonNode node) {
+        List<String> values = new ArrayList<>();
+        node.forEach(value -> values.add(value.asString()));
+        return values;
+    }
+}

@@ -1,0 +1,92 @@
+package io.meshcontrol.core.policy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+
+/** The {@code ssh} section, with the vendor's checks and error texts. */
+final class SshParser {
+
+    /** The longest {@code checkPeriod} the vendor accepts: a week. */
+    static final Duration MAX_CHECK_PERIOD = Duration.ofHours(168);
+
+    private final References refs;
+
+    SshParser(References refs) {
+        this.refs = refs;
+    }
+
+    List<SshRule> rules(List<JsonNode> entries) {
+        List<SshRule> rules = new ArrayList<>();
+        for (JsonNode entry : entries) {
+            String action = PolicyParser.string(entry.path("action"), "action").orElse("").strip();
+            if (action.isEmpty()) {
+                throw new PolicyException("action must be specified");
+            }
+            if (!action.equals("accept") && !action.equals("check")) {
+                throw new PolicyException("\"" + action + "\" is not a valid action");
+            }
+            List<String> users = PolicyParser.strings(entry.path("users"), "users").stream().map(String::strip).toList();
+            if (users.isEmpty()) {
+                throw new PolicyException("users must be specified");
+            }
+            for (String user : users) {
+                if (user.isEmpty() || user.equals("*")) {
+                    throw new PolicyException("user \"" + user + "\" is not valid");
+                }
+            }
+            List<Alias> src = new ArrayList<>();
+            for (String text : PolicyParser.strings(entry.path("src"), "src")) {
+                src.add(refs.source(text));
+            }
+            List<Alias> dst = new ArrayList<>();
+            for (String text : PolicyParser.strings(entry.path("dst"), "dst")) {
+                dst.add(destination(text));
+            }
+            RuleParser.checkSelf(src, dst, false);
+            List<String> acceptEnv = PolicyParser.strings(entry.path("acceptEnv"), "acceptEnv");
+            if (acceptEnv.stream().anyMatch(String::isEmpty)) {
+                throw new PolicyException("acceptEnv values cannot be empty");
+            }
+            Duration checkPeriod = checkPeriod(PolicyParser.string(entry.path("checkPeriod"), "checkPeriod").orElse(null));
+            rules.add(new SshRule(action.equals("check"), src, dst, users, checkPeriod, acceptEnv));
+        }
+        return List.copyOf(rules);
+    }
+
+    /** Machines only: users, groups, tags and the machine autogroups; addresses and hosts are refused. */
+    private Alias destination(String text) {
+        Alias alias = refs.destination(text);
+        boolean machines = switch (alias) {
+            case Alias.User u -> true;
+            case Alias.Group g -> true;
+            case Alias.Tag t -> true;
+            case Alias.Auto(AutoGroup group) -> group == AutoGroup.SELF || group == AutoGroup.MEMBER
+                    || group == AutoGroup.TAGGED || group.role() != null;
+            default -> false;
+        };
+        if (!machines) {
+            throw new PolicyException("invalid dst \"" + text + "\"");
+        }
+        return alias;
+    }
+
+    /** Null for the default; {@link Duration#ZERO} for {@code always}. */
+    private static Duration checkPeriod(String text) {
+        if (text == null) {
+            return null;
+        }
+        if (text.equals("always")) {
+            return Duration.ZERO;
+        }
+        Duration period = GoDuration.parse(text);
+        if (period.isNegative()) {
+            throw new PolicyException("checkPeriod " + GoDuration.format(period) + " must be a positive duration");
+        }
+        if (period.compareTo(MAX_CHECK_PERIOD) > 0) {
+            throw new PolicyException("checkPeriod " + GoDuration.format(period) + " is above the max (168h)");
+        }
+        return period;
+    }
+}

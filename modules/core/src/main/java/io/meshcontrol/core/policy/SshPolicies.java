@@ -1,0 +1,153 @@
+package io.meshcontrol.core.policy;
+
+import io.meshcontrol.core.wire.SSHAction;
+import io.meshcontrol.core.wire.SSHPolicy;
+import io.meshcontrol.core.wire.SSHPrincipal;
+import io.meshcontrol.core.wire.SSHRule;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The Tailscale SSH policy of one machine: the {@code ssh} rules it is a destination of, in policy order (the
+ * client takes the first match), with the source machines as principals by address.
+ */
+final class SshPolicies {
+
+    /** The path a {@code check} rule sends the client to; it fills in the variables. */
+    static final String CHECK_PATH = "/machine/ssh/action/$SRC_NODE_ID/to/$DST_NODE_ID?local_user=$LOCAL_USER";
+    static final String LOCALPART = "localpart:*@";
+
+    private record Compiled(SshRule rule, BitSet sources, List<Target> dsts, boolean selfDst) {
+    }
+
+    private final List<Compiled> rules = new ArrayList<>();
+    private final NodeIndex index;
+    private final String serverUrl;
+
+    SshPolicies(Policy policy, AliasResolver resolver, NodeIndex index, String serverUrl) {
+        this.index = index;
+        this.serverUrl = serverUrl;
+        // The vendor puts check rules first, so that an accept rule cannot shadow a check for the same users.
+        List<SshRule> ordered = new ArrayList<>(policy.ssh().stream().filter(SshRule::check).toList());
+        ordered.addAll(policy.ssh().stream().filter(rule -> !rule.check()).toList());
+        for (SshRule rule : ordered) {
+            List<Target> dsts = new ArrayList<>();
+            boolean self = false;
+            for (Alias dst : rule.dst()) {
+                Target target = resolver.resolve(dst);
+                self |= target.self();
+                dsts.add(target);
+            }
+            rules.add(new Compiled(rule, resolver.resolve(rule.src()).machines(index.size()), dsts, self));
+        }
+    }
+
+    SSHPolicy of(int node) {
+        NodeIndex.Entry self = index.entry(node);
+        List<SSHRule> out = new ArrayList<>();
+        for (Compiled rule : rules) {
+            BitSet principals = new BitSet();
+            List<String> domains = rule.rule().users().stream().filter(SshPolicies::isLocalPart)
+                    .map(u -> u.substring(LOCALPART.length())).toList();
+            if (rule.dsts().stream().anyMatch(t -> t.nodes().get(node))) {
+                principals.or(rule.sources());
+            } else if ((rule.selfDst() || !domains.isEmpty()) && self.user() != null) {
+                // autogroup:self; and the vendor also sends localpart rules to each source user's own machines
+                principals.or(rule.sources());
+                principals.and(index.ofUser(self.user().id()));
+            } else if (!domains.isEmpty() && self.user() == null && rule.sources().get(node)) {
+                principals.or(rule.sources());
+                principals.and(index.tagged());
+            }
+            if (principals.isEmpty()) {
+                continue;
+            }
+            SSHAction action = action(rule.rule());
+            List<String> acceptEnv = rule.rule().acceptEnv();
+            Map<String, String> users = users(rule.rule().users());
+            if (domains.isEmpty()) {
+                out.add(new SSHRule(null, addresses(principals), users, action, acceptEnv));
+                continue;
+            }
+            // With localpart: a rule per source user (and one for tagged sources), each followed by the user's
+            // own login if the user's e-mail is in one of the domains.
+            for (Map.Entry<PolicyUser, BitSet> group : byUser(principals).entrySet()) {
+                out.add(new SSHRule(null, addresses(group.getValue()), users, action, acceptEnv));
+                PolicyUser user = group.getKey();
+                if (user != null && domains.stream().anyMatch(d -> d.equalsIgnoreCase(user.domain()))) {
+                    String local = user.email().substring(0, user.email().lastIndexOf('@'));
+                    out.add(new SSHRule(null, addresses(group.getValue()), Map.of(local, local), action, acceptEnv));
+                }
+            }
+        }
+        return new SSHPolicy(out);
+    }
+
+    /** Source machines by owner, in user order; tagged machines (owner null) last. */
+    private Map<PolicyUser, BitSet> byUser(BitSet machines) {
+        Map<Long, BitSet> owned = new java.util.TreeMap<>();
+        BitSet tagged = new BitSet();
+        for (int i = machines.nextSetBit(0); i >= 0; i = machines.nextSetBit(i + 1)) {
+            PolicyUser user = index.entry(i).user();
+            if (user == null) {
+                tagged.set(i);
+            } else {
+                owned.computeIfAbsent(user.id(), id -> new BitSet()).set(i);
+            }
+        }
+        Map<PolicyUser, BitSet> groups = new LinkedHashMap<>();
+        owned.forEach((id, set) -> groups.put(index.user(id), set));
+        if (!tagged.isEmpty()) {
+            groups.put(null, tagged);
+        }
+        return groups;
+    }
+
+    /**
+     * Local users: names map to themselves, {@code autogroup:nonroot} to any user of the same name but root, and
+     * root is refused ("") unless listed. {@code localpart:} entries get rules of their own per source user.
+     */
+    private static Map<String, String> users(List<String> users) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (String user : users) {
+            if (user.equals(AutoGroup.NONROOT.text())) {
+                map.put("*", "=");
+            } else if (!isLocalPart(user)) {
+                map.put(user, user);
+            }
+        }
+        map.putIfAbsent("root", "");
+        return map;
+    }
+
+    /** {@code localpart:*@domain} with a domain; other {@code localpart:} texts are plain user names. */
+    static boolean isLocalPart(String user) {
+        return user.startsWith(LOCALPART) && user.length() > LOCALPART.length();
+    }
+
+    private SSHAction action(SshRule rule) {
+        if (rule.check()) {
+            return SSHAction.holdAndDelegate(serverUrl + CHECK_PATH);
+        }
+        return SSHAction.acceptWithForwarding();
+    }
+
+    /** Every address of the machines: IPv4 addresses first, each family sorted. */
+    private List<SSHPrincipal> addresses(BitSet machines) {
+        TreeSet<String> v4 = new TreeSet<>();
+        TreeSet<String> v6 = new TreeSet<>();
+        for (int i = machines.nextSetBit(0); i >= 0; i = machines.nextSetBit(i + 1)) {
+            for (String address : index.entry(i).node().addresses()) {
+                (address.contains(":") ? v6 : v4).add(address);
+            }
+        }
+        List<SSHPrincipal> principals = new ArrayList<>();
+        v4.forEach(address -> principals.add(SSHPrincipal.nodeIp(address)));
+        v6.forEach(address -> principals.add(SSHPrincipal.nodeIp(address)));
+        return principals;
+    }
+}

@@ -1,0 +1,43 @@
+package io.meshcontrol.core.state;
+
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.policy.PolicyInventory;
+import io.meshcontrol.core.policy.PolicyNode;
+import io.meshcontrol.core.policy.PolicyUser;
+import io.meshcontrol.core.wire.IpPrefix;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** What the policy sees of a snapshot: every user, and the approved nodes with their addresses and routes. */
+public final class PolicyInventories {
+
+    private PolicyInventories() {
+    }
+
+    public static PolicyInventory of(NetworkSnapshot snapshot) {
+        List<PolicyUser> users = new ArrayList<>(snapshot.users().size());
+        for (User user : snapshot.users().values()) {
+            users.add(new PolicyUser(user.id(), user.name(), user.email(), user.role()));
+        }
+        users.sort(Comparator.comparingLong(PolicyUser::id));
+        List<PolicyNode> nodes = new ArrayList<>(snapshot.nodes().size());
+        for (Node node : snapshot.nodes().values()) {
+            if (node.authorized()) {
+                nodes.add(new PolicyNode(node.id(), node.givenName(), node.stableId(), node.userId(), node.tags(),
+                        node.ipv4(), node.ipv6(), approvedRoutes(node)));
+            }
+        }
+        nodes.sort(Comparator.comparingLong(PolicyNode::id));
+        return new PolicyInventory(users, nodes);
+    }
+
+    /**
+     * The routes the node may serve (subnets, and {@code 0.0.0.0/0}/{@code ::/0} for an exit node): advertised and
+     * approved. Every router of a subnet gets its rules, primary or not, as the vendor does.
+     */
+    public static List<String> approvedRoutes(Node node) {
+        return node.activeRoutes().stream().map(IpPrefix::toString).toList();
+    }
+}

@@ -1,0 +1,155 @@
+package io.meshcontrol.core.state;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.event.EventBus;
+import io.meshcontrol.core.event.MeshEvent;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.policy.Policy;
+import io.meshcontrol.core.policy.PolicyException;
+import io.meshcontrol.core.routes.AutoApprovers;
+import io.meshcontrol.core.routes.PolicyAutoApprovers;
+import io.meshcontrol.core.routes.RoutePrefixes;
+import io.meshcontrol.core.store.NodeStore;
+import io.meshcontrol.core.store.UserStore;
+import io.meshcontrol.core.wire.Hostinfo;
+import io.meshcontrol.core.wire.IpPrefix;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.util.HashSet;
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Route approval: administrators set a node's approved routes, and the policy's auto-approvers approve advertised
+ * routes when a node advertises them, is tagged, or the policy changes. Auto-approval only ever adds: an approval
+ * is withdrawn by an administrator alone.
+ */
+public final class RouteApprovals {
+
+    public static final String WRITE_SCOPE = "devices:routes";
+    public static final String READ_SCOPE = "devices:routes:read";
+
+    private static final System.Logger LOG = System.getLogger(RouteApprovals.class.getName());
+
+    private record Approvers(Policy policy, AutoApprovers approvers) {
+    }
+
+    private final Jdbi jdbi;
+    private final NodeStore nodes;
+    private final UserStore users;
+    private final Policies policies;
+    private final EventBus events;
+    private final Clock clock;
+    private volatile Approvers approvers;
+
+    RouteApprovals(Jdbi jdbi, NodeStore nodes, UserStore users, Policies policies, EventBus events, Clock clock) {
+        this.jdbi = jdbi;
+        this.nodes = nodes;
+        this.users = users;
+        this.policies = policies;
+        this.events = events;
+        this.clock = clock;
+        // Runs on the thread that saved the policy, so the save returns with the new approvals written.
+        events.subscribe(event -> {
+            if (event instanceof MeshEvent.PolicyUpdated) {
+                approveAllowedRoutes();
+            }
+        });
+    }
+
+    /** The node, for reading its routes. */
+    public Node get(Caller caller, long id) {
+        caller.require(READ_SCOPE);
+        return jdbi.withHandle(h -> nodes.byId(h, id)).orElseThrow(() -> unknown(id));
+    }
+
+    /**
+     * Replaces the node's approved routes; an empty list clears them. Either exit route approves both. A route
+     * need not be advertised yet: it takes effect when the node advertises it.
+     */
+    public Node setApproved(Caller caller, long id, List<String> routes) {
+        caller.require(WRITE_SCOPE);
+        if (routes == null) {
+            throw MeshException.invalid("approving routes needs the field \"routes\" (an empty list clears them)");
+        }
+        List<IpPrefix> approved = RoutePrefixes.withExitPair(RoutePrefixes.parse(routes));
+        Node changed = jdbi.inTransaction(h -> {
+            Node node = nodes.byId(h, id).orElseThrow(() -> unknown(id));
+            Node updated = node.withApprovedRoutes(approved);
+            nodes.update(h, updated);
+            return updated;
+        });
+        events.publish(new MeshEvent.NodeChanged(clock.instant(), changed, "routes approved"));
+        return changed;
+    }
+
+    /** The routes a client advertises in the Hostinfo it sent (JSON as stored). */
+    static List<IpPrefix> advertisedIn(String hostinfo) {
+        return hostinfo == null || hostinfo.isBlank() ? List.of() : Hostinfo.parse(hostinfo).fields().routableIps();
+    }
+
+    /**
+     * {@code node} with the advertised routes the auto-approvers allow added to its approvals; for callers that are
+     * about to write the node in their transaction, so that advertising and auto-approval are one change.
+     */
+    Node autoApprove(Handle h, Node node) {
+        if (new HashSet<>(node.approvedRoutes()).containsAll(node.advertisedRoutes())) {
+            return node; // nothing waits for approval: the common case costs no policy lookup
+        }
+        User owner = node.userId() == null ? null : users.byId(h, node.userId()).orElse(null);
+        List<IpPrefix> approved = approvers().approve(node, owner);
+        return new HashSet<>(approved).equals(new HashSet<>(node.approvedRoutes())) ? node
+                : node.withApprovedRoutes(approved);
+    }
+
+    /** After a policy change: approves what the new auto-approvers allow of every node's waiting routes. */
+    private void approveAllowedRoutes() {
+        List<Node> waiting = jdbi.withHandle(nodes::all).stream()
+                .filter(node -> !new HashSet<>(node.approvedRoutes()).containsAll(node.advertisedRoutes()))
+                .toList();
+        for (Node candidate : waiting) {
+            Node approved = jdbi.inTransaction(h -> {
+                Node node = nodes.byId(h, candidate.id()).orElse(null);
+                if (node == null) {
+                    return null;
+                }
+                Node updated = autoApprove(h, node);
+                if (updated == node) {
+                    return null;
+                }
+                nodes.update(h, updated);
+                return updated;
+            });
+            if (approved != null) {
+                events.publish(new MeshEvent.NodeChanged(clock.instant(), approved, "routes auto-approved"));
+            }
+        }
+    }
+
+    private AutoApprovers approvers() {
+        Policy policy = policies.policy();
+        Approvers current = approvers;
+        if (current == null || current.policy() != policy) {
+            current = new Approvers(policy, read(policy));
+            approvers = current;
+        }
+        return current.approvers();
+    }
+
+    private static AutoApprovers read(Policy policy) {
+        try {
+            return PolicyAutoApprovers.from(policy);
+        } catch (PolicyException e) {
+            // Saved before auto-approvers were checked on save: approve nothing automatically rather than guess.
+            LOG.log(Level.WARNING, "the policy's autoApprovers are ignored: " + e.getMessage());
+            return AutoApprovers.NONE;
+        }
+    }
+
+    private static MeshException unknown(long id) {
+        return MeshException.notFound("no node " + id);
+    }
+}

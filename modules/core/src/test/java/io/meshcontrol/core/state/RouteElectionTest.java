@@ -1,0 +1,81 @@
+package io.meshcontrol.core.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.core.event.MeshEvent;
+import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.NodePrivateKey;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.wire.IpPrefix;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The primary router of a shared prefix follows presence, and both sides of a failover are announced. */
+class RouteElectionTest {
+
+    private static final List<IpPrefix> LAN = List.of(IpPrefix.parse("10.1.0.0/16"));
+
+    @TempDir
+    Path folder;
+
+    private Network network(boolean highAvailability) {
+        Network network = new Network(Database.open(folder.resolve("db.sqlite"), true), java.time.Clock.systemUTC(),
+                new NetworkOptions("100.64.0.0/10", "fd7a:115c:a1e0::/48",
+                        io.meshcontrol.core.address.AddressPool.Allocation.SEQUENTIAL, java.time.Duration.ZERO,
+                        highAvailability));
+        network.users().create(io.meshcontrol.core.auth.Caller.localAdmin(),
+                new Users.NewUser("odin", null, null, Role.MEMBER));
+        return network;
+    }
+
+    private static Node router(Network network, String name) {
+        String key = network.preAuthKeys().create(io.meshcontrol.core.auth.Caller.localAdmin(),
+                new PreAuthKeys.NewKey("odin", List.of(), false, false, false, "", null)).secret();
+        Node node = network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate()
+                .publicKey(), NodePrivateKey.generate().publicKey(), name,
+                "{\"Hostname\":\"" + name + "\",\"RoutableIPs\":[\"10.1.0.0/16\"]}"), key).node();
+        return network.routeApprovals().setApproved(io.meshcontrol.core.auth.Caller.localAdmin(), node.id(),
+                List.of("10.1.0.0/16"));
+    }
+
+    @Test
+    void whenThePrimaryGoesOfflineTheNextOnlineRouterServesAndPeersHearOfBoth() {
+        Network network = network(true);
+        Node r1 = router(network, "r1");
+        Node r2 = router(network, "r2");
+        RouteElection election = network.routeElection();
+        assertEquals(List.of(), election.current().primaryRoutes(r1.id()), "offline routers serve nothing");
+
+        network.presence().connected(r2);
+        assertEquals(LAN, election.current().primaryRoutes(r2.id()));
+        network.presence().connected(r1);
+        assertEquals(LAN, election.current().primaryRoutes(r1.id()), "the lowest id takes the prefix");
+        assertEquals(List.of(), election.current().primaryRoutes(r2.id()));
+
+        List<MeshEvent> events = new ArrayList<>();
+        network.events().subscribe(events::add);
+        network.presence().disconnected(r1);
+        assertEquals(LAN, election.current().primaryRoutes(r2.id()), "failover to r2");
+        assertTrue(events.stream().anyMatch(e -> e instanceof MeshEvent.NodeChanged c && c.node().id() == r2.id()),
+                "r2 is announced: peers must route the prefix to it");
+
+        network.nodes().delete(io.meshcontrol.core.auth.Caller.localAdmin(), r2.id());
+        assertEquals(java.util.Map.of(), election.current().primaries(), "no router left online");
+    }
+
+    @Test
+    void withoutHighAvailabilityTheLowestIdKeepsThePrefixOnlineOrNot() {
+        Network network = network(false);
+        Node r1 = router(network, "r1");
+        Node r2 = router(network, "r2");
+        network.presence().connected(r2);
+        assertEquals(LAN, network.routeElection().current().primaryRoutes(r1.id()));
+        assertEquals(List.of(), network.routeElection().current().primaryRoutes(r2.id()));
+    }
+}

@@ -1,0 +1,95 @@
+package io.meshcontrol.relay.map;
+
+import java.lang.System.Logger.Level;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The DERP maps read from {@code derp.paths} files and fetched from map URLs, each kept as its last good layer: a
+ * source that cannot be read or reached at a refresh leaves its previous map in force.
+ */
+public final class DerpMapSources {
+
+    private static final System.Logger LOG = System.getLogger(DerpMapSources.class.getName());
+
+    private final MapUrlFetcher fetcher;
+    private final List<Path> files;
+    private Map<String, MapLayer> byUrl = new HashMap<>();
+    private List<MapLayer> fileLayers;
+
+    /** Reads every file now: a file that cannot be used stops the server from starting, naming the file. */
+    public DerpMapSources(MapUrlFetcher fetcher, List<Path> files) {
+        this.fetcher = fetcher;
+        this.files = List.copyOf(files);
+        this.fileLayers = this.files.stream().map(DerpMapFile::read).toList();
+    }
+
+    /**
+     * Fetches each of {@code urls} not fetched yet, failing on the first that cannot be fetched: what a settings
+     * change does before anything is saved. URLs already fetched keep their map (no refetch). Nothing is kept yet.
+     */
+    public synchronized Map<String, MapLayer> fetchNew(List<String> urls) {
+        Map<String, MapLayer> layers = new LinkedHashMap<>();
+        for (String url : urls) {
+            MapLayer known = byUrl.get(url);
+            layers.put(url, known != null ? known : fetcher.fetch(url));
+        }
+        return layers;
+    }
+
+    /** Makes {@code layers} the URL maps in force; maps of URLs no longer listed are forgotten. */
+    public synchronized void keep(Map<String, MapLayer> layers) {
+        byUrl = new HashMap<>(layers);
+    }
+
+    /**
+     * Fetches every URL and rereads every file again. A source that fails keeps its previous map and is logged; a URL
+     * never fetched successfully contributes nothing until it works.
+     *
+     * @return the problems, one line per failing source
+     */
+    public List<String> refresh(List<String> urls) {
+        List<String> problems = new ArrayList<>();
+        Map<String, MapLayer> fetched = new LinkedHashMap<>();
+        for (String url : urls) {
+            try {
+                fetched.put(url, fetcher.fetch(url));
+            } catch (MapSourceException e) {
+                problems.add(e.getMessage());
+            }
+        }
+        List<MapLayer> reread = new ArrayList<>();
+        synchronized (this) {
+            for (int i = 0; i < files.size(); i++) {
+                try {
+                    reread.add(DerpMapFile.read(files.get(i)));
+                } catch (MapSourceException e) {
+                    problems.add(e.getMessage() + "; keeping its previous map");
+                    reread.add(fileLayers.get(i));
+                }
+            }
+            fileLayers = List.copyOf(reread);
+            // Added, not replaced: a settings change may have kept other URLs while this refresh ran.
+            byUrl.putAll(fetched);
+        }
+        problems.forEach(problem -> LOG.log(Level.WARNING, problem));
+        return problems;
+    }
+
+    /** The layers in merge order: the URL maps in the order listed, then the files in the order configured. */
+    public synchronized List<MapLayer> layers(List<String> urls) {
+        List<MapLayer> layers = new ArrayList<>();
+        for (String url : urls) {
+            MapLayer layer = byUrl.get(url);
+            if (layer != null) {
+                layers.add(layer);
+            }
+        }
+        layers.addAll(fileLayers);
+        return layers;
+    }
+}

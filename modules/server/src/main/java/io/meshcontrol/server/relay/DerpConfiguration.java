@@ -1,0 +1,308 @@
+package io.meshcontrol.server.relay;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.config.GoDuration;
+import io.meshcontrol.core.model.DerpSettings;
+import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.store.DerpSettingsStore;
+import io.meshcontrol.core.wire.DERPMap;
+import io.meshcontrol.core.wire.DERPNode;
+import io.meshcontrol.core.wire.DERPRegion;
+import io.meshcontrol.relay.map.DerpMapMerge;
+import io.meshcontrol.relay.map.DerpMapSources;
+import io.meshcontrol.relay.map.EmbeddedRegion;
+import io.meshcontrol.relay.map.MapLayer;
+import io.meshcontrol.relay.map.MapSourceException;
+import io.meshcontrol.relay.map.MapUrls;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * The DERP settings in force and what follows from them: the relay's switches, the map sources and the DERP map every
+ * node gets. A change is checked whole before anything is saved (settings, map URLs fetched, STUN bound), then saved
+ * with its audit entry, then applied, and the new map goes to every connected node as a delta.
+ */
+public final class DerpConfiguration {
+
+    private static final System.Logger LOG = System.getLogger(DerpConfiguration.class.getName());
+
+    public static final String WRITE_SCOPE = "networking_settings";
+    public static final String READ_SCOPE = "networking_settings:read";
+
+    /**
+     * The settings in force.
+     *
+     * @param etag a hash of the settings, quoted as HTTP writes it
+     * @param saved whether they were saved at runtime (false: the configuration file's)
+     */
+    public record Current(DerpSettings settings, String etag, boolean saved) {
+    }
+
+    private final Jdbi jdbi;
+    private final Network network;
+    private final DerpSettingsStore store = new DerpSettingsStore();
+    private final DerpSettings defaults;
+    private final DerpMapSources sources;
+    private final EmbeddedRelay relay;
+    private final DERPMap fixedMap;
+    private final Function<DerpSettings, Optional<EmbeddedRegion>> embeddedRegion;
+    private final Consumer<DERPMap> publish;
+    private final ScheduledExecutorService scheduler;
+    private final Clock clock;
+    private volatile Current current;
+    private volatile DERPMap map;
+    private ScheduledFuture<?> refreshTask;
+
+    /**
+     * @param defaults the configuration file's settings, in force until settings are saved
+     * @param fixedMap relays every map carries under everything else
+     * @param embeddedRegion the embedded relay's region under given settings, once the listener is bound
+     * @param publish receives every new map (for the map sessions and {@code /bootstrap-dns})
+     */
+    public DerpConfiguration(Network network, DerpSettings defaults, DerpMapSources sources, EmbeddedRelay relay,
+            DERPMap fixedMap, Function<DerpSettings, Optional<EmbeddedRegion>> embeddedRegion,
+            Consumer<DERPMap> publish, ScheduledExecutorService scheduler, Clock clock) {
+        this.jdbi = network.database().jdbi();
+        this.network = network;
+        this.defaults = defaults;
+        this.sources = sources;
+        this.relay = relay;
+        this.fixedMap = fixedMap;
+        this.embeddedRegion = embeddedRegion;
+        this.publish = publish;
+        this.scheduler = scheduler;
+        this.clock = clock;
+    }
+
+    /**
+     * Puts the saved settings (or the configuration's) into force: binds STUN, publishes the map, and fetches the map
+     * URLs in the background (a server must start without the internet; the map grows when they arrive).
+     */
+    public synchronized void start() {
+        Optional<DerpSettings> saved = jdbi.withHandle(store::read);
+        DerpSettings settings = saved.orElse(defaults);
+        relay.apply(relay.prepare(settings));
+        current = new Current(settings, etag(settings), saved.isPresent());
+        schedule(settings);
+        publishMap();
+        if (!settings.urls().isEmpty()) {
+            scheduler.execute(() -> refreshSources(settings.urls()));
+        }
+    }
+
+    public Current get(Caller caller) {
+        caller.require(READ_SCOPE);
+        return current;
+    }
+
+    /** The settings in force, for the server's own use. */
+    public Current current() {
+        return current;
+    }
+
+    /** The configuration file's settings: what a reset puts back, and what a PUT leaves out. */
+    public DerpSettings defaults() {
+        return defaults;
+    }
+
+    /** The DERP map in force. */
+    public DERPMap map() {
+        return map;
+    }
+
+    /**
+     * Replaces the settings.
+     *
+     * @param ifMatch the ETag the caller read, {@code *} for any, or null to write unconditionally
+     */
+    public synchronized Current set(Caller caller, DerpSettings proposed, String ifMatch) {
+        caller.require(WRITE_SCOPE);
+        checkPrecondition(ifMatch);
+        proposed.validated(relay.regionId());
+        Map<String, MapLayer> fetched;
+        try {
+            fetched = sources.fetchNew(proposed.urls());
+        } catch (MapSourceException e) {
+            throw MeshException.invalid(e.getMessage() + "; nothing was changed");
+        }
+        EmbeddedRelay.Change change = relay.prepare(proposed);
+        Instant now = clock.instant();
+        try {
+            jdbi.useTransaction(h -> {
+                store.write(h, proposed, now, caller.actor());
+                network.audit().append(h, now, caller.actor(), "derp.update", "derp", auditDetails(proposed));
+            });
+        } catch (RuntimeException e) {
+            change.abandon();
+            throw e;
+        }
+        sources.keep(fetched);
+        return putInForce(proposed, true, change);
+    }
+
+    /**
+     * Forgets the saved settings: the configuration file's are in force again. Their map URLs are fetched as far as
+     * they can be (a reset is never refused for an unreachable map source).
+     */
+    public synchronized Current reset(Caller caller, String ifMatch) {
+        caller.require(WRITE_SCOPE);
+        checkPrecondition(ifMatch);
+        EmbeddedRelay.Change change = relay.prepare(defaults);
+        Instant now = clock.instant();
+        try {
+            jdbi.useTransaction(h -> {
+                store.delete(h);
+                network.audit().append(h, now, caller.actor(), "derp.reset", "derp", auditDetails(defaults));
+            });
+        } catch (RuntimeException e) {
+            change.abandon();
+            throw e;
+        }
+        List<String> before = current.settings().urls();
+        Current result = putInForce(defaults, false, change);
+        if (!before.equals(defaults.urls())) {
+            scheduler.execute(() -> refreshSources(defaults.urls()));
+        }
+        return result;
+    }
+
+    /**
+     * Fetches the map URLs and rereads the map files now.
+     *
+     * @return one line per source that failed (each keeps its previous map)
+     */
+    public List<String> refresh(Caller caller) {
+        caller.require(WRITE_SCOPE);
+        return refreshSources(current.settings().urls());
+    }
+
+    private List<String> refreshSources(List<String> urls) {
+        List<String> problems = sources.refresh(urls);
+        synchronized (this) {
+            if (current.settings().urls().equals(urls)) {
+                publishMap();
+            }
+        }
+        return problems;
+    }
+
+    private Current putInForce(DerpSettings settings, boolean saved, EmbeddedRelay.Change change) {
+        relay.apply(change);
+        boolean scheduleChanged = settings.autoUpdate() != current.settings().autoUpdate()
+                || !settings.updateFrequency().equals(current.settings().updateFrequency());
+        current = new Current(settings, etag(settings), saved);
+        if (scheduleChanged) {
+            schedule(settings);
+        }
+        publishMap();
+        return current;
+    }
+
+    private void checkPrecondition(String ifMatch) {
+        if (ifMatch != null && !ifMatch.trim().equals("*") && !ifMatch.trim().equals(current.etag())) {
+            throw new MeshException(MeshException.Reason.PRECONDITION_FAILED,
+                    "the DERP settings changed since they were read (ETag " + current.etag()
+                            + "); read them again and retry");
+        }
+    }
+
+    private void schedule(DerpSettings settings) {
+        if (refreshTask != null) {
+            refreshTask.cancel(false);
+            refreshTask = null;
+        }
+        if (settings.autoUpdate()) {
+            long period = settings.updateFrequency().toMillis();
+            refreshTask = scheduler.scheduleWithFixedDelay(() -> {
+                try {
+                    refreshSources(current.settings().urls());
+                } catch (RuntimeException e) { // a failed run must not end the schedule
+                    LOG.log(Level.ERROR, "DERP map refresh failed", e);
+                }
+            }, period, period, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Merges fixed relays, map URLs, map files, custom relays and the embedded region, in that order, and sends it. */
+    private void publishMap() {
+        DerpSettings settings = current.settings();
+        List<MapLayer> layers = new ArrayList<>();
+        layers.add(new MapLayer("fixed relays", fixedMap.regions() == null ? Map.of() : fixedMap.regions(), Set.of(),
+                Map.of(), false));
+        layers.addAll(sources.layers(settings.urls()));
+        Map<Integer, DERPRegion> own = new LinkedHashMap<>();
+        for (DerpSettings.CustomRelay custom : settings.relays()) {
+            own.put(custom.regionId(), customRegion(custom));
+        }
+        embeddedRegion.apply(settings).ifPresent(region -> own.put(region.regionId(), region.toWire()));
+        layers.add(new MapLayer("relay settings", own, Set.of(), Map.of(), false));
+        map = DerpMapMerge.merge(layers);
+        publish.accept(map);
+    }
+
+    /** A relay of your own: one node named after the region, dialled at its host on 443 with STUN on 3478. */
+    static DERPRegion customRegion(DerpSettings.CustomRelay relay) {
+        DERPNode node = DERPNode.builder()
+                .name(relay.regionId() + "a")
+                .regionId(relay.regionId())
+                .hostName(relay.host())
+                .ipv4(relay.ipv4())
+                .build();
+        return new DERPRegion(relay.regionId(), relay.code(), relay.code(), 0, 0, false, false, List.of(node));
+    }
+
+    /** What the audit log keeps of a change: every setting, map URLs without user info and query strings. */
+    static Map<String, String> auditDetails(DerpSettings s) {
+        Map<String, String> details = new LinkedHashMap<>();
+        details.put("urls", s.urls().stream().map(MapUrls::redacted).collect(Collectors.joining(" ")));
+        details.put("autoUpdate", Boolean.toString(s.autoUpdate()));
+        details.put("updateFrequency", GoDuration.format(s.updateFrequency()));
+        details.put("relayEnabled", Boolean.toString(s.relayEnabled()));
+        details.put("verifyClients", Boolean.toString(s.verifyClients()));
+        details.put("stunEnabled", Boolean.toString(s.stunEnabled()));
+        details.put("stunListenAddr", String.valueOf(s.stunListenAddr()));
+        details.put("ipv4", s.ipv4() == null ? "" : s.ipv4());
+        details.put("ipv6", s.ipv6() == null ? "" : s.ipv6());
+        details.put("relays", s.relays().stream()
+                .map(r -> r.regionId() + " " + r.code() + " " + r.host() + (r.ipv4() == null ? "" : " " + r.ipv4()))
+                .collect(Collectors.joining(", ")));
+        return details;
+    }
+
+    static String etag(DerpSettings settings) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(DerpSettingsStore.document(settings).getBytes(StandardCharsets.UTF_8));
+            return "\"" + HexFormat.of().formatHex(digest, 0, 16) + "\"";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JDK", e);
+        }
+    }
+
+    /** Stops the scheduled refresh (the scheduler itself belongs to the server). */
+    public synchronized void stop() {
+        if (refreshTask != null) {
+            refreshTask.cancel(false);
+        }
+        LOG.log(Level.DEBUG, "DERP map refresh stopped");
+    }
+}

@@ -1,0 +1,123 @@
+package io.meshcontrol.server.relay;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.config.GoDuration;
+import io.meshcontrol.core.model.DerpSettings;
+import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.wire.DERPMap;
+import io.meshcontrol.relay.map.DerpMapSources;
+import io.meshcontrol.relay.map.MapSourceException;
+import io.meshcontrol.relay.map.MapUrlFetcher;
+import io.meshcontrol.server.ServerSettings;
+import io.meshcontrol.server.http.Routes;
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.time.Clock;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
+
+/**
+ * Everything of the relay a server wires together: the embedded relay, the map sources, the runtime DERP settings and
+ * {@code /bootstrap-dns}, with one background thread for refetching maps and resolving names.
+ */
+public final class RelayRuntime implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(RelayRuntime.class.getName());
+
+    private final EmbeddedRelay relay;
+    private final BootstrapDnsCache bootstrapDns;
+    private final ScheduledExecutorService scheduler;
+    private final ServerSettings settings;
+    private final DerpConfiguration configuration;
+    private volatile int boundPort = -1;
+    private volatile Consumer<DERPMap> publish = map -> { };
+
+    private RelayRuntime(ServerSettings settings, Network network, DerpMapSources sources, Clock clock,
+            ScheduledExecutorService scheduler) {
+        this.settings = settings;
+        this.scheduler = scheduler;
+        this.relay = new EmbeddedRelay(settings.relay(), network);
+        this.bootstrapDns = new BootstrapDnsCache(URI.create(settings.serverUrl()).getHost(),
+                settings.derpMaps().resolver(), scheduler);
+        URI serverUrl = URI.create(settings.serverUrl());
+        this.configuration = new DerpConfiguration(network, defaults(settings), sources, relay,
+                settings.control().derpMap(),
+                derpSettings -> boundPort < 0 ? java.util.Optional.empty()
+                        : relay.region(serverUrl, settings.listenPort() == 0, boundPort, derpSettings),
+                map -> {
+                    publish.accept(map);
+                    bootstrapDns.mapChanged(map);
+                }, scheduler, clock);
+    }
+
+    /**
+     * Reads the map files (a file that cannot be used stops the start, naming it) and registers the relay's routes.
+     * Nothing is bound and nothing is fetched until {@link #start}.
+     */
+    public static RelayRuntime create(ServerSettings settings, Network network, Routes routes, Clock clock) {
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("derp-maps").daemon().factory());
+        DerpMapSources sources;
+        try {
+            sources = new DerpMapSources(new MapUrlFetcher(settings.derpMaps().egress(), settings.derpMaps().resolver()),
+                    settings.derpMaps().paths());
+        } catch (MapSourceException e) {
+            scheduler.shutdownNow();
+            throw MeshException.invalid(e.getMessage());
+        }
+        RelayRuntime runtime = new RelayRuntime(settings, network, sources, clock, scheduler);
+        runtime.relay.register(routes, runtime.bootstrapDns);
+        return runtime;
+    }
+
+    /**
+     * Puts the DERP settings in force once the main listener is bound (the embedded region names its port).
+     *
+     * @param publish receives every new DERP map
+     */
+    public void start(int boundPort, Consumer<DERPMap> publish) {
+        this.boundPort = boundPort;
+        this.publish = publish;
+        configuration.start();
+    }
+
+    /** The configuration file's DERP settings: in force until settings are saved, and again after a reset. */
+    static DerpSettings defaults(ServerSettings settings) {
+        ServerSettings.Relay r = settings.relay();
+        ServerSettings.DerpMaps maps = settings.derpMaps();
+        return new DerpSettings(maps.urls(), maps.autoUpdate(), maps.updateFrequency(), r.enabled(),
+                r.ipv4().orElse(null), r.ipv6().orElse(null), r.verifyClients(), r.stunEnabled(), r.stunListenAddr(),
+                java.util.List.of());
+    }
+
+    public EmbeddedRelay relay() {
+        return relay;
+    }
+
+    public DerpConfiguration configuration() {
+        return configuration;
+    }
+
+    public BootstrapDnsCache bootstrapDns() {
+        return bootstrapDns;
+    }
+
+    /** A one-line summary for the start-up log. */
+    public String describe() {
+        if (!relay.enabled()) {
+            return ", embedded DERP relay off";
+        }
+        DerpSettings s = configuration.current().settings();
+        return ", DERP relay on /derp" + (relay.stunPort() > 0 ? ", STUN on udp port " + relay.stunPort() : ", STUN off")
+                + (s.urls().isEmpty() ? "" : ", DERP map URLs refreshed every " + GoDuration.format(s.updateFrequency()));
+    }
+
+    @Override
+    public void close() {
+        configuration.stop();
+        scheduler.shutdownNow();
+        relay.close();
+        LOG.log(Level.DEBUG, "relay stopped");
+    }
+}

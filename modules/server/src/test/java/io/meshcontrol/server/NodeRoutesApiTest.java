@@ -1,0 +1,108 @@
+package io.meshcontrol.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.api.ApiKeyRequest;
+import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.PreAuthKeyRequest;
+import io.meshcontrol.api.RoutesView;
+import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.NodePrivateKey;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.server.testing.TestServer;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A node's routes through {@code /api/v1/node/{id}/routes} and the node views. */
+class NodeRoutesApiTest {
+
+    @TempDir
+    Path folder;
+    TestServer server;
+    MeshClient admin;
+    Node router;
+
+    @BeforeEach
+    void start() {
+        server = TestServer.start(folder);
+        admin = server.adminClient();
+        admin.createUser(new UserRequest("odin", null, null, "it-admin"));
+        String key = admin.createPreAuthKey(new PreAuthKeyRequest("odin", null, false, false, false, "", null))
+                .secret();
+        router = server.network.registrations().withAuthKey(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "router",
+                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\",\"0.0.0.0/0\",\"::/0\"]}"), key).node();
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private String id() {
+        return Long.toString(router.id());
+    }
+
+    @Test
+    void advertisedRoutesWaitUntilApprovedAndAreServedWhileTheRouterIsOnline() {
+        assertEquals(new RoutesView(List.of(), List.of("0.0.0.0/0", "10.1.0.0/16", "::/0"), List.of()),
+                admin.nodeRoutes(id()));
+
+        RoutesView approved = admin.setNodeRoutes(id(), List.of("10.1.0.0/16", "0.0.0.0/0"));
+        assertEquals(List.of("0.0.0.0/0", "10.1.0.0/16", "::/0"), approved.approved(), "the exit pair comes along");
+        assertEquals(List.of("0.0.0.0/0", "::/0"), approved.serving(), "an offline router is primary for nothing");
+
+        server.network.presence().connected(router);
+        assertEquals(List.of("0.0.0.0/0", "10.1.0.0/16", "::/0"), admin.nodeRoutes(id()).serving());
+        assertEquals(admin.nodeRoutes(id()), admin.node(id()).routes(), "node views carry the same routes");
+        assertEquals(admin.nodeRoutes(id()), admin.nodes().getFirst().routes());
+
+        assertEquals(new RoutesView(List.of(), List.of("0.0.0.0/0", "10.1.0.0/16", "::/0"), List.of()),
+                admin.setNodeRoutes(id(), List.of()), "an empty list clears");
+    }
+
+    @Test
+    void aBadRouteIsA400ProblemNamingItAndChangesNothing() {
+        admin.setNodeRoutes(id(), List.of("10.1.0.0/16"));
+        HttpResponse<String> response = server.request("POST", "/api/v1/node/" + id() + "/routes", server.localToken(),
+                "{\"routes\": [\"10.1.0.0/16\", \"10.2.0.300/24\"]}");
+        assertEquals(400, response.statusCode());
+        assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"));
+        JsonNode problem = JsonMapper.builder().build().readTree(response.body());
+        assertEquals("route \"10.2.0.300/24\" is not a CIDR prefix such as 10.0.0.0/24", problem.get("detail").asString());
+        assertEquals(List.of("10.1.0.0/16"), admin.nodeRoutes(id()).approved());
+
+        HttpResponse<String> missing = server.request("POST", "/api/v1/node/" + id() + "/routes", server.localToken(),
+                "{}");
+        assertEquals(400, missing.statusCode());
+        assertTrue(missing.body().contains("needs the field \\\"routes\\\""), missing.body());
+    }
+
+    @Test
+    void readingAndApprovingNeedTheRoutesScopes() {
+        String coreKey = admin.createApiKey(new ApiKeyRequest("odin", List.of("devices:core"), "", null)).secret();
+        assertEquals(403, server.request("GET", "/api/v1/node/" + id() + "/routes", coreKey, null).statusCode());
+        assertEquals(403, server.request("POST", "/api/v1/node/" + id() + "/routes", coreKey,
+                "{\"routes\": [\"10.1.0.0/16\"]}").statusCode());
+
+        String readKey = admin.createApiKey(new ApiKeyRequest("odin", List.of("devices:routes:read"), "", null)).secret();
+        assertEquals(200, server.request("GET", "/api/v1/node/" + id() + "/routes", readKey, null).statusCode());
+        assertEquals(403, server.request("POST", "/api/v1/node/" + id() + "/routes", readKey,
+                "{\"routes\": [\"10.1.0.0/16\"]}").statusCode());
+
+        String routesKey = admin.createApiKey(new ApiKeyRequest("odin", List.of("devices:routes"), "", null)).secret();
+        assertEquals(200, server.request("POST", "/api/v1/node/" + id() + "/routes", routesKey,
+                "{\"routes\": [\"10.1.0.0/16\"]}").statusCode());
+        assertEquals(404, server.request("GET", "/api/v1/node/999/routes", routesKey, null).statusCode());
+    }
+}
