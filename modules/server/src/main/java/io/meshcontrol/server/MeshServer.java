@@ -109,7 +109,7 @@ public final class MeshServer implements AutoCloseable {
         new DocsRoutes(settings.version()).register(routes);
         ControlTransport control = new ControlTransport(noiseKey, workers, clock);
         control.register(routes);
-        MapSessions mapSessions = new MapSessions(network.events());
+        MapSessions mapSessions = new MapSessions(network.events(), network.snapshots(), clock);
         // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
         new VerifyRoute(network).register(routes);
         RelayRuntime relay = RelayRuntime.create(settings, network, routes, clock);

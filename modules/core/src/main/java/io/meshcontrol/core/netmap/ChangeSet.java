@@ -1,11 +1,12 @@
 package io.meshcontrol.core.netmap;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
  * What changed during one batch window, as descriptors (not data): which nodes and users, whether the policy
- * changed, or everything. Sessions merge these and read the current state themselves.
+ * changed, or everything. Sessions merge these and read the state themselves.
  *
  * @param policy the policy changed: every session looks at its filter, SSH policy, capabilities and peers again,
  *     but nothing else (no DNS or relay map), and sends only what differs
@@ -34,10 +35,24 @@ public record ChangeSet(Set<Long> nodeIds, Set<Long> userIds, boolean everything
     }
 
     public ChangeSet merge(ChangeSet other) {
-        Set<Long> nodes = new HashSet<>(nodeIds);
-        nodes.addAll(other.nodeIds);
-        Set<Long> users = new HashSet<>(userIds);
-        users.addAll(other.userIds);
-        return new ChangeSet(nodes, users, everything || other.everything, policy || other.policy);
+        return mergeAll(List.of(this, other));
+    }
+
+    /** All of these at once: one copy of the ids, however many sets (merging pairwise would copy them again and again). */
+    public static ChangeSet mergeAll(List<ChangeSet> sets) {
+        if (sets.size() == 1) {
+            return sets.getFirst();
+        }
+        Set<Long> nodes = new HashSet<>();
+        Set<Long> users = new HashSet<>();
+        boolean everything = false;
+        boolean policy = false;
+        for (ChangeSet set : sets) {
+            nodes.addAll(set.nodeIds);
+            users.addAll(set.userIds);
+            everything |= set.everything;
+            policy |= set.policy;
+        }
+        return new ChangeSet(nodes, users, everything, policy);
     }
 }

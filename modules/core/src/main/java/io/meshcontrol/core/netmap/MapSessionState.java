@@ -4,24 +4,23 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.NetworkSnapshot;
-import io.meshcontrol.core.state.PolicyInventories;
+import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.ClientVersion;
 import io.meshcontrol.core.wire.Debug;
+import io.meshcontrol.core.wire.EncodedNodes;
 import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.wire.IpPrefix;
 import io.meshcontrol.core.wire.MapResponse;
+import io.meshcontrol.core.wire.PeerChange;
 import io.meshcontrol.core.wire.SSHPolicy;
 import io.meshcontrol.core.wire.UserProfile;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.LongPredicate;
 
 /**
  * What one node's map stream has been sent, and what it must be sent next. The first answer is a full map;
@@ -30,125 +29,178 @@ import java.util.function.LongPredicate;
  *
  * <p>Visibility: an approved node sees the other approved nodes the access rules let it reach or be reached
  * by; its packet filter, SSH policy and own capabilities are re-sent whenever the rules give it different ones.
+ *
+ * <p>A peer whose row did not change since the client's copy, only its online state or last-seen time, is sent as
+ * a small {@code PeersChangedPatch} rather than whole (streams open and close far more often than nodes change).
+ *
+ * <p>Memory: a session keeps no peer data. Peers are sent as the shared {@link PeerForms}; the session remembers
+ * which peers it sent (a bit per node id) and the snapshot it last brought the client up to ({@code synced}). A
+ * peer whose snapshot entry is newer than that snapshot has changed since; one that is not newer is what the client
+ * already holds. This relies on the change sets: every node or user change after {@code synced} is named by a
+ * change set this state is given later (MapSessions builds them from the snapshot's own change feed).
  */
 public final class MapSessionState {
 
     private final long selfId;
     private final int capVersion;
+    private final PeerForms forms;
     private io.meshcontrol.core.wire.Node sentSelf;
-    private final Map<Long, io.meshcontrol.core.wire.Node> sentPeers = new HashMap<>();
-    private final Map<Long, UserProfile> sentProfiles = new HashMap<>();
     private List<FilterRule> sentFilter;
     private SSHPolicy sentSsh;
+    private final IdSet sentPeers = new IdSet();
+    private final IdSet sentUsers = new IdSet();
+    private NetworkSnapshot synced;
+    private Instant syncedAt;
 
+    /** A session with its own peer forms (tests, single maps); streams share one {@link PeerForms}. */
     public MapSessionState(long selfId, int capVersion) {
+        this(selfId, capVersion, new PeerForms());
+    }
+
+    public MapSessionState(long selfId, int capVersion, PeerForms forms) {
         this.selfId = selfId;
         this.capVersion = capVersion;
+        this.forms = forms;
     }
 
     /** The first message of a stream: everything, with {@code Node} set as the client requires. */
-    public MapResponse initial(NetworkSnapshot snapshot, LongPredicate online, MapContext context, AccessRules access,
-            RouteTable routes, Instant now) {
+    public MapResponse initial(NetworkSnapshot snapshot, MapContext context, AccessRules access, RouteTable routes,
+            Instant now) {
         Node self = snapshot.node(selfId).orElseThrow(() -> new IllegalStateException("node " + selfId + " is gone"));
         sentSelf = selfNode(self, routes, context, access, now);
         sentFilter = access.packetFilter(self);
         sentSsh = access.sshPolicy(self);
         sentPeers.clear();
-        for (Node peer : visiblePeers(self, snapshot, access)) {
-            sentPeers.put(peer.id(), peerNode(self, peer, routes, context, online.test(peer.id()), access, now));
+        sentUsers.clear();
+        List<EncodedNodes.Encoded> peers = new ArrayList<>();
+        for (NodeEntry entry : snapshot.entries().values()) {
+            if (isVisible(self, entry.node(), access)) {
+                sentPeers.add(entry.node().id());
+                peers.add(peerNode(self, entry, routes, context, access, now));
+            }
         }
-        sentProfiles.clear();
-        List<UserProfile> profiles = newProfiles(snapshot, Set.of());
+        peers.sort(BY_ID);
+        List<UserProfile> profiles = new ArrayList<>();
+        addProfile(sentSelf.user(), snapshot, profiles);
+        peers.forEach(peer -> addProfile(peer.node().user(), snapshot, profiles));
+        synced = snapshot;
+        syncedAt = now;
         return MapResponse.builder()
                 .node(sentSelf)
                 .derpMap(context.derpMap())
-                .peers(sortedById(sentPeers.values()))
+                .peers(EncodedNodes.of(peers))
                 .dnsConfig(context.dnsConfig())
                 .domain(context.baseDomain())
                 .collectServices(false)
                 .packetFilter(sentFilter)
                 .sshPolicy(sentSsh)
-                .userProfiles(profiles)
+                .userProfiles(sorted(profiles))
                 .controlTime(now)
                 .debug(new Debug(0, true, null))
                 .clientVersion(ClientVersion.latest())
                 .build();
     }
 
-    /** The delta for {@code changes}, or empty when nothing this node sees changed. */
-    public Optional<MapResponse> update(ChangeSet changes, NetworkSnapshot snapshot, LongPredicate online,
-            MapContext context, AccessRules access, RouteTable routes, Instant now) {
-        Optional<Node> self = snapshot.node(selfId);
-        if (self.isEmpty()) {
+    /**
+     * The delta for {@code changes}, or empty when nothing this node sees changed.
+     *
+     * @param snapshot a snapshot holding at least the changes of {@code changes} (an older one than this state was
+     *     last brought up to is ignored: everything in it was sent already)
+     */
+    public Optional<MapResponse> update(ChangeSet changes, NetworkSnapshot snapshot, MapContext context,
+            AccessRules access, RouteTable routes, Instant now) {
+        if (synced == null) {
+            throw new IllegalStateException("update before initial");
+        }
+        if (snapshot.version() < synced.version()) {
+            snapshot = synced;
+        }
+        Optional<NodeEntry> selfEntry = snapshot.entry(selfId);
+        if (selfEntry.isEmpty()) {
             return Optional.empty(); // deleted: the session is being closed
         }
+        Node self = selfEntry.get().node();
+        long since = synced.version();
         MapResponse.Builder delta = MapResponse.builder();
         boolean any = false;
-        io.meshcontrol.core.wire.Node selfNow = selfNode(self.get(), routes, context, access, now);
-        boolean selfChanged = !selfNow.equals(sentSelf);
-        if (selfChanged) {
-            delta.node(selfNow);
-            any = true;
+        boolean selfChanged = false;
+        if (changes.everything() || changes.policy() || selfEntry.get().version() > since
+                || expiredMeanwhile(self, now)) {
+            io.meshcontrol.core.wire.Node selfNow = selfNode(self, routes, context, access, now);
+            if (!selfNow.equals(sentSelf)) {
+                delta.node(selfNow);
+                sentSelf = selfNow;
+                selfChanged = true;
+                any = true;
+            }
         }
-        // A new policy may change whom we see, as may our own state (approval, tags, owner) and users' names and roles.
-        boolean recheckAll = changes.everything() || changes.policy() || selfChanged || !changes.userIds().isEmpty();
-        List<FilterRule> filter = access.packetFilter(self.get());
+        List<FilterRule> filter = access.packetFilter(self);
         if (!filter.equals(sentFilter)) {
             delta.packetFilter(filter);
             sentFilter = filter;
             any = true;
         }
-        SSHPolicy ssh = access.sshPolicy(self.get());
+        SSHPolicy ssh = access.sshPolicy(self);
         if (!ssh.equals(sentSsh)) {
             delta.sshPolicy(ssh);
             sentSsh = ssh;
             any = true;
         }
-        sentSelf = selfNow;
-        Set<Long> ids = new HashSet<>(changes.nodeIds());
+        // A new policy may change whom we see, as may our own state (approval, tags, owner) and users' names and
+        // roles: look at all again.
+        boolean recheckAll = changes.everything() || changes.policy() || selfChanged || !changes.userIds().isEmpty();
+        Peers peers = new Peers(self, snapshot, since, context, access, routes, now, recheckAll);
         if (recheckAll) {
-            ids.addAll(sentPeers.keySet());
-            ids.addAll(snapshot.nodes().keySet());
-        }
-        ids.remove(selfId);
-        // After a policy change alone, a peer we keep seeing looks as before unless what it shows depends on the
-        // policy (its routes): one bit test per node instead of rebuilding every peer of every stream.
-        boolean policyOnly = changes.policy() && !changes.everything() && !selfChanged && changes.userIds().isEmpty();
-        List<io.meshcontrol.core.wire.Node> changed = new ArrayList<>();
-        List<Long> removed = new ArrayList<>();
-        for (long id : ids) {
-            Optional<Node> peer = snapshot.node(id).filter(p -> isVisible(self.get(), p, access));
-            if (peer.isPresent() && policyOnly && sentPeers.containsKey(id) && !changes.nodeIds().contains(id)
-                    && PolicyInventories.approvedRoutes(peer.get()).isEmpty()) {
-                continue;
-            }
-            if (peer.isPresent()) {
-                io.meshcontrol.core.wire.Node wire = peerNode(self.get(), peer.get(), routes, context, online.test(id),
-                        access, now);
-                if (!wire.equals(sentPeers.put(id, wire))) {
-                    changed.add(wire);
+            snapshot.entries().values().forEach(entry -> peers.visit(entry.node().id(), entry));
+            List<Long> sent = new ArrayList<>(sentPeers.size());
+            sentPeers.forEach(sent::add);
+            for (long id : sent) {
+                if (!snapshot.entries().containsKey(id)) {
+                    peers.visit(id, null);
                 }
-            } else if (sentPeers.remove(id) != null) {
-                removed.add(id);
+            }
+        } else {
+            for (long id : changes.nodeIds()) {
+                peers.visit(id, snapshot.entry(id).orElse(null));
             }
         }
-        if (!changed.isEmpty()) {
-            delta.peersChanged(sortedById(changed));
+        if (!peers.changed.isEmpty()) {
+            peers.changed.sort(BY_ID);
+            delta.peersChanged(EncodedNodes.of(peers.changed));
             any = true;
         }
-        if (!removed.isEmpty()) {
-            delta.peersRemoved(removed.stream().sorted().toList());
+        if (!peers.patched.isEmpty()) {
+            peers.patched.sort(Comparator.comparingLong(PeerChange::nodeId));
+            delta.peersChangedPatch(peers.patched);
             any = true;
         }
-        List<UserProfile> profiles = newProfiles(snapshot, changes.userIds());
+        if (!peers.removed.isEmpty()) {
+            delta.peersRemoved(peers.removed.stream().sorted().toList());
+            any = true;
+        }
+        List<UserProfile> profiles = new ArrayList<>();
+        if (selfChanged) {
+            addProfile(sentSelf.user(), snapshot, profiles);
+        }
+        for (EncodedNodes.Encoded peer : peers.changed) {
+            addProfile(peer.node().user(), snapshot, profiles);
+        }
+        for (long userId : changes.userIds()) {
+            if (sentUsers.contains(userId) && snapshot.user(userId).isPresent()
+                    && profiles.stream().noneMatch(p -> p.id() == userId)) {
+                profiles.add(profile(userId, snapshot)); // renamed: send again
+            }
+        }
         if (!profiles.isEmpty()) {
-            delta.userProfiles(profiles);
+            delta.userProfiles(sorted(profiles));
             any = true;
         }
         if (changes.everything()) {
             delta.dnsConfig(context.dnsConfig()).derpMap(context.derpMap()).domain(context.baseDomain());
             any = true;
         }
+        synced = snapshot;
+        syncedAt = now;
         return any ? Optional.of(delta.controlTime(now).build()) : Optional.empty();
     }
 
@@ -160,55 +212,107 @@ public final class MapSessionState {
     }
 
     /**
-     * A peer as this node sees it: of the routes the peer serves, only those the policy lets this node use (or
-     * answer through) are in its {@code AllowedIPs} and {@code PrimaryRoutes}, as the vendor sends them.
+     * A peer as this node sees it: the shared form, except that of the routes a router serves only those the policy
+     * lets this node use (or answer through) are in its {@code AllowedIPs} and {@code PrimaryRoutes}, as the vendor
+     * sends them; such a router is encoded for this viewer alone.
      */
-    private io.meshcontrol.core.wire.Node peerNode(Node self, Node peer, RouteTable routes, MapContext context,
-            boolean online, AccessRules access, Instant now) {
-        io.meshcontrol.core.wire.Node wire = WireNodes.of(peer, routes, context, online, false, capVersion, now);
+    private EncodedNodes.Encoded peerNode(Node self, NodeEntry entry, RouteTable routes, MapContext context,
+            AccessRules access, Instant now) {
+        EncodedNodes.Encoded shared = forms.peer(entry, routes, context, capVersion, now);
+        Node peer = entry.node();
         if (peer.approvedRoutes().isEmpty()) {
-            return wire;
+            return shared;
         }
+        io.meshcontrol.core.wire.Node wire = shared.node();
         Set<String> offered = Set.copyOf(access.peerRoutes(self, peer));
         List<IpPrefix> allowed = wire.allowedIps().stream()
                 .filter(p -> wire.addresses().contains(p) || offered.contains(p.toString())).toList();
         List<IpPrefix> primary = wire.primaryRoutes().stream().filter(p -> offered.contains(p.toString())).toList();
         if (allowed.size() == wire.allowedIps().size() && primary.size() == wire.primaryRoutes().size()) {
-            return wire;
+            return shared;
         }
-        return wire.toBuilder().allowedIps(allowed).primaryRoutes(primary).build();
+        return EncodedNodes.Encoded.of(wire.toBuilder().allowedIps(allowed).primaryRoutes(primary).build());
     }
 
     /** The peer ids last sent, for tests and diagnostics. */
     public Set<Long> peerIds() {
-        return Set.copyOf(sentPeers.keySet());
+        Set<Long> ids = new HashSet<>();
+        sentPeers.forEach(ids::add);
+        return Set.copyOf(ids);
     }
 
-    private static List<Node> visiblePeers(Node self, NetworkSnapshot snapshot, AccessRules access) {
-        return snapshot.nodes().values().stream().filter(peer -> isVisible(self, peer, access)).toList();
+    /** Peers to send again or remove, found by looking at one node at a time. */
+    private final class Peers {
+        final List<EncodedNodes.Encoded> changed = new ArrayList<>();
+        final List<PeerChange> patched = new ArrayList<>();
+        final List<Long> removed = new ArrayList<>();
+        private final Node self;
+        private final NetworkSnapshot snapshot;
+        private final long since;
+        private final MapContext context;
+        private final AccessRules access;
+        private final RouteTable routes;
+        private final Instant now;
+        private final boolean rulesChanged;
+
+        Peers(Node self, NetworkSnapshot snapshot, long since, MapContext context, AccessRules access,
+                RouteTable routes, Instant now, boolean rulesChanged) {
+            this.self = self;
+            this.snapshot = snapshot;
+            this.since = since;
+            this.context = context;
+            this.access = access;
+            this.routes = routes;
+            this.now = now;
+            this.rulesChanged = rulesChanged;
+        }
+
+        void visit(long id, NodeEntry entry) {
+            if (id == selfId) {
+                return;
+            }
+            if (entry != null && isVisible(self, entry.node(), access)) {
+                boolean added = sentPeers.add(id);
+                boolean expired = expiredMeanwhile(entry.node(), now);
+                // A router's routes in this viewer's map follow the rules: after a rule change, send it again.
+                boolean viewerPart = rulesChanged && !entry.node().approvedRoutes().isEmpty();
+                if (!added && !expired && !viewerPart && entry.version() > since && entry.rowVersion() <= since) {
+                    patched.add(presence(entry)); // only online state or last seen changed since
+                } else if (added || expired || viewerPart || entry.version() > since) {
+                    changed.add(peerNode(self, entry, routes, context, access, now));
+                }
+            } else if (sentPeers.remove(id)) {
+                removed.add(id);
+            }
+        }
+    }
+
+    /**
+     * A peer's online state and last-seen time as a patch. Going online leaves the client's last-seen time as it
+     * was, which is what it means for an online peer ("when it was last online").
+     */
+    private static PeerChange presence(NodeEntry entry) {
+        PeerChange.Builder patch = PeerChange.of(entry.node().id()).online(entry.online());
+        if (!entry.online() && entry.node().lastSeen() != null) {
+            patch.lastSeen(entry.node().lastSeen());
+        }
+        return patch.build();
+    }
+
+    /** Whether the node's key expired after this session's last message: its Expired flag changed since. */
+    private boolean expiredMeanwhile(Node node, Instant now) {
+        return node.keyExpiry() != null && node.keyExpiry().isAfter(syncedAt) && !now.isBefore(node.keyExpiry());
     }
 
     private static boolean isVisible(Node self, Node peer, AccessRules access) {
         return self.authorized() && peer.authorized() && peer.id() != self.id() && access.sees(self, peer);
     }
 
-    /** Profiles of the users behind self and the sent peers that were not sent yet, or whose user changed. */
-    private List<UserProfile> newProfiles(NetworkSnapshot snapshot, Set<Long> changedUsers) {
-        Set<Long> needed = new HashSet<>();
-        needed.add(sentSelf.user());
-        sentPeers.values().forEach(peer -> needed.add(peer.user()));
-        List<UserProfile> out = new ArrayList<>();
-        for (long userId : needed) {
-            if (sentProfiles.containsKey(userId) && !changedUsers.contains(userId)) {
-                continue;
-            }
-            UserProfile profile = profile(userId, snapshot);
-            if (!profile.equals(sentProfiles.put(userId, profile))) {
-                out.add(profile);
-            }
+    /** The user's profile, when this session has not sent it yet. */
+    private void addProfile(long userId, NetworkSnapshot snapshot, List<UserProfile> out) {
+        if (sentUsers.add(userId)) {
+            out.add(profile(userId, snapshot));
         }
-        out.sort(Comparator.comparingLong(UserProfile::id));
-        return out;
     }
 
     private static UserProfile profile(long userId, NetworkSnapshot snapshot) {
@@ -223,7 +327,10 @@ public final class MapSessionState {
                 null, null);
     }
 
-    private static List<io.meshcontrol.core.wire.Node> sortedById(java.util.Collection<io.meshcontrol.core.wire.Node> nodes) {
-        return nodes.stream().sorted(Comparator.comparingLong(io.meshcontrol.core.wire.Node::id)).toList();
+    private static List<UserProfile> sorted(List<UserProfile> profiles) {
+        profiles.sort(Comparator.comparingLong(UserProfile::id));
+        return profiles;
     }
+
+    private static final Comparator<EncodedNodes.Encoded> BY_ID = Comparator.comparingLong(peer -> peer.node().id());
 }

@@ -51,7 +51,7 @@ public final class Network {
         this.tailnetId = new TailnetStore(jdbi).ensureTailnetId(clock.instant());
         // First subscriber: everything subscribed later sees the snapshot already updated.
         this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events);
-        this.presence = new Presence(jdbi, nodeStore, events, clock);
+        this.presence = new Presence(jdbi, nodeStore, snapshots, events, clock);
         this.policies = new Policies(jdbi, new PolicyStore(), events, clock,
                 () -> PolicyInventories.of(snapshots.current()));
         this.routeElection = new RouteElection(snapshots, presence, events, options.routesHighAvailability());

@@ -113,20 +113,34 @@ public final class Nodes {
         return result[0];
     }
 
-    /** Removes ephemeral nodes that have been offline longer than {@code timeout}; returns how many. */
-    public int reapEphemeral(Presence presence, java.time.Duration timeout) {
+    /**
+     * Removes ephemeral nodes that have been offline longer than {@code timeout}; returns how many. Looks through the
+     * snapshot (no database scan); each removal checks the row again in its transaction, since the node may have
+     * come back in the meantime.
+     */
+    public int reapEphemeral(Snapshots snapshots, java.time.Duration timeout) {
         Instant cutoff = clock.instant().minus(timeout);
-        List<Node> stale = jdbi.withHandle(store::all).stream()
-                .filter(Node::ephemeral)
-                .filter(node -> !presence.isOnline(node.id()))
-                .filter(node -> (node.lastSeen() == null ? node.createdAt() : node.lastSeen()).isBefore(cutoff))
+        List<Node> stale = snapshots.current().entries().values().stream()
+                .filter(entry -> entry.node().ephemeral() && !entry.online() && offlineSince(entry.node()).isBefore(cutoff))
+                .map(NetworkSnapshot.NodeEntry::node)
                 .toList();
+        int removed = 0;
         for (Node node : stale) {
-            if (jdbi.inTransaction(h -> store.delete(h, node.id()))) {
+            boolean deleted = jdbi.inTransaction(h -> {
+                Node now = store.byId(h, node.id()).orElse(null);
+                return now != null && !snapshots.current().isOnline(now.id()) && offlineSince(now).isBefore(cutoff)
+                        && store.delete(h, now.id());
+            });
+            if (deleted) {
+                removed++;
                 events.publish(new MeshEvent.NodeDeleted(clock.instant(), node));
             }
         }
-        return stale.size();
+        return removed;
+    }
+
+    private static Instant offlineSince(Node node) {
+        return node.lastSeen() == null ? node.createdAt() : node.lastSeen();
     }
 
     public void delete(Caller caller, long id) {

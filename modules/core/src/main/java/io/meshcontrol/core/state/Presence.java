@@ -12,7 +12,9 @@ import org.jdbi.v3.core.Jdbi;
 
 /**
  * Which nodes hold a map stream right now. A node is online while it has at least one; when its last one
- * ends, its last-seen time is stored and peers learn it went offline.
+ * ends, its last-seen time is stored and peers learn it went offline. The online state is part of the
+ * network snapshot (set together with the stream count, so the two cannot disagree), which is where map
+ * building reads it.
  */
 public final class Presence {
 
@@ -20,10 +22,12 @@ public final class Presence {
     private final Jdbi jdbi;
     private final NodeStore nodes;
     private final EventBus events;
+    private final Snapshots snapshots;
     private final Clock clock;
 
-    Presence(Jdbi jdbi, NodeStore nodes, EventBus events, Clock clock) {
+    Presence(Jdbi jdbi, NodeStore nodes, Snapshots snapshots, EventBus events, Clock clock) {
         this.jdbi = jdbi;
+        this.snapshots = snapshots;
         this.nodes = nodes;
         this.events = events;
         this.clock = clock;
@@ -34,17 +38,39 @@ public final class Presence {
     }
 
     public void connected(Node node) {
-        if (streams.merge(node.id(), 1, Integer::sum) == 1) {
-            events.publish(new MeshEvent.NodeChanged(clock.instant(), node, "online"));
+        boolean[] first = new boolean[1];
+        streams.compute(node.id(), (id, count) -> {
+            if (count == null) {
+                first[0] = true;
+                snapshots.online(id, true);
+                return 1;
+            }
+            return count + 1;
+        });
+        if (first[0]) {
+            events.publish(new MeshEvent.NodeChanged(clock.instant(), current(node), "online"));
         }
     }
 
     public void disconnected(Node node) {
-        Integer left = streams.computeIfPresent(node.id(), (id, count) -> count == 1 ? null : count - 1);
-        if (left == null) {
+        boolean[] last = new boolean[1];
+        streams.computeIfPresent(node.id(), (id, count) -> {
+            if (count == 1) {
+                last[0] = true;
+                snapshots.online(id, false);
+                return null;
+            }
+            return count - 1;
+        });
+        if (last[0]) {
             Instant now = clock.instant();
             jdbi.useTransaction(h -> nodes.markLastSeen(h, node.id(), now));
-            events.publish(new MeshEvent.NodeChanged(now, node, "offline"));
+            events.publish(new MeshEvent.NodeChanged(now, current(node), "offline"));
         }
+    }
+
+    /** The node as it is now (the caller's copy may be older), or the caller's when it is gone. */
+    private Node current(Node node) {
+        return snapshots.current().node(node.id()).orElse(node);
     }
 }

@@ -9,7 +9,8 @@ import java.util.function.LongPredicate;
 /**
  * Keeps the current {@link RouteTable}: re-elects the primary routers when a router changes (comes online, goes
  * offline, has routes approved, advertises, is deleted) and announces each other router whose primary routes
- * changed as a node change, so peers get a delta for both sides of a failover. Subscribes after the snapshot, so
+ * changed as a node change (and touches it in the snapshot, which is what map streams follow), so peers get a
+ * delta for both sides of a failover. Subscribes after the snapshot, so
  * it elects from the state the event left.
  */
 public final class RouteElection {
@@ -48,8 +49,12 @@ public final class RouteElection {
             return;
         }
         Set<Long> changed = next.changedRouters(current);
-        changed.remove(id); // peers already hear about the node the event is about
         current = next; // before announcing: the announcements re-enter here and must find nothing to do
+        // Map streams follow the snapshot: a router whose routes changed gets a new snapshot version, so that
+        // peers are sent it again with the new table (the event's own node too: its change may have been sent
+        // before this election).
+        changed.forEach(snapshots::touch);
+        changed.remove(id); // webhooks already hear about the node the event is about
         for (long other : changed) {
             snapshot.node(other).ifPresent(node -> events.publish(
                     new MeshEvent.NodeChanged(event.at(), node, "serving routes changed")));

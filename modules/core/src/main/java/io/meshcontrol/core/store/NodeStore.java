@@ -15,6 +15,41 @@ import org.jdbi.v3.core.statement.StatementContext;
 /** Nodes table. Keys are stored in their text forms. */
 public final class NodeStore {
 
+    /**
+     * Told about every node row a transaction wrote, once it has committed: still inside the serialized write
+     * transaction (Jdbi runs after-commit callbacks before the transaction handler returns), so calls come in commit
+     * order. Must not block or write.
+     */
+    public interface CommitListener {
+        void written(Node node);
+
+        /** A write that changed only the row's last-seen time. */
+        void lastSeenWritten(Node node);
+
+        void deleted(long nodeId);
+    }
+
+    private static final CommitListener NOBODY = new CommitListener() {
+        @Override
+        public void written(Node node) {
+        }
+
+        @Override
+        public void lastSeenWritten(Node node) {
+        }
+
+        @Override
+        public void deleted(long nodeId) {
+        }
+    };
+
+    private volatile CommitListener listener = NOBODY;
+
+    /** Sets the one listener (the network snapshot). */
+    public void onCommit(CommitListener commitListener) {
+        this.listener = commitListener;
+    }
+
     private static final String COLUMNS = "id, stable_id, machine_key, node_key, disco_key, hostname, given_name, user_id, "
             + "tags, ipv4, ipv6, hostinfo, endpoints, authorized, ephemeral, pre_auth_key_id, register_method, created_at, "
             + "last_seen, key_expiry, advertised_routes, approved_routes";
@@ -24,16 +59,19 @@ public final class NodeStore {
     }
 
     public void insert(Handle handle, Node node) {
+        requireTransaction(handle);
         handle.createUpdate("INSERT INTO nodes (" + COLUMNS + ") VALUES (:id, :stableId, :machineKey, :nodeKey, :discoKey, "
                         + ":hostname, :givenName, :userId, :tags, :ipv4, :ipv6, :hostinfo, :endpoints, :authorized, "
                         + ":ephemeral, :preAuthKeyId, :registerMethod, :createdAt, :lastSeen, :keyExpiry, :advertisedRoutes, "
                         + ":approvedRoutes)")
                 .bindMap(values(node))
                 .execute();
+        committed(handle, node);
     }
 
     /** Writes every mutable column of the node. */
     public void update(Handle handle, Node node) {
+        requireTransaction(handle);
         handle.createUpdate("UPDATE nodes SET machine_key = :machineKey, node_key = :nodeKey, disco_key = :discoKey, "
                         + "hostname = :hostname, given_name = :givenName, user_id = :userId, tags = :tags, "
                         + "hostinfo = :hostinfo, endpoints = :endpoints, authorized = :authorized, ephemeral = :ephemeral, "
@@ -42,15 +80,34 @@ public final class NodeStore {
                         + "WHERE id = :id")
                 .bindMap(values(node))
                 .execute();
+        committed(handle, node);
     }
 
     public void markLastSeen(Handle handle, long id, java.time.Instant at) {
+        requireTransaction(handle);
         handle.createUpdate("UPDATE nodes SET last_seen = :at WHERE id = :id").bind("id", id)
                 .bind("at", at.toEpochMilli()).execute();
+        byId(handle, id).ifPresent(node -> handle.afterCommit(() -> listener.lastSeenWritten(node)));
     }
 
     public boolean delete(Handle handle, long id) {
-        return handle.createUpdate("DELETE FROM nodes WHERE id = :id").bind("id", id).execute() == 1;
+        requireTransaction(handle);
+        boolean deleted = handle.createUpdate("DELETE FROM nodes WHERE id = :id").bind("id", id).execute() == 1;
+        if (deleted) {
+            handle.afterCommit(() -> listener.deleted(id));
+        }
+        return deleted;
+    }
+
+    private void committed(Handle handle, Node node) {
+        handle.afterCommit(() -> listener.written(node));
+    }
+
+    /** Outside a transaction an after-commit callback would never run, and the snapshot would miss the write. */
+    private static void requireTransaction(Handle handle) {
+        if (!handle.isInTransaction()) {
+            throw new IllegalStateException("node rows are written inside a transaction");
+        }
     }
 
     public Optional<Node> byId(Handle handle, long id) {

@@ -29,6 +29,9 @@ final class Copies {
      * {@code null}; otherwise an unmodifiable copy.
      */
     static <T> List<T> orEmpty(List<T> list) {
+        if (list instanceof EncodedNodes) {
+            return list; // immutable already, and its encoded JSON is the point
+        }
         return list == null || list.isEmpty() ? List.of() : List.copyOf(list);
     }
 

@@ -3,15 +3,22 @@ package io.meshcontrol.core.wire;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import java.util.Arrays;
+import java.util.Deque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 
 /**
  * Turns map messages into the frames of a {@code /machine/map} response body: a 4-byte little-endian length, then
  * that many bytes of JSON, zstd-compressed (one independent zstd frame per message) when the request asked for
  * {@code Compress: "zstd"}. Real clients always ask, and always decompress.
  *
- * <p>One instance per map session: it keeps a native zstd context for reuse, so it is <b>not thread-safe</b> (one
- * writer at a time) and must be {@linkplain #close() closed} when the session ends. The keep-alive frame is encoded
- * once; its bytes are identical every time, which lets the client recognise it without decompressing.
+ * <p>One instance per map session, not thread-safe (one writer at a time). The native zstd contexts are not the
+ * session's own: each encoding borrows one from a pool shared by all sessions, since a context costs far more native
+ * memory than a session otherwise needs and only as many compress at once as there are threads running. The
+ * keep-alive frame is encoded once; its bytes are identical every time, which lets the client recognise it without
+ * decompressing. Two instances with the same {@link #format()} produce the same bytes for the same message, so a
+ * frame can be shared by every session that sends that message.
  */
 public final class MapFrames implements AutoCloseable {
 
@@ -24,11 +31,16 @@ public final class MapFrames implements AutoCloseable {
      */
     public static final int DEFAULT_LEVEL = 1;
 
-    private final ZstdCompressCtx zstd;
+    /** Idle contexts kept per level; more are made when more threads compress at once, and closed after. */
+    private static final int POOL_SIZE = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+    private static final Map<Integer, Deque<ZstdCompressCtx>> POOLS = new ConcurrentHashMap<>();
+
+    /** zstd level, or null for plain JSON. */
+    private final Integer level;
     private byte[] keepAlive;
 
-    private MapFrames(ZstdCompressCtx zstd) {
-        this.zstd = zstd;
+    private MapFrames(Integer level) {
+        this.level = level;
     }
 
     /** Frames for the answer to this request: zstd when it asks for it, plain JSON otherwise. */
@@ -38,11 +50,7 @@ public final class MapFrames implements AutoCloseable {
 
     /** Frames of zstd-compressed JSON at a zstd level (1..19; negative levels are faster still). */
     public static MapFrames zstd(int level) {
-        ZstdCompressCtx context = new ZstdCompressCtx();
-        context.setLevel(level);
-        context.setContentSize(true);
-        context.setChecksum(false);
-        return new MapFrames(context);
+        return new MapFrames(level);
     }
 
     /** Frames of plain JSON. */
@@ -52,7 +60,12 @@ public final class MapFrames implements AutoCloseable {
 
     /** Whether bodies are zstd-compressed. */
     public boolean compresses() {
-        return zstd != null;
+        return level != null;
+    }
+
+    /** What decides the bytes of a frame besides the message: {@code "plain"} or {@code "zstd:<level>"}. */
+    public String format() {
+        return level == null ? "plain" : "zstd:" + level;
     }
 
     /** The frame of one message: header and (compressed) JSON. */
@@ -62,14 +75,30 @@ public final class MapFrames implements AutoCloseable {
 
     /** The frame of a message already encoded as JSON (for example one shared by many sessions). */
     public byte[] encodeJson(byte[] json) {
-        if (zstd == null) {
+        if (level == null) {
             byte[] frame = new byte[HEADER_LENGTH + json.length];
             System.arraycopy(json, 0, frame, HEADER_LENGTH, json.length);
             return withLength(frame, json.length);
         }
-        byte[] frame = new byte[HEADER_LENGTH + Math.toIntExact(Zstd.compressBound(json.length))];
-        int length = zstd.compressByteArray(frame, HEADER_LENGTH, frame.length - HEADER_LENGTH, json, 0, json.length);
-        return withLength(Arrays.copyOf(frame, HEADER_LENGTH + length), length);
+        Deque<ZstdCompressCtx> pool = POOLS.computeIfAbsent(level, l -> new ConcurrentLinkedDeque<>());
+        ZstdCompressCtx zstd = pool.pollFirst();
+        if (zstd == null) {
+            zstd = new ZstdCompressCtx();
+            zstd.setLevel(level);
+            zstd.setContentSize(true);
+            zstd.setChecksum(false);
+        }
+        try {
+            byte[] frame = new byte[HEADER_LENGTH + Math.toIntExact(Zstd.compressBound(json.length))];
+            int length = zstd.compressByteArray(frame, HEADER_LENGTH, frame.length - HEADER_LENGTH, json, 0, json.length);
+            return withLength(Arrays.copyOf(frame, HEADER_LENGTH + length), length);
+        } finally {
+            if (pool.size() < POOL_SIZE) {
+                pool.offerFirst(zstd);
+            } else {
+                zstd.close();
+            }
+        }
     }
 
     /** The keep-alive frame, {@code {"KeepAlive":true}}; the same bytes every time (do not modify them). */
@@ -90,12 +119,9 @@ public final class MapFrames implements AutoCloseable {
         return (int) length;
     }
 
-    /** Frees the native zstd context. */
+    /** Nothing to free any more (contexts are pooled); kept so that sessions can say they are done. */
     @Override
     public void close() {
-        if (zstd != null) {
-            zstd.close();
-        }
     }
 
     private static byte[] withLength(byte[] frame, int length) {

@@ -2,6 +2,7 @@ package io.meshcontrol.core.netmap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.auth.Caller;
@@ -56,13 +57,13 @@ class MapSessionStateTest {
     }
 
     private MapResponse initial(MapSessionState state) {
-        return state.initial(network.snapshots().current(), id -> false, context, allowAll(), RouteTable.EMPTY,
+        return state.initial(network.snapshots().current(), context, allowAll(), RouteTable.EMPTY,
                 Instant.now());
     }
 
     private Optional<MapResponse> update(MapSessionState state, Node... changed) {
         Set<Long> ids = java.util.Arrays.stream(changed).map(Node::id).collect(java.util.stream.Collectors.toSet());
-        return state.update(new ChangeSet(ids, Set.of(), false), network.snapshots().current(), id -> false, context,
+        return state.update(new ChangeSet(ids, Set.of(), false), network.snapshots().current(), context,
                 allowAll(), RouteTable.EMPTY, Instant.now());
     }
 
@@ -70,8 +71,9 @@ class MapSessionStateTest {
     void firstMessageIsAFullMapWithSelfPeersAndProfiles() {
         Node a = join("a");
         Node b = join("b");
+        network.presence().connected(b);
         MapSessionState state = new MapSessionState(a.id(), 142);
-        MapResponse first = state.initial(network.snapshots().current(), id -> id == b.id(), context, allowAll(),
+        MapResponse first = state.initial(network.snapshots().current(), context, allowAll(),
                 RouteTable.EMPTY, Instant.now());
         assertEquals("a.mesh.test.", first.node().name());
         assertEquals("TtestCNTRL", first.node().stableTailnetId());
@@ -139,7 +141,7 @@ class MapSessionStateTest {
     }
 
     private Optional<MapResponse> policyChanged(MapSessionState state, AccessRules rules) {
-        return state.update(ChangeSet.policyChanged(), network.snapshots().current(), id -> false, context, rules,
+        return state.update(ChangeSet.policyChanged(), network.snapshots().current(), context, rules,
                 RouteTable.EMPTY, Instant.now());
     }
 
@@ -150,7 +152,7 @@ class MapSessionStateTest {
         String ssh = "{\"ssh\": [{\"action\": \"accept\", \"src\": [\"autogroup:member\"],"
                 + " \"dst\": [\"autogroup:self\"], \"users\": [\"root\"]}]}";
         MapSessionState state = new MapSessionState(a.id(), 142);
-        MapResponse first = state.initial(network.snapshots().current(), id -> false, context, rules(ssh),
+        MapResponse first = state.initial(network.snapshots().current(), context, rules(ssh),
                 RouteTable.EMPTY, Instant.now());
         assertEquals(1, first.sshPolicy().rules().size());
         assertEquals(Map.of("root", "root"), first.sshPolicy().rules().getFirst().sshUsers());
@@ -175,8 +177,8 @@ class MapSessionStateTest {
                 + " \"dst\": [\"" + b.ipv4() + ":22\"]}]}");
         MapSessionState forA = new MapSessionState(a.id(), 142);
         MapSessionState forC = new MapSessionState(c.id(), 142);
-        forA.initial(network.snapshots().current(), id -> false, context, aToB, RouteTable.EMPTY, Instant.now());
-        forC.initial(network.snapshots().current(), id -> false, context, aToB, RouteTable.EMPTY, Instant.now());
+        forA.initial(network.snapshots().current(), context, aToB, RouteTable.EMPTY, Instant.now());
+        forC.initial(network.snapshots().current(), context, aToB, RouteTable.EMPTY, Instant.now());
         AccessRules aToBAnd80 = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
                 + " \"dst\": [\"" + b.ipv4() + ":22,80\"]}]}");
         assertTrue(policyChanged(forA, aToBAnd80).isEmpty(), "A's filter, SSH policy and peers are unchanged");
@@ -203,7 +205,7 @@ class MapSessionStateTest {
         Node approved = network.routeApprovals().setApproved(admin, router.id(), List.of("10.1.0.0/16", "::/0"));
         RouteTable routes = RouteTable.elect(network.snapshots().current().nodes().values(), id -> true);
         MapResponse delta = forA.update(new ChangeSet(Set.of(router.id()), Set.of(), false),
-                network.snapshots().current(), id -> true, context, allowAll(), routes, Instant.now()).orElseThrow();
+                network.snapshots().current(), context, allowAll(), routes, Instant.now()).orElseThrow();
         io.meshcontrol.core.wire.Node peer = delta.peersChanged().getFirst();
         assertEquals(List.of("0.0.0.0/0", "10.1.0.0/16", approved.ipv4() + "/32", "::/0", approved.ipv6() + "/128"),
                 peer.allowedIps().stream().map(Object::toString).toList());
@@ -211,12 +213,13 @@ class MapSessionStateTest {
                 "exit routes are never primary");
 
         MapSessionState forRouter = new MapSessionState(router.id(), 142);
-        MapResponse own = forRouter.initial(network.snapshots().current(), id -> true, context, allowAll(), routes,
+        MapResponse own = forRouter.initial(network.snapshots().current(), context, allowAll(), routes,
                 Instant.now());
         assertEquals(peer.allowedIps(), own.node().allowedIps(), "the router's self node says the same");
 
+        network.snapshots().touch(router.id()); // what the route election does for a router it re-elected
         MapResponse failedOver = forA.update(new ChangeSet(Set.of(router.id()), Set.of(), false),
-                network.snapshots().current(), id -> true, context, allowAll(), RouteTable.EMPTY, Instant.now())
+                network.snapshots().current(), context, allowAll(), RouteTable.EMPTY, Instant.now())
                 .orElseThrow();
         assertEquals(List.of(), failedOver.peersChanged().getFirst().primaryRoutes(), "no longer primary");
     }
@@ -234,13 +237,103 @@ class MapSessionStateTest {
                 + " \"dst\": [\"10.1.0.0/16:443\"]}, {\"action\": \"accept\", \"src\": [\"" + router.ipv4() + "\"],"
                 + " \"dst\": [\"" + b.ipv4() + ":22\"]}]}");
         io.meshcontrol.core.wire.Node seenByA = new MapSessionState(a.id(), 142).initial(network.snapshots().current(),
-                id -> true, context, onlyA, routes, Instant.now()).peers().getFirst();
+                context, onlyA, routes, Instant.now()).peers().getFirst();
         assertEquals(List.of("10.1.0.0/16"), seenByA.primaryRoutes().stream().map(Object::toString).toList());
         assertTrue(seenByA.allowedIps().stream().anyMatch(p -> p.toString().equals("10.1.0.0/16")));
         io.meshcontrol.core.wire.Node seenByB = new MapSessionState(b.id(), 142).initial(network.snapshots().current(),
-                id -> true, context, onlyA, routes, Instant.now()).peers().getFirst();
+                context, onlyA, routes, Instant.now()).peers().getFirst();
         assertEquals(router.id(), seenByB.id(), "B sees the router, which may reach it");
         assertEquals(seenByB.addresses(), seenByB.allowedIps(), "but not its subnet, which B may not use");
         assertEquals(List.of(), seenByB.primaryRoutes());
+    }
+
+    @Test
+    void sessionsShareEachPeersEncodedFormAndKeepNoCopy() {
+        Node a = join("a");
+        Node b = join("b");
+        Node c = join("c");
+        PeerForms forms = new PeerForms();
+        MapResponse forA = new MapSessionState(a.id(), 142, forms).initial(network.snapshots().current(), context,
+                allowAll(), RouteTable.EMPTY, Instant.now());
+        MapResponse forC = new MapSessionState(c.id(), 142, forms).initial(network.snapshots().current(), context,
+                allowAll(), RouteTable.EMPTY, Instant.now());
+        assertSame(encodedPeer(forA, b.id()), encodedPeer(forC, b.id()), "one encoded form of b for both sessions");
+        assertEquals(3, forms.size(), "one form per node, however many sessions");
+        assertTrue(io.meshcontrol.core.wire.WireJson.writeString(forA).contains(encodedPeer(forA, b.id()).json()),
+                "the message carries the shared JSON as it is");
+
+        Node renamed = network.nodes().rename(admin, b.id(), "bee");
+        MapSessionState later = new MapSessionState(a.id(), 142, forms);
+        later.initial(network.snapshots().current(), context, allowAll(), RouteTable.EMPTY, Instant.now());
+        assertEquals(3, forms.size(), "the changed node's form replaces the old one");
+        assertEquals("bee.mesh.test.", renamed.givenName() + ".mesh.test.");
+    }
+
+    @Test
+    void aChangedPeerIsSentExactlyOnceHoweverOftenItIsNamed() {
+        Node a = join("a");
+        Node b = join("b");
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        initial(state);
+        network.nodes().updateFromClient(b.id(), null, List.of("192.0.2.7:41641"), null, null);
+        network.nodes().rename(admin, b.id(), "bee");
+        MapResponse delta = update(state, b, b).orElseThrow();
+        assertEquals(1, delta.peersChanged().size(), "two changes of b in one batch: b once");
+        assertEquals("bee.mesh.test.", delta.peersChanged().getFirst().name());
+        assertTrue(update(state, b).isEmpty(), "named again without a change: nothing");
+        assertTrue(update(state, a).isEmpty(), "our own unchanged node: nothing");
+    }
+
+    @Test
+    void losingSightOfAPeerRemovesItAndRegainingItSendsItWhole() {
+        Node a = join("a");
+        Node b = join("b");
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        initial(state);
+        AccessRules nobody = AccessRules.compile(io.meshcontrol.core.policy.Policy.parse("{\"acls\": []}"),
+                network.snapshots().current());
+        MapResponse hidden = state.update(ChangeSet.all(), network.snapshots().current(), context, nobody, RouteTable.EMPTY,
+                Instant.now())
+                .orElseThrow();
+        assertEquals(List.of(b.id()), hidden.peersRemoved());
+        assertEquals(List.of(), hidden.packetFilter(), "nothing may reach a");
+        assertEquals(Set.of(), state.peerIds());
+
+        MapResponse shown = state.update(ChangeSet.all(), network.snapshots().current(), context, allowAll(),
+                RouteTable.EMPTY, Instant.now()).orElseThrow();
+        assertEquals(List.of(b.id()), shown.peersChanged().stream().map(io.meshcontrol.core.wire.Node::id).toList());
+    }
+
+    @Test
+    void aPeerComingAndGoingIsPatchedNotSentWhole() {
+        Node a = join("a");
+        Node b = join("b");
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        assertEquals(Boolean.FALSE, initial(state).peers().getFirst().online());
+
+        network.presence().connected(b);
+        MapResponse online = update(state, b).orElseThrow();
+        assertEquals(List.of(), online.peersChanged());
+        assertEquals(List.of(io.meshcontrol.core.wire.PeerChange.of(b.id()).online(true).build()),
+                online.peersChangedPatch());
+
+        network.presence().disconnected(b);
+        MapResponse offline = update(state, b).orElseThrow();
+        Instant lastSeen = network.snapshots().current().node(b.id()).orElseThrow().lastSeen();
+        assertEquals(List.of(io.meshcontrol.core.wire.PeerChange.of(b.id()).online(false).lastSeen(lastSeen).build()),
+                offline.peersChangedPatch(), "offline, with the last-seen time just stored");
+        assertEquals(List.of(), offline.peersChanged());
+
+        network.presence().connected(b);
+        network.nodes().rename(admin, b.id(), "bee");
+        MapResponse renamed = update(state, b).orElseThrow();
+        assertEquals(List.of(), renamed.peersChangedPatch(), "a row change sends the whole peer");
+        assertEquals(Boolean.TRUE, renamed.peersChanged().getFirst().online());
+        assertEquals("bee.mesh.test.", renamed.peersChanged().getFirst().name());
+    }
+
+    private static io.meshcontrol.core.wire.EncodedNodes.Encoded encodedPeer(MapResponse message, long id) {
+        return ((io.meshcontrol.core.wire.EncodedNodes) message.peers()).encoded().stream()
+                .filter(peer -> peer.node().id() == id).findFirst().orElseThrow();
     }
 }

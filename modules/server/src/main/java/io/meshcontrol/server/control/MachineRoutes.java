@@ -82,6 +82,11 @@ public final class MachineRoutes {
         exchange.getResponseSender().send(text + "\n", StandardCharsets.UTF_8);
     }
 
+    private static boolean clientGone(HttpServerExchange exchange, Exception e) {
+        return e instanceof java.nio.channels.ClosedChannelException
+                || e instanceof IOException && !exchange.getConnection().isOpen();
+    }
+
     /** Runs a {@link MachineHandler} on a worker with blocking streams and answers what it throws. */
     private final class Blocking implements HttpHandler {
 
@@ -101,6 +106,13 @@ public final class MachineRoutes {
             try {
                 handler.handle(exchange, ControlConnection.of(exchange));
             } catch (Exception e) {
+                if (clientGone(exchange, e)) {
+                    // The client closed the stream or the connection before the answer was written (it gave up
+                    // waiting, or went away): a disconnect, not a server error.
+                    LOG.log(Level.DEBUG, () -> exchange.getRequestPath() + " from " + ControlConnection.of(exchange)
+                            + ": client went away: " + e);
+                    return;
+                }
                 String errorId = RandomText.lowerAlphanumeric(12);
                 LOG.log(Level.ERROR, "error id " + errorId + ": " + exchange.getRequestMethod() + " "
                         + exchange.getRequestPath() + " from " + ControlConnection.of(exchange) + " failed", e);

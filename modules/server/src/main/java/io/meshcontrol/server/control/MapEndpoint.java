@@ -1,5 +1,6 @@
 package io.meshcontrol.server.control;
 
+import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.netmap.MapContext;
@@ -9,6 +10,7 @@ import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.wire.CapabilityVersion;
 import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.wire.IpAddressPort;
+import io.meshcontrol.core.wire.IpPrefix;
 import io.meshcontrol.core.wire.MapFrames;
 import io.meshcontrol.core.wire.MapRequest;
 import io.meshcontrol.core.wire.WireJson;
@@ -68,16 +70,16 @@ public final class MapEndpoint implements MachineHandler {
         MapFrames frames = MapFrames.forRequest(request);
         OutputStream out = exchange.getOutputStream();
         if (!request.stream()) {
-            MapSessionState state = new MapSessionState(current.id(), request.version());
+            MapSessionState state = new MapSessionState(current.id(), request.version(), sessions.peerForms());
             NetworkSnapshot snapshot = network.snapshots().current();
-            out.write(frames.encode(state.initial(snapshot, network.presence()::isOnline, context.get(),
-                    access.rules(snapshot), network.routeElection().current(), clock.instant())));
+            out.write(frames.encode(state.initial(snapshot, context.get(), access.rules(snapshot),
+                    network.routeElection().current(), clock.instant())));
             out.flush();
             frames.close();
             return;
         }
         MapSession session = new MapSession(current.id(), request.version(), frames, out, network, context, access,
-                keepAlive, clock);
+                sessions.peerForms(), keepAlive, clock);
         sessions.open(session);
         // A client that goes away (process ended, network gone) closes the connection: end the stream at once
         // rather than at the next keep-alive, so that peers and the ephemeral reaper learn it promptly.
@@ -93,15 +95,25 @@ public final class MapEndpoint implements MachineHandler {
 
     /**
      * Takes what the request reports; absent parts stay as they were (a Hostinfo without NetInfo keeps the
-     * previous NetInfo). A Hostinfo replaces the advertised routes with its RoutableIPs. Writing happens only when something differs, so repeated reports cost a read.
+     * previous NetInfo). A Hostinfo replaces the advertised routes with its RoutableIPs. Writing happens only when
+     * something differs; a report that matches the snapshot, from a node with no route waiting for approval, costs
+     * no database access at all (a reconnecting client repeats itself).
      */
     private Node applyClientState(Node node, MapRequest request) {
         String hostinfo = request.hostinfo() == null ? null
                 : request.hostinfo().withNetInfoFrom(Hostinfo.parse(node.hostinfo())).toJson();
         List<String> endpoints = request.endpoints().isEmpty() ? null
                 : request.endpoints().stream().map(IpAddressPort::toString).toList();
-        return network.nodes().updateFromClient(node.id(), request.discoKey().isZero() ? null : request.discoKey(),
-                endpoints, hostinfo, request.hostinfo() == null ? null : request.hostinfo().fields().routableIps());
+        DiscoPublicKey disco = request.discoKey().isZero() ? null : request.discoKey();
+        List<IpPrefix> advertised = request.hostinfo() == null ? null : request.hostinfo().fields().routableIps();
+        Node reported = node.withClientState(disco == null ? node.discoKey() : disco,
+                endpoints == null ? node.endpoints() : endpoints, hostinfo == null ? node.hostinfo() : hostinfo,
+                advertised == null ? node.advertisedRoutes() : advertised);
+        // An advertised route not approved yet may be auto-approved by now: that check needs the transaction.
+        if (reported.equals(node) && node.approvedRoutes().containsAll(node.advertisedRoutes())) {
+            return node;
+        }
+        return network.nodes().updateFromClient(node.id(), disco, endpoints, hostinfo, advertised);
     }
 
     private static void refuse(HttpServerExchange exchange, int status, String message) throws Exception {

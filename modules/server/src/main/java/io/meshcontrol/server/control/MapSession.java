@@ -4,6 +4,7 @@ import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.netmap.ChangeSet;
 import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.netmap.MapSessionState;
+import io.meshcontrol.core.netmap.PeerForms;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.wire.MapFrames;
@@ -12,7 +13,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +29,7 @@ import java.util.function.Supplier;
  */
 final class MapSession {
 
-    private static final ChangeSet CLOSE = new ChangeSet(java.util.Set.of(), java.util.Set.of(), false);
+    private static final MapBatch CLOSE = new MapBatch(new ChangeSet(Set.of(), Set.of(), false), null, null, null);
 
     private final long nodeId;
     private final MapSessionState state;
@@ -36,14 +40,14 @@ final class MapSession {
     private final AccessControl access;
     private final Duration keepAlive;
     private final Clock clock;
-    private final LinkedBlockingQueue<ChangeSet> inbox = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<MapBatch> inbox = new LinkedBlockingQueue<>();
     private volatile boolean closed;
 
     MapSession(long nodeId, int capVersion, MapFrames frames, OutputStream out, Network network,
-            Supplier<MapContext> context, AccessControl access, Duration keepAlive, Clock clock) {
+            Supplier<MapContext> context, AccessControl access, PeerForms forms, Duration keepAlive, Clock clock) {
         this.access = access;
         this.nodeId = nodeId;
-        this.state = new MapSessionState(nodeId, capVersion);
+        this.state = new MapSessionState(nodeId, capVersion, forms);
         this.frames = frames;
         this.out = out;
         this.network = network;
@@ -56,8 +60,13 @@ final class MapSession {
         return nodeId;
     }
 
+    void offer(MapBatch batch) {
+        inbox.offer(batch);
+    }
+
+    /** Changes with the snapshot as it is now and no shared frames (tests). */
     void offer(ChangeSet changes) {
-        inbox.offer(changes);
+        offer(new MapBatch(changes, network.snapshots().current(), clock.instant(), new SharedFrames()));
     }
 
     void close() {
@@ -69,26 +78,29 @@ final class MapSession {
     void run() throws InterruptedException {
         try {
             NetworkSnapshot first = network.snapshots().current();
-            send(state.initial(first, network.presence()::isOnline, context.get(), access.rules(first),
-                    network.routeElection().current(), clock.instant()));
+            send(state.initial(first, context.get(), access.rules(first), network.routeElection().current(),
+                    clock.instant()));
             while (!closed) {
-                ChangeSet changes = inbox.poll(nextKeepAlive(), TimeUnit.MILLISECONDS);
-                if (changes == null) {
+                MapBatch batch = inbox.poll(nextKeepAlive(), TimeUnit.MILLISECONDS);
+                if (batch == null) {
                     sendRaw(frames.keepAlive());
                     continue;
                 }
-                changes = drain(changes);
+                if (closed || batch == CLOSE) {
+                    break;
+                }
+                batch = drain(batch);
                 if (closed) {
                     break;
                 }
-                NetworkSnapshot snapshot = network.snapshots().current();
-                if (snapshot.node(nodeId).isEmpty()) {
+                if (network.snapshots().current().node(nodeId).isEmpty()) {
                     break; // deleted: ending the stream makes the client register again
                 }
-                Optional<MapResponse> delta = state.update(changes, snapshot, network.presence()::isOnline,
-                        context.get(), access.rules(snapshot), network.routeElection().current(), clock.instant());
+                NetworkSnapshot snapshot = batch.snapshot();
+                Optional<MapResponse> delta = state.update(batch.changes(), snapshot, context.get(),
+                        access.rules(snapshot), network.routeElection().current(), batch.at());
                 if (delta.isPresent()) {
-                    send(delta.get());
+                    sendRaw(batch.frames().frame(delta.get(), frames));
                 }
             }
         } catch (IOException gone) {
@@ -98,12 +110,17 @@ final class MapSession {
         }
     }
 
-    private ChangeSet drain(ChangeSet first) {
-        ChangeSet merged = first;
-        for (ChangeSet next = inbox.poll(); next != null; next = inbox.poll()) {
-            merged = merged.merge(next);
+    private MapBatch drain(MapBatch first) {
+        List<MapBatch> waiting = new ArrayList<>();
+        waiting.add(first);
+        for (MapBatch next = inbox.poll(); next != null; next = inbox.poll()) {
+            if (next == CLOSE) {
+                closed = true;
+                break;
+            }
+            waiting.add(next);
         }
-        return merged;
+        return MapBatch.merge(waiting);
     }
 
     /** About 50 s, spread by up to 9 s so that many clients do not wake together. */

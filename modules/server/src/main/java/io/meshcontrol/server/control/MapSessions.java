@@ -3,6 +3,10 @@ package io.meshcontrol.server.control;
 import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.netmap.ChangeSet;
+import io.meshcontrol.core.netmap.PeerForms;
+import io.meshcontrol.core.state.NetworkSnapshot;
+import io.meshcontrol.core.state.Snapshots;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -14,27 +18,59 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The open map streams, one per node (a new stream replaces an older one of the same node), and the
- * change batcher: events are coalesced for {@link #BATCH_WINDOW} and each stream then gets one
- * {@link ChangeSet} to turn into its own delta.
+ * change batcher: changes are coalesced for {@link #BATCH_WINDOW} and each stream then gets one
+ * {@link MapBatch} to turn into its own delta. A batch ends after {@link #BATCH_WINDOW} without a change, so an
+ * isolated change goes out at once; while changes keep coming (nodes joining, a mass reconnect) it ends at the
+ * latest after a longest wait that grows with the open streams ({@link #longestWait(int)}): every flush costs each
+ * stream a message and each client a delta to apply (a delta with a new peer makes the vendor's client rebuild its
+ * whole map), so in a burst fewer, larger deltas are cheaper on both ends.
+ *
+ * <p>Node and user changes come from the snapshot's change feed, not from events: each batch then carries the
+ * snapshot that holds exactly the changes flushed so far (events are published after the snapshot changed, so a
+ * batch built from them could hold a snapshot with changes it does not name). Policy changes come as events.
+ * The peers' wire forms ({@link PeerForms}) are shared by all streams.
  */
 public final class MapSessions implements AutoCloseable {
 
-    /** Long enough to merge a burst (a registration is several events), short against the client's patience. */
+    /**
+     * Quiet time that ends a batch: long enough to merge a registration's several changes, short against the
+     * client's patience.
+     */
     public static final Duration BATCH_WINDOW = Duration.ofMillis(50);
+    /** The longest a batch waits while changes keep coming: a change still reaches every stream within a second. */
+    public static final Duration MAX_BATCH_WINDOW = Duration.ofMillis(500);
+    /** Longest wait per open stream (0.25 ms): 50 ms up to 200 streams, 500 ms from 2,000. */
+    private static final long MICROS_PER_STREAM = 250;
 
     private final Map<Long, MapSession> byNode = new ConcurrentHashMap<>();
+    private final PeerForms forms = new PeerForms();
     private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("map-batcher").daemon().factory());
-    private final Runnable unsubscribe;
+    private final Clock clock;
+    private final Runnable unsubscribeEvents;
+    private final Runnable unsubscribeSnapshots;
     private Set<Long> pendingNodes = new HashSet<>();
     private Set<Long> pendingUsers = new HashSet<>();
     private boolean pendingEverything;
     private boolean pendingPolicy;
+    private NetworkSnapshot pendingSnapshot;
     private boolean flushScheduled;
+    private long firstChangeNanos;
+    private long lastChangeNanos;
     private boolean closed;
 
-    public MapSessions(EventBus events) {
-        this.unsubscribe = events.subscribe(this::collect);
+    public MapSessions(EventBus events, Snapshots snapshots, Clock clock) {
+        this.clock = clock;
+        synchronized (this) {
+            this.pendingSnapshot = snapshots.current();
+        }
+        this.unsubscribeSnapshots = snapshots.subscribe(this::changed);
+        this.unsubscribeEvents = events.subscribe(this::collect);
+    }
+
+    /** The peer forms every stream of this server shares. */
+    PeerForms peerForms() {
+        return forms;
     }
 
     void open(MapSession session) {
@@ -58,46 +94,88 @@ public final class MapSessions implements AutoCloseable {
         scheduleFlush();
     }
 
-    private synchronized void collect(MeshEvent event) {
-        switch (event) {
-            case MeshEvent.NodeEvent e -> pendingNodes.add(e.node().id());
-            case MeshEvent.UserCreated e -> pendingUsers.add(e.user().id());
-            case MeshEvent.UserChanged e -> pendingUsers.add(e.user().id());
-            case MeshEvent.UserRoleUpdated e -> pendingUsers.add(e.user().id());
-            case MeshEvent.UserDeleted e -> pendingUsers.add(e.user().id());
-            case MeshEvent.PolicyUpdated e -> pendingPolicy = true;
+    private synchronized void changed(Snapshots.Change change) {
+        switch (change.kind()) {
+            case NODE -> pendingNodes.add(change.id());
+            case USER -> pendingUsers.add(change.id());
         }
+        pendingSnapshot = change.snapshot();
         scheduleFlush();
     }
 
-    private void scheduleFlush() {
-        if (!flushScheduled && !closed) {
-            flushScheduled = true;
-            flusher.schedule(this::flush, BATCH_WINDOW.toMillis(), TimeUnit.MILLISECONDS);
+    private synchronized void collect(MeshEvent event) {
+        if (event instanceof MeshEvent.PolicyUpdated) {
+            pendingPolicy = true;
+            scheduleFlush();
         }
     }
 
-    private void flush() {
-        ChangeSet changes;
+    /** The longest a batch collects changes that keep coming, with this many streams open. */
+    static Duration longestWait(int streams) {
+        long micros = Math.max(BATCH_WINDOW.toNanos() / 1000, streams * MICROS_PER_STREAM);
+        return Duration.ofNanos(Math.min(micros, MAX_BATCH_WINDOW.toNanos() / 1000) * 1000);
+    }
+
+    /**
+     * Nanoseconds until the pending batch is due (0: now): {@link #BATCH_WINDOW} after its last change, but no later
+     * than {@code longestWait} after its first.
+     */
+    static long untilDue(long firstChangeNanos, long lastChangeNanos, long nowNanos, Duration longestWait) {
+        long due = Math.min(lastChangeNanos + BATCH_WINDOW.toNanos(), firstChangeNanos + longestWait.toNanos());
+        return Math.max(0, due - nowNanos);
+    }
+
+    /** Called with the lock held, for every change. */
+    private void scheduleFlush() {
+        long now = System.nanoTime();
+        lastChangeNanos = now;
+        if (!flushScheduled && !closed) {
+            flushScheduled = true;
+            firstChangeNanos = now;
+            flusher.schedule(this::flushWhenDue, BATCH_WINDOW.toNanos(), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void flushWhenDue() {
         synchronized (this) {
-            changes = new ChangeSet(pendingNodes, pendingUsers, pendingEverything, pendingPolicy);
+            long wait = untilDue(firstChangeNanos, lastChangeNanos, System.nanoTime(), longestWait(byNode.size()));
+            if (wait > 0 && !closed) {
+                flusher.schedule(this::flushWhenDue, wait, TimeUnit.NANOSECONDS);
+                return;
+            }
+        }
+        flush();
+    }
+
+    private void flush() {
+        MapBatch batch;
+        synchronized (this) {
+            batch = new MapBatch(new ChangeSet(pendingNodes, pendingUsers, pendingEverything, pendingPolicy),
+                    pendingSnapshot, clock.instant(), new SharedFrames());
             pendingNodes = new HashSet<>();
             pendingUsers = new HashSet<>();
             pendingEverything = false;
             pendingPolicy = false;
             flushScheduled = false;
         }
-        if (!changes.isEmpty()) {
-            byNode.values().forEach(session -> session.offer(changes));
+        if (batch.changes().isEmpty()) {
+            return;
         }
+        for (long id : batch.changes().nodeIds()) {
+            if (batch.snapshot().node(id).isEmpty()) {
+                forms.forget(id);
+            }
+        }
+        byNode.values().forEach(session -> session.offer(batch));
     }
 
     @Override
     public void close() {
         synchronized (this) {
-            closed = true; // an event published while closing must not schedule onto the stopped flusher
+            closed = true; // a change while closing must not schedule onto the stopped flusher
         }
-        unsubscribe.run();
+        unsubscribeSnapshots.run();
+        unsubscribeEvents.run();
         flusher.shutdownNow();
         byNode.values().forEach(MapSession::close);
     }

@@ -48,7 +48,8 @@ class DerpMapDeltaTest {
                         key).node();
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 MapSession session = new MapSession(node.id(), 142, MapFrames.zstd(1), locked(out), server.network,
-                        server.server::mapContext, new AccessControl(server.network.policies()), Duration.ofSeconds(50),
+                        server.server::mapContext, new AccessControl(server.network.policies()),
+                        server.server.mapSessions().peerForms(), Duration.ofSeconds(50),
                         Clock.systemUTC());
                 server.server.mapSessions().open(session);
                 streams.add(Thread.ofVirtual().start(() -> {

@@ -49,7 +49,7 @@ class MapSessionTest {
                     new DERPMap(null, Map.of(), false));
             MapSession session = new MapSession(self.id(), 142, MapFrames.zstd(1), synchronizedOut(out), server.network,
                     () -> context, new io.meshcontrol.core.netmap.AccessControl(server.network.policies()),
-                    Duration.ofMillis(100), Clock.systemUTC());
+                    new io.meshcontrol.core.netmap.PeerForms(), Duration.ofMillis(100), Clock.systemUTC());
             Thread stream = Thread.ofVirtual().start(() -> {
                 try {
                     session.run();
@@ -88,7 +88,7 @@ class MapSessionTest {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             MapSession session = new MapSession(self.id(), 142, MapFrames.zstd(1), synchronizedOut(out), server.network,
                     server.server::mapContext, new io.meshcontrol.core.netmap.AccessControl(server.network.policies()),
-                    Duration.ofSeconds(50), Clock.systemUTC());
+                    server.server.mapSessions().peerForms(), Duration.ofSeconds(50), Clock.systemUTC());
             server.server.mapSessions().open(session);
             Thread stream = Thread.ofVirtual().start(() -> {
                 try {

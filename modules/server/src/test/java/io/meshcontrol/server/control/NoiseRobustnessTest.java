@@ -224,6 +224,35 @@ class NoiseRobustnessTest {
         }
     }
 
+    @Test
+    void aClientThatResetsItsConnectionIsNotAProblem() throws Exception {
+        try (LogCapture log = new LogCapture()) {
+            NoiseTestClient noise = NoiseTestClient.connect(address(), server.server.noisePublicKey(), 142);
+            try (Http2TestClient http2 = new Http2TestClient(noise)) {
+                assertEquals(200, http2.request("GET", "/machine/test/whoami", null).status(TIMEOUT));
+                noise.socket.setSoLinger(true, 0);
+                noise.socket.close(); // a reset (RST), as a client that times out and gives up leaves
+            }
+            assertEquals(List.of(), log.settledLines(), "a reset is a disconnect: nothing above DEBUG");
+        }
+    }
+
+    @Test
+    void aClientThatLeavesDuringAnAnswerIsNotAServerError() throws Exception {
+        try (LogCapture log = new LogCapture()) {
+            NoiseTestClient noise = NoiseTestClient.connect(address(), server.server.noisePublicKey(), 142);
+            try (Http2TestClient http2 = new Http2TestClient(noise)) {
+                Http2TestClient.Exchange poll = http2.request("GET",
+                        "/machine/test/stream?chunks=20&pauseMillis=100&size=20", null);
+                assertEquals(200, poll.status(TIMEOUT));
+                noise.socket.setSoLinger(true, 0);
+                noise.socket.close(); // gone while the server is still writing the answer
+            }
+            Thread.sleep(500); // the handler's next writes fail now
+            assertEquals(List.of(), log.settledLines(), "the handler's failed write is a disconnect");
+        }
+    }
+
     /** Sends an upgrade with these initiation bytes and reads the 101. */
     private Socket upgrade(byte[] initiation) throws IOException {
         Socket socket = NoiseTestClient.open(address());

@@ -1,0 +1,132 @@
+package io.meshcontrol.core.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.NodePrivateKey;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.store.Database;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The snapshot follows every committed node write, in commit order, without copying or re-reading. */
+class SnapshotsTest {
+
+    @TempDir
+    Path folder;
+    Network network;
+    final Caller admin = Caller.localAdmin();
+    String key;
+
+    @BeforeEach
+    void setUp() {
+        network = new Network(Database.open(folder.resolve("db.sqlite"), true), Clock.systemUTC());
+        network.users().create(admin, new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
+        key = network.preAuthKeys().create(admin, new PreAuthKeys.NewKey("odin", List.of(), true, false, false, "", null))
+                .secret();
+    }
+
+    private Node join(String hostname) {
+        return network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
+                NodePrivateKey.generate().publicKey(), hostname, "{\"Hostname\":\"" + hostname + "\"}"), key).node();
+    }
+
+    @Test
+    void writesReachTheSnapshotBeforeTheirEventsAndUnchangedNodesAreShared() {
+        Node a = join("a");
+        List<Boolean> seenByEvent = new CopyOnWriteArrayList<>();
+        network.events().subscribe(event -> seenByEvent.add(network.snapshots().current().node(a.id())
+                .map(n -> n.givenName().equals("renamed")).orElse(false)));
+        Node b = join("b");
+        NetworkSnapshot before = network.snapshots().current();
+        network.nodes().rename(admin, a.id(), "renamed");
+        NetworkSnapshot after = network.snapshots().current();
+
+        assertEquals("renamed", after.node(a.id()).orElseThrow().givenName());
+        assertTrue(seenByEvent.getLast(), "the rename's event sees the renamed node");
+        assertSame(before.entry(b.id()).orElseThrow(), after.entry(b.id()).orElseThrow(), "b is not copied");
+        assertTrue(after.entry(a.id()).orElseThrow().version() > before.version());
+        assertEquals("a", before.node(a.id()).orElseThrow().givenName(), "the older snapshot is unchanged");
+    }
+
+    @Test
+    void keyIndexFollowsRotationAndDeletion() {
+        Node a = join("a");
+        var rotatedKey = NodePrivateKey.generate().publicKey();
+        network.registrations().rotate(a.machineKey(), a.nodeKey(), rotatedKey).orElseThrow();
+        NetworkSnapshot snapshot = network.snapshots().current();
+        assertTrue(snapshot.nodeByKey(a.nodeKey()).isEmpty());
+        assertEquals(a.id(), snapshot.nodeByKey(rotatedKey).orElseThrow().id());
+        network.nodes().delete(admin, a.id());
+        assertTrue(network.snapshots().current().nodeByKey(rotatedKey).isEmpty());
+        assertTrue(network.snapshots().current().node(a.id()).isEmpty());
+    }
+
+    @Test
+    void onlineStateIsPartOfTheSnapshotAndLastSeenArrivesWhenTheLastStreamEnds() {
+        Node a = join("a");
+        network.presence().connected(a);
+        network.presence().connected(a);
+        assertTrue(network.snapshots().current().isOnline(a.id()));
+        network.presence().disconnected(a);
+        assertTrue(network.snapshots().current().isOnline(a.id()), "one stream is still open");
+        network.presence().disconnected(a);
+        NetworkSnapshot after = network.snapshots().current();
+        assertFalse(after.isOnline(a.id()));
+        assertTrue(after.node(a.id()).orElseThrow().lastSeen() != null, "last seen is stored and in the snapshot");
+    }
+
+    @Test
+    void listenersGetEveryChangeInVersionOrder() {
+        List<Snapshots.Change> changes = new CopyOnWriteArrayList<>();
+        network.snapshots().subscribe(changes::add);
+        Node a = join("a");
+        network.presence().connected(a);
+        network.nodes().rename(admin, a.id(), "renamed");
+        network.users().create(admin, new Users.NewUser("thor", "Thor", "thor@example.com", Role.MEMBER));
+        assertEquals(List.of(Snapshots.Change.Kind.NODE, Snapshots.Change.Kind.NODE, Snapshots.Change.Kind.NODE,
+                Snapshots.Change.Kind.USER), changes.stream().map(Snapshots.Change::kind).toList());
+        for (int i = 1; i < changes.size(); i++) {
+            assertEquals(changes.get(i - 1).snapshot().version() + 1, changes.get(i).snapshot().version());
+        }
+    }
+
+    @Test
+    void concurrentWritersLeaveTheSnapshotEqualToTheDatabase() throws Exception {
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            nodes.add(join("n" + i));
+        }
+        try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int round = 0; round < 25; round++) {
+                for (Node node : nodes) {
+                    int r = round;
+                    done.add(pool.submit(() -> network.nodes().updateFromClient(node.id(), null,
+                            List.of("192.0.2." + (r % 200) + ":41641"), null, null)));
+                    done.add(pool.submit(() -> network.nodes().rename(admin, node.id(), node.givenName() + "-" + r)));
+                }
+            }
+            for (Future<?> future : done) {
+                future.get();
+            }
+        }
+        for (Node stored : network.nodes().list(admin)) {
+            assertEquals(stored, network.snapshots().current().node(stored.id()).orElseThrow());
+        }
+    }
+}
