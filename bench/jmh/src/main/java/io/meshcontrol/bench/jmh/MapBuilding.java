@@ -33,8 +33,8 @@ public final class MapBuilding {
         this.access = AccessRules.compile(policy, snapshot);
     }
 
-    /** The first map of node {@code nodeId}'s stream, every peer online. */
+    /** The first map of node {@code nodeId}'s stream (peers offline, as {@code NetworkSnapshot.of} makes them). */
     public MapResponse fullMap(long nodeId) {
-        return new MapSessionState(nodeId, CAP_VERSION).initial(snapshot, id -> true, CONTEXT, access, RouteTable.EMPTY, now);
+        return new MapSessionState(nodeId, CAP_VERSION).initial(snapshot, CONTEXT, access, RouteTable.EMPTY, now);
     }
 }

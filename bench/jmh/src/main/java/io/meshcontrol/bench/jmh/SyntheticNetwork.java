@@ -35,7 +35,6 @@ public final class SyntheticNetwork {
             userMap.put(u, new User(u, "user" + u, "User " + u, "user" + u + "@example.com", Role.MEMBER, CREATED));
         }
         Map<Long, Node> nodeMap = new HashMap<>();
-        Map<NodePublicKey, Long> byKey = new HashMap<>();
         for (long id = 1; id <= nodes; id++) {
             NodePublicKey nodeKey = NodePublicKey.fromRaw(bytes(random));
             boolean tagged = id % 5 == 0;
@@ -48,9 +47,8 @@ public final class SyntheticNetwork {
                             "10.1." + (id >> 8 & 0xff) + "." + (id & 0xff) + ":41641"),
                     true, false, 1L, Node.RegisterMethod.AUTH_KEY, CREATED, CREATED.plusSeconds(id), null, List.of(), List.of());
             nodeMap.put(id, node);
-            byKey.put(nodeKey, id);
         }
-        return new NetworkSnapshot(1, nodeMap, userMap, byKey);
+        return NetworkSnapshot.of(1, nodeMap.values(), userMap.values());
     }
 
     /**
