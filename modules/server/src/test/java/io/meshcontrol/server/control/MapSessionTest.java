@@ -14,16 +14,12 @@ import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DNSConfig;
-import io.meshcontrol.core.wire.MapFrameReader;
 import io.meshcontrol.core.wire.MapFrames;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.server.testing.TestServer;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,10 +40,10 @@ class MapSessionTest {
                     "", null)).secret();
             Node self = join(server, key, "self");
             Node peer = join(server, key, "peer");
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            StreamCapture out = new StreamCapture();
             MapContext context = new MapContext("TtestCNTRL", "mesh.test", DNSConfig.builder().build(),
                     new DERPMap(null, Map.of(), false));
-            MapSession session = new MapSession(self.id(), 142, MapFrames.zstd(1), synchronizedOut(out), server.network,
+            MapSession session = new MapSession(self.id(), 142, MapFrames.zstd(1), out.sink(), server.network,
                     () -> context, new io.meshcontrol.core.netmap.AccessControl(server.network.policies()),
                     new io.meshcontrol.core.netmap.PeerForms(), Duration.ofMillis(100), Clock.systemUTC());
             Thread stream = Thread.ofVirtual().start(() -> {
@@ -57,15 +53,15 @@ class MapSessionTest {
                     Thread.currentThread().interrupt();
                 }
             });
-            awaitMessages(out, messages -> messages.stream().filter(MapResponse::keepAlive).count() >= 2);
+            out.await(messages -> messages.stream().filter(MapResponse::keepAlive).count() >= 2);
             server.network.nodes().rename(io.meshcontrol.core.auth.Caller.localAdmin(), peer.id(), "renamed");
             session.offer(new ChangeSet(Set.of(peer.id()), Set.of(), false));
-            awaitMessages(out, messages -> messages.stream().anyMatch(m -> !m.peersChanged().isEmpty()));
+            out.await(messages -> messages.stream().anyMatch(m -> !m.peersChanged().isEmpty()));
             session.close();
             stream.join(10_000);
             assertTrue(!stream.isAlive(), "closing ends the stream");
 
-            List<MapResponse> messages = read(out);
+            List<MapResponse> messages = out.messages();
             assertNotNull(messages.getFirst().node(), "the first message carries Node");
             assertEquals("self.mesh.test.", messages.getFirst().node().name());
             assertTrue(messages.stream().filter(MapResponse::keepAlive).count() >= 2, "keep-alives while idle");
@@ -85,8 +81,8 @@ class MapSessionTest {
             Node r2 = router(server, key, "r2");
             server.network.presence().connected(r1);
             server.network.presence().connected(r2);
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            MapSession session = new MapSession(self.id(), 142, MapFrames.zstd(1), synchronizedOut(out), server.network,
+            StreamCapture out = new StreamCapture();
+            MapSession session = new MapSession(self.id(), 142, MapFrames.zstd(1), out.sink(), server.network,
                     server.server::mapContext, new io.meshcontrol.core.netmap.AccessControl(server.network.policies()),
                     server.server.mapSessions().peerForms(), Duration.ofSeconds(50), Clock.systemUTC());
             server.server.mapSessions().open(session);
@@ -97,15 +93,15 @@ class MapSessionTest {
                     Thread.currentThread().interrupt();
                 }
             });
-            awaitMessages(out, messages -> !messages.isEmpty());
+            out.await(messages -> !messages.isEmpty());
             List<String> lan = List.of("10.1.0.0/16");
-            assertEquals(lan, primaryRoutes(read(out).getFirst().peers(), r1.id()), "r1, the lowest id, serves");
-            assertEquals(List.of(), primaryRoutes(read(out).getFirst().peers(), r2.id()));
+            assertEquals(lan, primaryRoutes(out.messages().getFirst().peers(), r1.id()), "r1, the lowest id, serves");
+            assertEquals(List.of(), primaryRoutes(out.messages().getFirst().peers(), r2.id()));
 
             server.network.presence().disconnected(r1);
-            awaitMessages(out, messages -> messages.stream().anyMatch(m -> lan.equals(primaryRoutes(m.peersChanged(),
+            out.await(messages -> messages.stream().anyMatch(m -> lan.equals(primaryRoutes(m.peersChanged(),
                     r2.id()))));
-            assertTrue(read(out).stream().anyMatch(m -> List.of().equals(primaryRoutes(m.peersChanged(), r1.id()))),
+            assertTrue(out.messages().stream().anyMatch(m -> List.of().equals(primaryRoutes(m.peersChanged(), r1.id()))),
                     "r1 no longer serves it");
             session.close();
             stream.join(10_000);
@@ -126,63 +122,8 @@ class MapSessionTest {
                 .map(n -> n.primaryRoutes().stream().map(Object::toString).toList()).orElse(null);
     }
 
-    /** Waits (up to 20 s) until what the stream wrote so far satisfies {@code condition}. */
-    private static void awaitMessages(ByteArrayOutputStream out, java.util.function.Predicate<List<MapResponse>> condition)
-            throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (System.nanoTime() < deadline) {
-            byte[] written;
-            synchronized (out) {
-                written = out.toByteArray();
-            }
-            if (condition.test(read(written))) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("the stream did not deliver the expected messages within 20 s");
-    }
-
     private static Node join(TestServer server, String key, String name) {
         return server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
                 NodePrivateKey.generate().publicKey(), name, "{}"), key).node();
-    }
-
-    private static java.io.OutputStream synchronizedOut(ByteArrayOutputStream target) {
-        return new java.io.OutputStream() {
-            @Override
-            public void write(int b) {
-                synchronized (target) {
-                    target.write(b);
-                }
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) {
-                synchronized (target) {
-                    target.write(b, off, len);
-                }
-            }
-        };
-    }
-
-    private static List<MapResponse> read(ByteArrayOutputStream out) throws Exception {
-        synchronized (out) {
-            return read(out.toByteArray());
-        }
-    }
-
-    /** Whole frames only: a frame still being written is left for the next look. */
-    private static List<MapResponse> read(byte[] written) throws Exception {
-        MapFrameReader reader = new MapFrameReader(new ByteArrayInputStream(written), true);
-        List<MapResponse> messages = new ArrayList<>();
-        try {
-            for (MapResponse message = reader.next(); message != null; message = reader.next()) {
-                messages.add(message);
-            }
-        } catch (java.io.EOFException partialFrame) {
-            // the last frame is not complete yet
-        }
-        return messages;
     }
 }
