@@ -17,8 +17,10 @@ import io.meshcontrol.core.wire.UserProfile;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -38,6 +40,11 @@ import java.util.Set;
  * peer whose snapshot entry is newer than that snapshot has changed since; one that is not newer is what the client
  * already holds. This relies on the change sets: every node or user change after {@code synced} is named by a
  * change set this state is given later (MapSessions builds them from the snapshot's own change feed).
+ *
+ * <p>Routers are the exception: which of a router's routes a viewer is offered depends on the policy and the viewer,
+ * not only on the router's entry, so for the few peers with approved routes the session also keeps the routes it
+ * sent them with; when the rules may have changed (policy, our own node, users) a router is sent again only when
+ * those differ.
  */
 public final class MapSessionState {
 
@@ -49,6 +56,8 @@ public final class MapSessionState {
     private SSHPolicy sentSsh;
     private final IdSet sentPeers = new IdSet();
     private final IdSet sentUsers = new IdSet();
+    /** For peers with approved routes only: the routes this viewer was last sent them with. */
+    private final Map<Long, OfferedRoutes> sentRouterRoutes = new HashMap<>();
     private NetworkSnapshot synced;
     private Instant syncedAt;
 
@@ -72,11 +81,12 @@ public final class MapSessionState {
         sentSsh = access.sshPolicy(self);
         sentPeers.clear();
         sentUsers.clear();
+        sentRouterRoutes.clear();
         List<EncodedNodes.Encoded> peers = new ArrayList<>();
         for (NodeEntry entry : snapshot.entries().values()) {
             if (isVisible(self, entry.node(), access)) {
                 sentPeers.add(entry.node().id());
-                peers.add(peerNode(self, entry, routes, context, access, now));
+                peers.add(sent(entry.node(), peerNode(self, entry, routes, context, access, now)));
             }
         }
         peers.sort(BY_ID);
@@ -234,6 +244,23 @@ public final class MapSessionState {
         return EncodedNodes.Encoded.of(wire.toBuilder().allowedIps(allowed).primaryRoutes(primary).build());
     }
 
+    /** Notes the routes a router was sent with (and forgets them for a peer without approved routes). */
+    private EncodedNodes.Encoded sent(Node peer, EncodedNodes.Encoded encoded) {
+        if (peer.approvedRoutes().isEmpty()) {
+            sentRouterRoutes.remove(peer.id());
+        } else {
+            sentRouterRoutes.put(peer.id(), OfferedRoutes.of(encoded.node()));
+        }
+        return encoded;
+    }
+
+    /** What of a router's wire form depends on the viewer. */
+    private record OfferedRoutes(List<IpPrefix> allowedIps, List<IpPrefix> primaryRoutes) {
+        static OfferedRoutes of(io.meshcontrol.core.wire.Node wire) {
+            return new OfferedRoutes(wire.allowedIps(), wire.primaryRoutes());
+        }
+    }
+
     /** The peer ids last sent, for tests and diagnostics. */
     public Set<Long> peerIds() {
         Set<Long> ids = new HashSet<>();
@@ -274,14 +301,23 @@ public final class MapSessionState {
             if (entry != null && isVisible(self, entry.node(), access)) {
                 boolean added = sentPeers.add(id);
                 boolean expired = expiredMeanwhile(entry.node(), now);
-                // A router's routes in this viewer's map follow the rules: after a rule change, send it again.
-                boolean viewerPart = rulesChanged && !entry.node().approvedRoutes().isEmpty();
-                if (!added && !expired && !viewerPart && entry.version() > since && entry.rowVersion() <= since) {
+                if (added || expired || entry.rowVersion() > since) {
+                    changed.add(sent(entry.node(), peerNode(self, entry, routes, context, access, now)));
+                    return;
+                }
+                // A router's routes in this viewer's map follow the rules: after a rule change, compare them.
+                if (rulesChanged && !entry.node().approvedRoutes().isEmpty()) {
+                    EncodedNodes.Encoded peer = peerNode(self, entry, routes, context, access, now);
+                    if (!OfferedRoutes.of(peer.node()).equals(sentRouterRoutes.get(id))) {
+                        changed.add(sent(entry.node(), peer));
+                        return;
+                    }
+                }
+                if (entry.version() > since) {
                     patched.add(presence(entry)); // only online state or last seen changed since
-                } else if (added || expired || viewerPart || entry.version() > since) {
-                    changed.add(peerNode(self, entry, routes, context, access, now));
                 }
             } else if (sentPeers.remove(id)) {
+                sentRouterRoutes.remove(id);
                 removed.add(id);
             }
         }

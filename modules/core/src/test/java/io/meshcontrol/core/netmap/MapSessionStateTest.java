@@ -248,6 +248,51 @@ class MapSessionStateTest {
     }
 
     @Test
+    void aPolicyChangeResendsARouterOnlyToViewersWhoseOfferedRoutesChanged() {
+        Node a = join("a");
+        Node b = join("b");
+        Node router = network.registrations().withAuthKey(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "router",
+                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\"]}"), key).node();
+        network.routeApprovals().setApproved(admin, router.id(), List.of("10.1.0.0/16"));
+        RouteTable routes = RouteTable.elect(network.snapshots().current().nodes().values(), id -> true);
+        String peersMayMeet = "{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\", \"" + b.ipv4() + "\", \""
+                + router.ipv4() + "\"], \"dst\": [\"" + a.ipv4() + ":22\", \"" + b.ipv4() + ":22\", \""
+                + router.ipv4() + ":22\"]}";
+        AccessRules onlyA = rules("{\"acls\": [" + peersMayMeet + ", {\"action\": \"accept\", \"src\": [\""
+                + a.ipv4() + "\"], \"dst\": [\"10.1.0.0/16:443\"]}]}");
+        PeerForms forms = new PeerForms();
+        MapSessionState forA = new MapSessionState(a.id(), 142, forms);
+        MapSessionState forB = new MapSessionState(b.id(), 142, forms);
+        forA.initial(network.snapshots().current(), context, onlyA, routes, Instant.now());
+        io.meshcontrol.core.wire.Node routerSeenByB = forB.initial(network.snapshots().current(), context, onlyA,
+                routes, Instant.now()).peers().stream().filter(p -> p.id() == router.id()).findFirst().orElseThrow();
+        assertEquals(List.of(), routerSeenByB.primaryRoutes(), "B may not use the subnet yet");
+
+        AccessRules onlyAPort80Too = rules("{\"acls\": [" + peersMayMeet + ", {\"action\": \"accept\", \"src\": [\""
+                + a.ipv4() + "\"], \"dst\": [\"10.1.0.0/16:443,80\"]}]}");
+        Optional<MapResponse> toA = forA.update(ChangeSet.policyChanged(), network.snapshots().current(), context,
+                onlyAPort80Too, routes, Instant.now());
+        assertTrue(toA.isEmpty(), "A's filter is the same and it is offered the same routes: nothing, " + toA);
+        Optional<MapResponse> toB = forB.update(ChangeSet.policyChanged(), network.snapshots().current(), context,
+                onlyAPort80Too, routes, Instant.now());
+        assertTrue(toB.isEmpty(), "B is still offered nothing: the router is not sent again, " + toB);
+
+        AccessRules both = rules("{\"acls\": [" + peersMayMeet + ", {\"action\": \"accept\", \"src\": [\""
+                + a.ipv4() + "\", \"" + b.ipv4() + "\"], \"dst\": [\"10.1.0.0/16:443\"]}]}");
+        MapResponse nowB = forB.update(ChangeSet.policyChanged(), network.snapshots().current(), context, both,
+                routes, Instant.now()).orElseThrow();
+        assertEquals(List.of(router.id()), nowB.peersChanged().stream().map(io.meshcontrol.core.wire.Node::id)
+                .toList(), "only the router, none of the peers without routes");
+        assertEquals(List.of("10.1.0.0/16"), nowB.peersChanged().getFirst().primaryRoutes().stream()
+                .map(Object::toString).toList());
+        Optional<MapResponse> sameForA = forA.update(ChangeSet.policyChanged(), network.snapshots().current(),
+                context, both, routes, Instant.now());
+        assertTrue(sameForA.map(m -> m.peersChanged().isEmpty()).orElse(true),
+                "A was offered the subnet before: the router is not sent again, " + sameForA);
+    }
+
+    @Test
     void sessionsShareEachPeersEncodedFormAndKeepNoCopy() {
         Node a = join("a");
         Node b = join("b");
