@@ -265,8 +265,7 @@ func (r *run) login(n *simNode) error {
 // propagate has `changes` different nodes report a new endpoint, one after another, with a lite map update as
 // tailscaled sends it, and times how long each peer takes to see it.
 func (r *run) propagate(res *results, changes int) error {
-	var samples []time.Duration
-	var alls []time.Duration
+	var times spread
 	for k := range changes {
 		origin := r.nodes[(k*r.n/max(changes, 1))%r.n]
 		addr := netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 19, byte(k >> 8), byte(k)}), uint16(40000+k))
@@ -277,8 +276,7 @@ func (r *run) propagate(res *results, changes int) error {
 		p := &probe{origin: origin.nodeID(), originIndex: origin.index, addr: addr, seen: newMilestone(watchers, r.n)}
 		r.probe.Store(p)
 		origin.direct.SetEndpoints([]tailcfg.Endpoint{{Addr: addr, Type: tailcfg.EndpointSTUN}})
-		p.start = time.Now()
-		p.seen.start = p.start
+		p.seen.start = time.Now()
 		ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
 		err := origin.direct.SendUpdate(ctx)
 		cancel()
@@ -289,16 +287,12 @@ func (r *run) propagate(res *results, changes int) error {
 			return fmt.Errorf("endpoint change %d: only %d of %d peers saw it within %v", k+1,
 				p.seen.count.Load(), watchers, r.timeout)
 		}
-		alls = append(alls, p.seen.elapsed(p.start))
-		samples = append(samples, p.seen.durations()...)
+		times.add(p.seen)
 		r.probe.Store(nil)
 		time.Sleep(200 * time.Millisecond)
 	}
 	res.Changes = changes
-	res.PropagationP50MS = ms(percentile(samples, 50))
-	res.PropagationP99MS = ms(percentile(samples, 99))
-	res.PropagationMaxMS = ms(percentile(samples, 100))
-	res.PropagationAllPeersP50MS = ms(percentile(alls, 50))
+	res.PropagationP50MS, res.PropagationP99MS, res.PropagationMaxMS, res.PropagationAllPeersP50MS = times.figures()
 	return nil
 }
 
@@ -450,7 +444,6 @@ type probe struct {
 	origin      tailcfg.NodeID
 	originIndex int
 	addr        netip.AddrPort
-	start       time.Time
 	seen        *milestone
 }
 

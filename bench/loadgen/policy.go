@@ -26,8 +26,7 @@ func (r *run) propagatePolicy(res *results, command string, changes int) error {
 	if command == "" || changes <= 0 {
 		return nil
 	}
-	var samples []time.Duration
-	var alls []time.Duration
+	var times spread
 	for k := range changes {
 		p := &policyProbe{port: uint16(50000 + k), seen: newMilestone(r.n, r.n)}
 		r.policyProbe.Store(p)
@@ -45,16 +44,12 @@ func (r *run) propagatePolicy(res *results, command string, changes int) error {
 			return fmt.Errorf("policy change %d: only %d of %d nodes got the new packet filter within %v", k+1,
 				p.seen.count.Load(), r.n, r.timeout)
 		}
-		alls = append(alls, p.seen.elapsed(p.seen.start))
-		samples = append(samples, p.seen.durations()...)
+		times.add(p.seen)
 		r.policyProbe.Store(nil)
 		time.Sleep(200 * time.Millisecond)
 	}
 	res.PolicyChanges = changes
-	res.PolicyP50MS = ms(percentile(samples, 50))
-	res.PolicyP99MS = ms(percentile(samples, 99))
-	res.PolicyMaxMS = ms(percentile(samples, 100))
-	res.PolicyAllNodesP50MS = ms(percentile(alls, 50))
+	res.PolicyP50MS, res.PolicyP99MS, res.PolicyMaxMS, res.PolicyAllNodesP50MS = times.figures()
 	return nil
 }
 

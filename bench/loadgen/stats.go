@@ -189,3 +189,20 @@ func size(b float64) string {
 	}
 	return fmt.Sprintf("%.0f B", b)
 }
+
+// spread collects how long each watcher took to see a change, over several changes, and how long until all had it.
+type spread struct {
+	each []time.Duration // every watcher of every change
+	all  []time.Duration // per change: until the last watcher
+}
+
+// add takes the times of one change, reached milestone m.
+func (s *spread) add(m *milestone) {
+	s.all = append(s.all, m.elapsed(m.start))
+	s.each = append(s.each, m.durations()...)
+}
+
+// figures are p50, p99 and max over every watcher, and the median over changes of the time until all had it (ms).
+func (s *spread) figures() (p50, p99, most, allP50 float64) {
+	return ms(percentile(s.each, 50)), ms(percentile(s.each, 99)), ms(percentile(s.each, 100)), ms(percentile(s.all, 50))
+}
