@@ -13,7 +13,14 @@ import io.meshcontrol.core.state.Policies;
  */
 public final class AccessControl {
 
-    private record Compiled(Policy policy, long snapshotVersion, PolicyInventory inventory, AccessRules rules) {
+    private record Compiled(Policy policy, long snapshotVersion, long rowsVersion, PolicyInventory inventory,
+            AccessRules rules) {
+
+        /** Good for this snapshot: the same, or one that differs only in what the policy never sees (presence). */
+        boolean serves(Policy policy, NetworkSnapshot snapshot) {
+            return this.policy == policy
+                    && (snapshotVersion == snapshot.version() || rowsVersion == snapshot.rowsVersion());
+        }
     }
 
     private final Policies policies;
@@ -33,18 +40,18 @@ public final class AccessControl {
     public AccessRules rules(NetworkSnapshot snapshot) {
         Policy policy = policies.policy();
         Compiled current = compiled;
-        if (current != null && current.policy() == policy && current.snapshotVersion() == snapshot.version()) {
+        if (current != null && current.serves(policy, snapshot)) {
             return current.rules();
         }
         synchronized (this) {
             current = compiled;
-            if (current != null && current.policy() == policy && current.snapshotVersion() == snapshot.version()) {
+            if (current != null && current.serves(policy, snapshot)) {
                 return current.rules();
             }
             PolicyInventory inventory = AccessRules.inventory(snapshot);
             AccessRules rules = current != null && current.policy() == policy && current.inventory().equals(inventory)
                     ? current.rules() : AccessRules.compile(policy, inventory, serverUrl);
-            compiled = new Compiled(policy, snapshot.version(), inventory, rules);
+            compiled = new Compiled(policy, snapshot.version(), snapshot.rowsVersion(), inventory, rules);
             return rules;
         }
     }

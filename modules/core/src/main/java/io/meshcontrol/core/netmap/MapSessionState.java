@@ -82,23 +82,28 @@ public final class MapSessionState {
         sentPeers.clear();
         sentUsers.clear();
         sentRouterRoutes.clear();
-        List<EncodedNodes.Encoded> peers = new ArrayList<>();
-        for (NodeEntry entry : snapshot.entries().values()) {
-            if (isVisible(self, entry.node(), access)) {
-                sentPeers.add(entry.node().id());
-                peers.add(sent(entry.node(), peerNode(self, entry, routes, context, access, now)));
+        FullPeers peers = new FullPeers();
+        for (NodeEntry entry : snapshot.entriesInIdOrder()) {
+            peers.startBlock(PeerForms.blockOf(entry.node().id()));
+            if (!isVisible(self, entry.node(), access)) {
+                peers.missing();
+                continue;
             }
+            sentPeers.add(entry.node().id());
+            EncodedNodes.Encoded shared = forms.peer(entry, routes, context, capVersion, now);
+            EncodedNodes.Encoded mine = forViewer(self, entry, shared, access);
+            peers.add(sent(entry.node(), mine), mine == shared);
         }
-        peers.sort(BY_ID);
+        peers.endBlock();
         List<UserProfile> profiles = new ArrayList<>();
         addProfile(sentSelf.user(), snapshot, profiles);
-        peers.forEach(peer -> addProfile(peer.node().user(), snapshot, profiles));
+        peers.all.forEach(peer -> addProfile(peer.node().user(), snapshot, profiles));
         synced = snapshot;
         syncedAt = now;
         return MapResponse.builder()
                 .node(sentSelf)
                 .derpMap(context.derpMap())
-                .peers(EncodedNodes.of(peers))
+                .peers(EncodedNodes.ofParts(peers.parts))
                 .dnsConfig(context.dnsConfig())
                 .domain(context.baseDomain())
                 .collectServices(false)
@@ -228,7 +233,12 @@ public final class MapSessionState {
      */
     private EncodedNodes.Encoded peerNode(Node self, NodeEntry entry, RouteTable routes, MapContext context,
             AccessRules access, Instant now) {
-        EncodedNodes.Encoded shared = forms.peer(entry, routes, context, capVersion, now);
+        return forViewer(self, entry, forms.peer(entry, routes, context, capVersion, now), access);
+    }
+
+    /** The shared form itself, or the router encoded for this viewer when it is offered fewer routes. */
+    private EncodedNodes.Encoded forViewer(Node self, NodeEntry entry, EncodedNodes.Encoded shared,
+            AccessRules access) {
         Node peer = entry.node();
         if (peer.approvedRoutes().isEmpty()) {
             return shared;
@@ -266,6 +276,46 @@ public final class MapSessionState {
         Set<Long> ids = new HashSet<>();
         sentPeers.forEach(ids::add);
         return Set.copyOf(ids);
+    }
+
+    /**
+     * A full map's peers in id order, as parts: a block of {@link PeerForms} when this viewer sees every node of
+     * that block in its shared form (the common case, kept compressed for all maps), single peers otherwise (its
+     * own block, hidden nodes, routers encoded for this viewer).
+     */
+    private final class FullPeers {
+        final List<EncodedNodes.Encoded> all = new ArrayList<>();
+        final List<EncodedNodes.Part> parts = new ArrayList<>();
+        private final List<EncodedNodes.Encoded> block = new ArrayList<>();
+        private long blockIndex = Long.MIN_VALUE;
+        private boolean whole;
+
+        void startBlock(long index) {
+            if (index != blockIndex) {
+                endBlock();
+                blockIndex = index;
+                whole = true;
+            }
+        }
+
+        void missing() {
+            whole = false;
+        }
+
+        void add(EncodedNodes.Encoded peer, boolean shared) {
+            all.add(peer);
+            block.add(peer);
+            whole &= shared;
+        }
+
+        void endBlock() {
+            if (whole && !block.isEmpty()) {
+                parts.add(forms.block(blockIndex, block, capVersion));
+            } else {
+                parts.addAll(block);
+            }
+            block.clear();
+        }
     }
 
     /** Peers to send again or remove, found by looking at one node at a time. */

@@ -8,27 +8,49 @@ import io.meshcontrol.core.wire.IpPrefix;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Every node's wire form as its peers see it, built (Hostinfo parsed, JSON encoded) once per change of the node and
  * shared by all map sessions: what a session sends for a peer is this object, not a copy, and what it remembers of a
  * peer is only whether it sent it (see {@link MapSessionState}). One instance per server; thread-safe.
  *
- * <p>A form is reused while it was built from the same snapshot entry (the entry's version changes with the node's
- * row, its online state, and when the route election changes what it serves), the same MagicDNS suffix, the same
- * routes served and the same key-expired state; clients before capability
- * version {@value CapabilityVersion#HOME_DERP} get a form of their own (the legacy DERP string). Anything else a
- * peer's wire form comes to depend on must be part of that check.
+ * <p>A form is reused while it was built from the same row (the entry's {@code rowVersion}, which changes with every
+ * write of the row but a last-seen time and when the route election touches the node), the same online state (and,
+ * offline, the same last-seen time), the same MagicDNS suffix, the same routes served and the same key-expired state:
+ * exactly what {@link WireNodes#of} reads. Each node keeps an online and an offline form, so that a node going away
+ * and coming back, the bulk of all changes, builds nothing again, and map sessions still working from a snapshot a
+ * few versions old (a mass reconnect) find the form of their version rather than each building it anew. Clients
+ * before capability version {@value CapabilityVersion#HOME_DERP} get forms of their own (the legacy DERP string).
+ *
+ * <p>Nodes are also grouped in blocks of {@value #BLOCK_IDS} consecutive ids. A full map that shows a viewer every
+ * node of a block in its shared form sends the block's {@link EncodedNodes.Block}, kept here while its forms stay
+ * the same, so that the block is compressed once for all such maps rather than once per map (a mass reconnect sends
+ * N maps of nearly the same N peers).
  */
 public final class PeerForms {
 
-    private record Form(long version, boolean expired, String baseDomain, List<IpPrefix> served,
-            EncodedNodes.Encoded encoded) {
+    private record Form(long rowVersion, long version, Instant lastSeen, boolean expired, String baseDomain,
+            List<IpPrefix> served, EncodedNodes.Encoded encoded) {
+
+        boolean fits(NodeEntry entry, boolean expired, String baseDomain, List<IpPrefix> served) {
+            return rowVersion == entry.rowVersion() && this.expired == expired
+                    && (entry.online() || Objects.equals(lastSeen, entry.node().lastSeen()))
+                    && this.baseDomain.equals(baseDomain) && this.served.equals(served);
+        }
     }
 
-    private final Map<Long, Form> current = new ConcurrentHashMap<>();
-    private final Map<Long, Form> legacy = new ConcurrentHashMap<>();
+    /** Forms by slot: legacy or current clients, offline or online. */
+    private static final int SLOTS = 4;
+
+    /** Node ids per block. */
+    public static final int BLOCK_IDS = 64;
+
+    private final Map<Long, AtomicReferenceArray<Form>> forms = new ConcurrentHashMap<>();
+    private final Map<Long, EncodedNodes.Block> currentBlocks = new ConcurrentHashMap<>();
+    private final Map<Long, EncodedNodes.Block> legacyBlocks = new ConcurrentHashMap<>();
 
     /**
      * The node as a peer with this capability version sees it, before any filtering of its routes for one viewer.
@@ -37,30 +59,58 @@ public final class PeerForms {
      */
     public EncodedNodes.Encoded peer(NodeEntry entry, RouteTable routes, MapContext context, int capVersion,
             Instant now) {
-        Map<Long, Form> forms = capVersion < CapabilityVersion.HOME_DERP ? legacy : current;
         long id = entry.node().id();
         boolean expired = entry.node().isKeyExpired(now);
         List<IpPrefix> served = routes.servedBy(entry.node());
-        Form form = forms.get(id);
-        if (form != null && form.version() == entry.version() && form.expired() == expired
-                && form.baseDomain().equals(context.baseDomain()) && form.served().equals(served)) {
+        int slot = (capVersion < CapabilityVersion.HOME_DERP ? 2 : 0) + (entry.online() ? 1 : 0);
+        AtomicReferenceArray<Form> slots = forms.computeIfAbsent(id, unused -> new AtomicReferenceArray<>(SLOTS));
+        Form form = slots.get(slot);
+        if (form != null && form.fits(entry, expired, context.baseDomain(), served)) {
             return form.encoded();
         }
-        Form built = new Form(entry.version(), expired, context.baseDomain(), served, EncodedNodes.Encoded.of(
-                WireNodes.of(entry.node(), routes, context, entry.online(), false, capVersion, now)));
+        Form built = new Form(entry.rowVersion(), entry.version(), entry.node().lastSeen(), expired,
+                context.baseDomain(), served, EncodedNodes.Encoded.of(
+                        WireNodes.of(entry.node(), routes, context, entry.online(), false, capVersion, now)));
         // Sessions on different snapshots may race: keep the newer node state.
-        forms.merge(id, built, (old, fresh) -> old.version() > fresh.version() ? old : fresh);
+        slots.accumulateAndGet(slot, built, (old, fresh) -> old != null && old.version() > fresh.version() ? old : fresh);
         return built.encoded();
     }
 
-    /** Drops a deleted node's forms. */
+    /** The block a node id belongs to. */
+    public static long blockOf(long nodeId) {
+        return Math.floorDiv(nodeId, BLOCK_IDS);
+    }
+
+    /**
+     * The block of these forms, as {@link #peer} gave them for every node of block {@code index} in id order: the
+     * kept one while it holds the same forms, else a new one that is kept from now on.
+     */
+    public EncodedNodes.Block block(long index, List<EncodedNodes.Encoded> members, int capVersion) {
+        Map<Long, EncodedNodes.Block> blocks = capVersion < CapabilityVersion.HOME_DERP ? legacyBlocks : currentBlocks;
+        EncodedNodes.Block kept = blocks.get(index);
+        if (kept != null && kept.holds(members)) {
+            return kept;
+        }
+        EncodedNodes.Block made = new EncodedNodes.Block(members);
+        blocks.put(index, made);
+        return made;
+    }
+
+    /** Drops a deleted node's forms (and its block, made again when next needed). */
     public void forget(long nodeId) {
-        current.remove(nodeId);
-        legacy.remove(nodeId);
+        forms.remove(nodeId);
+        currentBlocks.remove(blockOf(nodeId));
+        legacyBlocks.remove(blockOf(nodeId));
     }
 
     /** How many nodes have a form (for tests and diagnostics). */
     public int size() {
-        return current.size() + legacy.size();
+        int size = 0;
+        for (AtomicReferenceArray<Form> slots : forms.values()) {
+            for (int i = 0; i < SLOTS; i++) {
+                size += slots.get(i) == null ? 0 : 1;
+            }
+        }
+        return size;
     }
 }

@@ -5,8 +5,11 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -34,14 +37,17 @@ public final class NetworkSnapshot {
     }
 
     private final long version;
+    private final long rowsVersion;
     private final PersistentMap<Long, NodeEntry> entries;
     private final PersistentMap<Long, User> users;
     private final PersistentMap<NodePublicKey, Long> idsByKey;
     private Map<Long, Node> nodesView;
+    private List<NodeEntry> inIdOrder;
 
-    private NetworkSnapshot(long version, PersistentMap<Long, NodeEntry> entries, PersistentMap<Long, User> users,
-            PersistentMap<NodePublicKey, Long> idsByKey) {
+    private NetworkSnapshot(long version, long rowsVersion, PersistentMap<Long, NodeEntry> entries,
+            PersistentMap<Long, User> users, PersistentMap<NodePublicKey, Long> idsByKey) {
         this.version = version;
+        this.rowsVersion = rowsVersion;
         this.entries = entries;
         this.users = users;
         this.idsByKey = idsByKey;
@@ -59,12 +65,35 @@ public final class NetworkSnapshot {
         for (User user : users) {
             byId = byId.with(user.id(), user);
         }
-        return new NetworkSnapshot(version, entries, byId, keys);
+        return new NetworkSnapshot(version, version, entries, byId, keys);
     }
 
     /** Increases with every applied change. */
     public long version() {
         return version;
+    }
+
+    /**
+     * The version that last changed a user or a node's row other than its last-seen time (or touched a node): two
+     * snapshots with the same {@code rowsVersion} differ at most in online states and last-seen times.
+     */
+    public long rowsVersion() {
+        return rowsVersion;
+    }
+
+    /**
+     * Every node entry in increasing id order: made once per snapshot when first asked for (full maps list their
+     * peers in this order, and many are built from the same snapshot).
+     */
+    public List<NodeEntry> entriesInIdOrder() {
+        List<NodeEntry> ordered = inIdOrder;
+        if (ordered == null) {
+            NodeEntry[] array = entries.asMap().values().toArray(NodeEntry[]::new);
+            Arrays.sort(array, Comparator.comparingLong(entry -> entry.node().id()));
+            ordered = List.of(array);
+            inIdOrder = ordered; // racy but idempotent: an immutable list of the same entries
+        }
+        return ordered;
     }
 
     public Optional<Node> node(long id) {
@@ -127,9 +156,10 @@ public final class NetworkSnapshot {
             keys = withoutKey(keys, before.node());
         }
         keys = keys.with(node.nodeKey(), node.id());
+        boolean rowChanged = !lastSeenOnly || before == null;
         NodeEntry entry = new NodeEntry(node, before != null && before.online(), next,
-                lastSeenOnly && before != null ? before.rowVersion() : next);
-        return new NetworkSnapshot(next, entries.with(node.id(), entry), users, keys);
+                rowChanged ? next : before.rowVersion());
+        return new NetworkSnapshot(next, rowChanged ? next : rowsVersion, entries.with(node.id(), entry), users, keys);
     }
 
     /** Without the node; this snapshot itself when it has no such node. */
@@ -138,7 +168,8 @@ public final class NetworkSnapshot {
         if (before == null) {
             return this;
         }
-        return new NetworkSnapshot(version + 1, entries.without(id), users, withoutKey(idsByKey, before.node()));
+        return new NetworkSnapshot(version + 1, version + 1, entries.without(id), users,
+                withoutKey(idsByKey, before.node()));
     }
 
     /** With a new version of the node's entry (same row); this snapshot itself when the node is unknown. */
@@ -148,8 +179,8 @@ public final class NetworkSnapshot {
             return this;
         }
         long next = version + 1;
-        return new NetworkSnapshot(next, entries.with(id, new NodeEntry(before.node(), before.online(), next, next)),
-                users, idsByKey);
+        return new NetworkSnapshot(next, next, entries.with(id, new NodeEntry(before.node(), before.online(), next,
+                next)), users, idsByKey);
     }
 
     /** With the node's online state; this snapshot itself when unchanged or the node is unknown. */
@@ -159,17 +190,18 @@ public final class NetworkSnapshot {
             return this;
         }
         long next = version + 1;
-        return new NetworkSnapshot(next, entries.with(id, new NodeEntry(before.node(), online, next, before.rowVersion())),
-                users, idsByKey);
+        return new NetworkSnapshot(next, rowsVersion, entries.with(id, new NodeEntry(before.node(), online, next,
+                before.rowVersion())), users, idsByKey);
     }
 
     NetworkSnapshot withUser(User user) {
         return user.equals(users.get(user.id())) ? this
-                : new NetworkSnapshot(version + 1, entries, users.with(user.id(), user), idsByKey);
+                : new NetworkSnapshot(version + 1, version + 1, entries, users.with(user.id(), user), idsByKey);
     }
 
     NetworkSnapshot withoutUser(long id) {
-        return users.get(id) == null ? this : new NetworkSnapshot(version + 1, entries, users.without(id), idsByKey);
+        return users.get(id) == null ? this
+                : new NetworkSnapshot(version + 1, version + 1, entries, users.without(id), idsByKey);
     }
 
     private static PersistentMap<NodePublicKey, Long> withoutKey(PersistentMap<NodePublicKey, Long> keys, Node node) {

@@ -46,10 +46,10 @@ public final class MapFrameReader {
         return compressed ? decompress(body) : body;
     }
 
-    /** Decompresses one zstd frame, with or without a declared content size. */
+    /** Decompresses a body of one or more zstd frames, with or without declared content sizes. */
     static byte[] decompress(byte[] frame) {
         long size = Zstd.getFrameContentSize(frame);
-        if (size >= 0 && size <= Integer.MAX_VALUE) {
+        if (size >= 0 && size <= Integer.MAX_VALUE && Zstd.findFrameCompressedSize(frame) == frame.length) {
             return Zstd.decompress(frame, (int) size);
         }
         try (InputStream zstd = new ZstdInputStream(new ByteArrayInputStream(frame))) {

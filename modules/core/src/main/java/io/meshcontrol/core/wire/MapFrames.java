@@ -2,7 +2,10 @@ package io.meshcontrol.core.wire;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,8 +13,8 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 
 /**
  * Turns map messages into the frames of a {@code /machine/map} response body: a 4-byte little-endian length, then
- * that many bytes of JSON, zstd-compressed (one independent zstd frame per message) when the request asked for
- * {@code Compress: "zstd"}. Real clients always ask, and always decompress.
+ * that many bytes of JSON, zstd-compressed when the request asked for {@code Compress: "zstd"} (usually one zstd
+ * frame per message; see {@link #encode} for bodies of several). Real clients always ask, and always decompress.
  *
  * <p>One instance per map session, not thread-safe (one writer at a time). The native zstd contexts are not the
  * session's own: each encoding borrows one from a pool shared by all sessions, since a context costs far more native
@@ -68,8 +71,22 @@ public final class MapFrames implements AutoCloseable {
         return level == null ? "plain" : "zstd:" + level;
     }
 
-    /** The frame of one message: header and (compressed) JSON. */
+    /**
+     * The frame of one message: header and (compressed) JSON. When the message's peers include {@link
+     * EncodedNodes.Block}s and the frame is compressed, the body is several zstd frames one after the other: the
+     * message's own JSON around the blocks, compressed here, and each block's frame, compressed once and kept by the
+     * block for every message that carries it. A zstd decoder that takes a whole body (the vendor's client does,
+     * {@code DecodeAll}) returns the frames' contents joined, i.e. the same JSON. Such frames leave out the content
+     * size, so that a decoder grows its output as it goes rather than reallocating it exactly at every frame.
+     */
     public byte[] encode(MapResponse message) {
+        if (level != null && message.peers() instanceof EncodedNodes peers && peers.hasBlocks()) {
+            BlockSlots slots = new BlockSlots();
+            byte[] json = WireJson.write(message, slots);
+            if (!slots.isEmpty()) {
+                return splice(json, slots);
+            }
+        }
         return encodeJson(WireJson.write(message));
     }
 
@@ -78,20 +95,70 @@ public final class MapFrames implements AutoCloseable {
         if (level == null) {
             byte[] frame = new byte[HEADER_LENGTH + json.length];
             System.arraycopy(json, 0, frame, HEADER_LENGTH, json.length);
-            return withLength(frame, json.length);
+            return withLength(frame);
         }
+        return withLength(compress(json, 0, json.length, true, HEADER_LENGTH));
+    }
+
+    /** The body as the JSON between the placeholders, compressed here, and the blocks' kept frames. */
+    private byte[] splice(byte[] json, BlockSlots slots) {
+        List<byte[]> pieces = new ArrayList<>();
+        int length = 0;
+        int from = 0;
+        for (int at = 0; at < json.length; at++) {
+            if (json[at] != BlockSlots.MARK) {
+                continue;
+            }
+            int end = at + 1;
+            while (json[end] != BlockSlots.MARK) {
+                end++;
+            }
+            EncodedNodes.Block block = slots.get(Integer.parseInt(new String(json, at + 1, end - at - 1,
+                    StandardCharsets.US_ASCII)));
+            byte[] before = compress(json, from, at - from, false, 0);
+            byte[] kept = blockFrame(block);
+            pieces.add(before);
+            pieces.add(kept);
+            length += before.length + kept.length;
+            from = end + 1;
+            at = end;
+        }
+        byte[] after = compress(json, from, json.length - from, false, 0);
+        pieces.add(after);
+        length += after.length;
+        byte[] frame = new byte[HEADER_LENGTH + length];
+        int at = HEADER_LENGTH;
+        for (byte[] piece : pieces) {
+            System.arraycopy(piece, 0, frame, at, piece.length);
+            at += piece.length;
+        }
+        return withLength(frame);
+    }
+
+    private byte[] blockFrame(EncodedNodes.Block block) {
+        byte[] frame = block.frame(level);
+        if (frame == null) {
+            byte[] json = block.json();
+            frame = compress(json, 0, json.length, false, 0);
+            block.keep(level, frame);
+        }
+        return frame;
+    }
+
+    /** One zstd frame of {@code src[offset, offset + length)}, after {@code headroom} bytes left free. */
+    private byte[] compress(byte[] src, int offset, int length, boolean contentSize, int headroom) {
         Deque<ZstdCompressCtx> pool = POOLS.computeIfAbsent(level, l -> new ConcurrentLinkedDeque<>());
         ZstdCompressCtx zstd = pool.pollFirst();
         if (zstd == null) {
             zstd = new ZstdCompressCtx();
             zstd.setLevel(level);
-            zstd.setContentSize(true);
             zstd.setChecksum(false);
         }
         try {
-            byte[] frame = new byte[HEADER_LENGTH + Math.toIntExact(Zstd.compressBound(json.length))];
-            int length = zstd.compressByteArray(frame, HEADER_LENGTH, frame.length - HEADER_LENGTH, json, 0, json.length);
-            return withLength(Arrays.copyOf(frame, HEADER_LENGTH + length), length);
+            zstd.setContentSize(contentSize);
+            byte[] out = new byte[headroom + Math.toIntExact(Zstd.compressBound(length))];
+            int written = zstd.compressByteArray(out, headroom, out.length - headroom, src, offset, length);
+            return Arrays.copyOf(out, headroom + written);
         } finally {
             if (pool.size() < POOL_SIZE) {
                 pool.offerFirst(zstd);
@@ -124,7 +191,9 @@ public final class MapFrames implements AutoCloseable {
     public void close() {
     }
 
-    private static byte[] withLength(byte[] frame, int length) {
+    /** Writes the header: the frame's length after it. */
+    private static byte[] withLength(byte[] frame) {
+        int length = frame.length - HEADER_LENGTH;
         frame[0] = (byte) length;
         frame[1] = (byte) (length >>> 8);
         frame[2] = (byte) (length >>> 16);

@@ -2,6 +2,8 @@ package io.meshcontrol.core.netmap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -63,6 +65,18 @@ class AccessRulesTest {
                 .secret();
         return network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
                 NodePrivateKey.generate().publicKey(), name, "{}"), key).node();
+    }
+
+    @Test
+    void theCompilationOutlivesPresenceChangesButNotChangesThePolicySees() {
+        AccessControl control = new AccessControl(network.policies());
+        AccessRules before = control.rules(network.snapshots().current());
+        network.presence().connected(web);
+        network.presence().disconnected(web);
+        assertSame(before, control.rules(network.snapshots().current()), "only presence and last seen changed");
+
+        network.nodes().setTags(admin, web.id(), List.of("tag:db"));
+        assertNotSame(before, control.rules(network.snapshots().current()), "the policy sees tags");
     }
 
     private AccessRules rules(String sections) {

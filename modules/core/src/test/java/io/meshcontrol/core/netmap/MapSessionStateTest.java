@@ -12,12 +12,14 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.PreAuthKeys;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.state.Users;
 import io.meshcontrol.core.store.Database;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DNSConfig;
+import io.meshcontrol.core.wire.EncodedNodes;
 import io.meshcontrol.core.wire.MapResponse;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -315,6 +317,32 @@ class MapSessionStateTest {
     }
 
     @Test
+    void aPeerThatGoesAwayAndComesBackIsNotEncodedAgain() {
+        Node a = join("a");
+        Node b = join("b");
+        PeerForms forms = new PeerForms();
+        NetworkSnapshot offline = network.snapshots().current();
+        network.presence().connected(b);
+        NetworkSnapshot online = network.snapshots().current();
+        EncodedNodes.Encoded onlineForm = encodedPeer(initialOn(online, a, forms), b.id());
+        EncodedNodes.Encoded offlineForm = encodedPeer(initialOn(offline, a, forms), b.id());
+        assertEquals(Boolean.TRUE, onlineForm.node().online());
+        assertEquals(Boolean.FALSE, offlineForm.node().online());
+        assertSame(onlineForm, encodedPeer(initialOn(online, a, forms), b.id()),
+                "a session on an older snapshot does not push the newer form out");
+
+        network.presence().disconnected(b);
+        network.presence().connected(b);
+        assertSame(onlineForm, encodedPeer(initialOn(network.snapshots().current(), a, forms), b.id()),
+                "back online with the same row: the form it had");
+    }
+
+    private MapResponse initialOn(NetworkSnapshot snapshot, Node viewer, PeerForms forms) {
+        return new MapSessionState(viewer.id(), 142, forms).initial(snapshot, context,
+                AccessRules.compile(io.meshcontrol.core.policy.Policy.EMPTY, snapshot), RouteTable.EMPTY, Instant.now());
+    }
+
+    @Test
     void aChangedPeerIsSentExactlyOnceHoweverOftenItIsNamed() {
         Node a = join("a");
         Node b = join("b");
@@ -327,6 +355,76 @@ class MapSessionStateTest {
         assertEquals("bee.mesh.test.", delta.peersChanged().getFirst().name());
         assertTrue(update(state, b).isEmpty(), "named again without a change: nothing");
         assertTrue(update(state, a).isEmpty(), "our own unchanged node: nothing");
+    }
+
+    private List<Node> joinMany(int count) {
+        List<Node> nodes = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            nodes.add(join("n" + i));
+        }
+        return nodes;
+    }
+
+    private static List<EncodedNodes.Block> blocks(MapResponse map) {
+        return ((EncodedNodes) map.peers()).parts().stream().filter(EncodedNodes.Block.class::isInstance)
+                .map(EncodedNodes.Block.class::cast).toList();
+    }
+
+    private static List<Long> ids(List<? extends io.meshcontrol.core.wire.Node> nodes) {
+        return nodes.stream().map(io.meshcontrol.core.wire.Node::id).toList();
+    }
+
+    @Test
+    void fullMapsCarryWholeBlocksOfPeersSharedByEveryViewer() {
+        List<Node> nodes = joinMany(PeerForms.BLOCK_IDS + 6);
+        Node last = nodes.getLast();
+        Node neighbour = nodes.get(nodes.size() - 2);
+        PeerForms forms = new PeerForms();
+        MapResponse lastMap = initial(new MapSessionState(last.id(), 142, forms));
+        MapResponse neighbourMap = initial(new MapSessionState(neighbour.id(), 142, forms));
+
+        List<Long> firstBlock = nodes.stream().map(Node::id).filter(id -> PeerForms.blockOf(id) == 0).toList();
+        assertEquals(1, blocks(lastMap).size(), "the block the viewer is in goes as single peers");
+        assertEquals(firstBlock, ids(blocks(lastMap).getFirst().members().stream().map(e -> e.node()).toList()));
+        assertSame(blocks(lastMap).getFirst(), blocks(neighbourMap).getFirst(), "one block for both viewers");
+        assertEquals(nodes.stream().map(Node::id).filter(id -> id != last.id()).toList(), ids(lastMap.peers()),
+                "every peer, in id order");
+
+        MapResponse firstMap = initial(new MapSessionState(nodes.getFirst().id(), 142, forms));
+        assertEquals(List.of(PeerForms.blockOf(last.id())), blocks(firstMap).stream()
+                .map(b -> PeerForms.blockOf(b.members().getFirst().node().id())).toList());
+    }
+
+    @Test
+    void aPeerThatChangedGivesItsBlockANewForm() {
+        List<Node> nodes = joinMany(PeerForms.BLOCK_IDS + 2);
+        PeerForms forms = new PeerForms();
+        EncodedNodes.Block before = blocks(initial(new MapSessionState(nodes.getLast().id(), 142, forms))).getFirst();
+        assertSame(before, blocks(initial(new MapSessionState(nodes.getLast().id(), 142, forms))).getFirst());
+
+        network.presence().connected(nodes.get(3));
+        EncodedNodes.Block after = blocks(initial(new MapSessionState(nodes.getLast().id(), 142, forms))).getFirst();
+        assertFalse(before == after, "a new block");
+        assertEquals(Boolean.TRUE, after.members().get(3).node().online());
+        assertEquals(Boolean.FALSE, before.members().get(3).node().online());
+    }
+
+    @Test
+    void aViewerThatDoesNotSeeAllOfABlockGetsItsPeersSingly() {
+        List<Node> nodes = joinMany(PeerForms.BLOCK_IDS + 2);
+        Node served = nodes.get(1);
+        AccessRules onlyToServed = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"*\"], \"dst\": [\""
+                + served.ipv4() + ":*\"]}]}");
+        MapResponse viewer = new MapSessionState(nodes.getLast().id(), 142, new PeerForms()).initial(
+                network.snapshots().current(), context, onlyToServed, RouteTable.EMPTY, Instant.now());
+        assertEquals(List.of(served.id()), ids(viewer.peers()));
+        assertEquals(List.of(), blocks(viewer));
+
+        MapResponse servedMap = new MapSessionState(served.id(), 142, new PeerForms()).initial(
+                network.snapshots().current(), context, onlyToServed, RouteTable.EMPTY, Instant.now());
+        assertEquals(nodes.size() - 1, servedMap.peers().size());
+        assertEquals(List.of(PeerForms.blockOf(nodes.getLast().id())), blocks(servedMap).stream()
+                .map(b -> PeerForms.blockOf(b.members().getFirst().node().id())).toList());
     }
 
     @Test

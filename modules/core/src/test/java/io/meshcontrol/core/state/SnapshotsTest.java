@@ -64,6 +64,26 @@ class SnapshotsTest {
     }
 
     @Test
+    void rowsVersionIgnoresPresenceAndLastSeenAndEntriesComeInIdOrder() {
+        Node a = join("a");
+        Node b = join("b");
+        Node c = join("c");
+        NetworkSnapshot joined = network.snapshots().current();
+        assertEquals(List.of(a.id(), b.id(), c.id()), joined.entriesInIdOrder().stream().map(e -> e.node().id())
+                .toList());
+        assertSame(joined.entriesInIdOrder(), joined.entriesInIdOrder(), "made once per snapshot");
+
+        network.presence().connected(b);
+        network.presence().disconnected(b); // writes b's last-seen time
+        NetworkSnapshot presence = network.snapshots().current();
+        assertTrue(presence.version() > joined.version());
+        assertEquals(joined.rowsVersion(), presence.rowsVersion(), "only presence and last seen changed");
+
+        network.nodes().rename(admin, c.id(), "sea");
+        assertEquals(network.snapshots().current().version(), network.snapshots().current().rowsVersion());
+    }
+
+    @Test
     void keyIndexFollowsRotationAndDeletion() {
         Node a = join("a");
         var rotatedKey = NodePrivateKey.generate().publicKey();

@@ -42,7 +42,8 @@ import tools.jackson.databind.JsonNode;
  *       wrong case silently, so this is checked name by name);</li>
  *   <li>documents we write decode into the tailcfg types with unknown fields refused, and Go's re-encoding equals
  *       ours: we omit exactly what Go omits; empty values we write on purpose reach the client as "present";</li>
- *   <li>a zstd map stream we write is read with the client's own framing and {@code zstdframe} decoder;</li>
+ *   <li>a zstd map stream we write is read with the client's own framing and {@code zstdframe} decoder, including
+ *       a body of several zstd frames (blocks of peers);</li>
  *   <li>client documents built from tailcfg types (tailscaled's own Hostinfo) pass through our records unchanged, and
  *       their Hostinfo reaches peers unchanged.</li>
  * </ul>
@@ -146,8 +147,9 @@ class WireGoInteropTest {
             Files.write(dir.resolve(document.getKey() + ".json"), WireJson.write(document.getValue()));
         }
         Files.write(dir.resolve("MapResponse-explicit-empty.json"), WireJson.write(WireSamples.explicitEmpty()));
+        // The last full map's body is several zstd frames (blocks of peers kept compressed): zstdframe must join them.
         List<MapResponse> stream = List.of(WireSamples.fullMap(50), MapResponse.KEEP_ALIVE, WireSamples.deltaMap(),
-                MapResponse.KEEP_ALIVE);
+                MapResponse.KEEP_ALIVE, WireSamples.fullMapInBlocks(50));
         ByteArrayOutputStream frames = new ByteArrayOutputStream();
         try (MapFrames encoder = MapFrames.zstd(MapFrames.DEFAULT_LEVEL)) {
             for (MapResponse message : stream) {
@@ -159,7 +161,7 @@ class WireGoInteropTest {
         String report = run("decode", "-dir", dir.toString());
 
         assertTrue(report.contains("explicit-empty ok"), report);
-        assertTrue(report.contains("frames MapResponse-stream.frames: 4"), report);
+        assertTrue(report.contains("frames MapResponse-stream.frames: 5"), report);
         for (String name : documents.keySet()) {
             assertSameJson(name, Files.readString(dir.resolve(name + ".json")),
                     Files.readString(dir.resolve(name + ".go.json")));

@@ -15,7 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Map stream framing: little-endian length, then zstd or plain JSON, one independent frame per message. */
+/** Map stream framing: little-endian length, then zstd (one or more frames) or plain JSON per message. */
 class WireMapFramesTest {
 
     @Test
@@ -32,6 +32,59 @@ class WireMapFramesTest {
             assertEquals(message, reader.next());
         }
         assertNull(reader.next());
+    }
+
+    @Test
+    void blocksOfPeersAreFramesOfTheirOwnAndDecodeToTheSameJson() throws IOException {
+        MapResponse message = WireSamples.fullMapInBlocks(40);
+        byte[] whole = WireJson.write(message);
+        assertArrayEquals(whole, WireJson.write(WireSamples.fullMap(40)), "blocks change nothing in the JSON");
+        try (MapFrames frames = MapFrames.zstd(MapFrames.DEFAULT_LEVEL)) {
+            byte[] frame = frames.encode(message);
+            assertArrayEquals(whole, new MapFrameReader(new ByteArrayInputStream(frame), true).nextJson());
+            // five zstd frames: before the first block, the block, between the blocks, the block, after it
+            byte[] body = Arrays.copyOfRange(frame, 4, frame.length);
+            int count = 0;
+            for (int at = 0; at < body.length; count++) {
+                at += (int) com.github.luben.zstd.Zstd.findFrameCompressedSize(body, at);
+            }
+            assertEquals(5, count);
+            assertEquals(-1, com.github.luben.zstd.Zstd.getFrameContentSize(body), "no content size: see encode");
+        }
+        try (MapFrames plain = MapFrames.plain()) {
+            assertArrayEquals(whole, new MapFrameReader(new ByteArrayInputStream(plain.encode(message)), false)
+                    .nextJson());
+        }
+    }
+
+    @Test
+    void aBlockIsCompressedOnceForEveryMessageThatCarriesIt() {
+        EncodedNodes.Block block = ((EncodedNodes) WireSamples.fullMapInBlocks(30).peers()).parts().stream()
+                .filter(EncodedNodes.Block.class::isInstance).map(EncodedNodes.Block.class::cast).findFirst()
+                .orElseThrow();
+        MapResponse first = MapResponse.builder().peers(EncodedNodes.ofParts(List.of(block))).build();
+        MapResponse second = MapResponse.builder().peers(EncodedNodes.ofParts(List.of(block)))
+                .domain("another.example").build();
+        try (MapFrames frames = MapFrames.zstd(MapFrames.DEFAULT_LEVEL)) {
+            frames.encode(first);
+            byte[] kept = block.frame(MapFrames.DEFAULT_LEVEL);
+            byte[] again = frames.encode(second);
+            assertSame(kept, block.frame(MapFrames.DEFAULT_LEVEL), "compressed once");
+            assertTrue(indexOf(again, kept) > 0, "the second message carries the kept bytes");
+        }
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 
     @Test

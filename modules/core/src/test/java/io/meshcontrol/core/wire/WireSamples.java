@@ -154,10 +154,28 @@ final class WireSamples {
 
     /** The first message of a map stream: everything the node needs. */
     static MapResponse fullMap(int peers) {
+        return fullMap(peerList(peers));
+    }
+
+    /**
+     * The same full map with its peers as {@link EncodedNodes} in parts: one single peer, a block of the next ten,
+     * another single peer, and the rest as a second block (at least 13 peers).
+     */
+    static MapResponse fullMapInBlocks(int peers) {
+        List<EncodedNodes.Encoded> encoded = peerList(peers).stream().map(EncodedNodes.Encoded::of).toList();
+        return fullMap(EncodedNodes.ofParts(List.of(encoded.get(0), new EncodedNodes.Block(encoded.subList(1, 11)),
+                encoded.get(11), new EncodedNodes.Block(encoded.subList(12, encoded.size())))));
+    }
+
+    private static List<Node> peerList(int peers) {
         List<Node> peerList = new java.util.ArrayList<>();
         for (int id = 2; id < 2 + peers; id++) {
             peerList.add(peer(id));
         }
+        return peerList;
+    }
+
+    private static MapResponse fullMap(List<Node> peerList) {
         Map<String, DisplayMessage> messages = new LinkedHashMap<>();
         messages.put("update", new DisplayMessage("Update", "A new version is out", "low", false,
                 new DisplayMessage.Action("https://example.com/update", "Update now")));
