@@ -29,6 +29,7 @@ var comparedFigures = []comparedFigure{
 	{"policy change seen by a node, p99", "policy_propagation_p99_ms", "ms", 1, false},
 	{"mass reconnect: all first maps", "reconnect_all_first_maps_s", "s", 1, false},
 	{"mass reconnect: all peer lists", "reconnect_all_peer_lists_s", "s", 1, false},
+	{"mass reconnect: server wrote all first maps (its own count)", "reconnect_server_wrote_all_first_maps_s", "s", 1, false},
 	{"server CPU during the run", "server_cpu_s", "s", 1, false},
 	{"server peak RSS", "server_rss_peak_mib", "MiB", 1, false},
 	{"bytes received per node, whole run", "bytes_in_per_node", "KiB", 1.0 / 1024, false},

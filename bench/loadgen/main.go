@@ -52,6 +52,7 @@ type run struct {
 
 	policyCmd     string // -policy-cmd: saves a policy with the marker port $LOADGEN_POLICY_PORT
 	policyChanges int
+	metricsURL    string // -server-metrics: our server's /metrics, for when it had written all first maps
 
 	joining     atomic.Bool
 	pollErrors  atomic.Int64
@@ -76,6 +77,7 @@ func main() {
 	title := flag.String("title", "", "with -compare: the table's title")
 	flag.StringVar(&r.policyCmd, "policy-cmd", "", "shell command that makes the server save a new policy whose marker rule allows UDP port $LOADGEN_POLICY_PORT to every node; with it, policy changes are timed too")
 	flag.IntVar(&r.policyChanges, "policy-changes", 3, "policy changes to time (with -policy-cmd)")
+	flag.StringVar(&r.metricsURL, "server-metrics", "", "the server's Prometheus /metrics URL (loopback; our server only): the mass reconnect also reports when the server had written all first maps, from "+fullMapsMetric)
 	flag.Parse()
 	if *freePorts != "" {
 		printFreePorts(*freePorts)
@@ -109,6 +111,19 @@ func main() {
 	}
 }
 
+// loopbackURL parses an http URL whose host is a loopback IP address: loadgen never talks to anything else.
+func loopbackURL(flagName, raw string) (*url.URL, netip.Addr, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "http" {
+		return nil, netip.Addr{}, fmt.Errorf("%s %q: want http://<loopback address>:<port>", flagName, raw)
+	}
+	ip, err := netip.ParseAddr(u.Hostname())
+	if err != nil || !ip.IsLoopback() {
+		return nil, netip.Addr{}, fmt.Errorf("%s %q: the host must be a loopback IP address", flagName, raw)
+	}
+	return u, ip, nil
+}
+
 func (r *run) checkFlags() error {
 	if r.serverURL == "" || len(r.authKeys) == 0 {
 		return errors.New("-server and -authkey are required")
@@ -119,13 +134,14 @@ func (r *run) checkFlags() error {
 	if r.n < 2 {
 		return errors.New("-n must be at least 2")
 	}
-	u, err := url.Parse(r.serverURL)
-	if err != nil || u.Scheme != "http" {
-		return fmt.Errorf("-server %q: want http://<loopback address>:<port>", r.serverURL)
+	u, ip, err := loopbackURL("-server", r.serverURL)
+	if err != nil {
+		return err
 	}
-	ip, err := netip.ParseAddr(u.Hostname())
-	if err != nil || !ip.IsLoopback() {
-		return fmt.Errorf("-server %q: the host must be a loopback IP address", r.serverURL)
+	if r.metricsURL != "" {
+		if _, _, err := loopbackURL("-server-metrics", r.metricsURL); err != nil {
+			return err
+		}
 	}
 	port := u.Port()
 	if port == "" {
@@ -307,6 +323,16 @@ func (r *run) reconnect(res *results) error {
 	r.complete.Store(newMilestone(r.n, r.n))
 	start := time.Now()
 	r.firstMaps.Load().start, r.complete.Load().start = start, start
+	var served <-chan time.Duration
+	stopWatching := make(chan struct{})
+	defer close(stopWatching)
+	if r.metricsURL != "" {
+		base, err := fullMapsWritten(r.metricsURL)
+		if err != nil {
+			return fmt.Errorf("server metrics: %v", err)
+		}
+		served = watchFullMaps(r.metricsURL, base+int64(r.n), start, stopWatching)
+	}
 	for _, n := range r.nodes {
 		go n.startPoll()
 	}
@@ -315,6 +341,15 @@ func (r *run) reconnect(res *results) error {
 	}
 	if !r.await("peer lists after reconnect", r.complete.Load()) {
 		return r.incomplete("peer lists after reconnect")
+	}
+	if served != nil {
+		select {
+		case d, ok := <-served:
+			if ok {
+				res.ReconnectServerWroteS = d.Seconds()
+			}
+		case <-time.After(time.Second): // every client has its map: the counter is past the target already
+		}
 	}
 	res.ReconnectFirstMapS = r.firstMaps.Load().elapsed(start).Seconds()
 	res.ReconnectAllPeersS = r.complete.Load().elapsed(start).Seconds()

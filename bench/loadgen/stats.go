@@ -114,13 +114,15 @@ type results struct {
 	PropagationMaxMS         float64 `json:"propagation_max_ms"`
 	PropagationAllPeersP50MS float64 `json:"propagation_all_peers_p50_ms"`
 	// Policy-change figures are left out of the JSON when not measured (no -policy-cmd).
-	PolicyChanges           int     `json:"policy_changes,omitempty"`
-	PolicyP50MS             float64 `json:"policy_propagation_p50_ms,omitempty"`
-	PolicyP99MS             float64 `json:"policy_propagation_p99_ms,omitempty"`
-	PolicyMaxMS             float64 `json:"policy_propagation_max_ms,omitempty"`
-	PolicyAllNodesP50MS     float64 `json:"policy_propagation_all_nodes_p50_ms,omitempty"`
-	ReconnectFirstMapS      float64 `json:"reconnect_all_first_maps_s"`
-	ReconnectAllPeersS      float64 `json:"reconnect_all_peer_lists_s"`
+	PolicyChanges       int     `json:"policy_changes,omitempty"`
+	PolicyP50MS         float64 `json:"policy_propagation_p50_ms,omitempty"`
+	PolicyP99MS         float64 `json:"policy_propagation_p99_ms,omitempty"`
+	PolicyMaxMS         float64 `json:"policy_propagation_max_ms,omitempty"`
+	PolicyAllNodesP50MS float64 `json:"policy_propagation_all_nodes_p50_ms,omitempty"`
+	ReconnectFirstMapS  float64 `json:"reconnect_all_first_maps_s"`
+	ReconnectAllPeersS  float64 `json:"reconnect_all_peer_lists_s"`
+	// From the server's own counter (-server-metrics); left out when not measured.
+	ReconnectServerWroteS   float64 `json:"reconnect_server_wrote_all_first_maps_s,omitempty"`
 	ReconnectFirstMapP50MS  float64 `json:"reconnect_first_map_p50_ms"`
 	ReconnectFirstMapP99MS  float64 `json:"reconnect_first_map_p99_ms"`
 	JoinBytesInPerNode      float64 `json:"join_bytes_in_per_node"`
@@ -171,6 +173,9 @@ func (r *results) print(w io.Writer) {
 	}
 	row("mass reconnect: all first maps", fmt.Sprintf("%.2f s  (per node p50 %.0f ms, p99 %.0f ms)", r.ReconnectFirstMapS, r.ReconnectFirstMapP50MS, r.ReconnectFirstMapP99MS))
 	row("mass reconnect: all peer lists", fmt.Sprintf("%.2f s", r.ReconnectAllPeersS))
+	if r.ReconnectServerWroteS > 0 {
+		row("mass reconnect: server wrote all first maps", fmt.Sprintf("%.2f s  (its own count, polled every 100 ms)", r.ReconnectServerWroteS))
+	}
 	row("bytes received per node", fmt.Sprintf("%s total (max %s); join %s, reconnect %s", size(r.BytesInPerNode), size(float64(r.BytesInMaxNode)), size(r.JoinBytesInPerNode), size(r.ReconnectBytesInPerNode)))
 	row("bytes sent per node", size(r.BytesOutPerNode))
 	row("map streams that broke", fmt.Sprint(r.PollErrors))

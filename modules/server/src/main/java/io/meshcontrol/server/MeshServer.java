@@ -20,6 +20,7 @@ import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.metrics.DerpClientsPage;
 import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
+import io.meshcontrol.server.metrics.MapMetrics;
 import io.meshcontrol.server.metrics.RelayMetrics;
 import io.meshcontrol.server.relay.EmbeddedRelay;
 import io.meshcontrol.server.relay.RelayRuntime;
@@ -121,7 +122,8 @@ public final class MeshServer implements AutoCloseable {
         control.machineRoutes()
                 .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
                 .add("POST", "/machine/map", new MapEndpoint(network, mapSessions, mapContext::get,
-                        new AccessControl(network.policies(), settings.serverUrl()), settings.control().keepAlive(), clock));
+                        new AccessControl(network.policies(), settings.serverUrl()), settings.control().keepAlive(),
+                        new MapMetrics(registry), clock));
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
 
         Undertow undertow = Undertow.builder()

@@ -5,9 +5,6 @@ import io.meshcontrol.server.testing.TestServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -23,10 +20,7 @@ class MetricsTest {
         try (TestServer server = TestServer.start(folder)) {
             server.request("GET", "/version", null, null);
             server.request("GET", "/api/v1/user", null, null);
-            var address = server.server.metricsAddress().orElseThrow();
-            HttpResponse<String> metrics = HttpClient.newHttpClient().send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> metrics = server.scrapeMetrics();
             assertEquals(200, metrics.statusCode());
             assertTrue(metrics.body().contains("svc_http_requests_total{method=\"GET\",route=\"/version\",status=\"200\"} 1"),
                     metrics.body());

@@ -14,6 +14,7 @@ import io.meshcontrol.core.wire.IpPrefix;
 import io.meshcontrol.core.wire.MapFrames;
 import io.meshcontrol.core.wire.MapRequest;
 import io.meshcontrol.core.wire.WireJson;
+import io.meshcontrol.server.metrics.MapMetrics;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.StatusCodes;
@@ -36,11 +37,13 @@ public final class MapEndpoint implements MachineHandler {
     private final Supplier<MapContext> context;
     private final AccessControl access;
     private final Duration keepAlive;
+    private final MapMetrics metrics;
     private final Clock clock;
 
     public MapEndpoint(Network network, MapSessions sessions, Supplier<MapContext> context, AccessControl access,
-            Duration keepAlive, Clock clock) {
+            Duration keepAlive, MapMetrics metrics, Clock clock) {
         this.network = network;
+        this.metrics = metrics;
         this.access = access;
         this.sessions = sessions;
         this.context = context;
@@ -50,6 +53,7 @@ public final class MapEndpoint implements MachineHandler {
 
     @Override
     public void handle(HttpServerExchange exchange, ControlConnection connection) throws Exception {
+        long started = System.nanoTime();
         MapRequest request = WireJson.read(RegisterEndpoint.readBody(exchange), MapRequest.class);
         if (!CapabilityVersion.isSupported(request.version())) {
             refuse(exchange, StatusCodes.BAD_REQUEST, "this Tailscale client is too old for this server (capability version "
@@ -75,18 +79,19 @@ public final class MapEndpoint implements MachineHandler {
             out.write(frames.encode(state.initial(snapshot, context.get(), access.rules(snapshot),
                     network.routeElection().current(), clock.instant())));
             out.flush();
+            metrics.fullMapWritten(started);
             frames.close();
             return;
         }
         MapSession session = new MapSession(current.id(), request.version(), frames, out, network, context, access,
-                sessions.peerForms(), keepAlive, clock);
+                sessions.peerForms(), keepAlive, metrics, clock);
         sessions.open(session);
         // A client that goes away (process ended, network gone) closes the connection: end the stream at once
         // rather than at the next keep-alive, so that peers and the ephemeral reaper learn it promptly.
         exchange.getConnection().addCloseListener(closedConnection -> session.close());
         network.presence().connected(current);
         try {
-            session.run();
+            session.run(started);
         } finally {
             sessions.closed(session);
             network.presence().disconnected(current);

@@ -7,6 +7,7 @@ import io.meshcontrol.core.netmap.MapSessionState;
 import io.meshcontrol.core.netmap.PeerForms;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkSnapshot;
+import io.meshcontrol.server.metrics.MapMetrics;
 import io.meshcontrol.core.wire.MapFrames;
 import io.meshcontrol.core.wire.MapResponse;
 import java.io.IOException;
@@ -39,13 +40,16 @@ final class MapSession {
     private final Supplier<MapContext> context;
     private final AccessControl access;
     private final Duration keepAlive;
+    private final MapMetrics metrics;
     private final Clock clock;
     private final LinkedBlockingQueue<MapBatch> inbox = new LinkedBlockingQueue<>();
     private volatile boolean closed;
 
     MapSession(long nodeId, int capVersion, MapFrames frames, OutputStream out, Network network,
-            Supplier<MapContext> context, AccessControl access, PeerForms forms, Duration keepAlive, Clock clock) {
+            Supplier<MapContext> context, AccessControl access, PeerForms forms, Duration keepAlive, MapMetrics metrics,
+            Clock clock) {
         this.access = access;
+        this.metrics = metrics;
         this.nodeId = nodeId;
         this.state = new MapSessionState(nodeId, capVersion, forms);
         this.frames = frames;
@@ -74,16 +78,22 @@ final class MapSession {
         inbox.offer(CLOSE);
     }
 
-    /** Streams until the end; returns normally when the stream is over for any reason. */
-    void run() throws InterruptedException {
+    /**
+     * Streams until the end; returns normally when the stream is over for any reason.
+     *
+     * @param requestNanos when the map request was read ({@link System#nanoTime()})
+     */
+    void run(long requestNanos) throws InterruptedException {
         try {
             NetworkSnapshot first = network.snapshots().current();
-            send(state.initial(first, context.get(), access.rules(first), network.routeElection().current(),
-                    clock.instant()));
+            sendRaw(frames.encode(state.initial(first, context.get(), access.rules(first),
+                    network.routeElection().current(), clock.instant())));
+            metrics.fullMapWritten(requestNanos);
             while (!closed) {
                 MapBatch batch = inbox.poll(nextKeepAlive(), TimeUnit.MILLISECONDS);
                 if (batch == null) {
                     sendRaw(frames.keepAlive());
+                    metrics.keepAliveWritten();
                     continue;
                 }
                 if (closed || batch == CLOSE) {
@@ -101,6 +111,7 @@ final class MapSession {
                         access.rules(snapshot), network.routeElection().current(), batch.at());
                 if (delta.isPresent()) {
                     sendRaw(batch.frames().frame(delta.get(), frames));
+                    metrics.deltaWritten();
                 }
             }
         } catch (IOException gone) {
@@ -127,10 +138,6 @@ final class MapSession {
     private long nextKeepAlive() {
         long base = keepAlive.toMillis();
         return base + ThreadLocalRandom.current().nextLong(Math.max(1, base / 5));
-    }
-
-    private void send(MapResponse message) throws IOException {
-        sendRaw(frames.encode(message));
     }
 
     private void sendRaw(byte[] frame) throws IOException {

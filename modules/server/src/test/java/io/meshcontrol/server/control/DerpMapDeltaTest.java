@@ -45,11 +45,11 @@ class DerpMapDeltaTest {
                 MapSession session = new MapSession(node.id(), 142, MapFrames.zstd(1), out.sink(), server.network,
                         server.server::mapContext, new AccessControl(server.network.policies()),
                         server.server.mapSessions().peerForms(), Duration.ofSeconds(50),
-                        Clock.systemUTC());
+                        io.meshcontrol.server.metrics.MapMetrics.unregistered(), Clock.systemUTC());
                 server.server.mapSessions().open(session);
                 streams.add(Thread.ofVirtual().start(() -> {
                     try {
-                        session.run();
+                        session.run(System.nanoTime());
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }

@@ -117,6 +117,13 @@ public final class TestServer implements AutoCloseable {
     }
 
     /** A raw request, for asserting on status codes, headers and bodies. */
+    /** {@code GET /metrics} on the metrics listener. */
+    public HttpResponse<String> scrapeMetrics() throws IOException, InterruptedException {
+        var address = server.metricsAddress().orElseThrow();
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + address.getPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     public HttpResponse<String> request(String method, String path, String token, String body) {
         return request(method, path, token, body, java.util.Map.of());
     }
