@@ -16,7 +16,7 @@ public final class MapEncoding implements AutoCloseable {
         return WireJson.write(message);
     }
 
-    /** The whole frame: JSON and zstd at the server's level. */
+    /** The frame as a map stream sends it: zstd at the server's level, blocks of peers compressed once and kept. */
     public byte[] frame(MapResponse message) {
         return frames.encode(message);
     }
