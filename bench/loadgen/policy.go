@@ -34,8 +34,13 @@ func (r *run) propagatePolicy(res *results, command string, changes int) error {
 		cmd := exec.CommandContext(ctx, "sh", "-c", command)
 		cmd.Env = append(os.Environ(), fmt.Sprintf("LOADGEN_POLICY_PORT=%d", p.port))
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		served, err := r.watchServer(deltasMetric, r.n)
+		if err != nil {
+			cancel()
+			return err
+		}
 		p.seen.start = time.Now()
-		err := cmd.Run()
+		err = cmd.Run()
 		cancel()
 		if err != nil {
 			return fmt.Errorf("policy change %d: -policy-cmd failed: %w", k+1, err)
@@ -45,6 +50,7 @@ func (r *run) propagatePolicy(res *results, command string, changes int) error {
 				p.seen.count.Load(), r.n, r.timeout)
 		}
 		times.add(p.seen)
+		res.PolicyServerMaxMS = serverMaxMS(res.PolicyServerMaxMS, served)
 		r.policyProbe.Store(nil)
 		time.Sleep(200 * time.Millisecond)
 	}

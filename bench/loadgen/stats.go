@@ -119,8 +119,12 @@ type results struct {
 	PolicyP99MS         float64 `json:"policy_propagation_p99_ms,omitempty"`
 	PolicyMaxMS         float64 `json:"policy_propagation_max_ms,omitempty"`
 	PolicyAllNodesP50MS float64 `json:"policy_propagation_all_nodes_p50_ms,omitempty"`
-	ReconnectFirstMapS  float64 `json:"reconnect_all_first_maps_s"`
-	ReconnectAllPeersS  float64 `json:"reconnect_all_peer_lists_s"`
+	// From our server's own counters (-server-metrics): the slowest change's time until the server had written it
+	// to every stream that must get it. Left out when not measured.
+	PropagationServerMaxMS float64 `json:"propagation_server_wrote_all_max_ms,omitempty"`
+	PolicyServerMaxMS      float64 `json:"policy_propagation_server_wrote_all_max_ms,omitempty"`
+	ReconnectFirstMapS     float64 `json:"reconnect_all_first_maps_s"`
+	ReconnectAllPeersS     float64 `json:"reconnect_all_peer_lists_s"`
 	// From the server's own counter (-server-metrics); left out when not measured.
 	ReconnectServerWroteS   float64 `json:"reconnect_server_wrote_all_first_maps_s,omitempty"`
 	ReconnectFirstMapP50MS  float64 `json:"reconnect_first_map_p50_ms"`
@@ -165,9 +169,15 @@ func (r *results) print(w io.Writer) {
 	row("first map after opening the map stream", fmt.Sprintf("p50 %.0f ms  p99 %.0f ms  max %.0f ms", r.FirstMapP50MS, r.FirstMapP99MS, r.FirstMapMaxMS))
 	row(fmt.Sprintf("endpoint change seen by a peer (%d changes)", r.Changes), fmt.Sprintf("p50 %.1f ms  p99 %.1f ms  max %.1f ms", r.PropagationP50MS, r.PropagationP99MS, r.PropagationMaxMS))
 	row("endpoint change seen by all peers", fmt.Sprintf("p50 %.1f ms", r.PropagationAllPeersP50MS))
+	if r.PropagationServerMaxMS > 0 {
+		row("endpoint change written to all peers' streams", fmt.Sprintf("max %.0f ms  (the server's own count, polled every 100 ms)", r.PropagationServerMaxMS))
+	}
 	if r.PolicyChanges > 0 {
 		row(fmt.Sprintf("policy change seen by a node (%d changes)", r.PolicyChanges), fmt.Sprintf("p50 %.1f ms  p99 %.1f ms  max %.1f ms", r.PolicyP50MS, r.PolicyP99MS, r.PolicyMaxMS))
 		row("policy change seen by all nodes", fmt.Sprintf("p50 %.1f ms", r.PolicyAllNodesP50MS))
+		if r.PolicyServerMaxMS > 0 {
+			row("policy change written to all streams", fmt.Sprintf("max %.0f ms  (the server's own count, polled every 100 ms)", r.PolicyServerMaxMS))
+		}
 	} else {
 		row("policy change propagation", "not measured (no -policy-cmd)")
 	}

@@ -166,12 +166,16 @@ public final class MapSessionState {
         boolean recheckAll = changes.everything() || changes.policy() || selfChanged || !changes.userIds().isEmpty();
         Peers peers = new Peers(self, snapshot, since, context, access, routes, now, recheckAll);
         if (recheckAll) {
-            snapshot.entries().values().forEach(entry -> peers.visit(entry.node().id(), entry));
-            List<Long> sent = new ArrayList<>(sentPeers.size());
-            sentPeers.forEach(sent::add);
-            for (long id : sent) {
-                if (!snapshot.entries().containsKey(id)) {
-                    peers.visit(id, null);
+            for (NodeEntry entry : snapshot.entriesInIdOrder()) {
+                peers.visit(entry.node().id(), entry);
+            }
+            if (sentPeers.size() > peers.visible) { // some peers sent before are gone from the snapshot
+                List<Long> sent = new ArrayList<>(sentPeers.size());
+                sentPeers.forEach(sent::add);
+                for (long id : sent) {
+                    if (!snapshot.entries().containsKey(id)) {
+                        peers.visit(id, null);
+                    }
                 }
             }
         } else {
@@ -323,6 +327,8 @@ public final class MapSessionState {
         final List<EncodedNodes.Encoded> changed = new ArrayList<>();
         final List<PeerChange> patched = new ArrayList<>();
         final List<Long> removed = new ArrayList<>();
+        /** How many visited peers this node sees. */
+        int visible;
         private final Node self;
         private final NetworkSnapshot snapshot;
         private final long since;
@@ -349,6 +355,7 @@ public final class MapSessionState {
                 return;
             }
             if (entry != null && isVisible(self, entry.node(), access)) {
+                visible++;
                 boolean added = sentPeers.add(id);
                 boolean expired = expiredMeanwhile(entry.node(), now);
                 if (added || expired || entry.rowVersion() > since) {
