@@ -42,11 +42,11 @@ public final class PeerForms {
         }
     }
 
-    /** Forms by slot: legacy or current clients, offline or online. */
-    private static final int SLOTS = 4;
-
     /** Node ids per block. */
     public static final int BLOCK_IDS = 64;
+
+    /** Forms by slot: legacy or current clients, offline or online. */
+    private static final int SLOTS = 4;
 
     private final Map<Long, AtomicReferenceArray<Form>> forms = new ConcurrentHashMap<>();
     private final Map<Long, EncodedNodes.Block> currentBlocks = new ConcurrentHashMap<>();
@@ -103,7 +103,7 @@ public final class PeerForms {
         legacyBlocks.remove(blockOf(nodeId));
     }
 
-    /** How many nodes have a form (for tests and diagnostics). */
+    /** How many forms are kept, online and offline ones counted apart (for tests and diagnostics). */
     public int size() {
         int size = 0;
         for (AtomicReferenceArray<Form> slots : forms.values()) {

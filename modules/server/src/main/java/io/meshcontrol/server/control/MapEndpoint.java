@@ -75,16 +75,18 @@ public final class MapEndpoint implements MachineHandler {
         OutputStream out = exchange.getOutputStream();
         if (!request.stream()) {
             MapSessionState state = new MapSessionState(current.id(), request.version(), sessions.peerForms());
-            NetworkSnapshot snapshot = network.snapshots().current();
-            out.write(frames.encode(state.initial(snapshot, context.get(), access.rules(snapshot),
-                    network.routeElection().current(), clock.instant())));
+            out.write(sessions.fullMaps().build(() -> {
+                NetworkSnapshot snapshot = network.snapshots().current();
+                return frames.encode(state.initial(snapshot, context.get(), access.rules(snapshot),
+                        network.routeElection().current(), clock.instant()));
+            }));
             out.flush();
             metrics.fullMapWritten(started);
             frames.close();
             return;
         }
         MapSession session = new MapSession(current.id(), request.version(), frames, out, network, context, access,
-                sessions.peerForms(), keepAlive, metrics, clock);
+                sessions.peerForms(), sessions.fullMaps(), keepAlive, metrics, clock);
         sessions.open(session);
         // A client that goes away (process ended, network gone) closes the connection: end the stream at once
         // rather than at the next keep-alive, so that peers and the ephemeral reaper learn it promptly.

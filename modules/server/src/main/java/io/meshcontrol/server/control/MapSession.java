@@ -39,6 +39,7 @@ final class MapSession {
     private final Network network;
     private final Supplier<MapContext> context;
     private final AccessControl access;
+    private final FullMapGate fullMaps;
     private final Duration keepAlive;
     private final MapMetrics metrics;
     private final Clock clock;
@@ -46,8 +47,9 @@ final class MapSession {
     private volatile boolean closed;
 
     MapSession(long nodeId, int capVersion, MapFrames frames, OutputStream out, Network network,
-            Supplier<MapContext> context, AccessControl access, PeerForms forms, Duration keepAlive, MapMetrics metrics,
-            Clock clock) {
+            Supplier<MapContext> context, AccessControl access, PeerForms forms, FullMapGate fullMaps,
+            Duration keepAlive, MapMetrics metrics, Clock clock) {
+        this.fullMaps = fullMaps;
         this.access = access;
         this.metrics = metrics;
         this.nodeId = nodeId;
@@ -85,9 +87,11 @@ final class MapSession {
      */
     void run(long requestNanos) throws InterruptedException {
         try {
-            NetworkSnapshot first = network.snapshots().current();
-            sendRaw(frames.encode(state.initial(first, context.get(), access.rules(first),
-                    network.routeElection().current(), clock.instant())));
+            sendRaw(fullMaps.build(() -> {
+                NetworkSnapshot first = network.snapshots().current();
+                return frames.encode(state.initial(first, context.get(), access.rules(first),
+                        network.routeElection().current(), clock.instant()));
+            }));
             metrics.fullMapWritten(requestNanos);
             while (!closed) {
                 MapBatch batch = inbox.poll(nextKeepAlive(), TimeUnit.MILLISECONDS);

@@ -44,6 +44,7 @@ public final class MapSessions implements AutoCloseable {
 
     private final Map<Long, MapSession> byNode = new ConcurrentHashMap<>();
     private final PeerForms forms = new PeerForms();
+    private final FullMapGate fullMaps = FullMapGate.perCore();
     private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("map-batcher").daemon().factory());
     private final Clock clock;
@@ -71,6 +72,11 @@ public final class MapSessions implements AutoCloseable {
     /** The peer forms every stream of this server shares. */
     PeerForms peerForms() {
         return forms;
+    }
+
+    /** The gate every full map of this server is built through. */
+    FullMapGate fullMaps() {
+        return fullMaps;
     }
 
     void open(MapSession session) {

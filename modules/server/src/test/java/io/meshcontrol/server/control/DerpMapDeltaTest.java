@@ -44,7 +44,8 @@ class DerpMapDeltaTest {
                 StreamCapture out = new StreamCapture();
                 MapSession session = new MapSession(node.id(), 142, MapFrames.zstd(1), out.sink(), server.network,
                         server.server::mapContext, new AccessControl(server.network.policies()),
-                        server.server.mapSessions().peerForms(), Duration.ofSeconds(50),
+                        server.server.mapSessions().peerForms(), server.server.mapSessions().fullMaps(),
+                        Duration.ofSeconds(50),
                         io.meshcontrol.server.metrics.MapMetrics.unregistered(), Clock.systemUTC());
                 server.server.mapSessions().open(session);
                 streams.add(Thread.ofVirtual().start(() -> {

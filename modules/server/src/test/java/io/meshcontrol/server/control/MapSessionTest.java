@@ -45,7 +45,7 @@ class MapSessionTest {
                     new DERPMap(null, Map.of(), false));
             MapSession session = new MapSession(self.id(), 142, MapFrames.zstd(1), out.sink(), server.network,
                     () -> context, new io.meshcontrol.core.netmap.AccessControl(server.network.policies()),
-                    new io.meshcontrol.core.netmap.PeerForms(), Duration.ofMillis(100),
+                    new io.meshcontrol.core.netmap.PeerForms(), FullMapGate.perCore(), Duration.ofMillis(100),
                     io.meshcontrol.server.metrics.MapMetrics.unregistered(), Clock.systemUTC());
             Thread stream = Thread.ofVirtual().start(() -> {
                 try {
@@ -85,7 +85,8 @@ class MapSessionTest {
             StreamCapture out = new StreamCapture();
             MapSession session = new MapSession(self.id(), 142, MapFrames.zstd(1), out.sink(), server.network,
                     server.server::mapContext, new io.meshcontrol.core.netmap.AccessControl(server.network.policies()),
-                    server.server.mapSessions().peerForms(), Duration.ofSeconds(50),
+                    server.server.mapSessions().peerForms(), server.server.mapSessions().fullMaps(),
+                        Duration.ofSeconds(50),
                     io.meshcontrol.server.metrics.MapMetrics.unregistered(), Clock.systemUTC());
             server.server.mapSessions().open(session);
             Thread stream = Thread.ofVirtual().start(() -> {
