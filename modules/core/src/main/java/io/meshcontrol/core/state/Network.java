@@ -55,7 +55,7 @@ public final class Network {
         this.policies = new Policies(jdbi, new PolicyStore(), events, clock,
                 () -> PolicyInventories.of(snapshots.current()));
         this.routeElection = new RouteElection(snapshots, presence, events, options.routesHighAvailability());
-        this.routeApprovals = new RouteApprovals(jdbi, nodeStore, userStore, policies, events, clock);
+        this.routeApprovals = new RouteApprovals(jdbi, snapshots, nodeStore, userStore, policies, events, clock);
         this.users = new Users(jdbi, userStore, nodeStore, events, clock);
         this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, clock);
         this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, policies, clock);

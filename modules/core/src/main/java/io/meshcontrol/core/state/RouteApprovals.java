@@ -38,6 +38,7 @@ public final class RouteApprovals {
     }
 
     private final Jdbi jdbi;
+    private final Snapshots snapshots;
     private final NodeStore nodes;
     private final UserStore users;
     private final Policies policies;
@@ -45,8 +46,10 @@ public final class RouteApprovals {
     private final Clock clock;
     private volatile Approvers approvers;
 
-    RouteApprovals(Jdbi jdbi, NodeStore nodes, UserStore users, Policies policies, EventBus events, Clock clock) {
+    RouteApprovals(Jdbi jdbi, Snapshots snapshots, NodeStore nodes, UserStore users, Policies policies,
+            EventBus events, Clock clock) {
         this.jdbi = jdbi;
+        this.snapshots = snapshots;
         this.nodes = nodes;
         this.users = users;
         this.policies = policies;
@@ -107,7 +110,9 @@ public final class RouteApprovals {
 
     /** After a policy change: approves what the new auto-approvers allow of every node's waiting routes. */
     private void approveAllowedRoutes() {
-        List<Node> waiting = jdbi.withHandle(nodes::all).stream()
+        // From the snapshot, which holds every committed row: a policy save must not read all nodes from the database
+        // while every map stream waits for its event. Each candidate is read again in its own transaction.
+        List<Node> waiting = snapshots.current().nodes().values().stream()
                 .filter(node -> !new HashSet<>(node.approvedRoutes()).containsAll(node.advertisedRoutes()))
                 .toList();
         for (Node candidate : waiting) {
