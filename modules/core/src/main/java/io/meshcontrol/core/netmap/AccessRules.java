@@ -58,6 +58,11 @@ public final class AccessRules {
         return compiled.sees(a.id(), b.id());
     }
 
+    /** The ids of the nodes {@code node} sees (none when it is not approved), in no particular order. */
+    public List<Long> peerIds(Node node) {
+        return compiled.peers(node.id());
+    }
+
     /** The packet filter {@code node} enforces: who may reach it, on which ports. */
     public List<FilterRule> packetFilter(Node node) {
         return compiled.packetFilter(node.id());

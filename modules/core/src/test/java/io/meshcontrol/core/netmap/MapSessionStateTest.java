@@ -428,6 +428,19 @@ class MapSessionStateTest {
     }
 
     @Test
+    void aPolicyChangeRemovesAPeerDeletedMeanwhileAndKeepsTheOthers() {
+        Node a = join("a");
+        Node b = join("b");
+        Node c = join("c");
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        initial(state);
+        network.nodes().delete(admin, b.id());
+        MapResponse delta = policyChanged(state, allowAll()).orElseThrow();
+        assertEquals(List.of(b.id()), delta.peersRemoved());
+        assertEquals(Set.of(c.id()), state.peerIds());
+    }
+
+    @Test
     void losingSightOfAPeerRemovesItAndRegainingItSendsItWhole() {
         Node a = join("a");
         Node b = join("b");
