@@ -58,6 +58,11 @@ public final class AccessRules {
         return compiled.sees(a.id(), b.id());
     }
 
+    /** How many nodes {@code node} sees. */
+    public int peerCount(Node node) {
+        return compiled.peerCount(node.id());
+    }
+
     /** The ids of the nodes {@code node} sees (none when it is not approved), in no particular order. */
     public List<Long> peerIds(Node node) {
         return compiled.peers(node.id());

@@ -166,23 +166,7 @@ public final class MapSessionState {
         boolean recheckAll = changes.everything() || changes.policy() || selfChanged || !changes.userIds().isEmpty();
         Peers peers = new Peers(self, snapshot, since, context, access, routes, now, recheckAll);
         if (recheckAll) {
-            // The nodes the rules let us see, straight from the compiled visibility (O(peers), not O(nodes): under
-            // autogroup:self a policy change costs each stream its own user's nodes), then what we sent before and
-            // see no more.
-            IdSet seen = new IdSet();
-            for (long id : access.peerIds(self)) {
-                seen.add(id);
-                peers.visit(id, snapshot.entry(id).orElse(null));
-            }
-            List<Long> unseen = new ArrayList<>();
-            sentPeers.forEach(id -> {
-                if (!seen.contains(id)) {
-                    unseen.add(id);
-                }
-            });
-            for (long id : unseen) {
-                peers.visit(id, snapshot.entry(id).orElse(null));
-            }
+            recheckAll(peers, self, snapshot, access);
         } else {
             for (long id : changes.nodeIds()) {
                 peers.visit(id, snapshot.entry(id).orElse(null));
@@ -226,6 +210,35 @@ public final class MapSessionState {
         synced = snapshot;
         syncedAt = now;
         return any ? Optional.of(delta.controlTime(now).build()) : Optional.empty();
+    }
+
+    /**
+     * Visits every node this one may see now and every peer it was sent before. When it sees a small part of the
+     * network (autogroup:self, tags), the compiled visibility names those nodes, so a policy change costs a stream
+     * O(its peers); when it sees most of it, walking the snapshot in order is cheaper than looking each up.
+     */
+    private void recheckAll(Peers peers, Node self, NetworkSnapshot snapshot, AccessRules access) {
+        IdSet visited = new IdSet();
+        if (access.peerCount(self) * 4 < snapshot.entries().size()) {
+            for (long id : access.peerIds(self)) {
+                visited.add(id);
+                peers.visit(id, snapshot.entry(id).orElse(null));
+            }
+        } else {
+            for (NodeEntry entry : snapshot.entriesInIdOrder()) {
+                visited.add(entry.node().id());
+                peers.visit(entry.node().id(), entry);
+            }
+        }
+        List<Long> others = new ArrayList<>();
+        sentPeers.forEach(id -> {
+            if (!visited.contains(id)) {
+                others.add(id);
+            }
+        });
+        for (long id : others) {
+            peers.visit(id, snapshot.entry(id).orElse(null)); // hidden now, or gone
+        }
     }
 
     /** The self node with its capabilities from the policy ({@code nodeAttrs}). */

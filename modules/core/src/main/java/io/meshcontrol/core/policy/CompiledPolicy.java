@@ -68,6 +68,12 @@ public final class CompiledPolicy {
         return from >= 0 && to >= 0 && from != to && visibility.peers(from).get(to);
     }
 
+    /** How many machines {@code nodeId} sees. */
+    public int peerCount(long nodeId) {
+        int node = index.indexOf(nodeId);
+        return node < 0 ? 0 : visibility.peers(node).cardinality();
+    }
+
     /** The ids of the machines {@code nodeId} sees, in inventory order. */
     public List<Long> peers(long nodeId) {
         int node = index.indexOf(nodeId);
