@@ -54,7 +54,15 @@ final class TestNetwork implements AutoCloseable {
     /** A node logged in with {@code authKey} under its own name. */
     TailscaleNode joined(ClientVersion version, String name, String authKey) {
         TailscaleNode node = node(version, name);
-        node.up(loginServer(), authKey, name).requireOk();
+        CliResult up = node.up(loginServer(), authKey, name);
+        if (!up.ok() && node.status().backendState() == BackendState.Starting) {
+            // Seen once (v1.80.3, 2026-11-22): the client had registered, held its map and its DERP connection,
+            // and still stayed Starting until `up` timed out; its state machine moves on an engine status update
+            // that never came. A second `up` runs it again. Any other failure, or the same twice, fails the test.
+            System.err.println(name + ": tailscale up timed out in state Starting; running it once more");
+            up = node.up(loginServer(), authKey, name);
+        }
+        up.requireOk();
         return node;
     }
 
