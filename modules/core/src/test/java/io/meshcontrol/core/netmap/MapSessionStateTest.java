@@ -50,8 +50,12 @@ class MapSessionStateTest {
     }
 
     private Node join(String hostname) {
+        return join(hostname, "{\"Hostname\":\"" + hostname + "\"}");
+    }
+
+    private Node join(String hostname, String hostinfo) {
         return network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                NodePrivateKey.generate().publicKey(), hostname, "{\"Hostname\":\"" + hostname + "\"}"), key).node();
+                NodePrivateKey.generate().publicKey(), hostname, hostinfo), key).node();
     }
 
     private AccessRules allowAll() {
@@ -126,8 +130,7 @@ class MapSessionStateTest {
 
     @Test
     void oldClientsGetTheLegacyDerpString() {
-        Node a = network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                NodePrivateKey.generate().publicKey(), "a", "{\"Hostname\":\"a\",\"NetInfo\":{\"PreferredDERP\":999}}"), key).node();
+        Node a = join("a", "{\"Hostname\":\"a\",\"NetInfo\":{\"PreferredDERP\":999}}");
         Node b = join("b");
         MapSessionState old = new MapSessionState(b.id(), 110);
         io.meshcontrol.core.wire.Node peer = initial(old)
@@ -197,9 +200,8 @@ class MapSessionStateTest {
     @Test
     void routersCarryTheRoutesTheyServeInAllowedIpsAndPrimaryRoutes() {
         Node a = join("a");
-        Node router = network.registrations().withAuthKey(new Registrations.Request(
-                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "router",
-                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\",\"0.0.0.0/0\",\"::/0\"]}"), key).node();
+        Node router = join("router",
+                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\",\"0.0.0.0/0\",\"::/0\"]}");
         MapSessionState forA = new MapSessionState(a.id(), 142);
         io.meshcontrol.core.wire.Node unapproved = initial(forA).peers().getFirst();
         assertEquals(unapproved.addresses(), unapproved.allowedIps(), "advertised alone routes nothing");
@@ -230,9 +232,7 @@ class MapSessionStateTest {
     void aPeersRoutesAreOfferedOnlyToTheNodesThePolicyLetsUseThem() {
         Node a = join("a");
         Node b = join("b");
-        Node router = network.registrations().withAuthKey(new Registrations.Request(
-                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "router",
-                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\"]}"), key).node();
+        Node router = join("router", "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\"]}");
         network.routeApprovals().setApproved(admin, router.id(), List.of("10.1.0.0/16"));
         RouteTable routes = RouteTable.elect(network.snapshots().current().nodes().values(), id -> true);
         AccessRules onlyA = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
@@ -253,9 +253,7 @@ class MapSessionStateTest {
     void aPolicyChangeResendsARouterOnlyToViewersWhoseOfferedRoutesChanged() {
         Node a = join("a");
         Node b = join("b");
-        Node router = network.registrations().withAuthKey(new Registrations.Request(
-                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "router",
-                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\"]}"), key).node();
+        Node router = join("router", "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\"]}");
         network.routeApprovals().setApproved(admin, router.id(), List.of("10.1.0.0/16"));
         RouteTable routes = RouteTable.elect(network.snapshots().current().nodes().values(), id -> true);
         String peersMayMeet = "{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\", \"" + b.ipv4() + "\", \""
