@@ -6,7 +6,6 @@ import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.netmap.MapSessionState;
 import io.meshcontrol.core.state.Network;
-import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.wire.CapabilityVersion;
 import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.wire.IpAddressPort;
@@ -75,11 +74,7 @@ public final class MapEndpoint implements MachineHandler {
         OutputStream out = exchange.getOutputStream();
         if (!request.stream()) {
             MapSessionState state = new MapSessionState(current.id(), request.version(), sessions.peerForms());
-            out.write(sessions.fullMaps().build(() -> {
-                NetworkSnapshot snapshot = network.snapshots().current();
-                return frames.encode(state.initial(snapshot, context.get(), access.rules(snapshot),
-                        network.routeElection().current(), clock.instant()));
-            }));
+            out.write(MapSession.fullMap(state, frames, sessions.fullMaps(), network, context, access, clock));
             out.flush();
             metrics.fullMapWritten(started);
             frames.close();

@@ -7,9 +7,9 @@ import io.meshcontrol.core.netmap.MapSessionState;
 import io.meshcontrol.core.netmap.PeerForms;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkSnapshot;
-import io.meshcontrol.server.metrics.MapMetrics;
 import io.meshcontrol.core.wire.MapFrames;
 import io.meshcontrol.core.wire.MapResponse;
+import io.meshcontrol.server.metrics.MapMetrics;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Clock;
@@ -87,11 +87,7 @@ final class MapSession {
      */
     void run(long requestNanos) throws InterruptedException {
         try {
-            sendRaw(fullMaps.build(() -> {
-                NetworkSnapshot first = network.snapshots().current();
-                return frames.encode(state.initial(first, context.get(), access.rules(first),
-                        network.routeElection().current(), clock.instant()));
-            }));
+            sendRaw(fullMap(state, frames, fullMaps, network, context, access, clock));
             metrics.fullMapWritten(requestNanos);
             while (!closed) {
                 MapBatch batch = inbox.poll(nextKeepAlive(), TimeUnit.MILLISECONDS);
@@ -123,6 +119,19 @@ final class MapSession {
         } finally {
             frames.close();
         }
+    }
+
+    /**
+     * The node's full map as {@code frames} encode it, built through the gate from the snapshot as it is once a
+     * permit is free: the first message of a stream, and the answer to a single (non-streaming) map request.
+     */
+    static byte[] fullMap(MapSessionState state, MapFrames frames, FullMapGate gate, Network network,
+            Supplier<MapContext> context, AccessControl access, Clock clock) throws InterruptedException {
+        return gate.build(() -> {
+            NetworkSnapshot snapshot = network.snapshots().current();
+            return frames.encode(state.initial(snapshot, context.get(), access.rules(snapshot),
+                    network.routeElection().current(), clock.instant()));
+        });
     }
 
     private MapBatch drain(MapBatch first) {
