@@ -218,26 +218,27 @@ public final class MapSessionState {
      * O(its peers); when it sees most of it, walking the snapshot in order is cheaper than looking each up.
      */
     private void recheckAll(Peers peers, Node self, NetworkSnapshot snapshot, AccessRules access) {
-        IdSet visited = new IdSet();
         if (access.peerCount(self) * 4 < snapshot.entries().size()) {
             for (long id : access.peerIds(self)) {
-                visited.add(id);
                 peers.visit(id, snapshot.entry(id).orElse(null));
             }
         } else {
             for (NodeEntry entry : snapshot.entriesInIdOrder()) {
-                visited.add(entry.node().id());
                 peers.visit(entry.node().id(), entry);
             }
         }
-        List<Long> others = new ArrayList<>();
-        sentPeers.forEach(id -> {
-            if (!visited.contains(id)) {
-                others.add(id);
+        // Every peer seen now is in sentPeers; any more were sent before and are hidden or gone now.
+        if (sentPeers.size() > peers.visible) {
+            List<Long> unseen = new ArrayList<>();
+            sentPeers.forEach(id -> {
+                NodeEntry entry = snapshot.entries().get(id);
+                if (entry == null || !isVisible(self, entry.node(), access)) {
+                    unseen.add(id);
+                }
+            });
+            for (long id : unseen) {
+                peers.visit(id, snapshot.entry(id).orElse(null));
             }
-        });
-        for (long id : others) {
-            peers.visit(id, snapshot.entry(id).orElse(null)); // hidden now, or gone
         }
     }
 
@@ -345,6 +346,8 @@ public final class MapSessionState {
         final List<EncodedNodes.Encoded> changed = new ArrayList<>();
         final List<PeerChange> patched = new ArrayList<>();
         final List<Long> removed = new ArrayList<>();
+        /** How many visited peers this node sees. */
+        int visible;
         private final Node self;
         private final NetworkSnapshot snapshot;
         private final long since;
@@ -371,6 +374,7 @@ public final class MapSessionState {
                 return;
             }
             if (entry != null && isVisible(self, entry.node(), access)) {
+                visible++;
                 boolean added = sentPeers.add(id);
                 boolean expired = expiredMeanwhile(entry.node(), now);
                 if (added || expired || entry.rowVersion() > since) {
