@@ -12,6 +12,7 @@ import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.wire.IpPrefix;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.core.wire.PeerChange;
+import io.meshcontrol.core.wire.RawJson;
 import io.meshcontrol.core.wire.SSHPolicy;
 import io.meshcontrol.core.wire.UserProfile;
 import java.time.Instant;
@@ -139,9 +140,12 @@ public final class MapSessionState {
         MapResponse.Builder delta = MapResponse.builder();
         boolean any = false;
         boolean selfChanged = false;
-        if (changes.everything() || changes.policy() || selfEntry.get().version() > since
-                || expiredMeanwhile(self, now)) {
-            io.meshcontrol.core.wire.Node selfNow = selfNode(self, routes, context, access, now);
+        boolean selfStale = changes.everything() || selfEntry.get().version() > since || expiredMeanwhile(self, now);
+        if (selfStale || changes.policy()) {
+            // A policy change alone can change only the self node's capabilities: no need to build the rest again.
+            io.meshcontrol.core.wire.Node selfNow = selfStale
+                    ? selfNode(self, routes, context, access, now)
+                    : withCapabilities(sentSelf, access.capMap(self));
             if (!selfNow.equals(sentSelf)) {
                 delta.node(selfNow);
                 sentSelf = selfNow;
@@ -247,6 +251,11 @@ public final class MapSessionState {
             Instant now) {
         return WireNodes.of(self, routes, context, true, true, capVersion, now).toBuilder().capMap(access.capMap(self))
                 .build();
+    }
+
+    private static io.meshcontrol.core.wire.Node withCapabilities(io.meshcontrol.core.wire.Node sent,
+            Map<String, List<RawJson>> capMap) {
+        return capMap.equals(sent.capMap()) ? sent : sent.toBuilder().capMap(capMap).build();
     }
 
     /**
