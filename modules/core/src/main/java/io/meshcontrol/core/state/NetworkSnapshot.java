@@ -7,7 +7,6 @@ import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -43,14 +42,22 @@ public final class NetworkSnapshot {
     private final PersistentMap<NodePublicKey, Long> idsByKey;
     private Map<Long, Node> nodesView;
     private List<NodeEntry> inIdOrder;
+    /** The node ids, sorted; shared with the snapshots made from this one while no node is added or removed. */
+    private volatile long[] idOrder;
 
     private NetworkSnapshot(long version, long rowsVersion, PersistentMap<Long, NodeEntry> entries,
             PersistentMap<Long, User> users, PersistentMap<NodePublicKey, Long> idsByKey) {
+        this(version, rowsVersion, entries, users, idsByKey, null);
+    }
+
+    private NetworkSnapshot(long version, long rowsVersion, PersistentMap<Long, NodeEntry> entries,
+            PersistentMap<Long, User> users, PersistentMap<NodePublicKey, Long> idsByKey, long[] idOrder) {
         this.version = version;
         this.rowsVersion = rowsVersion;
         this.entries = entries;
         this.users = users;
         this.idsByKey = idsByKey;
+        this.idOrder = idOrder;
     }
 
     /** A snapshot of these nodes (all offline) and users, every node at {@code version}. */
@@ -83,17 +90,36 @@ public final class NetworkSnapshot {
 
     /**
      * Every node entry in increasing id order: made once per snapshot when first asked for (full maps list their
-     * peers in this order, and many are built from the same snapshot).
+     * peers in this order, and many are built from the same snapshot). The sorted ids are carried over to the
+     * snapshots of presence and row changes, so that a mass reconnect, which makes a snapshot per stream, does not
+     * sort the network again for each full map.
      */
     public List<NodeEntry> entriesInIdOrder() {
         List<NodeEntry> ordered = inIdOrder;
         if (ordered == null) {
-            NodeEntry[] array = entries.asMap().values().toArray(NodeEntry[]::new);
-            Arrays.sort(array, Comparator.comparingLong(entry -> entry.node().id()));
+            long[] ids = sortedIds();
+            NodeEntry[] array = new NodeEntry[ids.length];
+            for (int i = 0; i < ids.length; i++) {
+                array[i] = entries.get(ids[i]);
+            }
             ordered = List.of(array);
             inIdOrder = ordered; // racy but idempotent: an immutable list of the same entries
         }
         return ordered;
+    }
+
+    private long[] sortedIds() {
+        long[] ids = idOrder;
+        if (ids == null) {
+            ids = new long[entries.size()];
+            int i = 0;
+            for (NodeEntry entry : entries.asMap().values()) {
+                ids[i++] = entry.node().id();
+            }
+            Arrays.sort(ids);
+            idOrder = ids; // racy but idempotent (volatile: the elements are visible with it); never written after
+        }
+        return ids;
     }
 
     public Optional<Node> node(long id) {
@@ -159,7 +185,8 @@ public final class NetworkSnapshot {
         boolean rowChanged = !lastSeenOnly || before == null;
         NodeEntry entry = new NodeEntry(node, before != null && before.online(), next,
                 rowChanged ? next : before.rowVersion());
-        return new NetworkSnapshot(next, rowChanged ? next : rowsVersion, entries.with(node.id(), entry), users, keys);
+        return new NetworkSnapshot(next, rowChanged ? next : rowsVersion, entries.with(node.id(), entry), users, keys,
+                before == null ? null : idOrder);
     }
 
     /** Without the node; this snapshot itself when it has no such node. */
@@ -180,7 +207,7 @@ public final class NetworkSnapshot {
         }
         long next = version + 1;
         return new NetworkSnapshot(next, next, entries.with(id, new NodeEntry(before.node(), before.online(), next,
-                next)), users, idsByKey);
+                next)), users, idsByKey, idOrder);
     }
 
     /** With the node's online state; this snapshot itself when unchanged or the node is unknown. */
@@ -191,17 +218,17 @@ public final class NetworkSnapshot {
         }
         long next = version + 1;
         return new NetworkSnapshot(next, rowsVersion, entries.with(id, new NodeEntry(before.node(), online, next,
-                before.rowVersion())), users, idsByKey);
+                before.rowVersion())), users, idsByKey, idOrder);
     }
 
     NetworkSnapshot withUser(User user) {
         return user.equals(users.get(user.id())) ? this
-                : new NetworkSnapshot(version + 1, version + 1, entries, users.with(user.id(), user), idsByKey);
+                : new NetworkSnapshot(version + 1, version + 1, entries, users.with(user.id(), user), idsByKey, idOrder);
     }
 
     NetworkSnapshot withoutUser(long id) {
         return users.get(id) == null ? this
-                : new NetworkSnapshot(version + 1, version + 1, entries, users.without(id), idsByKey);
+                : new NetworkSnapshot(version + 1, version + 1, entries, users.without(id), idsByKey, idOrder);
     }
 
     private static PersistentMap<NodePublicKey, Long> withoutKey(PersistentMap<NodePublicKey, Long> keys, Node node) {

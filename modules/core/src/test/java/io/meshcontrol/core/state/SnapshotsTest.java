@@ -84,6 +84,23 @@ class SnapshotsTest {
     }
 
     @Test
+    void idOrderCarriedAcrossChangesHoldsTheCurrentEntriesAndFollowsJoinsAndDeletions() {
+        Node a = join("a");
+        Node b = join("b");
+        network.snapshots().current().entriesInIdOrder(); // sorted here, then carried over
+        network.presence().connected(b);
+        network.nodes().rename(admin, a.id(), "sea");
+        NetworkSnapshot changed = network.snapshots().current();
+        assertEquals(List.of("sea", "b"), changed.entriesInIdOrder().stream().map(e -> e.node().givenName()).toList());
+        assertTrue(changed.entriesInIdOrder().get(1).online(), "b's entry of this snapshot, not of the sorted one");
+
+        Node c = join("c");
+        network.nodes().delete(admin, a.id());
+        assertEquals(List.of(b.id(), c.id()), network.snapshots().current().entriesInIdOrder().stream()
+                .map(e -> e.node().id()).toList());
+    }
+
+    @Test
     void keyIndexFollowsRotationAndDeletion() {
         Node a = join("a");
         var rotatedKey = NodePrivateKey.generate().publicKey();
