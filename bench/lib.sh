@@ -64,6 +64,13 @@ bench_run_loadgen() {
   set -e
 }
 
+# bench_top_lines: the 8 most frequent lines of stdin with their counts, indented. awk reads to the end rather than
+# stopping like head, so no earlier command of the pipeline dies of SIGPIPE: under pipefail that would end the
+# calling script before it prints its summary.
+bench_top_lines() {
+  sort | uniq -c | sort -rn | awk 'NR <= 8 { print "    " $0 }'
+}
+
 # bench_summary EXTRA: prints loadgen's JSON summary with the JSON members EXTRA ("a":1,"b":2) added.
 bench_summary() {
   local json

@@ -3,9 +3,10 @@
 # carry the first 63 as a kept block of peers, so the vendor's client decodes such bodies here too). It fails
 # only when the harness cannot do its job (the server does not start, nodes do not register or never hold their
 # peer lists, the server's map counter cannot be read, something crashes), never on how fast anything was; the
-# figures are printed for the log.
+# figures are printed for the log. First come loadgen's own unit tests.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
+(cd "$root/bench/loadgen" && go vet ./... && go test ./...) # the harness's own unit tests (its comparison table)
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 if ! "$root/bench/run" 100 -timeout 3m -changes 3 | tee "$out"; then

@@ -86,9 +86,14 @@ func printComparison(w io.Writer, title string, args []string) error {
 		for i, run := range runs {
 			v, ok := run[f.key].(float64)
 			values[i], known[i] = v*f.scale, ok
-			if ok {
+			switch {
+			case ok && v == 0 && f.unit != "" && run["complete"] != true:
+				// A run that stopped early reports the phases it never reached as zero: no time, no rate.
+				known[i] = false
+				line += fmt.Sprintf(" %14s", "not reached")
+			case ok:
 				line += fmt.Sprintf(" %14s", number(values[i]))
-			} else {
+			default:
 				line += fmt.Sprintf(" %14s", "-")
 			}
 		}
@@ -106,7 +111,7 @@ func printComparison(w io.Writer, title string, args []string) error {
 	}
 	for i, run := range runs {
 		if exit, _ := run["loadgen_exit"].(float64); exit != 0 || run["complete"] != true {
-			fmt.Fprintf(w, "  %s: the run did not complete (loadgen exit %v): later figures are missing or zero\n", labels[i], run["loadgen_exit"])
+			fmt.Fprintf(w, "  %s: the run did not complete (loadgen exit %v): its figures are of the phases it finished\n", labels[i], run["loadgen_exit"])
 		}
 	}
 	return nil
