@@ -17,10 +17,15 @@ final class ReloadSignal {
 
     static void onHangup(Runnable action) {
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> {
+            sun.misc.SignalHandler before = sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> {
                 LOG.log(Level.INFO, "SIGHUP: reloading the policy file");
                 action.run();
             });
+            if (before == sun.misc.SignalHandler.SIG_IGN) {
+                // Inherited (nohup, some supervisors): the JVM keeps ignoring it and the handler never runs.
+                LOG.log(Level.WARNING, "SIGHUP is ignored in this process (started with nohup?): the policy file "
+                        + "is reloaded when it changes, not on SIGHUP");
+            }
         } catch (IllegalArgumentException unsupported) {
             LOG.log(Level.INFO, "no SIGHUP on this platform; the policy file is still reloaded when it changes");
         }

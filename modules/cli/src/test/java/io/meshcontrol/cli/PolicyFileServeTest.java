@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PolicyFileServeTest {
 
     private static final String FIRST = "{\"tagOwners\": {\"tag:web\": []}}\n";
+    private static final String HUP_IGNORED = "SIGHUP is ignored in this process";
     private static final String SECOND = "{\n  // edited\n  \"tagOwners\": {\"tag:web\": [], \"tag:db\": []},\n}\n";
 
     @TempDir
@@ -47,10 +49,30 @@ class PolicyFileServeTest {
             Files.writeString(policy, SECOND);
             assertTrue(eventually(() -> client.policy().policy().equals(SECOND)), "an edited file is picked up");
 
-            new ProcessBuilder("kill", "-HUP", Long.toString(serve.pid())).start().waitFor(10, TimeUnit.SECONDS);
+            Assumptions.assumeFalse(readLog(log).contains(HUP_IGNORED),
+                    "these tests run with SIGHUP ignored (nohup), which svc serve inherits");
+            hangUp(serve);
             assertTrue(eventually(() -> readLog(log).contains("SIGHUP: reloading the policy file")), readLog(log));
             assertTrue(serve.isAlive(), "SIGHUP reloads; it does not end the server");
             assertEquals(SECOND, client.policy().policy());
+        } finally {
+            serve.destroy();
+            serve.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void startedWithSighupIgnoredItSaysSoAndKeepsRunning() throws Exception {
+        Path policy = folder.resolve("policy.hujson");
+        Files.writeString(policy, FIRST);
+        Path log = folder.resolve("serve.log");
+        Process serve = ServeProcess.start(folder, config(policy), log, "nohup");
+        try {
+            ServeProcess.awaitClient(folder.resolve("data/cli.json"), serve);
+            assertTrue(eventually(() -> readLog(log).contains(HUP_IGNORED)), readLog(log));
+            hangUp(serve);
+            Thread.sleep(1000);
+            assertTrue(serve.isAlive(), "an ignored SIGHUP ends nothing");
         } finally {
             serve.destroy();
             serve.waitFor(30, TimeUnit.SECONDS);
@@ -86,6 +108,10 @@ class PolicyFileServeTest {
                   path: %s
                 """.formatted(ServeProcess.freePort(), folder.resolve("data/db.sqlite"), folder.resolve("data/cli.json"), policy));
         return config;
+    }
+
+    private static void hangUp(Process serve) throws Exception {
+        new ProcessBuilder("kill", "-HUP", Long.toString(serve.pid())).start().waitFor(10, TimeUnit.SECONDS);
     }
 
     private static boolean eventually(BooleanSupplier check) throws InterruptedException {

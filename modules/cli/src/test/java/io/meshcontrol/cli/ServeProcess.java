@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /** {@code svc serve} as a separate process (for tests that signal or kill it), and its local client. */
@@ -19,11 +20,16 @@ final class ServeProcess {
     private ServeProcess() {
     }
 
-    /** Starts {@code svc serve -c config} in {@code folder}, its output going to {@code log}. */
-    static Process start(Path folder, Path config, Path log) throws IOException {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+    /**
+     * Starts {@code svc serve -c config} in {@code folder}, its output going to {@code log}.
+     *
+     * @param wrapper a command that runs the JVM, e.g. {@code nohup}; none when empty
+     */
+    static Process start(Path folder, Path config, Path log, String... wrapper) throws IOException {
+        List<String> command = new ArrayList<>(List.of(wrapper));
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                Svc.class.getName(), "serve", "-c", config.toString());
+                Svc.class.getName(), "serve", "-c", config.toString()));
         return new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
     }
