@@ -22,4 +22,8 @@ case $last in
   *'"reconnect_server_wrote_all_first_maps_s":'*) ;;
   *) echo "bench/smoke.sh: FAILED: no server-side reconnect figure (svc_map_messages_total not read): $last" >&2; exit 1 ;;
 esac
+case $last in
+  *'"join_server_full_maps_within_s":'*'"reconnect_server_full_maps_within_s":'*) ;;
+  *) echo "bench/smoke.sh: FAILED: no server-side full-map times (svc_map_full_map_seconds not read): $last" >&2; exit 1 ;;
+esac
 echo "bench/smoke.sh: OK"

@@ -212,6 +212,7 @@ func (r *run) join(res *results) error {
 	r.registered.Store(newMilestone(r.n, r.n))
 	r.firstMaps.Store(newMilestone(r.n, r.n))
 	r.complete.Store(newMilestone(r.n, r.n))
+	fullMapTimes := r.fullMapTimes()
 	start := time.Now()
 	r.logf("registering %d nodes (%d at a time) at %s", r.n, r.concurrency, r.serverURL)
 	sem := make(chan struct{}, r.concurrency)
@@ -253,6 +254,7 @@ func (r *run) join(res *results) error {
 	res.AllPeersS = c.elapsed(start).Seconds()
 	res.AllPeersAfterLastRegS = (c.elapsed(start) - regTime).Seconds()
 	res.FirstMapP50MS, res.FirstMapP99MS, res.FirstMapMaxMS = r.firstMaps.Load().sinceStartPercentiles()
+	res.JoinServerFullMapsWithinS = r.fullMapsWithinS(fullMapTimes)
 	res.JoinLoadgenCPUS = cpuSeconds()
 	res.takeJoinBytes(r.nodes)
 	return nil
@@ -326,6 +328,7 @@ func (r *run) reconnect(res *results) error {
 	before := sumBytesIn(r.nodes)
 	r.firstMaps.Store(newMilestone(r.n, r.n))
 	r.complete.Store(newMilestone(r.n, r.n))
+	fullMapTimes := r.fullMapTimes()
 	start := time.Now()
 	r.firstMaps.Load().start, r.complete.Load().start = start, start
 	served, err := r.watchServer(fullMapsMetric, r.n)
@@ -344,6 +347,7 @@ func (r *run) reconnect(res *results) error {
 	if d, ok := served.result(); ok {
 		res.ReconnectServerWroteS = d.Seconds()
 	}
+	res.ReconnectServerFullMapsWithinS = r.fullMapsWithinS(fullMapTimes)
 	res.ReconnectFirstMapS = r.firstMaps.Load().elapsed(start).Seconds()
 	res.ReconnectAllPeersS = r.complete.Load().elapsed(start).Seconds()
 	res.ReconnectFirstMapP50MS, res.ReconnectFirstMapP99MS, _ = r.firstMaps.Load().sinceStartPercentiles()

@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,32 +19,142 @@ import (
 const (
 	fullMapsMetric = `svc_map_messages_total{kind="full"}`
 	deltasMetric   = `svc_map_messages_total{kind="delta"}`
+	// The histogram of the time from reading a map request to having written its full map.
+	fullMapSecondsMetric = "svc_map_full_map_seconds"
 )
+
+// metricLines reads the server's metrics and calls each with every line, until it returns false.
+func metricLines(metricsURL string, each func(line string) bool) error {
+	res, err := http.Get(metricsURL)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	return scanLines(res.Body, each)
+}
+
+func scanLines(text io.Reader, each func(line string) bool) error {
+	lines := bufio.NewScanner(text)
+	lines.Buffer(make([]byte, 64*1024), 1024*1024)
+	for lines.Scan() {
+		if !each(lines.Text()) {
+			return nil
+		}
+	}
+	return lines.Err()
+}
 
 // counterValue reads one series of the server's metrics.
 func counterValue(metricsURL, series string) (int64, error) {
-	res, err := http.Get(metricsURL)
-	if err != nil {
+	var value float64
+	var found bool
+	var parseErr error
+	err := metricLines(metricsURL, func(line string) bool {
+		text, ok := strings.CutPrefix(line, series+" ")
+		if !ok {
+			return true
+		}
+		value, parseErr = strconv.ParseFloat(strings.TrimSpace(text), 64)
+		found = true
+		return false
+	})
+	switch {
+	case err != nil:
 		return 0, err
+	case parseErr != nil:
+		return 0, fmt.Errorf("%s: %v", series, parseErr)
+	case !found:
+		return 0, fmt.Errorf("%s has no %s", metricsURL, series)
+	}
+	return int64(value), nil
+}
+
+// histogramBuckets reads a histogram's cumulative counts by bucket upper bound (+Inf included) from the lines
+// name_bucket{le="bound"} count of the text exposition format.
+func histogramBuckets(text io.Reader, name string) (map[float64]int64, error) {
+	buckets := map[float64]int64{}
+	prefix := name + `_bucket{le="`
+	var parseErr error
+	err := scanLines(text, func(line string) bool {
+		rest, ok := strings.CutPrefix(line, prefix)
+		if !ok {
+			return true
+		}
+		bound, count, ok := strings.Cut(rest, `"} `)
+		le, err1 := strconv.ParseFloat(bound, 64)
+		n, err2 := strconv.ParseFloat(strings.TrimSpace(count), 64)
+		if !ok || err1 != nil || err2 != nil {
+			parseErr = fmt.Errorf("%s: cannot read %q", name, line)
+			return false
+		}
+		buckets[le] = int64(n)
+		return true
+	})
+	if err == nil {
+		err = parseErr
+	}
+	if err == nil && len(buckets) == 0 {
+		err = fmt.Errorf("no %s histogram", name)
+	}
+	return buckets, err
+}
+
+// allWithin is the smallest bucket bound that holds every observation made between two readings of a histogram;
+// false when there was none.
+func allWithin(before, after map[float64]int64) (float64, bool) {
+	total := after[math.Inf(1)] - before[math.Inf(1)]
+	if total <= 0 {
+		return 0, false
+	}
+	bounds := make([]float64, 0, len(after))
+	for le := range after {
+		bounds = append(bounds, le)
+	}
+	slices.Sort(bounds)
+	for _, le := range bounds {
+		if after[le]-before[le] == total {
+			return le, true
+		}
+	}
+	return math.Inf(1), true
+}
+
+// fullMapTimes reads the server's full-map histogram; nil without -server-metrics or when it cannot be read
+// (then the phase's figure is left out).
+func (r *run) fullMapTimes() map[float64]int64 {
+	if r.metricsURL == "" {
+		return nil
+	}
+	res, err := http.Get(r.metricsURL)
+	if err != nil {
+		r.logf("server metrics: %v", err)
+		return nil
 	}
 	defer res.Body.Close()
-	lines := bufio.NewScanner(res.Body)
-	lines.Buffer(make([]byte, 64*1024), 1024*1024)
-	for lines.Scan() {
-		value, ok := strings.CutPrefix(lines.Text(), series+" ")
-		if !ok {
-			continue
-		}
-		f, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-		if err != nil {
-			return 0, fmt.Errorf("%s: %v", series, err)
-		}
-		return int64(f), nil
+	buckets, err := histogramBuckets(res.Body, fullMapSecondsMetric)
+	if err != nil {
+		r.logf("server metrics: %v", err)
+		return nil
 	}
-	if err := lines.Err(); err != nil {
-		return 0, err
+	return buckets
+}
+
+// fullMapsWithinS is the bucket bound within which the server wrote every full map since before, in seconds; 0
+// when unknown, or when some took longer than the largest finite bound (logged: JSON has no infinity).
+func (r *run) fullMapsWithinS(before map[float64]int64) float64 {
+	if before == nil {
+		return 0
 	}
-	return 0, fmt.Errorf("%s has no %s", metricsURL, series)
+	after := r.fullMapTimes()
+	if after == nil {
+		return 0
+	}
+	le, ok := allWithin(before, after)
+	if ok && math.IsInf(le, 1) {
+		r.logf("server metrics: some full maps took longer than the histogram's largest bucket")
+		return 0
+	}
+	return le
 }
 
 // serverWatch polls a counter every 100 ms until it has grown by a given count.

@@ -95,24 +95,27 @@ func sumBytesIn(nodes []*simNode) int64 {
 
 // results is what one run measured; the JSON names are what scripts read.
 type results struct {
-	Complete                 bool    `json:"complete"` // false: the run stopped early, later figures are zero
-	Server                   string  `json:"server"`
-	N                        int     `json:"n"`
-	Concurrency              int     `json:"concurrency"`
-	AuthKeys                 int     `json:"auth_keys"`
-	Peers                    string  `json:"peers"` // all, or same-key (see -peers)
-	RegistrationS            float64 `json:"registration_s"`
-	RegistrationsPerSec      float64 `json:"registrations_per_s"`
-	AllPeersS                float64 `json:"all_peer_lists_s"`
-	AllPeersAfterLastRegS    float64 `json:"all_peer_lists_after_last_registration_s"`
-	FirstMapP50MS            float64 `json:"first_map_p50_ms"`
-	FirstMapP99MS            float64 `json:"first_map_p99_ms"`
-	FirstMapMaxMS            float64 `json:"first_map_max_ms"`
-	Changes                  int     `json:"endpoint_changes"`
-	PropagationP50MS         float64 `json:"propagation_p50_ms"`
-	PropagationP99MS         float64 `json:"propagation_p99_ms"`
-	PropagationMaxMS         float64 `json:"propagation_max_ms"`
-	PropagationAllPeersP50MS float64 `json:"propagation_all_peers_p50_ms"`
+	Complete              bool    `json:"complete"` // false: the run stopped early, later figures are zero
+	Server                string  `json:"server"`
+	N                     int     `json:"n"`
+	Concurrency           int     `json:"concurrency"`
+	AuthKeys              int     `json:"auth_keys"`
+	Peers                 string  `json:"peers"` // all, or same-key (see -peers)
+	RegistrationS         float64 `json:"registration_s"`
+	RegistrationsPerSec   float64 `json:"registrations_per_s"`
+	AllPeersS             float64 `json:"all_peer_lists_s"`
+	AllPeersAfterLastRegS float64 `json:"all_peer_lists_after_last_registration_s"`
+	FirstMapP50MS         float64 `json:"first_map_p50_ms"`
+	FirstMapP99MS         float64 `json:"first_map_p99_ms"`
+	FirstMapMaxMS         float64 `json:"first_map_max_ms"`
+	// From our server's histogram of request-to-written times (-server-metrics): the bucket bound within which it
+	// wrote every full map of the phase. Left out when not measured.
+	JoinServerFullMapsWithinS float64 `json:"join_server_full_maps_within_s,omitempty"`
+	Changes                   int     `json:"endpoint_changes"`
+	PropagationP50MS          float64 `json:"propagation_p50_ms"`
+	PropagationP99MS          float64 `json:"propagation_p99_ms"`
+	PropagationMaxMS          float64 `json:"propagation_max_ms"`
+	PropagationAllPeersP50MS  float64 `json:"propagation_all_peers_p50_ms"`
 	// Policy-change figures are left out of the JSON when not measured (no -policy-cmd).
 	PolicyChanges       int     `json:"policy_changes,omitempty"`
 	PolicyP50MS         float64 `json:"policy_propagation_p50_ms,omitempty"`
@@ -126,18 +129,19 @@ type results struct {
 	ReconnectFirstMapS     float64 `json:"reconnect_all_first_maps_s"`
 	ReconnectAllPeersS     float64 `json:"reconnect_all_peer_lists_s"`
 	// From the server's own counter (-server-metrics); left out when not measured.
-	ReconnectServerWroteS   float64 `json:"reconnect_server_wrote_all_first_maps_s,omitempty"`
-	ReconnectFirstMapP50MS  float64 `json:"reconnect_first_map_p50_ms"`
-	ReconnectFirstMapP99MS  float64 `json:"reconnect_first_map_p99_ms"`
-	JoinBytesInPerNode      float64 `json:"join_bytes_in_per_node"`
-	ReconnectBytesInPerNode float64 `json:"reconnect_bytes_in_per_node"`
-	BytesInPerNode          float64 `json:"bytes_in_per_node"`
-	BytesInMaxNode          int64   `json:"bytes_in_max_node"`
-	BytesOutPerNode         float64 `json:"bytes_out_per_node"`
-	PollErrors              int64   `json:"map_stream_errors"`
-	WrongPeerCounts         int     `json:"nodes_with_wrong_peer_count"` // at the end: more or fewer peers than expected
-	JoinLoadgenCPUS         float64 `json:"loadgen_cpu_join_s"`
-	LoadgenCPUS             float64 `json:"loadgen_cpu_s"`
+	ReconnectServerWroteS          float64 `json:"reconnect_server_wrote_all_first_maps_s,omitempty"`
+	ReconnectServerFullMapsWithinS float64 `json:"reconnect_server_full_maps_within_s,omitempty"`
+	ReconnectFirstMapP50MS         float64 `json:"reconnect_first_map_p50_ms"`
+	ReconnectFirstMapP99MS         float64 `json:"reconnect_first_map_p99_ms"`
+	JoinBytesInPerNode             float64 `json:"join_bytes_in_per_node"`
+	ReconnectBytesInPerNode        float64 `json:"reconnect_bytes_in_per_node"`
+	BytesInPerNode                 float64 `json:"bytes_in_per_node"`
+	BytesInMaxNode                 int64   `json:"bytes_in_max_node"`
+	BytesOutPerNode                float64 `json:"bytes_out_per_node"`
+	PollErrors                     int64   `json:"map_stream_errors"`
+	WrongPeerCounts                int     `json:"nodes_with_wrong_peer_count"` // at the end: more or fewer peers than expected
+	JoinLoadgenCPUS                float64 `json:"loadgen_cpu_join_s"`
+	LoadgenCPUS                    float64 `json:"loadgen_cpu_s"`
 }
 
 func (r *results) takeJoinBytes(nodes []*simNode) {
@@ -167,6 +171,9 @@ func (r *results) print(w io.Writer) {
 	row("registrations per second", fmt.Sprintf("%.1f  (%d nodes in %.2f s, %d at a time)", r.RegistrationsPerSec, r.N, r.RegistrationS, r.Concurrency))
 	row("all nodes hold all peers", fmt.Sprintf("%.2f s after the first registration (%.2f s after the last)", r.AllPeersS, r.AllPeersAfterLastRegS))
 	row("first map after opening the map stream", fmt.Sprintf("p50 %.0f ms  p99 %.0f ms  max %.0f ms", r.FirstMapP50MS, r.FirstMapP99MS, r.FirstMapMaxMS))
+	if r.JoinServerFullMapsWithinS > 0 {
+		row("first map written by the server", fmt.Sprintf("every one within %g s of its request  (its own histogram)", r.JoinServerFullMapsWithinS))
+	}
 	row(fmt.Sprintf("endpoint change seen by a peer (%d changes)", r.Changes), fmt.Sprintf("p50 %.1f ms  p99 %.1f ms  max %.1f ms", r.PropagationP50MS, r.PropagationP99MS, r.PropagationMaxMS))
 	row("endpoint change seen by all peers", fmt.Sprintf("p50 %.1f ms", r.PropagationAllPeersP50MS))
 	if r.PropagationServerMaxMS > 0 {
@@ -185,6 +192,9 @@ func (r *results) print(w io.Writer) {
 	row("mass reconnect: all peer lists", fmt.Sprintf("%.2f s", r.ReconnectAllPeersS))
 	if r.ReconnectServerWroteS > 0 {
 		row("mass reconnect: server wrote all first maps", fmt.Sprintf("%.2f s  (its own count, polled every 100 ms)", r.ReconnectServerWroteS))
+	}
+	if r.ReconnectServerFullMapsWithinS > 0 {
+		row("mass reconnect: first map written", fmt.Sprintf("every one within %g s of its request  (the server's histogram)", r.ReconnectServerFullMapsWithinS))
 	}
 	row("bytes received per node", fmt.Sprintf("%s total (max %s); join %s, reconnect %s", size(r.BytesInPerNode), size(float64(r.BytesInMaxNode)), size(r.JoinBytesInPerNode), size(r.ReconnectBytesInPerNode)))
 	row("bytes sent per node", size(r.BytesOutPerNode))

@@ -30,6 +30,8 @@ public final class MapMetrics {
         this.fullMapSeconds = Histogram.builder()
                 .name("svc_map_full_map_seconds")
                 .help("Time from reading a map request to having written its full map")
+                // The default buckets end at 10 s; a mass reconnect of thousands of nodes is measured in tens.
+                .classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60)
                 .register(registry);
     }
 

@@ -43,6 +43,8 @@ class MapMetricsTest {
             assertTrue(metrics.contains("svc_map_messages_total{kind=\"full\"} 1"), metrics);
             assertTrue(metrics.contains("svc_map_messages_total{kind=\"delta\"} 0"), metrics);
             assertTrue(metrics.contains("svc_map_full_map_seconds_count 1"), metrics);
+            assertTrue(metrics.contains("svc_map_full_map_seconds_bucket{le=\"30.0\"} 1"), "buckets up to a minute: "
+                    + metrics);
         }
     }
 
