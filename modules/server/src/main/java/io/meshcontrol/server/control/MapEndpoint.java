@@ -74,8 +74,10 @@ public final class MapEndpoint implements MachineHandler {
         OutputStream out = exchange.getOutputStream();
         if (!request.stream()) {
             MapSessionState state = new MapSessionState(current.id(), request.version(), sessions.peerForms());
-            out.write(MapSession.fullMap(state, frames, sessions.fullMaps(), network, context, access, clock));
-            out.flush();
+            MapSession.writeFullMap(state, frames, sessions.fullMaps(), network, context, access, clock, frame -> {
+                out.write(frame);
+                out.flush();
+            });
             metrics.fullMapWritten(started);
             frames.close();
             return;

@@ -87,7 +87,7 @@ final class MapSession {
      */
     void run(long requestNanos) throws InterruptedException {
         try {
-            sendRaw(fullMap(state, frames, fullMaps, network, context, access, clock));
+            writeFullMap(state, frames, fullMaps, network, context, access, clock, this::sendRaw);
             metrics.fullMapWritten(requestNanos);
             while (!closed) {
                 MapBatch batch = inbox.poll(nextKeepAlive(), TimeUnit.MILLISECONDS);
@@ -122,16 +122,17 @@ final class MapSession {
     }
 
     /**
-     * The node's full map as {@code frames} encode it, built through the gate from the snapshot as it is once a
-     * permit is free: the first message of a stream, and the answer to a single (non-streaming) map request.
+     * Writes the node's full map as {@code frames} encode it, built through the gate from the snapshot as it is once
+     * the gate lets it: the first message of a stream, and the answer to a single (non-streaming) map request.
      */
-    static byte[] fullMap(MapSessionState state, MapFrames frames, FullMapGate gate, Network network,
-            Supplier<MapContext> context, AccessControl access, Clock clock) throws InterruptedException {
-        return gate.build(() -> {
+    static void writeFullMap(MapSessionState state, MapFrames frames, FullMapGate gate, Network network,
+            Supplier<MapContext> context, AccessControl access, Clock clock, FullMapGate.Writer out)
+            throws InterruptedException, IOException {
+        gate.buildAndWrite(() -> {
             NetworkSnapshot snapshot = network.snapshots().current();
             return frames.encode(state.initial(snapshot, context.get(), access.rules(snapshot),
                     network.routeElection().current(), clock.instant()));
-        });
+        }, out);
     }
 
     private MapBatch drain(MapBatch first) {

@@ -4,18 +4,23 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Full maps are built a few at a time, in the order they were asked for, and nothing else waits for them. */
+/**
+ * Full maps are built a few at a time, in the order they were asked for, and only while the maps not yet written to
+ * their clients leave room for more.
+ */
 class FullMapGateTest {
 
     @Test
     void buildsBeyondThePermitsWaitTheirTurnInOrder() throws Exception {
-        FullMapGate gate = new FullMapGate(1);
+        FullMapGate gate = new FullMapGate(1, 1 << 20);
         CountDownLatch firstStarted = new CountDownLatch(1);
         CountDownLatch releaseFirst = new CountDownLatch(1);
         List<String> order = new CopyOnWriteArrayList<>();
@@ -38,27 +43,80 @@ class FullMapGateTest {
     }
 
     @Test
-    void theFrameComesBackAndThePermitIsFreedWhenABuildFails() throws Exception {
-        FullMapGate gate = new FullMapGate(1);
+    void aMapWaitsToBeBuiltWhileMapsNotYetWrittenFillTheBudget() throws Exception {
+        FullMapGate gate = new FullMapGate(2, 100 << 10);
+        List<String> order = new CopyOnWriteArrayList<>();
+        gate.buildAndWrite(() -> new byte[60 << 10], frame -> order.add("sized")); // the next maps reserve 60 KiB
+        assertEquals(100, gate.freeKiB(), "a written map frees its room");
+
+        CountDownLatch slowReaderHasIt = new CountDownLatch(1);
+        CountDownLatch slowReaderReads = new CountDownLatch(1);
+        Thread slow = Thread.ofVirtual().start(() -> write(gate, order, "slow reader", 60 << 10, () -> {
+            slowReaderHasIt.countDown();
+            await(slowReaderReads);
+        }));
+        assertTrue(slowReaderHasIt.await(10, TimeUnit.SECONDS));
+        Thread next = Thread.ofVirtual().start(() -> write(gate, order, "next", 60 << 10, () -> { }));
+        waitUntilParked(next);
+        assertEquals(List.of("sized", "built slow reader"), order,
+                "60 + 60 KiB would exceed the budget: the next map is not built yet");
+
+        slowReaderReads.countDown();
+        slow.join(10_000);
+        next.join(10_000);
+        assertEquals(List.of("sized", "built slow reader", "built next"), order.stream()
+                .filter(entry -> !entry.startsWith("wrote")).toList());
+        assertEquals(100, gate.freeKiB(), "all room is back");
+
+        gate.buildAndWrite(() -> new byte[500 << 10], frame -> order.add("huge"));
+        assertEquals("huge", order.getLast(), "a map larger than the whole budget still goes");
+        assertEquals(100, gate.freeKiB());
+    }
+
+    @Test
+    void theFrameIsWrittenAndThePermitsAreFreedWhenABuildFails() throws Exception {
+        FullMapGate gate = new FullMapGate(1, 1 << 20);
         try {
-            gate.build(() -> {
+            gate.buildAndWrite(() -> {
                 throw new IllegalStateException("node gone");
-            });
+            }, frame -> { });
         } catch (IllegalStateException expected) {
-            // the permit must be back
+            // the permits must be back
         }
-        assertArrayEquals(new byte[] {1, 2}, gate.build(() -> new byte[] {1, 2}));
+        byte[][] written = new byte[1][];
+        gate.buildAndWrite(() -> new byte[] {1, 2}, frame -> written[0] = frame);
+        assertArrayEquals(new byte[] {1, 2}, written[0]);
+        assertEquals(1024, gate.freeKiB());
     }
 
     private static void build(FullMapGate gate, List<String> order, String name, Runnable work) {
         try {
-            gate.build(() -> {
+            gate.buildAndWrite(() -> {
                 work.run();
                 order.add(name);
                 return new byte[0];
+            }, frame -> { });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Builds a map of {@code size} bytes, then "writes" it: {@code reading} stands for the client reading it. */
+    private static void write(FullMapGate gate, List<String> order, String name, int size, Runnable reading) {
+        try {
+            gate.buildAndWrite(() -> {
+                order.add("built " + name);
+                return new byte[size];
+            }, frame -> {
+                reading.run();
+                order.add("wrote " + name);
             });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
