@@ -74,10 +74,7 @@ public final class MapEndpoint implements MachineHandler {
         OutputStream out = exchange.getOutputStream();
         if (!request.stream()) {
             MapSessionState state = new MapSessionState(current.id(), request.version(), sessions.peerForms());
-            MapSession.writeFullMap(state, frames, sessions.fullMaps(), network, context, access, clock, frame -> {
-                out.write(frame);
-                out.flush();
-            });
+            MapSession.writeFullMap(state, frames, sessions.fullMaps(), network, context, access, clock, out);
             metrics.fullMapWritten(started);
             frames.close();
             return;

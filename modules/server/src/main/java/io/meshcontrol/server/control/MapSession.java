@@ -87,12 +87,12 @@ final class MapSession {
      */
     void run(long requestNanos) throws InterruptedException {
         try {
-            writeFullMap(state, frames, fullMaps, network, context, access, clock, this::sendRaw);
+            writeFullMap(state, frames, fullMaps, network, context, access, clock, out);
             metrics.fullMapWritten(requestNanos);
             while (!closed) {
                 MapBatch batch = inbox.poll(nextKeepAlive(), TimeUnit.MILLISECONDS);
                 if (batch == null) {
-                    sendRaw(frames.keepAlive());
+                    send(out, frames.keepAlive());
                     metrics.keepAliveWritten();
                     continue;
                 }
@@ -110,7 +110,7 @@ final class MapSession {
                 Optional<MapResponse> delta = state.update(batch.changes(), snapshot, context.get(),
                         access.rules(snapshot), network.routeElection().current(), batch.at());
                 if (delta.isPresent()) {
-                    sendRaw(batch.frames().frame(delta.get(), frames));
+                    send(out, batch.frames().frame(delta.get(), frames));
                     metrics.deltaWritten();
                 }
             }
@@ -126,13 +126,13 @@ final class MapSession {
      * the gate lets it: the first message of a stream, and the answer to a single (non-streaming) map request.
      */
     static void writeFullMap(MapSessionState state, MapFrames frames, FullMapGate gate, Network network,
-            Supplier<MapContext> context, AccessControl access, Clock clock, FullMapGate.Writer out)
+            Supplier<MapContext> context, AccessControl access, Clock clock, OutputStream out)
             throws InterruptedException, IOException {
         gate.buildAndWrite(() -> {
             NetworkSnapshot snapshot = network.snapshots().current();
             return frames.encode(state.initial(snapshot, context.get(), access.rules(snapshot),
                     network.routeElection().current(), clock.instant()));
-        }, out);
+        }, frame -> send(out, frame));
     }
 
     private MapBatch drain(MapBatch first) {
@@ -154,7 +154,8 @@ final class MapSession {
         return base + ThreadLocalRandom.current().nextLong(Math.max(1, base / 5));
     }
 
-    private void sendRaw(byte[] frame) throws IOException {
+    /** Writes one frame and hands it to the connection. */
+    private static void send(OutputStream out, byte[] frame) throws IOException {
         out.write(frame);
         out.flush();
     }
