@@ -23,14 +23,14 @@ const (
 	fullMapSecondsMetric = "svc_map_full_map_seconds"
 )
 
-// metricLines reads the server's metrics and calls each with every line, until it returns false.
-func metricLines(metricsURL string, each func(line string) bool) error {
+// readMetrics fetches the server's metrics and hands their text to read.
+func readMetrics(metricsURL string, read func(text io.Reader) error) error {
 	res, err := http.Get(metricsURL)
 	if err != nil {
 		return err
 	}
 	defer res.Body.Close()
-	return scanLines(res.Body, each)
+	return read(res.Body)
 }
 
 func scanLines(text io.Reader, each func(line string) bool) error {
@@ -49,14 +49,16 @@ func counterValue(metricsURL, series string) (int64, error) {
 	var value float64
 	var found bool
 	var parseErr error
-	err := metricLines(metricsURL, func(line string) bool {
-		text, ok := strings.CutPrefix(line, series+" ")
-		if !ok {
-			return true
-		}
-		value, parseErr = strconv.ParseFloat(strings.TrimSpace(text), 64)
-		found = true
-		return false
+	err := readMetrics(metricsURL, func(text io.Reader) error {
+		return scanLines(text, func(line string) bool {
+			number, ok := strings.CutPrefix(line, series+" ")
+			if !ok {
+				return true
+			}
+			value, parseErr = strconv.ParseFloat(strings.TrimSpace(number), 64)
+			found = true
+			return false
+		})
 	})
 	switch {
 	case err != nil:
@@ -125,13 +127,11 @@ func (r *run) fullMapTimes() map[float64]int64 {
 	if r.metricsURL == "" {
 		return nil
 	}
-	res, err := http.Get(r.metricsURL)
-	if err != nil {
-		r.logf("server metrics: %v", err)
-		return nil
-	}
-	defer res.Body.Close()
-	buckets, err := histogramBuckets(res.Body, fullMapSecondsMetric)
+	var buckets map[float64]int64
+	err := readMetrics(r.metricsURL, func(text io.Reader) (err error) {
+		buckets, err = histogramBuckets(text, fullMapSecondsMetric)
+		return err
+	})
 	if err != nil {
 		r.logf("server metrics: %v", err)
 		return nil
