@@ -16,6 +16,7 @@ import io.meshcontrol.server.control.RegisterEndpoint;
 import io.meshcontrol.server.control.MachineRoutes;
 import io.meshcontrol.server.docs.DocsRoutes;
 import io.meshcontrol.server.http.Authenticator;
+import io.meshcontrol.server.http.RequestPipeline;
 import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.metrics.DerpClientsPage;
 import io.meshcontrol.server.metrics.HttpMetrics;
@@ -108,7 +109,9 @@ public final class MeshServer implements AutoCloseable {
         new PolicyRoutes(network.policies()).register(routes);
         new AuthRoutes(network.pendingLogins(), network.routeElection(), clock).register(routes);
         new DocsRoutes(settings.version()).register(routes);
-        ControlTransport control = new ControlTransport(noiseKey, workers, clock);
+        // One pipeline of stages (metrics, worker dispatch, error ids, authentication) for /api/v1 and /machine/*.
+        RequestPipeline pipeline = new RequestPipeline(httpMetrics, workers);
+        ControlTransport control = new ControlTransport(noiseKey, pipeline, clock);
         control.register(routes);
         MapSessions mapSessions = new MapSessions(network.events(), network.snapshots(), clock);
         // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
@@ -130,7 +133,7 @@ public final class MeshServer implements AutoCloseable {
                 .addHttpListener(settings.listenPort(), settings.listenHost())
                 .setServerOption(UndertowOptions.ENABLE_HTTP2, true)
                 .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, Routes.MAX_BODY_BYTES)
-                .setHandler(routes.build(new Authenticator(network.apiKeys(), localToken), json, httpMetrics, workers,
+                .setHandler(routes.build(pipeline, new Authenticator(network.apiKeys(), localToken), json,
                         settings.version()))
                 .build();
         MetricsListener metrics = null;

@@ -5,13 +5,13 @@ import io.meshcontrol.core.crypto.NoiseResponder;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.server.http.Reply;
+import io.meshcontrol.server.http.RequestPipeline;
 import io.meshcontrol.server.http.Routes;
 import io.undertow.UndertowOptions;
 import io.undertow.server.DefaultByteBufferPool;
 import io.undertow.server.HttpHandler;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
 import org.xnio.OptionMap;
 
 /**
@@ -58,14 +58,14 @@ public final class ControlTransport {
     private final MachineRoutes machineRoutes;
     private final NoiseUpgradeHandler upgradeHandler;
 
-    public ControlTransport(MachinePrivateKey serverKey, ExecutorService workers, Clock clock) {
-        this(serverKey, workers, clock, Settings.defaults());
+    /** @param pipeline the request pipeline the {@code /machine/*} endpoints are served through */
+    public ControlTransport(MachinePrivateKey serverKey, RequestPipeline pipeline, Clock clock) {
+        this(serverKey, pipeline, clock, Settings.defaults());
     }
 
-    public ControlTransport(MachinePrivateKey serverKey, ExecutorService workers, Clock clock,
-            Settings settings) {
+    public ControlTransport(MachinePrivateKey serverKey, RequestPipeline pipeline, Clock clock, Settings settings) {
         this.responder = new NoiseResponder(serverKey);
-        this.machineRoutes = new MachineRoutes(workers);
+        this.machineRoutes = new MachineRoutes(pipeline);
         OptionMap http2Options = OptionMap.builder()
                 .set(UndertowOptions.MAX_ENTITY_SIZE, Routes.MAX_BODY_BYTES)
                 .set(UndertowOptions.HTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, MAX_CONCURRENT_STREAMS)
@@ -73,7 +73,8 @@ public final class ControlTransport {
                 .getMap();
         Http2OverNoise sessions = new Http2OverNoise(new DefaultByteBufferPool(true, BUFFER_SIZE), http2Options,
                 machineRoutes.handler(), clock);
-        this.upgradeHandler = new NoiseUpgradeHandler(responder, sessions, workers, settings.oldestProtocolVersion());
+        this.upgradeHandler = new NoiseUpgradeHandler(responder, sessions, pipeline.workers(),
+                settings.oldestProtocolVersion());
     }
 
     /** Where the {@code /machine/*} endpoints are registered. */

@@ -14,8 +14,9 @@ public interface MachineHandler {
 
     /**
      * @param connection the ts2021 connection the request came on (the same as {@code ControlConnection.of(exchange)})
-     * @throws Exception anything unexpected: logged with an error id; the client gets a 500 if nothing was sent yet,
-     *                   otherwise the stream is cut
+     * @throws Exception a {@link io.meshcontrol.core.MeshException} is a refusal: the status of its reason and its
+     *                   message as a line of plain text. Anything else is unexpected: logged with an error id; the
+     *                   client gets a 500 naming the id if nothing was sent yet, otherwise the stream is cut
      */
     void handle(HttpServerExchange exchange, ControlConnection connection) throws Exception;
 }

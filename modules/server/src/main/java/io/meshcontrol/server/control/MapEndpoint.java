@@ -1,5 +1,6 @@
 package io.meshcontrol.server.control;
 
+import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.netmap.AccessControl;
@@ -15,10 +16,8 @@ import io.meshcontrol.core.wire.MapRequest;
 import io.meshcontrol.core.wire.WireJson;
 import io.meshcontrol.server.metrics.MapMetrics;
 import io.undertow.server.HttpServerExchange;
-import io.undertow.util.Headers;
 import io.undertow.util.StatusCodes;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -55,15 +54,13 @@ public final class MapEndpoint implements MachineHandler {
         long started = System.nanoTime();
         MapRequest request = WireJson.read(RegisterEndpoint.readBody(exchange), MapRequest.class);
         if (!CapabilityVersion.isSupported(request.version())) {
-            refuse(exchange, StatusCodes.BAD_REQUEST, "this Tailscale client is too old for this server (capability version "
+            throw MeshException.invalid("this Tailscale client is too old for this server (capability version "
                     + request.version() + "); use Tailscale 1.80 or newer");
-            return;
         }
         Optional<Node> node = network.snapshots().current().nodeByKey(request.nodeKey())
                 .filter(n -> n.machineKey().equals(connection.machineKey()));
         if (node.isEmpty()) {
-            refuse(exchange, StatusCodes.UNAUTHORIZED, "node key not registered; register first");
-            return;
+            throw MeshException.unauthenticated("node key not registered; register first");
         }
         Node current = applyClientState(node.get(), request);
         if (request.isLiteUpdate()) {
@@ -115,13 +112,5 @@ public final class MapEndpoint implements MachineHandler {
             return node;
         }
         return network.nodes().updateFromClient(node.id(), disco, endpoints, hostinfo, advertised);
-    }
-
-    private static void refuse(HttpServerExchange exchange, int status, String message) throws Exception {
-        exchange.setStatusCode(status);
-        exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
-        try (OutputStream out = exchange.getOutputStream()) {
-            out.write((message + "\n").getBytes(StandardCharsets.UTF_8));
-        }
     }
 }

@@ -52,6 +52,9 @@ final class NoiseUpgradeHandler implements HttpHandler {
 
     private static final System.Logger LOG = System.getLogger(NoiseUpgradeHandler.class.getName());
 
+    /** Refusals in the words and shape of the {@code /machine/*} errors: the same clients read both. */
+    private static final PlainTextErrors ERRORS = new PlainTextErrors();
+
     private final NoiseResponder responder;
     private final Http2OverNoise sessions;
     private final Executor workers;
@@ -129,7 +132,7 @@ final class NoiseUpgradeHandler implements HttpHandler {
     private static void refuse(HttpServerExchange exchange, String reason) {
         log(exchange, "upgrade", reason);
         exchange.setPersistent(false);
-        MachineRoutes.plain(exchange, StatusCodes.BAD_REQUEST, reason);
+        ERRORS.refuse(exchange, StatusCodes.BAD_REQUEST, reason);
     }
 
     /** Writes a few bytes (an error frame, or none) and closes. They fit an empty socket buffer, so no waiting. */

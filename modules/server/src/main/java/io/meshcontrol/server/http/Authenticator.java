@@ -13,7 +13,7 @@ import java.security.MessageDigest;
  * Turns {@code Authorization: Bearer <credential>} into a {@link Caller}: an API key, or the local
  * administrator credential, which is accepted only over loopback.
  */
-public final class Authenticator {
+public final class Authenticator implements Authentication {
 
     private final ApiKeys apiKeys;
     private final String localToken;
@@ -24,6 +24,7 @@ public final class Authenticator {
         this.localToken = localToken;
     }
 
+    @Override
     public Caller authenticate(HttpServerExchange exchange) {
         String header = exchange.getRequestHeaders().getFirst(Headers.AUTHORIZATION);
         if (header == null || header.isBlank()) {

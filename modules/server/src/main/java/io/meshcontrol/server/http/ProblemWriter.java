@@ -1,7 +1,6 @@
 package io.meshcontrol.server.http;
 
 import io.meshcontrol.api.Problem;
-import io.meshcontrol.core.MeshException;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.StatusCodes;
@@ -9,7 +8,7 @@ import java.nio.ByteBuffer;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Writes RFC 7807 problem details: the one error shape of {@code /api/v1}. */
-public final class ProblemWriter {
+public final class ProblemWriter implements ErrorFormat {
 
     private final JsonMapper json;
 
@@ -17,22 +16,19 @@ public final class ProblemWriter {
         this.json = json;
     }
 
-    public static int status(MeshException.Reason reason) {
-        return switch (reason) {
-            case INVALID -> StatusCodes.BAD_REQUEST;
-            case UNAUTHENTICATED -> StatusCodes.UNAUTHORIZED;
-            case FORBIDDEN -> StatusCodes.FORBIDDEN;
-            case NOT_FOUND -> StatusCodes.NOT_FOUND;
-            case CONFLICT -> StatusCodes.CONFLICT;
-            case PRECONDITION_FAILED -> StatusCodes.PRECONDITION_FAILED;
-        };
-    }
-
-    public void write(HttpServerExchange exchange, int status, String detail) {
+    @Override
+    public void refuse(HttpServerExchange exchange, int status, String detail) {
         write(exchange, new Problem("about:blank", StatusCodes.getReason(status), status, detail, exchange.getRequestPath(), null));
     }
 
-    public void write(HttpServerExchange exchange, Problem problem) {
+    @Override
+    public void fail(HttpServerExchange exchange, String errorId) {
+        write(exchange, new Problem("about:blank", "Internal Server Error", StatusCodes.INTERNAL_SERVER_ERROR,
+                "unexpected failure; the server log has the details under error id " + errorId,
+                exchange.getRequestPath(), errorId));
+    }
+
+    private void write(HttpServerExchange exchange, Problem problem) {
         exchange.setStatusCode(problem.status());
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, Problem.MEDIA_TYPE);
         if (problem.status() == StatusCodes.UNAUTHORIZED) {

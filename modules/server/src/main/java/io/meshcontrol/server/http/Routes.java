@@ -1,14 +1,11 @@
 package io.meshcontrol.server.http;
 
 import io.meshcontrol.api.MeshClient;
-import io.meshcontrol.server.metrics.HttpMetrics;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.RoutingHandler;
 import io.undertow.util.HttpString;
-import io.undertow.util.StatusCodes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The table of served routes; built once into an Undertow handler, and listed for the OpenAPI check. */
@@ -44,36 +41,23 @@ public final class Routes {
         return List.copyOf(routes);
     }
 
-    public HttpHandler build(Authenticator authenticator, JsonMapper json, HttpMetrics metrics, ExecutorService workers,
-            String version) {
-        RoutingHandler routing = new RoutingHandler();
+    /**
+     * The main listener's handler: every route through the request pipeline in the {@code /api/v1} style (problem
+     * details, bearer credentials), each answer carrying the server's version.
+     */
+    public HttpHandler build(RequestPipeline pipeline, Authenticator authenticator, JsonMapper json, String version) {
+        ApiStyle v1 = new ApiStyle(new ProblemWriter(json), authenticator);
+        RoutingHandler routing = pipeline.router(v1);
         for (Route route : routes) {
             routing.add(route.method(), route.template(), route.exchangeHandler() != null
-                    ? counted(route, metrics)
-                    : new ApiEndpoint(route, authenticator, json, metrics, workers));
+                    ? pipeline.onIoThread(v1, route.method(), route.template(), route.exchangeHandler())
+                    : pipeline.blocking(v1, route.method(), route.template(), route.authenticated(),
+                            new ApiEndpoint(route.handler(), json)));
         }
-        ProblemWriter problems = new ProblemWriter(json);
-        routing.setFallbackHandler(exchange -> {
-            metrics.record(exchange.getRequestMethod().toString(), "unmatched", StatusCodes.NOT_FOUND, System.nanoTime());
-            problems.write(exchange, StatusCodes.NOT_FOUND, "no such endpoint: " + exchange.getRequestPath());
-        });
-        routing.setInvalidMethodHandler(exchange -> problems.write(exchange, StatusCodes.METHOD_NOT_ALLOWED,
-                exchange.getRequestMethod() + " is not supported on " + exchange.getRequestPath()));
         HttpString versionHeader = HttpString.tryFromString(MeshClient.VERSION_HEADER);
         return exchange -> {
             exchange.getResponseHeaders().put(versionHeader, version);
             routing.handleRequest(exchange);
-        };
-    }
-
-    private static HttpHandler counted(Route route, HttpMetrics metrics) {
-        return exchange -> {
-            long start = System.nanoTime();
-            exchange.addExchangeCompleteListener((done, next) -> {
-                metrics.record(route.method(), route.template(), done.getStatusCode(), start);
-                next.proceed();
-            });
-            route.exchangeHandler().handleRequest(exchange);
         };
     }
 }

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.server.http.RequestPipeline;
+import io.meshcontrol.server.metrics.HttpMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.undertow.Handlers;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
@@ -36,7 +39,8 @@ class ControlTimeoutsTest {
     @BeforeEach
     void start() {
         workers = Executors.newVirtualThreadPerTaskExecutor();
-        transport = new ControlTransport(MachinePrivateKey.generate(), workers,
+        transport = new ControlTransport(MachinePrivateKey.generate(),
+                new RequestPipeline(new HttpMetrics(new PrometheusRegistry()), workers),
                 Clock.systemUTC(), new ControlTransport.Settings(28, Duration.ofSeconds(1)));
         MachineTestEndpoints.register(transport.machineRoutes());
         undertow = Undertow.builder()

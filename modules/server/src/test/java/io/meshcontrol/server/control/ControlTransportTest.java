@@ -2,11 +2,13 @@ package io.meshcontrol.server.control;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.key.ChallengePublicKey;
 import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
@@ -202,6 +204,45 @@ class ControlTransportTest {
             assertTrue(log.lines().stream().anyMatch(line -> line.contains("error id " + id.group(1))), log.lines()
                     .toString());
             assertEquals(200, http2.request("GET", "/machine/test/whoami", null).status(TIMEOUT));
+        }
+    }
+
+    @Test
+    void machineRequestsAreCountedInTheHttpMetricsUnderTheirRouteTemplate() throws Exception {
+        try (NoiseTestClient noise = connect(CURRENT_VERSION); Http2TestClient http2 = new Http2TestClient(noise)) {
+            assertEquals(200, http2.request("GET", "/machine/test/whoami", null).status(TIMEOUT));
+            assertEquals(500, http2.request("GET", "/machine/test/fail", null).status(TIMEOUT));
+            assertEquals(404, http2.request("GET", "/machine/" + noise.machineKey.publicKey().toText(), null)
+                    .status(TIMEOUT));
+        }
+        String metrics = server.scrapeMetrics().body();
+        assertTrue(metrics.contains(
+                "svc_http_requests_total{method=\"GET\",route=\"/machine/test/whoami\",status=\"200\"} 1"), metrics);
+        assertTrue(metrics.contains(
+                "svc_http_requests_total{method=\"GET\",route=\"/machine/test/fail\",status=\"500\"} 1"),
+                "counted with the status the error stage answered: " + metrics);
+        assertTrue(metrics.contains(
+                "svc_http_requests_total{method=\"GET\",route=\"unmatched\",status=\"404\"} 1"), metrics);
+        assertTrue(metrics.contains("svc_http_request_duration_seconds_bucket{method=\"GET\",route=\"/machine/test/whoami\""));
+        assertFalse(metrics.contains("mkey:"), "no raw path with a key in it becomes a label");
+    }
+
+    @Test
+    void mapRefusalsAreALineOfPlainText() throws Exception {
+        try (NoiseTestClient noise = connect(CURRENT_VERSION); Http2TestClient http2 = new Http2TestClient(noise)) {
+            String unknownNode = "{\"Version\":" + CURRENT_VERSION + ",\"NodeKey\":\""
+                    + NodePrivateKey.generate().publicKey().toText() + "\"}";
+            Http2TestClient.Exchange unregistered = http2.request("POST", "/machine/map",
+                    unknownNode.getBytes(StandardCharsets.UTF_8));
+            assertEquals(401, unregistered.status(TIMEOUT));
+            assertEquals("text/plain; charset=utf-8", unregistered.headers.get().get("content-type"));
+            assertEquals("node key not registered; register first\n",
+                    new String(unregistered.body(TIMEOUT), StandardCharsets.UTF_8));
+            String old = "{\"Version\":20,\"NodeKey\":\"" + NodePrivateKey.generate().publicKey().toText() + "\"}";
+            Http2TestClient.Exchange tooOld = http2.request("POST", "/machine/map", old.getBytes(StandardCharsets.UTF_8));
+            assertEquals(400, tooOld.status(TIMEOUT));
+            assertTrue(new String(tooOld.body(TIMEOUT), StandardCharsets.UTF_8).startsWith(
+                    "this Tailscale client is too old for this server"));
         }
     }
 
