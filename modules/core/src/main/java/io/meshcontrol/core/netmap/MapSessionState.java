@@ -7,7 +7,6 @@ import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.ClientVersion;
 import io.meshcontrol.core.wire.Debug;
-import io.meshcontrol.core.wire.EncodedNodes;
 import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.wire.IpPrefix;
 import io.meshcontrol.core.wire.MapResponse;

@@ -3,7 +3,6 @@ package io.meshcontrol.core.netmap;
 import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.CapabilityVersion;
-import io.meshcontrol.core.wire.EncodedNodes;
 import io.meshcontrol.core.wire.IpPrefix;
 import java.time.Instant;
 import java.util.List;

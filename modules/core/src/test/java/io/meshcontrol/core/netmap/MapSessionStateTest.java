@@ -19,7 +19,6 @@ import io.meshcontrol.core.state.Users;
 import io.meshcontrol.core.store.Database;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DNSConfig;
-import io.meshcontrol.core.wire.EncodedNodes;
 import io.meshcontrol.core.wire.MapResponse;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -486,8 +485,8 @@ class MapSessionStateTest {
         assertEquals("bee.mesh.test.", renamed.peersChanged().getFirst().name());
     }
 
-    private static io.meshcontrol.core.wire.EncodedNodes.Encoded encodedPeer(MapResponse message, long id) {
-        return ((io.meshcontrol.core.wire.EncodedNodes) message.peers()).encoded().stream()
+    private static EncodedNodes.Encoded encodedPeer(MapResponse message, long id) {
+        return ((EncodedNodes) message.peers()).encoded().stream()
                 .filter(peer -> peer.node().id() == id).findFirst().orElseThrow();
     }
 }

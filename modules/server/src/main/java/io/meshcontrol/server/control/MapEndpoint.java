@@ -10,7 +10,7 @@ import io.meshcontrol.core.wire.CapabilityVersion;
 import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.wire.IpAddressPort;
 import io.meshcontrol.core.wire.IpPrefix;
-import io.meshcontrol.core.wire.MapFrames;
+import io.meshcontrol.core.netmap.MapFrames;
 import io.meshcontrol.core.wire.MapRequest;
 import io.meshcontrol.core.wire.WireJson;
 import io.meshcontrol.server.metrics.MapMetrics;

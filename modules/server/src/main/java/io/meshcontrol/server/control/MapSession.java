@@ -7,7 +7,7 @@ import io.meshcontrol.core.netmap.MapSessionState;
 import io.meshcontrol.core.netmap.PeerForms;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkSnapshot;
-import io.meshcontrol.core.wire.MapFrames;
+import io.meshcontrol.core.netmap.MapFrames;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.server.metrics.MapMetrics;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.meshcontrol.server.control;
 
-import io.meshcontrol.core.wire.MapFrames;
+import io.meshcontrol.core.netmap.MapFrames;
 import io.meshcontrol.core.wire.MapResponse;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -10,7 +10,7 @@ import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.state.Registrations;
-import io.meshcontrol.core.wire.MapFrames;
+import io.meshcontrol.core.netmap.MapFrames;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;

@@ -14,7 +14,7 @@ import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DNSConfig;
-import io.meshcontrol.core.wire.MapFrames;
+import io.meshcontrol.core.netmap.MapFrames;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.server.testing.TestServer;
 import java.nio.file.Path;

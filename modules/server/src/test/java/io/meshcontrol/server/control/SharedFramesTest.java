@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import io.meshcontrol.core.wire.EncodedNodes;
-import io.meshcontrol.core.wire.MapFrames;
+import io.meshcontrol.core.netmap.EncodedNodes;
+import io.meshcontrol.core.netmap.MapFrames;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.core.wire.Node;
 import java.time.Instant;
