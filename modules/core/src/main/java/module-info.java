@@ -26,4 +26,6 @@ module io.meshcontrol.core {
     exports io.meshcontrol.core.wire;
     // Jackson instantiates the wire package's own (package-private) value filter and serializers
     opens io.meshcontrol.core.wire to tools.jackson.databind;
+    // ... and the map codec's writer of peers encoded ahead (EncodedNodes)
+    opens io.meshcontrol.core.netmap to tools.jackson.databind;
 }

@@ -9,9 +9,10 @@ import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.netmap.MapContext;
+import io.meshcontrol.core.netmap.MapInputs;
+import io.meshcontrol.core.netmap.MapSessions;
 import io.meshcontrol.server.control.ControlTransport;
 import io.meshcontrol.server.control.MapEndpoint;
-import io.meshcontrol.server.control.MapSessions;
 import io.meshcontrol.server.control.RegisterEndpoint;
 import io.meshcontrol.server.control.MachineRoutes;
 import io.meshcontrol.server.docs.DocsRoutes;
@@ -113,7 +114,6 @@ public final class MeshServer implements AutoCloseable {
         RequestPipeline pipeline = new RequestPipeline(httpMetrics, workers);
         ControlTransport control = new ControlTransport(noiseKey, pipeline, clock);
         control.register(routes);
-        MapSessions mapSessions = new MapSessions(network.events(), network.snapshots(), clock);
         // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
         new VerifyRoute(network).register(routes);
         RelayRuntime relay = RelayRuntime.create(settings, network, routes, clock);
@@ -122,11 +122,12 @@ public final class MeshServer implements AutoCloseable {
         // The relay's region names the listener's port, known once it is bound; until then maps carry the fixed map.
         AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
                 settings.baseDomain(), settings.control().dns(), settings.control().derpMap()));
+        MapSessions mapSessions = new MapSessions(network.events(), network.snapshots(), new MapInputs.Source(network,
+                new AccessControl(network.policies(), settings.serverUrl()), mapContext::get, clock),
+                settings.control().keepAlive(), new MapMetrics(registry));
         control.machineRoutes()
                 .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
-                .add("POST", "/machine/map", new MapEndpoint(network, mapSessions, mapContext::get,
-                        new AccessControl(network.policies(), settings.serverUrl()), settings.control().keepAlive(),
-                        new MapMetrics(registry), clock));
+                .add("POST", "/machine/map", new MapEndpoint(network, mapSessions));
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
 
         Undertow undertow = Undertow.builder()

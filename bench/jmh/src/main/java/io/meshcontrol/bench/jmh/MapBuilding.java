@@ -2,6 +2,7 @@ package io.meshcontrol.bench.jmh;
 
 import io.meshcontrol.core.netmap.AccessRules;
 import io.meshcontrol.core.netmap.MapContext;
+import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.netmap.MapSessionState;
 import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.policy.Policy;
@@ -35,6 +36,7 @@ public final class MapBuilding {
 
     /** The first map of node {@code nodeId}'s stream (peers offline, as {@code NetworkSnapshot.of} makes them). */
     public MapResponse fullMap(long nodeId) {
-        return new MapSessionState(nodeId, CAP_VERSION).initial(snapshot, CONTEXT, access, RouteTable.EMPTY, now);
+        return new MapSessionState(nodeId, CAP_VERSION).initial(new MapInputs(snapshot, access, RouteTable.EMPTY, CONTEXT,
+                now));
     }
 }

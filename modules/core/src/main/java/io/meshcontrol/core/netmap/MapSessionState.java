@@ -2,12 +2,10 @@ package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
-import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.ClientVersion;
 import io.meshcontrol.core.wire.Debug;
-import io.meshcontrol.core.wire.EncodedNodes;
 import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.wire.IpPrefix;
 import io.meshcontrol.core.wire.MapResponse;
@@ -74,10 +72,12 @@ public final class MapSessionState {
     }
 
     /** The first message of a stream: everything, with {@code Node} set as the client requires. */
-    public MapResponse initial(NetworkSnapshot snapshot, MapContext context, AccessRules access, RouteTable routes,
-            Instant now) {
+    public MapResponse initial(MapInputs in) {
+        NetworkSnapshot snapshot = in.snapshot();
+        AccessRules access = in.access();
+        MapContext context = in.context();
         Node self = snapshot.node(selfId).orElseThrow(() -> new IllegalStateException("node " + selfId + " is gone"));
-        sentSelf = selfNode(self, routes, context, access, now);
+        sentSelf = selfNode(self, in);
         sentFilter = access.packetFilter(self);
         sentSsh = access.sshPolicy(self);
         sentPeers.clear();
@@ -91,7 +91,7 @@ public final class MapSessionState {
                 continue;
             }
             sentPeers.add(entry.node().id());
-            EncodedNodes.Encoded shared = forms.peer(entry, routes, context, capVersion, now);
+            EncodedNodes.Encoded shared = forms.peer(entry, in, capVersion);
             EncodedNodes.Encoded mine = forViewer(self, entry, shared, access);
             peers.add(sent(entry.node(), mine), mine == shared);
         }
@@ -100,7 +100,7 @@ public final class MapSessionState {
         addProfile(sentSelf.user(), snapshot, profiles);
         peers.all.forEach(peer -> addProfile(peer.node().user(), snapshot, profiles));
         synced = snapshot;
-        syncedAt = now;
+        syncedAt = in.now();
         return MapResponse.builder()
                 .node(sentSelf)
                 .derpMap(context.derpMap())
@@ -111,7 +111,7 @@ public final class MapSessionState {
                 .packetFilter(sentFilter)
                 .sshPolicy(sentSsh)
                 .userProfiles(sorted(profiles))
-                .controlTime(now)
+                .controlTime(in.now())
                 .debug(new Debug(0, true, null))
                 .clientVersion(ClientVersion.latest())
                 .build();
@@ -120,17 +120,19 @@ public final class MapSessionState {
     /**
      * The delta for {@code changes}, or empty when nothing this node sees changed.
      *
-     * @param snapshot a snapshot holding at least the changes of {@code changes} (an older one than this state was
+     * @param in inputs whose snapshot holds at least the changes of {@code changes} (an older one than this state was
      *     last brought up to is ignored: everything in it was sent already)
      */
-    public Optional<MapResponse> update(ChangeSet changes, NetworkSnapshot snapshot, MapContext context,
-            AccessRules access, RouteTable routes, Instant now) {
+    public Optional<MapResponse> update(ChangeSet changes, MapInputs in) {
         if (synced == null) {
             throw new IllegalStateException("update before initial");
         }
-        if (snapshot.version() < synced.version()) {
-            snapshot = synced;
+        if (in.snapshot().version() < synced.version()) {
+            in = new MapInputs(synced, in.access(), in.routes(), in.context(), in.now());
         }
+        NetworkSnapshot snapshot = in.snapshot();
+        AccessRules access = in.access();
+        Instant now = in.now();
         Optional<NodeEntry> selfEntry = snapshot.entry(selfId);
         if (selfEntry.isEmpty()) {
             return Optional.empty(); // deleted: the session is being closed
@@ -144,7 +146,7 @@ public final class MapSessionState {
         if (selfStale || changes.policy()) {
             // A policy change alone can change only the self node's capabilities: no need to build the rest again.
             io.meshcontrol.core.wire.Node selfNow = selfStale
-                    ? selfNode(self, routes, context, access, now)
+                    ? selfNode(self, in)
                     : withCapabilities(sentSelf, access.capMap(self));
             if (!selfNow.equals(sentSelf)) {
                 delta.node(selfNow);
@@ -168,7 +170,7 @@ public final class MapSessionState {
         // A new policy may change whom we see, as may our own state (approval, tags, owner) and users' names and
         // roles: look at all again.
         boolean recheckAll = changes.everything() || changes.policy() || selfChanged || !changes.userIds().isEmpty();
-        Peers peers = new Peers(self, snapshot, since, context, access, routes, now, recheckAll);
+        Peers peers = new Peers(self, since, in, recheckAll);
         if (recheckAll) {
             recheckAll(peers, self, snapshot, access);
         } else {
@@ -208,6 +210,7 @@ public final class MapSessionState {
             any = true;
         }
         if (changes.everything()) {
+            MapContext context = in.context();
             delta.dnsConfig(context.dnsConfig()).derpMap(context.derpMap()).domain(context.baseDomain());
             any = true;
         }
@@ -247,10 +250,8 @@ public final class MapSessionState {
     }
 
     /** The self node with its capabilities from the policy ({@code nodeAttrs}). */
-    private io.meshcontrol.core.wire.Node selfNode(Node self, RouteTable routes, MapContext context, AccessRules access,
-            Instant now) {
-        return WireNodes.of(self, routes, context, true, true, capVersion, now).toBuilder().capMap(access.capMap(self))
-                .build();
+    private io.meshcontrol.core.wire.Node selfNode(Node self, MapInputs in) {
+        return WireNodes.self(self, in, capVersion).toBuilder().capMap(in.access().capMap(self)).build();
     }
 
     private static io.meshcontrol.core.wire.Node withCapabilities(io.meshcontrol.core.wire.Node sent,
@@ -263,9 +264,8 @@ public final class MapSessionState {
      * lets this node use (or answer through) are in its {@code AllowedIPs} and {@code PrimaryRoutes}, as the vendor
      * sends them; such a router is encoded for this viewer alone.
      */
-    private EncodedNodes.Encoded peerNode(Node self, NodeEntry entry, RouteTable routes, MapContext context,
-            AccessRules access, Instant now) {
-        return forViewer(self, entry, forms.peer(entry, routes, context, capVersion, now), access);
+    private EncodedNodes.Encoded peerNode(Node self, NodeEntry entry, MapInputs in) {
+        return forViewer(self, entry, forms.peer(entry, in, capVersion), in.access());
     }
 
     /** The shared form itself, or the router encoded for this viewer when it is offered fewer routes. */
@@ -358,23 +358,14 @@ public final class MapSessionState {
         /** How many visited peers this node sees. */
         int visible;
         private final Node self;
-        private final NetworkSnapshot snapshot;
         private final long since;
-        private final MapContext context;
-        private final AccessRules access;
-        private final RouteTable routes;
-        private final Instant now;
+        private final MapInputs in;
         private final boolean rulesChanged;
 
-        Peers(Node self, NetworkSnapshot snapshot, long since, MapContext context, AccessRules access,
-                RouteTable routes, Instant now, boolean rulesChanged) {
+        Peers(Node self, long since, MapInputs in, boolean rulesChanged) {
             this.self = self;
-            this.snapshot = snapshot;
             this.since = since;
-            this.context = context;
-            this.access = access;
-            this.routes = routes;
-            this.now = now;
+            this.in = in;
             this.rulesChanged = rulesChanged;
         }
 
@@ -382,17 +373,17 @@ public final class MapSessionState {
             if (id == selfId) {
                 return;
             }
-            if (entry != null && isVisible(self, entry.node(), access)) {
+            if (entry != null && isVisible(self, entry.node(), in.access())) {
                 visible++;
                 boolean added = sentPeers.add(id);
-                boolean expired = expiredMeanwhile(entry.node(), now);
+                boolean expired = expiredMeanwhile(entry.node(), in.now());
                 if (added || expired || entry.rowVersion() > since) {
-                    changed.add(sent(entry.node(), peerNode(self, entry, routes, context, access, now)));
+                    changed.add(sent(entry.node(), peerNode(self, entry, in)));
                     return;
                 }
                 // A router's routes in this viewer's map follow the rules: after a rule change, compare them.
                 if (rulesChanged && !entry.node().approvedRoutes().isEmpty()) {
-                    EncodedNodes.Encoded peer = peerNode(self, entry, routes, context, access, now);
+                    EncodedNodes.Encoded peer = peerNode(self, entry, in);
                     if (!OfferedRoutes.of(peer.node()).equals(sentRouterRoutes.get(id))) {
                         changed.add(sent(entry.node(), peer));
                         return;

@@ -1,9 +1,7 @@
 package io.meshcontrol.core.netmap;
 
-import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.CapabilityVersion;
-import io.meshcontrol.core.wire.EncodedNodes;
 import io.meshcontrol.core.wire.IpPrefix;
 import java.time.Instant;
 import java.util.List;
@@ -20,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>A form is reused while it was built from the same row (the entry's {@code rowVersion}, which changes with every
  * write of the row but a last-seen time and when the route election touches the node), the same online state (and,
  * offline, the same last-seen time), the same MagicDNS suffix, the same routes served and the same key-expired state:
- * exactly what {@link WireNodes#of} reads. Each node keeps an online and an offline form, so that a node going away
+ * exactly what {@link WireNodes#peer} reads. Each node keeps an online and an offline form, so that a node going away
  * and coming back, the bulk of all changes, builds nothing again, and map sessions still working from a snapshot a
  * few versions old (a mass reconnect) find the form of their version rather than each building it anew. Clients
  * before capability version {@value CapabilityVersion#HOME_DERP} get forms of their own (the legacy DERP string).
@@ -55,13 +53,14 @@ public final class PeerForms {
     /**
      * The node as a peer with this capability version sees it, before any filtering of its routes for one viewer.
      *
-     * @param routes who serves which route now (a node's primary routes are part of its form)
+     * @param in of these only the routes (a node's primary routes are part of its form), the MagicDNS suffix and the
+     *     time are read: never the snapshot or the rules, which may be another session's
      */
-    public EncodedNodes.Encoded peer(NodeEntry entry, RouteTable routes, MapContext context, int capVersion,
-            Instant now) {
+    public EncodedNodes.Encoded peer(NodeEntry entry, MapInputs in, int capVersion) {
         long id = entry.node().id();
-        boolean expired = entry.node().isKeyExpired(now);
-        List<IpPrefix> served = routes.servedBy(entry.node());
+        MapContext context = in.context();
+        boolean expired = entry.node().isKeyExpired(in.now());
+        List<IpPrefix> served = in.routes().servedBy(entry.node());
         int slot = (capVersion < CapabilityVersion.HOME_DERP ? 2 : 0) + (entry.online() ? 1 : 0);
         AtomicReferenceArray<Form> slots = forms.computeIfAbsent(id, unused -> new AtomicReferenceArray<>(SLOTS));
         Form form = slots.get(slot);
@@ -70,7 +69,7 @@ public final class PeerForms {
         }
         Form built = new Form(entry.rowVersion(), entry.version(), entry.node().lastSeen(), expired,
                 context.baseDomain(), served, EncodedNodes.Encoded.of(
-                        WireNodes.of(entry.node(), routes, context, entry.online(), false, capVersion, now)));
+                        WireNodes.peer(entry.node(), entry.online(), in, capVersion)));
         // Sessions on different snapshots may race: keep the newer node state.
         slots.accumulateAndGet(slot, built, (old, fresh) -> old != null && old.version() > fresh.version() ? old : fresh);
         return built.encoded();

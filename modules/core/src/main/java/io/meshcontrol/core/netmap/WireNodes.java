@@ -8,7 +8,6 @@ import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.wire.IpAddressPort;
 import io.meshcontrol.core.wire.IpPrefix;
 import io.meshcontrol.core.wire.NetInfo;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,12 +24,31 @@ public final class WireNodes {
     }
 
     /**
-     * @param routes who serves which route: the node's primary subnet routes and its exit routes are routed to it
+     * The node as its own map shows it (online, since it is asking). Of {@code in} only the routes, the context and
+     * the time are read, as for {@link #peer}.
+     *
+     * @param capVersion of the client that receives this node (older clients need the legacy DERP string)
+     */
+    public static io.meshcontrol.core.wire.Node self(Node node, MapInputs in, int capVersion) {
+        return of(node, true, true, in, capVersion);
+    }
+
+    /**
+     * The node as its peers see it, before any filtering of its routes for one viewer. Of {@code in} only the routes
+     * (the node's primary subnet routes and its exit routes are routed to it), the MagicDNS suffix and the time are
+     * read: {@link PeerForms} keeps a form while these stay the same.
+     *
      * @param online whether it holds a map stream now
      * @param capVersion of the client that receives this node (older clients need the legacy DERP string)
      */
-    public static io.meshcontrol.core.wire.Node of(Node node, RouteTable routes, MapContext context, boolean online,
-            boolean self, int capVersion, Instant now) {
+    public static io.meshcontrol.core.wire.Node peer(Node node, boolean online, MapInputs in, int capVersion) {
+        return of(node, online, false, in, capVersion);
+    }
+
+    private static io.meshcontrol.core.wire.Node of(Node node, boolean online, boolean self, MapInputs in,
+            int capVersion) {
+        RouteTable routes = in.routes();
+        MapContext context = in.context();
         List<IpPrefix> addresses = List.of(IpPrefix.parse(node.ipv4() + "/32"), IpPrefix.parse(node.ipv6() + "/128"));
         List<IpPrefix> served = routes.servedBy(node);
         List<IpPrefix> allowedIps = addresses;
@@ -61,7 +79,7 @@ public final class WireNodes {
                 .online(online)
                 .lastSeen(online ? null : node.lastSeen())
                 .machineAuthorized(node.authorized())
-                .expired(node.isKeyExpired(now));
+                .expired(node.isKeyExpired(in.now()));
         if (homeDerp != 0 && capVersion < CapabilityVersion.HOME_DERP) {
             wire.legacyDerp(io.meshcontrol.core.wire.Node.legacyDerpString(homeDerp));
         }

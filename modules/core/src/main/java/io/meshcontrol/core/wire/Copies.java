@@ -29,7 +29,7 @@ final class Copies {
      * {@code null}; otherwise an unmodifiable copy.
      */
     static <T> List<T> orEmpty(List<T> list) {
-        if (list instanceof EncodedNodes) {
+        if (list instanceof PreEncodedList) {
             return list; // immutable already, and its encoded JSON is the point
         }
         return list == null || list.isEmpty() ? List.of() : List.copyOf(list);

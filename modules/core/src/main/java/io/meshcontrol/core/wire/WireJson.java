@@ -68,11 +68,6 @@ public final class WireJson {
         return MAPPER.writeValueAsBytes(value);
     }
 
-    /** Compact UTF-8 JSON of a wire record, with blocks of peers written as {@code slots}' placeholders. */
-    static byte[] write(Object value, BlockSlots slots) {
-        return MAPPER.writer().withAttribute(BlockSlots.class, slots).writeValueAsBytes(value);
-    }
-
     /** Compact JSON text of a wire record. */
     public static String writeString(Object value) {
         return MAPPER.writeValueAsString(value);

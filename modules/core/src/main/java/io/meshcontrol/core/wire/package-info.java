@@ -1,7 +1,8 @@
 /**
  * The control protocol's JSON contract: what real Tailscale clients send to {@code /machine/*} and what the server
- * answers, as records mirroring Tailscale's {@code tailcfg} package (the Go type is named on each record), plus the
- * framing of map streams.
+ * answers, as records mirroring Tailscale's {@code tailcfg} package (the Go type is named on each record), and the
+ * JSON mapper shaped after Go's. How map messages are framed and compressed for a stream is map streaming's business
+ * ({@code io.meshcontrol.core.netmap.MapFrames}).
  *
  * <p>Conventions, the same in every record:
  * <ul>
@@ -19,8 +20,8 @@
  *       unknown to us included.</li>
  * </ul>
  *
- * <p>Entry points: {@link io.meshcontrol.core.wire.WireJson} (the mapper), {@link io.meshcontrol.core.wire.MapFrames}
- * (map stream frames), {@link io.meshcontrol.core.wire.CapabilityVersion} (what a client's version means). Checked
- * against Tailscale's own types by {@code interop/wirecheck}.
+ * <p>Entry points: {@link io.meshcontrol.core.wire.WireJson} (the mapper),
+ * {@link io.meshcontrol.core.wire.CapabilityVersion} (what a client's version means). Checked against Tailscale's own
+ * types by {@code interop/wirecheck}.
  */
 package io.meshcontrol.core.wire;

@@ -19,7 +19,6 @@ import io.meshcontrol.core.state.Users;
 import io.meshcontrol.core.store.Database;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DNSConfig;
-import io.meshcontrol.core.wire.EncodedNodes;
 import io.meshcontrol.core.wire.MapResponse;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -62,15 +61,22 @@ class MapSessionStateTest {
         return AccessRules.compile(io.meshcontrol.core.policy.Policy.EMPTY, network.snapshots().current());
     }
 
+    /** The network as it is now, under these rules, routed as {@code routes} says. */
+    private MapInputs inputs(AccessRules access, RouteTable routes) {
+        return new MapInputs(network.snapshots().current(), access, routes, context, Instant.now());
+    }
+
+    private MapInputs inputs(AccessRules access) {
+        return inputs(access, RouteTable.EMPTY);
+    }
+
     private MapResponse initial(MapSessionState state) {
-        return state.initial(network.snapshots().current(), context, allowAll(), RouteTable.EMPTY,
-                Instant.now());
+        return state.initial(inputs(allowAll()));
     }
 
     private Optional<MapResponse> update(MapSessionState state, Node... changed) {
         Set<Long> ids = java.util.Arrays.stream(changed).map(Node::id).collect(java.util.stream.Collectors.toSet());
-        return state.update(new ChangeSet(ids, Set.of(), false), network.snapshots().current(), context,
-                allowAll(), RouteTable.EMPTY, Instant.now());
+        return state.update(new ChangeSet(ids, Set.of(), false), inputs(allowAll()));
     }
 
     @Test
@@ -79,8 +85,7 @@ class MapSessionStateTest {
         Node b = join("b");
         network.presence().connected(b);
         MapSessionState state = new MapSessionState(a.id(), 142);
-        MapResponse first = state.initial(network.snapshots().current(), context, allowAll(),
-                RouteTable.EMPTY, Instant.now());
+        MapResponse first = state.initial(inputs(allowAll()));
         assertEquals("a.mesh.test.", first.node().name());
         assertEquals("TtestCNTRL", first.node().stableTailnetId());
         assertEquals(List.of(b.id()), first.peers().stream().map(io.meshcontrol.core.wire.Node::id).toList());
@@ -146,8 +151,7 @@ class MapSessionStateTest {
     }
 
     private Optional<MapResponse> policyChanged(MapSessionState state, AccessRules rules) {
-        return state.update(ChangeSet.policyChanged(), network.snapshots().current(), context, rules,
-                RouteTable.EMPTY, Instant.now());
+        return state.update(ChangeSet.policyChanged(), inputs(rules));
     }
 
     @Test
@@ -157,8 +161,7 @@ class MapSessionStateTest {
         String ssh = "{\"ssh\": [{\"action\": \"accept\", \"src\": [\"autogroup:member\"],"
                 + " \"dst\": [\"autogroup:self\"], \"users\": [\"root\"]}]}";
         MapSessionState state = new MapSessionState(a.id(), 142);
-        MapResponse first = state.initial(network.snapshots().current(), context, rules(ssh),
-                RouteTable.EMPTY, Instant.now());
+        MapResponse first = state.initial(inputs(rules(ssh)));
         assertEquals(1, first.sshPolicy().rules().size());
         assertEquals(Map.of("root", "root"), first.sshPolicy().rules().getFirst().sshUsers());
         assertTrue(first.node().capMap().containsKey("https://tailscale.com/cap/ssh"), "lets the client run SSH");
@@ -182,8 +185,8 @@ class MapSessionStateTest {
                 + " \"dst\": [\"" + b.ipv4() + ":22\"]}]}");
         MapSessionState forA = new MapSessionState(a.id(), 142);
         MapSessionState forC = new MapSessionState(c.id(), 142);
-        forA.initial(network.snapshots().current(), context, aToB, RouteTable.EMPTY, Instant.now());
-        forC.initial(network.snapshots().current(), context, aToB, RouteTable.EMPTY, Instant.now());
+        forA.initial(inputs(aToB));
+        forC.initial(inputs(aToB));
         AccessRules aToBAnd80 = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
                 + " \"dst\": [\"" + b.ipv4() + ":22,80\"]}]}");
         assertTrue(policyChanged(forA, aToBAnd80).isEmpty(), "A's filter, SSH policy and peers are unchanged");
@@ -208,8 +211,8 @@ class MapSessionStateTest {
 
         Node approved = network.routeApprovals().setApproved(admin, router.id(), List.of("10.1.0.0/16", "::/0"));
         RouteTable routes = RouteTable.elect(network.snapshots().current().nodes().values(), id -> true);
-        MapResponse delta = forA.update(new ChangeSet(Set.of(router.id()), Set.of(), false),
-                network.snapshots().current(), context, allowAll(), routes, Instant.now()).orElseThrow();
+        MapResponse delta = forA.update(new ChangeSet(Set.of(router.id()), Set.of(), false), inputs(allowAll(), routes))
+                .orElseThrow();
         io.meshcontrol.core.wire.Node peer = delta.peersChanged().getFirst();
         assertEquals(List.of("0.0.0.0/0", "10.1.0.0/16", approved.ipv4() + "/32", "::/0", approved.ipv6() + "/128"),
                 peer.allowedIps().stream().map(Object::toString).toList());
@@ -217,13 +220,11 @@ class MapSessionStateTest {
                 "exit routes are never primary");
 
         MapSessionState forRouter = new MapSessionState(router.id(), 142);
-        MapResponse own = forRouter.initial(network.snapshots().current(), context, allowAll(), routes,
-                Instant.now());
+        MapResponse own = forRouter.initial(inputs(allowAll(), routes));
         assertEquals(peer.allowedIps(), own.node().allowedIps(), "the router's self node says the same");
 
         network.snapshots().touch(router.id()); // what the route election does for a router it re-elected
-        MapResponse failedOver = forA.update(new ChangeSet(Set.of(router.id()), Set.of(), false),
-                network.snapshots().current(), context, allowAll(), RouteTable.EMPTY, Instant.now())
+        MapResponse failedOver = forA.update(new ChangeSet(Set.of(router.id()), Set.of(), false), inputs(allowAll()))
                 .orElseThrow();
         assertEquals(List.of(), failedOver.peersChanged().getFirst().primaryRoutes(), "no longer primary");
     }
@@ -238,12 +239,12 @@ class MapSessionStateTest {
         AccessRules onlyA = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
                 + " \"dst\": [\"10.1.0.0/16:443\"]}, {\"action\": \"accept\", \"src\": [\"" + router.ipv4() + "\"],"
                 + " \"dst\": [\"" + b.ipv4() + ":22\"]}]}");
-        io.meshcontrol.core.wire.Node seenByA = new MapSessionState(a.id(), 142).initial(network.snapshots().current(),
-                context, onlyA, routes, Instant.now()).peers().getFirst();
+        io.meshcontrol.core.wire.Node seenByA = new MapSessionState(a.id(), 142).initial(inputs(onlyA, routes)).peers()
+                .getFirst();
         assertEquals(List.of("10.1.0.0/16"), seenByA.primaryRoutes().stream().map(Object::toString).toList());
         assertTrue(seenByA.allowedIps().stream().anyMatch(p -> p.toString().equals("10.1.0.0/16")));
-        io.meshcontrol.core.wire.Node seenByB = new MapSessionState(b.id(), 142).initial(network.snapshots().current(),
-                context, onlyA, routes, Instant.now()).peers().getFirst();
+        io.meshcontrol.core.wire.Node seenByB = new MapSessionState(b.id(), 142).initial(inputs(onlyA, routes)).peers()
+                .getFirst();
         assertEquals(router.id(), seenByB.id(), "B sees the router, which may reach it");
         assertEquals(seenByB.addresses(), seenByB.allowedIps(), "but not its subnet, which B may not use");
         assertEquals(List.of(), seenByB.primaryRoutes());
@@ -264,30 +265,26 @@ class MapSessionStateTest {
         PeerForms forms = new PeerForms();
         MapSessionState forA = new MapSessionState(a.id(), 142, forms);
         MapSessionState forB = new MapSessionState(b.id(), 142, forms);
-        forA.initial(network.snapshots().current(), context, onlyA, routes, Instant.now());
-        io.meshcontrol.core.wire.Node routerSeenByB = forB.initial(network.snapshots().current(), context, onlyA,
-                routes, Instant.now()).peers().stream().filter(p -> p.id() == router.id()).findFirst().orElseThrow();
+        forA.initial(inputs(onlyA, routes));
+        io.meshcontrol.core.wire.Node routerSeenByB = forB.initial(inputs(onlyA, routes)).peers().stream()
+                .filter(p -> p.id() == router.id()).findFirst().orElseThrow();
         assertEquals(List.of(), routerSeenByB.primaryRoutes(), "B may not use the subnet yet");
 
         AccessRules onlyAPort80Too = rules("{\"acls\": [" + peersMayMeet + ", {\"action\": \"accept\", \"src\": [\""
                 + a.ipv4() + "\"], \"dst\": [\"10.1.0.0/16:443,80\"]}]}");
-        Optional<MapResponse> toA = forA.update(ChangeSet.policyChanged(), network.snapshots().current(), context,
-                onlyAPort80Too, routes, Instant.now());
+        Optional<MapResponse> toA = forA.update(ChangeSet.policyChanged(), inputs(onlyAPort80Too, routes));
         assertTrue(toA.isEmpty(), "A's filter is the same and it is offered the same routes: nothing, " + toA);
-        Optional<MapResponse> toB = forB.update(ChangeSet.policyChanged(), network.snapshots().current(), context,
-                onlyAPort80Too, routes, Instant.now());
+        Optional<MapResponse> toB = forB.update(ChangeSet.policyChanged(), inputs(onlyAPort80Too, routes));
         assertTrue(toB.isEmpty(), "B is still offered nothing: the router is not sent again, " + toB);
 
         AccessRules both = rules("{\"acls\": [" + peersMayMeet + ", {\"action\": \"accept\", \"src\": [\""
                 + a.ipv4() + "\", \"" + b.ipv4() + "\"], \"dst\": [\"10.1.0.0/16:443\"]}]}");
-        MapResponse nowB = forB.update(ChangeSet.policyChanged(), network.snapshots().current(), context, both,
-                routes, Instant.now()).orElseThrow();
+        MapResponse nowB = forB.update(ChangeSet.policyChanged(), inputs(both, routes)).orElseThrow();
         assertEquals(List.of(router.id()), nowB.peersChanged().stream().map(io.meshcontrol.core.wire.Node::id)
                 .toList(), "only the router, none of the peers without routes");
         assertEquals(List.of("10.1.0.0/16"), nowB.peersChanged().getFirst().primaryRoutes().stream()
                 .map(Object::toString).toList());
-        Optional<MapResponse> sameForA = forA.update(ChangeSet.policyChanged(), network.snapshots().current(),
-                context, both, routes, Instant.now());
+        Optional<MapResponse> sameForA = forA.update(ChangeSet.policyChanged(), inputs(both, routes));
         assertTrue(sameForA.map(m -> m.peersChanged().isEmpty()).orElse(true),
                 "A was offered the subnet before: the router is not sent again, " + sameForA);
     }
@@ -298,10 +295,8 @@ class MapSessionStateTest {
         Node b = join("b");
         Node c = join("c");
         PeerForms forms = new PeerForms();
-        MapResponse forA = new MapSessionState(a.id(), 142, forms).initial(network.snapshots().current(), context,
-                allowAll(), RouteTable.EMPTY, Instant.now());
-        MapResponse forC = new MapSessionState(c.id(), 142, forms).initial(network.snapshots().current(), context,
-                allowAll(), RouteTable.EMPTY, Instant.now());
+        MapResponse forA = new MapSessionState(a.id(), 142, forms).initial(inputs(allowAll()));
+        MapResponse forC = new MapSessionState(c.id(), 142, forms).initial(inputs(allowAll()));
         assertSame(encodedPeer(forA, b.id()), encodedPeer(forC, b.id()), "one encoded form of b for both sessions");
         assertEquals(3, forms.size(), "one form per node, however many sessions");
         assertTrue(io.meshcontrol.core.wire.WireJson.writeString(forA).contains(encodedPeer(forA, b.id()).json()),
@@ -309,7 +304,7 @@ class MapSessionStateTest {
 
         Node renamed = network.nodes().rename(admin, b.id(), "bee");
         MapSessionState later = new MapSessionState(a.id(), 142, forms);
-        later.initial(network.snapshots().current(), context, allowAll(), RouteTable.EMPTY, Instant.now());
+        later.initial(inputs(allowAll()));
         assertEquals(3, forms.size(), "the changed node's form replaces the old one");
         assertEquals("bee.mesh.test.", renamed.givenName() + ".mesh.test.");
     }
@@ -336,8 +331,9 @@ class MapSessionStateTest {
     }
 
     private MapResponse initialOn(NetworkSnapshot snapshot, Node viewer, PeerForms forms) {
-        return new MapSessionState(viewer.id(), 142, forms).initial(snapshot, context,
-                AccessRules.compile(io.meshcontrol.core.policy.Policy.EMPTY, snapshot), RouteTable.EMPTY, Instant.now());
+        return new MapSessionState(viewer.id(), 142, forms).initial(new MapInputs(snapshot,
+                AccessRules.compile(io.meshcontrol.core.policy.Policy.EMPTY, snapshot), RouteTable.EMPTY, context,
+                Instant.now()));
     }
 
     @Test
@@ -413,13 +409,12 @@ class MapSessionStateTest {
         Node served = nodes.get(1);
         AccessRules onlyToServed = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"*\"], \"dst\": [\""
                 + served.ipv4() + ":*\"]}]}");
-        MapResponse viewer = new MapSessionState(nodes.getLast().id(), 142, new PeerForms()).initial(
-                network.snapshots().current(), context, onlyToServed, RouteTable.EMPTY, Instant.now());
+        MapResponse viewer = new MapSessionState(nodes.getLast().id(), 142, new PeerForms())
+                .initial(inputs(onlyToServed));
         assertEquals(List.of(served.id()), ids(viewer.peers()));
         assertEquals(List.of(), blocks(viewer));
 
-        MapResponse servedMap = new MapSessionState(served.id(), 142, new PeerForms()).initial(
-                network.snapshots().current(), context, onlyToServed, RouteTable.EMPTY, Instant.now());
+        MapResponse servedMap = new MapSessionState(served.id(), 142, new PeerForms()).initial(inputs(onlyToServed));
         assertEquals(nodes.size() - 1, servedMap.peers().size());
         assertEquals(List.of(PeerForms.blockOf(nodes.getLast().id())), blocks(servedMap).stream()
                 .map(b -> PeerForms.blockOf(b.members().getFirst().node().id())).toList());
@@ -446,15 +441,13 @@ class MapSessionStateTest {
         initial(state);
         AccessRules nobody = AccessRules.compile(io.meshcontrol.core.policy.Policy.parse("{\"acls\": []}"),
                 network.snapshots().current());
-        MapResponse hidden = state.update(ChangeSet.all(), network.snapshots().current(), context, nobody, RouteTable.EMPTY,
-                Instant.now())
+        MapResponse hidden = state.update(ChangeSet.all(), inputs(nobody))
                 .orElseThrow();
         assertEquals(List.of(b.id()), hidden.peersRemoved());
         assertEquals(List.of(), hidden.packetFilter(), "nothing may reach a");
         assertEquals(Set.of(), state.peerIds());
 
-        MapResponse shown = state.update(ChangeSet.all(), network.snapshots().current(), context, allowAll(),
-                RouteTable.EMPTY, Instant.now()).orElseThrow();
+        MapResponse shown = state.update(ChangeSet.all(), inputs(allowAll())).orElseThrow();
         assertEquals(List.of(b.id()), shown.peersChanged().stream().map(io.meshcontrol.core.wire.Node::id).toList());
     }
 
@@ -486,8 +479,8 @@ class MapSessionStateTest {
         assertEquals("bee.mesh.test.", renamed.peersChanged().getFirst().name());
     }
 
-    private static io.meshcontrol.core.wire.EncodedNodes.Encoded encodedPeer(MapResponse message, long id) {
-        return ((io.meshcontrol.core.wire.EncodedNodes) message.peers()).encoded().stream()
+    private static EncodedNodes.Encoded encodedPeer(MapResponse message, long id) {
+        return ((EncodedNodes) message.peers()).encoded().stream()
                 .filter(peer -> peer.node().id() == id).findFirst().orElseThrow();
     }
 }

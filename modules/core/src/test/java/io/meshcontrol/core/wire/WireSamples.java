@@ -3,6 +3,7 @@ package io.meshcontrol.core.wire;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.key.NodePublicKey;
+import io.meshcontrol.core.netmap.EncodedNodes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -10,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Realistic documents a control server writes, shared by the round-trip tests and the Go check. */
-final class WireSamples {
+public final class WireSamples {
 
     static final Instant CREATED = Instant.parse("2026-03-01T10:15:30.123456789Z");
     static final Instant EXPIRY = Instant.parse("2026-09-01T10:15:30Z");
@@ -153,7 +154,7 @@ final class WireSamples {
     }
 
     /** The first message of a map stream: everything the node needs. */
-    static MapResponse fullMap(int peers) {
+    public static MapResponse fullMap(int peers) {
         return fullMap(peerList(peers));
     }
 
@@ -161,7 +162,7 @@ final class WireSamples {
      * The same full map with its peers as {@link EncodedNodes} in parts: one single peer, a block of the next ten,
      * another single peer, and the rest as a second block (at least 13 peers).
      */
-    static MapResponse fullMapInBlocks(int peers) {
+    public static MapResponse fullMapInBlocks(int peers) {
         List<EncodedNodes.Encoded> encoded = peerList(peers).stream().map(EncodedNodes.Encoded::of).toList();
         return fullMap(EncodedNodes.ofParts(List.of(encoded.get(0), new EncodedNodes.Block(encoded.subList(1, 11)),
                 encoded.get(11), new EncodedNodes.Block(encoded.subList(12, encoded.size())))));
@@ -207,7 +208,7 @@ final class WireSamples {
     }
 
     /** A later message: peers changed, removed, patched, seen and online changes, named filters. */
-    static MapResponse deltaMap() {
+    public static MapResponse deltaMap() {
         Map<Long, Boolean> seen = new LinkedHashMap<>();
         seen.put(3L, true);
         seen.put(12L, false);

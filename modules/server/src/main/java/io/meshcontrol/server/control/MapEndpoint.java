@@ -3,50 +3,35 @@ package io.meshcontrol.server.control;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.model.Node;
-import io.meshcontrol.core.netmap.AccessControl;
-import io.meshcontrol.core.netmap.MapContext;
-import io.meshcontrol.core.netmap.MapSessionState;
+import io.meshcontrol.core.netmap.MapFrames;
+import io.meshcontrol.core.netmap.MapSession;
+import io.meshcontrol.core.netmap.MapSessions;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.wire.CapabilityVersion;
 import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.wire.IpAddressPort;
 import io.meshcontrol.core.wire.IpPrefix;
-import io.meshcontrol.core.wire.MapFrames;
 import io.meshcontrol.core.wire.MapRequest;
 import io.meshcontrol.core.wire.WireJson;
-import io.meshcontrol.server.metrics.MapMetrics;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.StatusCodes;
 import java.io.OutputStream;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * {@code POST /machine/map}: applies what the client reports (endpoints, disco key, Hostinfo), then either
- * answers a lite update with an empty 200, sends one map, or holds a streaming session.
+ * answers a lite update with an empty 200, sends one map, or holds a streaming session. The HTTP side of map
+ * streaming, and its only one: the maps themselves come from {@link MapSessions}.
  */
 public final class MapEndpoint implements MachineHandler {
 
     private final Network network;
     private final MapSessions sessions;
-    private final Supplier<MapContext> context;
-    private final AccessControl access;
-    private final Duration keepAlive;
-    private final MapMetrics metrics;
-    private final Clock clock;
 
-    public MapEndpoint(Network network, MapSessions sessions, Supplier<MapContext> context, AccessControl access,
-            Duration keepAlive, MapMetrics metrics, Clock clock) {
+    public MapEndpoint(Network network, MapSessions sessions) {
         this.network = network;
-        this.metrics = metrics;
-        this.access = access;
         this.sessions = sessions;
-        this.context = context;
-        this.keepAlive = keepAlive;
-        this.clock = clock;
     }
 
     @Override
@@ -70,15 +55,10 @@ public final class MapEndpoint implements MachineHandler {
         MapFrames frames = MapFrames.forRequest(request);
         OutputStream out = exchange.getOutputStream();
         if (!request.stream()) {
-            MapSessionState state = new MapSessionState(current.id(), request.version(), sessions.peerForms());
-            MapSession.writeFullMap(state, frames, sessions.fullMaps(), network, context, access, clock, out);
-            metrics.fullMapWritten(started);
-            frames.close();
+            sessions.writeSingleMap(current.id(), request.version(), frames, out, started);
             return;
         }
-        MapSession session = new MapSession(current.id(), request.version(), frames, out, network, context, access,
-                sessions.peerForms(), sessions.fullMaps(), keepAlive, metrics, clock);
-        sessions.open(session);
+        MapSession session = sessions.open(current.id(), request.version(), frames, out);
         // A client that goes away (process ended, network gone) closes the connection: end the stream at once
         // rather than at the next keep-alive, so that peers and the ephemeral reaper learn it promptly.
         exchange.getConnection().addCloseListener(closedConnection -> session.close());
@@ -86,7 +66,6 @@ public final class MapEndpoint implements MachineHandler {
         try {
             session.run(started);
         } finally {
-            sessions.closed(session);
             network.presence().disconnected(current);
         }
     }

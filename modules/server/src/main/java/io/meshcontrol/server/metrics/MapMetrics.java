@@ -1,5 +1,6 @@
 package io.meshcontrol.server.metrics;
 
+import io.meshcontrol.core.netmap.MapStreamMetrics;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -10,7 +11,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * handing the last byte to the connection. The full-map count is what shows, from the server's side, when a mass
  * reconnect has been served (bench/loadgen reads it for that).
  */
-public final class MapMetrics {
+public final class MapMetrics implements MapStreamMetrics {
 
     private final CounterDataPoint fullMaps;
     private final CounterDataPoint deltas;
@@ -35,20 +36,18 @@ public final class MapMetrics {
                 .register(registry);
     }
 
-    /** Metrics that no one reads (tests of a single session). */
-    public static MapMetrics unregistered() {
-        return new MapMetrics(new PrometheusRegistry());
-    }
-
+    @Override
     public void fullMapWritten(long requestNanos) {
         fullMaps.inc();
         fullMapSeconds.observe((System.nanoTime() - requestNanos) / 1e9);
     }
 
+    @Override
     public void deltaWritten() {
         deltas.inc();
     }
 
+    @Override
     public void keepAliveWritten() {
         keepAlives.inc();
     }

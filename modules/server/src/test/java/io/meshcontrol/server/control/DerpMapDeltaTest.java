@@ -8,15 +8,14 @@ import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
-import io.meshcontrol.core.netmap.AccessControl;
+import io.meshcontrol.core.netmap.MapFrames;
+import io.meshcontrol.core.netmap.MapSession;
 import io.meshcontrol.core.state.Registrations;
-import io.meshcontrol.core.wire.MapFrames;
+import io.meshcontrol.core.testing.MapStreamCapture;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -35,19 +34,14 @@ class DerpMapDeltaTest {
             server.adminClient().createUser(new UserRequest("alice", null, null, null));
             String key = server.adminClient().createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false,
                     "", null)).secret();
-            List<StreamCapture> outputs = new ArrayList<>();
+            List<MapStreamCapture> outputs = new ArrayList<>();
             List<Thread> streams = new ArrayList<>();
             for (String name : new String[] {"one", "two"}) {
                 Node node = server.network.registrations().withAuthKey(new Registrations.Request(
                         MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), name, "{}"),
                         key).node();
-                StreamCapture out = new StreamCapture();
-                MapSession session = new MapSession(node.id(), 142, MapFrames.zstd(1), out.sink(), server.network,
-                        server.server::mapContext, new AccessControl(server.network.policies()),
-                        server.server.mapSessions().peerForms(), server.server.mapSessions().fullMaps(),
-                        Duration.ofSeconds(50),
-                        io.meshcontrol.server.metrics.MapMetrics.unregistered(), Clock.systemUTC());
-                server.server.mapSessions().open(session);
+                MapStreamCapture out = new MapStreamCapture();
+                MapSession session = server.server.mapSessions().open(node.id(), 142, MapFrames.zstd(1), out.sink());
                 streams.add(Thread.ofVirtual().start(() -> {
                     try {
                         session.run(System.nanoTime());
@@ -57,12 +51,12 @@ class DerpMapDeltaTest {
                 }));
                 outputs.add(out);
             }
-            for (StreamCapture out : outputs) {
+            for (MapStreamCapture out : outputs) {
                 out.await(messages -> !messages.isEmpty());
             }
             assertEquals(200, server.request("PUT", "/api/v1/derp", server.localToken(),
                     "{\"relays\":[{\"regionId\":900,\"code\":\"home\",\"host\":\"relay.example.com\"}]}").statusCode());
-            for (StreamCapture out : outputs) {
+            for (MapStreamCapture out : outputs) {
                 List<MapResponse> messages = out.await(m -> m.size() > 1 && m.getLast().derpMap() != null
                         && m.getLast().derpMap().regions().containsKey(900));
                 MapResponse delta = messages.getLast();

@@ -1,4 +1,4 @@
-package io.meshcontrol.server.control;
+package io.meshcontrol.core.netmap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

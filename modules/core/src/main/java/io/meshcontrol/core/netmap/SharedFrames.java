@@ -1,6 +1,5 @@
-package io.meshcontrol.server.control;
+package io.meshcontrol.core.netmap;
 
-import io.meshcontrol.core.wire.MapFrames;
 import io.meshcontrol.core.wire.MapResponse;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

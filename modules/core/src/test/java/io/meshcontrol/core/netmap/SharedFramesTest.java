@@ -1,11 +1,9 @@
-package io.meshcontrol.server.control;
+package io.meshcontrol.core.netmap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import io.meshcontrol.core.wire.EncodedNodes;
-import io.meshcontrol.core.wire.MapFrames;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.core.wire.Node;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.meshcontrol.core.wire;
+package io.meshcontrol.core.netmap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.core.wire.MapRequest;
+import io.meshcontrol.core.wire.MapResponse;
+import io.meshcontrol.core.wire.WireJson;
+import io.meshcontrol.core.wire.WireSamples;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -16,7 +20,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Map stream framing: little-endian length, then zstd (one or more frames) or plain JSON per message. */
-class WireMapFramesTest {
+class MapFramesTest {
 
     @Test
     void zstdFramesReadBackAsTheSameMessages() throws IOException {

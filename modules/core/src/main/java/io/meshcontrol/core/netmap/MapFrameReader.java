@@ -1,7 +1,9 @@
-package io.meshcontrol.core.wire;
+package io.meshcontrol.core.netmap;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdInputStream;
+import io.meshcontrol.core.wire.MapResponse;
+import io.meshcontrol.core.wire.WireJson;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;

@@ -1,12 +1,11 @@
-package io.meshcontrol.server.control;
+package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
-import io.meshcontrol.core.netmap.ChangeSet;
-import io.meshcontrol.core.netmap.PeerForms;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Snapshots;
-import java.time.Clock;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -28,7 +27,11 @@ import java.util.concurrent.TimeUnit;
  * <p>Node and user changes come from the snapshot's change feed, not from events: each batch then carries the
  * snapshot that holds exactly the changes flushed so far (events are published after the snapshot changed, so a
  * batch built from them could hold a snapshot with changes it does not name). Policy changes come as events.
- * The peers' wire forms ({@link PeerForms}) are shared by all streams.
+ * The peers' wire forms ({@link PeerForms}) and the gate full maps are built through ({@link FullMapGate}) are shared
+ * by all streams.
+ *
+ * <p>The server's map endpoint, the only HTTP adapter of map streaming, {@linkplain #open opens} a stream per
+ * streaming request and {@linkplain #writeSingleMap writes} the one map of any other.
  */
 public final class MapSessions implements AutoCloseable {
 
@@ -47,7 +50,9 @@ public final class MapSessions implements AutoCloseable {
     private final FullMapGate fullMaps = FullMapGate.perCore();
     private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("map-batcher").daemon().factory());
-    private final Clock clock;
+    private final MapInputs.Source inputs;
+    private final Duration keepAlive;
+    private final MapStreamMetrics metrics;
     private final Runnable unsubscribeEvents;
     private final Runnable unsubscribeSnapshots;
     private Set<Long> pendingNodes = new HashSet<>();
@@ -60,8 +65,12 @@ public final class MapSessions implements AutoCloseable {
     private long lastChangeNanos;
     private boolean closed;
 
-    public MapSessions(EventBus events, Snapshots snapshots, Clock clock) {
-        this.clock = clock;
+    /** @param keepAlive how long a stream may be idle before it is sent a keep-alive (spread by up to a fifth more) */
+    public MapSessions(EventBus events, Snapshots snapshots, MapInputs.Source inputs, Duration keepAlive,
+            MapStreamMetrics metrics) {
+        this.inputs = inputs;
+        this.keepAlive = keepAlive;
+        this.metrics = metrics;
         synchronized (this) {
             this.pendingSnapshot = snapshots.current();
         }
@@ -74,16 +83,53 @@ public final class MapSessions implements AutoCloseable {
         return forms;
     }
 
-    /** The gate every full map of this server is built through. */
-    FullMapGate fullMaps() {
-        return fullMaps;
+    MapInputs.Source inputs() {
+        return inputs;
     }
 
-    void open(MapSession session) {
-        MapSession previous = byNode.put(session.nodeId(), session);
+    Duration keepAlive() {
+        return keepAlive;
+    }
+
+    MapStreamMetrics metrics() {
+        return metrics;
+    }
+
+    /**
+     * A new stream of the node, replacing any older one of it (which ends); {@link MapSession#run} then streams.
+     *
+     * @param capVersion the client's capability version
+     * @param frames how this client wants its messages framed
+     */
+    public MapSession open(long nodeId, int capVersion, MapFrames frames, OutputStream out) {
+        MapSession session = new MapSession(this, nodeId, capVersion, frames, out);
+        MapSession previous = byNode.put(nodeId, session);
         if (previous != null) {
             previous.close();
         }
+        return session;
+    }
+
+    /**
+     * The answer to a map request that does not stream: the node's full map, as {@code frames} encode it.
+     *
+     * @param requestNanos when the request was read ({@link System#nanoTime()})
+     */
+    public void writeSingleMap(long nodeId, int capVersion, MapFrames frames, OutputStream out, long requestNanos)
+            throws InterruptedException, IOException {
+        writeFullMap(new MapSessionState(nodeId, capVersion, forms), frames, out);
+        metrics.fullMapWritten(requestNanos);
+        frames.close();
+    }
+
+    /**
+     * Writes the node's full map as {@code frames} encode it, built through the gate from the inputs as they are once
+     * the gate lets it: the first message of a stream, and the answer to a single map request.
+     */
+    void writeFullMap(MapSessionState state, MapFrames frames, OutputStream out)
+            throws InterruptedException, IOException {
+        fullMaps.buildAndWrite(() -> frames.encode(state.initial(inputs.current())),
+                frame -> MapSession.send(out, frame));
     }
 
     void closed(MapSession session) {
@@ -157,7 +203,7 @@ public final class MapSessions implements AutoCloseable {
         MapBatch batch;
         synchronized (this) {
             batch = new MapBatch(new ChangeSet(pendingNodes, pendingUsers, pendingEverything, pendingPolicy),
-                    pendingSnapshot, clock.instant(), new SharedFrames());
+                    pendingSnapshot, inputs.now(), new SharedFrames());
             pendingNodes = new HashSet<>();
             pendingUsers = new HashSet<>();
             pendingEverything = false;

@@ -1,6 +1,6 @@
-package io.meshcontrol.server.control;
+package io.meshcontrol.core.testing;
 
-import io.meshcontrol.core.wire.MapFrameReader;
+import io.meshcontrol.core.netmap.MapFrameReader;
 import io.meshcontrol.core.wire.MapResponse;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -12,12 +12,12 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /** What a map stream under test wrote: a thread-safe sink for the session, read back as whole map messages. */
-final class StreamCapture {
+public final class MapStreamCapture {
 
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
     /** The sink to hand to the session; it writes on its own thread while the test reads. */
-    OutputStream sink() {
+    public OutputStream sink() {
         return new OutputStream() {
             @Override
             public void write(int b) {
@@ -36,7 +36,7 @@ final class StreamCapture {
     }
 
     /** The messages written so far; a frame still being written is left for the next look. */
-    List<MapResponse> messages() throws Exception {
+    public List<MapResponse> messages() throws Exception {
         byte[] written;
         synchronized (bytes) {
             written = bytes.toByteArray();
@@ -54,7 +54,7 @@ final class StreamCapture {
     }
 
     /** Waits (up to 20 s) until the messages written so far satisfy {@code condition}, and returns them. */
-    List<MapResponse> await(Predicate<List<MapResponse>> condition) throws Exception {
+    public List<MapResponse> await(Predicate<List<MapResponse>> condition) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (System.nanoTime() < deadline) {
             List<MapResponse> messages = messages();

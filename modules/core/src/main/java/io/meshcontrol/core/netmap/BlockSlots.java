@@ -1,4 +1,4 @@
-package io.meshcontrol.core.wire;
+package io.meshcontrol.core.netmap;
 
 import java.util.ArrayList;
 import java.util.List;

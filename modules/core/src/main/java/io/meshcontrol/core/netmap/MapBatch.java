@@ -1,6 +1,5 @@
-package io.meshcontrol.server.control;
+package io.meshcontrol.core.netmap;
 
-import io.meshcontrol.core.netmap.ChangeSet;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import java.time.Instant;
 import java.util.List;

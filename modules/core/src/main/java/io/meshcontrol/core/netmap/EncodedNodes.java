@@ -1,5 +1,8 @@
-package io.meshcontrol.core.wire;
+package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.wire.Node;
+import io.meshcontrol.core.wire.PreEncodedList;
+import io.meshcontrol.core.wire.WireJson;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +23,7 @@ import tools.jackson.databind.util.TokenBuffer;
  * block's bytes as they are instead of compressing its peers again for every map that carries them.
  */
 @JsonSerialize(using = EncodedNodes.Writer.class)
-public final class EncodedNodes extends AbstractList<Node> implements RandomAccess {
+public final class EncodedNodes extends AbstractList<Node> implements RandomAccess, PreEncodedList<Node> {
 
     /** What the list is written from: single peers and blocks of them, in order. */
     public sealed interface Part permits Encoded, Block {

@@ -1,7 +1,10 @@
-package io.meshcontrol.core.wire;
+package io.meshcontrol.core.netmap;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
+import io.meshcontrol.core.wire.MapRequest;
+import io.meshcontrol.core.wire.MapResponse;
+import io.meshcontrol.core.wire.WireJson;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -82,7 +85,7 @@ public final class MapFrames implements AutoCloseable {
     public byte[] encode(MapResponse message) {
         if (level != null && message.peers() instanceof EncodedNodes peers && peers.hasBlocks()) {
             BlockSlots slots = new BlockSlots();
-            byte[] json = WireJson.write(message, slots);
+            byte[] json = WireJson.mapper().writer().withAttribute(BlockSlots.class, slots).writeValueAsBytes(message);
             if (!slots.isEmpty()) {
                 return splice(json, slots);
             }

@@ -1,4 +1,4 @@
-package io.meshcontrol.server.control;
+package io.meshcontrol.core.netmap;
 
 import java.io.IOException;
 import java.util.concurrent.Semaphore;

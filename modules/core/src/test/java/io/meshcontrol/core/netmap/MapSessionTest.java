@@ -1,0 +1,204 @@
+package io.meshcontrol.core.netmap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.NodePrivateKey;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.PreAuthKeys;
+import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.state.Users;
+import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.testing.MapStreamCapture;
+import io.meshcontrol.core.wire.DERPMap;
+import io.meshcontrol.core.wire.DNSConfig;
+import io.meshcontrol.core.wire.MapResponse;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One map stream: full map first (with Node), keep-alives when idle, deltas on changes, end when closed or replaced;
+ * each message reported to the metrics.
+ */
+class MapSessionTest {
+
+    private static final MapContext CONTEXT = new MapContext("TtestCNTRL", "mesh.test", DNSConfig.builder().build(),
+            new DERPMap(null, Map.of(), false));
+
+    @TempDir
+    Path folder;
+    Network network;
+    String key;
+    final Counting metrics = new Counting();
+
+    @BeforeEach
+    void setUp() {
+        network = new Network(Database.open(folder.resolve("db.sqlite"), true), Clock.systemUTC());
+        network.users().create(Caller.localAdmin(), new Users.NewUser("alice", "", "", Role.MEMBER));
+        key = network.preAuthKeys().create(Caller.localAdmin(),
+                new PreAuthKeys.NewKey("alice", List.of(), true, false, false, "", null)).secret();
+    }
+
+    private MapSessions sessions(Duration keepAlive) {
+        return new MapSessions(network.events(), network.snapshots(), new MapInputs.Source(network,
+                new AccessControl(network.policies()), () -> CONTEXT, Clock.systemUTC()), keepAlive, metrics);
+    }
+
+    @Test
+    void streamSendsFullMapThenKeepAlivesAndDeltas() throws Exception {
+        Node self = join("self", "{}");
+        Node peer = join("peer", "{}");
+        try (MapSessions sessions = sessions(Duration.ofMillis(100))) {
+            MapStreamCapture out = new MapStreamCapture();
+            MapSession session = sessions.open(self.id(), 142, MapFrames.zstd(1), out.sink());
+            Thread stream = start(session);
+            out.await(messages -> messages.stream().filter(MapResponse::keepAlive).count() >= 2);
+            network.nodes().rename(Caller.localAdmin(), peer.id(), "renamed");
+            out.await(messages -> messages.stream().anyMatch(m -> !m.peersChanged().isEmpty()));
+            session.close();
+            stream.join(10_000);
+            assertFalse(stream.isAlive(), "closing ends the stream");
+            assertEquals(0, sessions.size(), "an ended stream is no longer open");
+
+            List<MapResponse> messages = out.messages();
+            assertNotNull(messages.getFirst().node(), "the first message carries Node");
+            assertEquals("self.mesh.test.", messages.getFirst().node().name());
+            long keepAlives = messages.stream().filter(MapResponse::keepAlive).count();
+            assertTrue(keepAlives >= 2, "keep-alives while idle");
+            assertTrue(messages.stream().anyMatch(m -> m.peersChanged().stream()
+                    .anyMatch(n -> n.name().equals("renamed.mesh.test."))), "the rename arrives as a delta");
+            assertEquals(List.of(1, (int) keepAlives, messages.size() - 1 - (int) keepAlives), metrics.counts(),
+                    "every message is counted once, by kind");
+        }
+    }
+
+    @Test
+    void whenThePrimaryRouterGoesOfflinePeersGetTheNextRouterAsADelta() throws Exception {
+        Node self = join("self", "{}");
+        Node r1 = router("r1");
+        Node r2 = router("r2");
+        network.presence().connected(r1);
+        network.presence().connected(r2);
+        try (MapSessions sessions = sessions(Duration.ofSeconds(50))) {
+            MapStreamCapture out = new MapStreamCapture();
+            MapSession session = sessions.open(self.id(), 142, MapFrames.zstd(1), out.sink());
+            Thread stream = start(session);
+            out.await(messages -> !messages.isEmpty());
+            List<String> lan = List.of("10.1.0.0/16");
+            assertEquals(lan, primaryRoutes(out.messages().getFirst().peers(), r1.id()), "r1, the lowest id, serves");
+            assertEquals(List.of(), primaryRoutes(out.messages().getFirst().peers(), r2.id()));
+
+            network.presence().disconnected(r1);
+            out.await(messages -> messages.stream().anyMatch(m -> lan.equals(primaryRoutes(m.peersChanged(),
+                    r2.id()))));
+            assertTrue(out.messages().stream()
+                    .anyMatch(m -> List.of().equals(primaryRoutes(m.peersChanged(), r1.id()))), "r1 no longer serves it");
+            session.close();
+            stream.join(10_000);
+        }
+    }
+
+    @Test
+    void aNewerStreamOfTheSameNodeEndsTheOlder() throws Exception {
+        Node self = join("self", "{}");
+        try (MapSessions sessions = sessions(Duration.ofSeconds(50))) {
+            MapStreamCapture first = new MapStreamCapture();
+            Thread older = start(sessions.open(self.id(), 142, MapFrames.zstd(1), first.sink()));
+            first.await(messages -> !messages.isEmpty());
+            MapStreamCapture second = new MapStreamCapture();
+            MapSession newer = sessions.open(self.id(), 142, MapFrames.zstd(1), second.sink());
+            older.join(10_000);
+            assertFalse(older.isAlive(), "the older stream ended");
+            Thread stream = start(newer);
+            second.await(messages -> !messages.isEmpty());
+            assertEquals(1, sessions.size(), "one stream per node");
+            newer.close();
+            stream.join(10_000);
+        }
+    }
+
+    @Test
+    void aSingleMapIsTheFullMapAlone() throws Exception {
+        Node self = join("self", "{}");
+        Node peer = join("peer", "{}");
+        try (MapSessions sessions = sessions(Duration.ofSeconds(50))) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            sessions.writeSingleMap(self.id(), 142, MapFrames.plain(), out, System.nanoTime());
+            MapFrameReader reader = new MapFrameReader(new ByteArrayInputStream(out.toByteArray()), false);
+            MapResponse map = reader.next();
+            assertEquals("self.mesh.test.", map.node().name());
+            assertEquals(List.of(peer.id()), map.peers().stream().map(io.meshcontrol.core.wire.Node::id).toList());
+            assertNull(reader.next(), "nothing after it");
+            assertEquals(0, sessions.size(), "no stream is opened");
+            assertEquals(List.of(1, 0, 0), metrics.counts());
+        }
+    }
+
+    private static Thread start(MapSession session) {
+        return Thread.ofVirtual().start(() -> {
+            try {
+                session.run(System.nanoTime());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    private Node router(String name) {
+        Node node = join(name, "{\"Hostname\":\"" + name + "\",\"RoutableIPs\":[\"10.1.0.0/16\"]}");
+        return network.routeApprovals().setApproved(Caller.localAdmin(), node.id(), List.of("10.1.0.0/16"));
+    }
+
+    /** The PrimaryRoutes of node {@code id} among {@code nodes}, or null when it is not there. */
+    private static List<String> primaryRoutes(List<io.meshcontrol.core.wire.Node> nodes, long id) {
+        return nodes.stream().filter(n -> n.id() == id).findFirst()
+                .map(n -> n.primaryRoutes().stream().map(Object::toString).toList()).orElse(null);
+    }
+
+    private Node join(String name, String hostinfo) {
+        return network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
+                NodePrivateKey.generate().publicKey(), name, hostinfo), key).node();
+    }
+
+    /** Counts what the streams report: full maps, keep-alives, deltas. */
+    private static final class Counting implements MapStreamMetrics {
+        final AtomicInteger fullMaps = new AtomicInteger();
+        final AtomicInteger keepAlives = new AtomicInteger();
+        final AtomicInteger deltas = new AtomicInteger();
+
+        @Override
+        public void fullMapWritten(long requestNanos) {
+            fullMaps.incrementAndGet();
+        }
+
+        @Override
+        public void deltaWritten() {
+            deltas.incrementAndGet();
+        }
+
+        @Override
+        public void keepAliveWritten() {
+            keepAlives.incrementAndGet();
+        }
+
+        List<Integer> counts() {
+            return List.of(fullMaps.get(), keepAlives.get(), deltas.get());
+        }
+    }
+}
