@@ -110,7 +110,7 @@ public final class MeshServer implements AutoCloseable {
         new DocsRoutes(settings.version()).register(routes);
         ControlTransport control = new ControlTransport(noiseKey, workers, clock);
         control.register(routes);
-        MapSessions mapSessions = new MapSessions(network.events(), network.snapshots(), clock);
+        MapSessions mapSessions = new MapSessions(network.snapshots(), clock);
         // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
         new VerifyRoute(network).register(routes);
         RelayRuntime relay = RelayRuntime.create(settings, network, routes, clock);
@@ -139,7 +139,7 @@ public final class MeshServer implements AutoCloseable {
             int bound = ((InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress()).getPort();
             relay.start(bound, map -> {
                 mapContext.updateAndGet(context -> context.withDerpMap(map));
-                mapSessions.changedEverything();
+                network.snapshots().mapContextChanged();
             });
             if (settings.metricsHost() != null) {
                 metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry,

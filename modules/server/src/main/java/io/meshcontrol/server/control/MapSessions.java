@@ -1,11 +1,10 @@
 package io.meshcontrol.server.control;
 
-import io.meshcontrol.core.event.EventBus;
-import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.netmap.ChangeSet;
 import io.meshcontrol.core.netmap.PeerForms;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Snapshots;
+import io.meshcontrol.core.state.StateChange;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
@@ -25,10 +24,8 @@ import java.util.concurrent.TimeUnit;
  * stream a message and each client a delta to apply (a delta with a new peer makes the vendor's client rebuild its
  * whole map), so in a burst fewer, larger deltas are cheaper on both ends.
  *
- * <p>Node and user changes come from the snapshot's change feed, not from events: each batch then carries the
- * snapshot that holds exactly the changes flushed so far (events are published after the snapshot changed, so a
- * batch built from them could hold a snapshot with changes it does not name). Policy changes come as events.
- * The peers' wire forms ({@link PeerForms}) are shared by all streams.
+ * <p>Every change comes from the change feed ({@link Snapshots}), in order, and nowhere else (not from events): each
+ * batch then carries the snapshot that holds exactly the changes flushed so far. The peers' wire forms ({@link PeerForms}) are shared by all streams.
  */
 public final class MapSessions implements AutoCloseable {
 
@@ -48,8 +45,7 @@ public final class MapSessions implements AutoCloseable {
     private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("map-batcher").daemon().factory());
     private final Clock clock;
-    private final Runnable unsubscribeEvents;
-    private final Runnable unsubscribeSnapshots;
+    private final Runnable unsubscribe;
     private Set<Long> pendingNodes = new HashSet<>();
     private Set<Long> pendingUsers = new HashSet<>();
     private boolean pendingEverything;
@@ -60,13 +56,12 @@ public final class MapSessions implements AutoCloseable {
     private long lastChangeNanos;
     private boolean closed;
 
-    public MapSessions(EventBus events, Snapshots snapshots, Clock clock) {
+    public MapSessions(Snapshots feed, Clock clock) {
         this.clock = clock;
         synchronized (this) {
-            this.pendingSnapshot = snapshots.current();
+            this.pendingSnapshot = feed.current();
         }
-        this.unsubscribeSnapshots = snapshots.subscribe(this::changed);
-        this.unsubscribeEvents = events.subscribe(this::collect);
+        this.unsubscribe = feed.subscribe(this::changed);
     }
 
     /** The peer forms every stream of this server shares. */
@@ -94,26 +89,15 @@ public final class MapSessions implements AutoCloseable {
         return byNode.size();
     }
 
-    /** Every stream gets everything again, e.g. after the DNS or relay configuration changed. */
-    public synchronized void changedEverything() {
-        pendingEverything = true;
-        scheduleFlush();
-    }
-
-    private synchronized void changed(Snapshots.Change change) {
-        switch (change.kind()) {
-            case NODE -> pendingNodes.add(change.id());
-            case USER -> pendingUsers.add(change.id());
+    private synchronized void changed(StateChange change) {
+        switch (change) {
+            case StateChange.NodeChanged node -> pendingNodes.add(node.nodeId());
+            case StateChange.UserChanged user -> pendingUsers.add(user.userId());
+            case StateChange.PolicyChanged policy -> pendingPolicy = true;
+            case StateChange.MapContextChanged context -> pendingEverything = true; // DNS, the DERP map: all again
         }
         pendingSnapshot = change.snapshot();
         scheduleFlush();
-    }
-
-    private synchronized void collect(MeshEvent event) {
-        if (event instanceof MeshEvent.PolicyUpdated) {
-            pendingPolicy = true;
-            scheduleFlush();
-        }
     }
 
     /** The longest a batch collects changes that keep coming, with this many streams open. */
@@ -180,8 +164,7 @@ public final class MapSessions implements AutoCloseable {
         synchronized (this) {
             closed = true; // a change while closing must not schedule onto the stopped flusher
         }
-        unsubscribeSnapshots.run();
-        unsubscribeEvents.run();
+        unsubscribe.run();
         flusher.shutdownNow();
         byNode.values().forEach(MapSession::close);
     }
