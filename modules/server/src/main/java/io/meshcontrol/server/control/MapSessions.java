@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * whole map), so in a burst fewer, larger deltas are cheaper on both ends.
  *
  * <p>Every change comes from the change feed ({@link Snapshots}), in order, and nowhere else (not from events): each
- * batch then carries the snapshot that holds exactly the changes flushed so far. The peers' wire forms ({@link PeerForms}) are shared by all streams.
+ * batch then carries the snapshot that holds exactly the changes flushed so far. The peers' wire forms
+ * ({@link PeerForms}) are shared by all streams.
  */
 public final class MapSessions implements AutoCloseable {
 
