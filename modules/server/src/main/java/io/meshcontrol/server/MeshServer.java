@@ -122,7 +122,7 @@ public final class MeshServer implements AutoCloseable {
         // The relay's region names the listener's port, known once it is bound; until then maps carry the fixed map.
         AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
                 settings.baseDomain(), settings.control().dns(), settings.control().derpMap()));
-        MapSessions mapSessions = new MapSessions(network.events(), network.snapshots(), new MapInputs.Source(network,
+        MapSessions mapSessions = new MapSessions(network.snapshots(), new MapInputs.Source(network,
                 new AccessControl(network.policies(), settings.serverUrl()), mapContext::get, clock),
                 settings.control().keepAlive(), new MapMetrics(registry));
         control.machineRoutes()
@@ -143,7 +143,7 @@ public final class MeshServer implements AutoCloseable {
             int bound = ((InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress()).getPort();
             relay.start(bound, map -> {
                 mapContext.updateAndGet(context -> context.withDerpMap(map));
-                mapSessions.changedEverything();
+                network.snapshots().mapContextChanged();
             });
             if (settings.metricsHost() != null) {
                 metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry,

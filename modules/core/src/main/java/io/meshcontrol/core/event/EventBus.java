@@ -6,8 +6,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * In-process publish/subscribe for {@link MeshEvent}s. Delivery is synchronous on the publishing thread,
- * so subscribers must only enqueue; one failing subscriber does not stop the others.
+ * In-process publish/subscribe for {@link MeshEvent}s, for outward effects only. Delivery is synchronous on the
+ * publishing thread, often while the write transaction that made the change still holds its lock, so subscribers
+ * must only enqueue; one failing subscriber does not stop the others.
  */
 public final class EventBus {
 

@@ -6,8 +6,9 @@ import io.meshcontrol.core.model.User;
 import java.time.Instant;
 
 /**
- * A change that happened, published after it was committed. Webhooks, map sessions and metrics subscribe;
- * the type names match the spec's webhook event types.
+ * A change that happened, published once after it was committed (never for a write that rolled back), for outward
+ * effects: webhooks, audit, notifications. Map streaming does not read events; it follows the change feed
+ * ({@code core.state.Snapshots}). The type names match the spec's webhook event types.
  */
 public sealed interface MeshEvent {
 

@@ -1,9 +1,8 @@
 package io.meshcontrol.core.netmap;
 
-import io.meshcontrol.core.event.EventBus;
-import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Snapshots;
+import io.meshcontrol.core.state.StateChange;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -24,11 +23,9 @@ import java.util.concurrent.TimeUnit;
  * stream a message and each client a delta to apply (a delta with a new peer makes the vendor's client rebuild its
  * whole map), so in a burst fewer, larger deltas are cheaper on both ends.
  *
- * <p>Node and user changes come from the snapshot's change feed, not from events: each batch then carries the
- * snapshot that holds exactly the changes flushed so far (events are published after the snapshot changed, so a
- * batch built from them could hold a snapshot with changes it does not name). Policy changes come as events.
- * The peers' wire forms ({@link PeerForms}) and the gate full maps are built through ({@link FullMapGate}) are shared
- * by all streams.
+ * <p>Every change comes from the change feed ({@link Snapshots}), in order, and nowhere else (not from events): each
+ * batch then carries the snapshot that holds exactly the changes flushed so far. The peers' wire forms
+ * ({@link PeerForms}) and the gate full maps are built through ({@link FullMapGate}) are shared by all streams.
  *
  * <p>The server's map endpoint, the only HTTP adapter of map streaming, {@linkplain #open opens} a stream per
  * streaming request and {@linkplain #writeSingleMap writes} the one map of any other.
@@ -53,8 +50,7 @@ public final class MapSessions implements AutoCloseable {
     private final MapInputs.Source inputs;
     private final Duration keepAlive;
     private final MapStreamMetrics metrics;
-    private final Runnable unsubscribeEvents;
-    private final Runnable unsubscribeSnapshots;
+    private final Runnable unsubscribe;
     private Set<Long> pendingNodes = new HashSet<>();
     private Set<Long> pendingUsers = new HashSet<>();
     private boolean pendingEverything;
@@ -66,16 +62,14 @@ public final class MapSessions implements AutoCloseable {
     private boolean closed;
 
     /** @param keepAlive how long a stream may be idle before it is sent a keep-alive (spread by up to a fifth more) */
-    public MapSessions(EventBus events, Snapshots snapshots, MapInputs.Source inputs, Duration keepAlive,
-            MapStreamMetrics metrics) {
+    public MapSessions(Snapshots feed, MapInputs.Source inputs, Duration keepAlive, MapStreamMetrics metrics) {
         this.inputs = inputs;
         this.keepAlive = keepAlive;
         this.metrics = metrics;
         synchronized (this) {
-            this.pendingSnapshot = snapshots.current();
+            this.pendingSnapshot = feed.current();
         }
-        this.unsubscribeSnapshots = snapshots.subscribe(this::changed);
-        this.unsubscribeEvents = events.subscribe(this::collect);
+        this.unsubscribe = feed.subscribe(this::changed);
     }
 
     /** The peer forms every stream of this server shares. */
@@ -140,26 +134,15 @@ public final class MapSessions implements AutoCloseable {
         return byNode.size();
     }
 
-    /** Every stream gets everything again, e.g. after the DNS or relay configuration changed. */
-    public synchronized void changedEverything() {
-        pendingEverything = true;
-        scheduleFlush();
-    }
-
-    private synchronized void changed(Snapshots.Change change) {
-        switch (change.kind()) {
-            case NODE -> pendingNodes.add(change.id());
-            case USER -> pendingUsers.add(change.id());
+    private synchronized void changed(StateChange change) {
+        switch (change) {
+            case StateChange.NodeChanged node -> pendingNodes.add(node.nodeId());
+            case StateChange.UserChanged user -> pendingUsers.add(user.userId());
+            case StateChange.PolicyChanged policy -> pendingPolicy = true;
+            case StateChange.MapContextChanged context -> pendingEverything = true; // DNS, the DERP map: all again
         }
         pendingSnapshot = change.snapshot();
         scheduleFlush();
-    }
-
-    private synchronized void collect(MeshEvent event) {
-        if (event instanceof MeshEvent.PolicyUpdated) {
-            pendingPolicy = true;
-            scheduleFlush();
-        }
     }
 
     /** The longest a batch collects changes that keep coming, with this many streams open. */
@@ -226,8 +209,7 @@ public final class MapSessions implements AutoCloseable {
         synchronized (this) {
             closed = true; // a change while closing must not schedule onto the stopped flusher
         }
-        unsubscribeSnapshots.run();
-        unsubscribeEvents.run();
+        unsubscribe.run();
         flusher.shutdownNow();
         byNode.values().forEach(MapSession::close);
     }

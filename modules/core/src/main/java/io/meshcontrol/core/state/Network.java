@@ -49,20 +49,22 @@ public final class Network {
         NodeStore nodeStore = new NodeStore();
         SettingsStore settingsStore = new SettingsStore();
         this.tailnetId = new TailnetStore(jdbi).ensureTailnetId(clock.instant());
-        // First subscriber: everything subscribed later sees the snapshot already updated.
+        // The change feed: every change reaches the snapshot, then the feed's listeners, then the event bus.
         this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events);
-        this.presence = new Presence(jdbi, nodeStore, snapshots, events, clock);
-        this.policies = new Policies(jdbi, new PolicyStore(), events, clock,
+        this.presence = new Presence(jdbi, nodeStore, snapshots, clock);
+        this.policies = new Policies(jdbi, new PolicyStore(), snapshots, clock,
                 () -> PolicyInventories.of(snapshots.current()));
-        this.routeElection = new RouteElection(snapshots, presence, events, options.routesHighAvailability());
-        this.routeApprovals = new RouteApprovals(jdbi, snapshots, nodeStore, userStore, policies, events, clock);
-        this.users = new Users(jdbi, userStore, nodeStore, events, clock);
+        // The feed's first listener: the route table is elected before map streams hear of a change.
+        this.routeElection = new RouteElection(snapshots, options.routesHighAvailability(), clock);
+        this.routeApprovals = new RouteApprovals(jdbi, snapshots, nodeStore, userStore, policies, clock);
+        policies.approveRoutesWith(routeApprovals);
+        this.users = new Users(jdbi, userStore, nodeStore, snapshots, clock);
         this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, clock);
         this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, policies, clock);
-        this.nodes = new Nodes(jdbi, nodeStore, events, policies, routeApprovals, clock);
+        this.nodes = new Nodes(jdbi, nodeStore, snapshots, policies, routeApprovals, clock);
         this.settings = new Settings(jdbi, settingsStore);
         this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, policies,
-                routeApprovals, options, events, clock);
+                routeApprovals, options, snapshots, clock);
         this.pendingLogins = new PendingLogins(registrations, users, clock);
     }
 
@@ -70,6 +72,7 @@ public final class Network {
         return database;
     }
 
+    /** Outward effects only (webhooks, audit, notifications); map streaming follows {@link #snapshots()}. */
     public EventBus events() {
         return events;
     }
@@ -110,6 +113,7 @@ public final class Network {
         return pendingLogins;
     }
 
+    /** The change feed and the snapshot it keeps. */
     public Snapshots snapshots() {
         return snapshots;
     }

@@ -3,7 +3,6 @@ package io.meshcontrol.core.state;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.address.DnsLabels;
 import io.meshcontrol.core.auth.Caller;
-import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.model.Node;
@@ -15,7 +14,10 @@ import java.util.List;
 import java.util.function.Function;
 import org.jdbi.v3.core.Jdbi;
 
-/** Managing nodes: list, show, rename, expire, tag, approve, delete. Each change is published for peers. */
+/**
+ * Managing nodes: list, show, rename, expire, tag, approve, delete. Each change is one transaction; the feed hears of
+ * the row and the change's event goes out when it commits.
+ */
 public final class Nodes {
 
     public static final String WRITE_SCOPE = "devices:core";
@@ -23,16 +25,15 @@ public final class Nodes {
 
     private final Jdbi jdbi;
     private final NodeStore store;
-    private final EventBus events;
+    private final Snapshots feed;
     private final Policies policies;
     private final RouteApprovals approvals;
     private final Clock clock;
 
-    public Nodes(Jdbi jdbi, NodeStore store, EventBus events, Policies policies, RouteApprovals approvals,
-            Clock clock) {
+    Nodes(Jdbi jdbi, NodeStore store, Snapshots feed, Policies policies, RouteApprovals approvals, Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
-        this.events = events;
+        this.feed = feed;
         this.policies = policies;
         this.approvals = approvals;
         this.clock = clock;
@@ -94,23 +95,17 @@ public final class Nodes {
      */
     public Node updateFromClient(long id, DiscoPublicKey discoKey, List<String> endpoints, String hostinfo,
             List<IpPrefix> advertisedRoutes) {
-        Node[] result = new Node[1];
-        boolean changed = jdbi.inTransaction(h -> {
+        return jdbi.inTransaction(h -> {
             Node node = store.byId(h, id).orElseThrow(() -> unknown(id));
             Node updated = approvals.autoApprove(h, node.withClientState(discoKey == null ? node.discoKey() : discoKey,
                     endpoints == null ? node.endpoints() : endpoints, hostinfo == null ? node.hostinfo() : hostinfo,
                     advertisedRoutes == null ? node.advertisedRoutes() : advertisedRoutes));
-            result[0] = updated;
-            if (updated.equals(node)) {
-                return false;
+            if (!updated.equals(node)) {
+                store.update(h, updated);
+                feed.publishOnCommit(h, new MeshEvent.NodeChanged(clock.instant(), updated, "client update"));
             }
-            store.update(h, updated);
-            return true;
+            return updated;
         });
-        if (changed) {
-            events.publish(new MeshEvent.NodeChanged(clock.instant(), result[0], "client update"));
-        }
-        return result[0];
     }
 
     /**
@@ -128,12 +123,15 @@ public final class Nodes {
         for (Node node : stale) {
             boolean deleted = jdbi.inTransaction(h -> {
                 Node now = store.byId(h, node.id()).orElse(null);
-                return now != null && !snapshots.current().isOnline(now.id()) && offlineSince(now).isBefore(cutoff)
-                        && store.delete(h, now.id());
+                if (now == null || snapshots.current().isOnline(now.id()) || !offlineSince(now).isBefore(cutoff)
+                        || !store.delete(h, now.id())) {
+                    return false;
+                }
+                feed.publishOnCommit(h, new MeshEvent.NodeDeleted(clock.instant(), now));
+                return true;
             });
             if (deleted) {
                 removed++;
-                events.publish(new MeshEvent.NodeDeleted(clock.instant(), node));
             }
         }
         return removed;
@@ -145,12 +143,11 @@ public final class Nodes {
 
     public void delete(Caller caller, long id) {
         caller.require(WRITE_SCOPE);
-        Node deleted = jdbi.inTransaction(h -> {
+        jdbi.useTransaction(h -> {
             Node node = store.byId(h, id).orElseThrow(() -> unknown(id));
             store.delete(h, id);
-            return node;
+            feed.publishOnCommit(h, new MeshEvent.NodeDeleted(clock.instant(), node));
         });
-        events.publish(new MeshEvent.NodeDeleted(clock.instant(), deleted));
     }
 
     private Node change(Caller caller, long id, Function<Node, Node> change,
@@ -162,14 +159,13 @@ public final class Nodes {
     private Node change(Caller caller, long id, Function<Node, Node> change,
             java.util.function.BiFunction<Instant, Node, MeshEvent> event, boolean autoApprove) {
         caller.require(WRITE_SCOPE);
-        Node changed = jdbi.inTransaction(h -> {
+        return jdbi.inTransaction(h -> {
             Node node = store.byId(h, id).orElseThrow(() -> unknown(id));
             Node updated = autoApprove ? approvals.autoApprove(h, change.apply(node)) : change.apply(node);
             store.update(h, updated);
+            feed.publishOnCommit(h, event.apply(clock.instant(), updated));
             return updated;
         });
-        events.publish(event.apply(clock.instant(), changed));
-        return changed;
     }
 
     private static MeshException unknown(long id) {

@@ -2,7 +2,6 @@ package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
-import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyChecks;
@@ -25,7 +24,9 @@ import org.jdbi.v3.core.Jdbi;
 /**
  * The policy in force. It lives in the database (saved through {@link #set}) or, in file mode, in a file that is
  * read again by {@link #reload} (on change and on SIGHUP). Every new policy is validated first, its {@code tests}
- * included, so a rejected policy changes nothing. The ETag is a hash of the text, for conditional writes.
+ * included, so a rejected policy changes nothing. The ETag is a hash of the text, for conditional writes. A new
+ * policy reaches the change feed once it is in force (a saved one: once its save committed), and then the route
+ * approvals it allows are written.
  */
 public final class Policies {
 
@@ -42,22 +43,28 @@ public final class Policies {
 
     private final Jdbi jdbi;
     private final PolicyStore store;
-    private final EventBus events;
+    private final Snapshots feed;
     private final Clock clock;
     private final Supplier<PolicyInventory> inventory;
+    private RouteApprovals approvals;
     private volatile Current current;
     private volatile Path file;
     /** The file's text when last read, valid or not: a folder event that changed nothing in it is ignored. */
     private String lastFileText;
 
-    Policies(Jdbi jdbi, PolicyStore store, EventBus events, Clock clock, Supplier<PolicyInventory> inventory) {
+    Policies(Jdbi jdbi, PolicyStore store, Snapshots feed, Clock clock, Supplier<PolicyInventory> inventory) {
         this.jdbi = jdbi;
         this.store = store;
-        this.events = events;
+        this.feed = feed;
         this.clock = clock;
         this.inventory = inventory;
         String text = jdbi.withHandle(store::read).orElse(null);
         this.current = text == null ? new Current(Policy.EMPTY, etag(Policy.EMPTY.text())) : stored(text);
+    }
+
+    /** Set once by {@link Network}: route approvals are made from the policy, so they are built after it. */
+    void approveRoutesWith(RouteApprovals routeApprovals) {
+        this.approvals = routeApprovals;
     }
 
     /**
@@ -115,12 +122,15 @@ public final class Policies {
             throw new MeshException(MeshException.Reason.PRECONDITION_FAILED,
                     "the policy changed since it was read (ETag " + current.etag() + "); read it again and retry");
         }
-        Policy policy = validate(text);
+        Current next = new Current(validate(text), etag(text));
         Instant now = clock.instant();
-        jdbi.useTransaction(h -> store.write(h, text, now, caller.actor()));
-        current = new Current(policy, etag(text));
-        events.publish(new MeshEvent.PolicyUpdated(now, caller.actor()));
-        return current;
+        jdbi.useTransaction(h -> {
+            store.write(h, text, now, caller.actor());
+            h.afterCommit(() -> putInForce(next));
+            feed.publishOnCommit(h, new MeshEvent.PolicyUpdated(now, caller.actor()));
+        });
+        approvals.approveAllowedRoutes();
+        return next;
     }
 
     /**
@@ -184,11 +194,18 @@ public final class Policies {
     }
 
     private void apply(Policy policy, String text) {
-        boolean changed = !text.equals(current.policy().text());
-        current = new Current(policy, etag(text));
-        if (changed) {
-            events.publish(new MeshEvent.PolicyUpdated(clock.instant(), FILE_ACTOR));
+        if (text.equals(current.policy().text())) {
+            return;
         }
+        putInForce(new Current(policy, etag(text)));
+        feed.publish(new MeshEvent.PolicyUpdated(clock.instant(), FILE_ACTOR));
+        approvals.approveAllowedRoutes();
+    }
+
+    /** Before the feed hears of it: its readers read the policy in force. */
+    private void putInForce(Current next) {
+        current = next;
+        feed.policyChanged(next.policy());
     }
 
     /** Parses, then runs the checks that need the network's users and machines ({@code tests} among them). */

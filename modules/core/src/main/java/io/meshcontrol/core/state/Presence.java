@@ -1,6 +1,5 @@
 package io.meshcontrol.core.state;
 
-import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.store.NodeStore;
@@ -21,20 +20,14 @@ public final class Presence {
     private final Map<Long, Integer> streams = new ConcurrentHashMap<>();
     private final Jdbi jdbi;
     private final NodeStore nodes;
-    private final EventBus events;
     private final Snapshots snapshots;
     private final Clock clock;
 
-    Presence(Jdbi jdbi, NodeStore nodes, Snapshots snapshots, EventBus events, Clock clock) {
+    Presence(Jdbi jdbi, NodeStore nodes, Snapshots snapshots, Clock clock) {
         this.jdbi = jdbi;
         this.snapshots = snapshots;
         this.nodes = nodes;
-        this.events = events;
         this.clock = clock;
-    }
-
-    public boolean isOnline(long nodeId) {
-        return streams.containsKey(nodeId);
     }
 
     public void connected(Node node) {
@@ -48,7 +41,7 @@ public final class Presence {
             return count + 1;
         });
         if (first[0]) {
-            events.publish(new MeshEvent.NodeChanged(clock.instant(), current(node), "online"));
+            snapshots.publish(new MeshEvent.NodeChanged(clock.instant(), current(node), "online"));
         }
     }
 
@@ -64,8 +57,8 @@ public final class Presence {
         });
         if (last[0]) {
             Instant now = clock.instant();
-            jdbi.useTransaction(h -> nodes.markLastSeen(h, node.id(), now));
-            events.publish(new MeshEvent.NodeChanged(now, current(node), "offline"));
+            jdbi.useTransaction(h -> nodes.markLastSeen(h, node.id(), now).ifPresent(written ->
+                    snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(now, written, "offline"))));
         }
     }
 

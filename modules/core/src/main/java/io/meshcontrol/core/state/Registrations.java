@@ -4,7 +4,6 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.RandomText;
 import io.meshcontrol.core.address.AddressPool;
 import io.meshcontrol.core.address.DnsLabels;
-import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.key.NodePublicKey;
@@ -64,11 +63,11 @@ public final class Registrations {
     private final RouteApprovals approvals;
     private final AddressPool addresses;
     private final NetworkOptions options;
-    private final EventBus events;
+    private final Snapshots feed;
     private final Clock clock;
 
     Registrations(Jdbi jdbi, NodeStore nodes, UserStore users, SettingsStore settings, PreAuthKeys preAuthKeys,
-            Policies policies, RouteApprovals approvals, NetworkOptions options, EventBus events, Clock clock) {
+            Policies policies, RouteApprovals approvals, NetworkOptions options, Snapshots feed, Clock clock) {
         this.policies = policies;
         this.approvals = approvals;
         this.jdbi = jdbi;
@@ -78,34 +77,35 @@ public final class Registrations {
         this.preAuthKeys = preAuthKeys;
         this.addresses = new AddressPool(options.prefixV4(), options.prefixV6(), options.allocation());
         this.options = options;
-        this.events = events;
+        this.feed = feed;
         this.clock = clock;
     }
 
     /** Registers with a pre-auth key; refused (UNAUTHENTICATED, naming why) when the key cannot be used. */
     public Registered withAuthKey(Request request, String authKey) {
         Instant now = clock.instant();
-        Registered registered = jdbi.inTransaction(h -> {
+        return jdbi.inTransaction(h -> {
             PreAuthKey key = preAuthKeys.requireUsable(h, authKey, now);
             User keyUser = key.tags().isEmpty() && key.userId() != null ? users.byId(h, key.userId()).orElseThrow() : null;
             List<String> tags = TagRules.forRegistration(policies.policy(), keyUser, key.tags(), request.requestTags());
             Registered result = upsert(h, request, new Grant(tags.isEmpty() ? keyUser : null, tags, key.ephemeral(),
                     key.preauthorized(), key.id(), Node.RegisterMethod.AUTH_KEY), now);
             preAuthKeys.recordUse(h, key, now);
+            publishOnCommit(h, result, now);
             return result;
         });
-        publish(registered, now);
-        return registered;
     }
 
     /** Registers the machine of a completed interactive login for {@code user}. */
     Registered forUser(Request request, User user, boolean ephemeral) {
         Instant now = clock.instant();
         List<String> tags = TagRules.forRegistration(policies.policy(), user, List.of(), request.requestTags());
-        Registered registered = jdbi.inTransaction(h -> upsert(h, request,
-                new Grant(tags.isEmpty() ? user : null, tags, ephemeral, false, null, Node.RegisterMethod.INTERACTIVE), now));
-        publish(registered, now);
-        return registered;
+        return jdbi.inTransaction(h -> {
+            Registered registered = upsert(h, request, new Grant(tags.isEmpty() ? user : null, tags, ephemeral, false,
+                    null, Node.RegisterMethod.INTERACTIVE), now);
+            publishOnCommit(h, registered, now);
+            return registered;
+        });
     }
 
     /**
@@ -125,7 +125,7 @@ public final class Registrations {
      */
     public Optional<Registered> rotate(MachinePublicKey machineKey, NodePublicKey oldKey, NodePublicKey newKey) {
         Instant now = clock.instant();
-        Optional<Registered> rotated = jdbi.inTransaction(h -> {
+        return jdbi.inTransaction(h -> {
             Optional<Node> node = nodes.byNodeKey(h, oldKey)
                     .filter(n -> n.machineKey().equals(machineKey) && !n.isKeyExpired(now));
             if (node.isEmpty()) {
@@ -134,11 +134,10 @@ public final class Registrations {
             requireNodeKeyFree(h, newKey, node.get().id());
             Node updated = node.get().withNodeKey(newKey, keyExpiry(settings.read(h), now));
             nodes.update(h, updated);
+            feed.publishOnCommit(h, new MeshEvent.NodeChanged(now, updated, "node key rotated"));
             return Optional.of(new Registered(updated,
                     updated.userId() == null ? null : users.byId(h, updated.userId()).orElse(null), false));
         });
-        rotated.ifPresent(r -> events.publish(new MeshEvent.NodeChanged(now, r.node(), "node key rotated")));
-        return rotated;
     }
 
     /**
@@ -147,20 +146,21 @@ public final class Registrations {
      */
     public Optional<Node> logout(MachinePublicKey machineKey, NodePublicKey nodeKey) {
         Instant now = clock.instant();
-        Optional<Node> node = jdbi.withHandle(h -> nodes.byNodeKey(h, nodeKey))
-                .filter(n -> n.machineKey().equals(machineKey));
-        if (node.isEmpty()) {
-            return Optional.empty();
-        }
-        if (node.get().ephemeral()) {
-            jdbi.useTransaction(h -> nodes.delete(h, node.get().id()));
-            events.publish(new MeshEvent.NodeDeleted(now, node.get()));
-            return node;
-        }
-        Node expired = node.get().withKeyExpiry(now);
-        jdbi.useTransaction(h -> nodes.update(h, expired));
-        events.publish(new MeshEvent.NodeKeyExpired(now, expired));
-        return Optional.of(expired);
+        return jdbi.inTransaction(h -> {
+            Optional<Node> node = nodes.byNodeKey(h, nodeKey).filter(n -> n.machineKey().equals(machineKey));
+            if (node.isEmpty()) {
+                return node;
+            }
+            if (node.get().ephemeral()) {
+                nodes.delete(h, node.get().id());
+                feed.publishOnCommit(h, new MeshEvent.NodeDeleted(now, node.get()));
+                return node;
+            }
+            Node expired = node.get().withKeyExpiry(now);
+            nodes.update(h, expired);
+            feed.publishOnCommit(h, new MeshEvent.NodeKeyExpired(now, expired));
+            return Optional.of(expired);
+        });
     }
 
     /** What a registration grants the node: its owner or tags, and how it came in. */
@@ -202,14 +202,11 @@ public final class Registrations {
         return new Registered(node, grant.user(), existing.isEmpty());
     }
 
-    private void publish(Registered registered, Instant now) {
-        if (registered.created()) {
-            events.publish(new MeshEvent.NodeCreated(now, registered.node()));
-        } else {
-            events.publish(new MeshEvent.NodeChanged(now, registered.node(), "registered again"));
-        }
+    private void publishOnCommit(Handle h, Registered registered, Instant now) {
+        feed.publishOnCommit(h, registered.created() ? new MeshEvent.NodeCreated(now, registered.node())
+                : new MeshEvent.NodeChanged(now, registered.node(), "registered again"));
         if (!registered.node().authorized()) {
-            events.publish(new MeshEvent.NodeNeedsApproval(now, registered.node()));
+            feed.publishOnCommit(h, new MeshEvent.NodeNeedsApproval(now, registered.node()));
         }
     }
 

@@ -2,7 +2,6 @@ package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
-import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
@@ -42,25 +41,16 @@ public final class RouteApprovals {
     private final NodeStore nodes;
     private final UserStore users;
     private final Policies policies;
-    private final EventBus events;
     private final Clock clock;
     private volatile Approvers approvers;
 
-    RouteApprovals(Jdbi jdbi, Snapshots snapshots, NodeStore nodes, UserStore users, Policies policies,
-            EventBus events, Clock clock) {
+    RouteApprovals(Jdbi jdbi, Snapshots snapshots, NodeStore nodes, UserStore users, Policies policies, Clock clock) {
         this.jdbi = jdbi;
         this.snapshots = snapshots;
         this.nodes = nodes;
         this.users = users;
         this.policies = policies;
-        this.events = events;
         this.clock = clock;
-        // Runs on the thread that saved the policy, so the save returns with the new approvals written.
-        events.subscribe(event -> {
-            if (event instanceof MeshEvent.PolicyUpdated) {
-                approveAllowedRoutes();
-            }
-        });
     }
 
     /** The node, for reading its routes. */
@@ -79,14 +69,13 @@ public final class RouteApprovals {
             throw MeshException.invalid("approving routes needs the field \"routes\" (an empty list clears them)");
         }
         List<IpPrefix> approved = RoutePrefixes.withExitPair(RoutePrefixes.parse(routes));
-        Node changed = jdbi.inTransaction(h -> {
+        return jdbi.inTransaction(h -> {
             Node node = nodes.byId(h, id).orElseThrow(() -> unknown(id));
             Node updated = node.withApprovedRoutes(approved);
             nodes.update(h, updated);
+            snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(clock.instant(), updated, "routes approved"));
             return updated;
         });
-        events.publish(new MeshEvent.NodeChanged(clock.instant(), changed, "routes approved"));
-        return changed;
     }
 
     /** The routes a client advertises in the Hostinfo it sent (JSON as stored). */
@@ -108,29 +97,26 @@ public final class RouteApprovals {
                 : node.withApprovedRoutes(approved);
     }
 
-    /** After a policy change: approves what the new auto-approvers allow of every node's waiting routes. */
-    private void approveAllowedRoutes() {
+    /**
+     * After a policy change, on the thread that made it (so that the change returns with the new approvals written):
+     * approves what the new auto-approvers allow of every node's waiting routes, each node in a change of its own.
+     */
+    void approveAllowedRoutes() {
         // From the snapshot, which holds every committed row: a policy save must not read all nodes from the database
-        // while every map stream waits for its event. Each candidate is read again in its own transaction.
+        // while the map streams wait for the new policy. Each candidate is read again in its own transaction.
         List<Node> waiting = snapshots.current().nodes().values().stream()
                 .filter(node -> !new HashSet<>(node.approvedRoutes()).containsAll(node.advertisedRoutes()))
                 .toList();
         for (Node candidate : waiting) {
-            Node approved = jdbi.inTransaction(h -> {
+            jdbi.useTransaction(h -> {
                 Node node = nodes.byId(h, candidate.id()).orElse(null);
-                if (node == null) {
-                    return null;
+                Node updated = node == null ? null : autoApprove(h, node);
+                if (updated != node) {
+                    nodes.update(h, updated);
+                    snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(clock.instant(), updated,
+                            "routes auto-approved"));
                 }
-                Node updated = autoApprove(h, node);
-                if (updated == node) {
-                    return null;
-                }
-                nodes.update(h, updated);
-                return updated;
             });
-            if (approved != null) {
-                events.publish(new MeshEvent.NodeChanged(clock.instant(), approved, "routes auto-approved"));
-            }
         }
     }
 

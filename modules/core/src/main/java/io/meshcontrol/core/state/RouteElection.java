@@ -1,32 +1,32 @@
 package io.meshcontrol.core.state;
 
-import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.routes.RouteTable;
+import java.time.Clock;
 import java.util.Set;
 import java.util.function.LongPredicate;
 
 /**
- * Keeps the current {@link RouteTable}: re-elects the primary routers when a router changes (comes online, goes
- * offline, has routes approved, advertises, is deleted) and announces each other router whose primary routes
- * changed as a node change (and touches it in the snapshot, which is what map streams follow), so peers get a
- * delta for both sides of a failover. Subscribes after the snapshot, so
- * it elects from the state the event left.
+ * Keeps the current {@link RouteTable}: follows the change feed and re-elects the primary routers when a router
+ * changes (comes online, goes offline, has routes approved, advertises, is deleted). Each router whose primary routes
+ * changed is touched on the feed (a new version of its entry, which is what map streams follow), so peers get a delta
+ * for both sides of a failover, and the routers other than the changed node are announced as node events. Subscribes
+ * to the feed first, so the table is elected before map streams hear of the change.
  */
 public final class RouteElection {
 
     private final Snapshots snapshots;
-    private final EventBus events;
-    private final LongPredicate healthy;
+    private final boolean highAvailability;
+    private final Clock clock;
     private volatile RouteTable current;
 
     /** @param highAvailability {@code node.routes.ha}: when off, health is not asked and nothing fails over */
-    RouteElection(Snapshots snapshots, Presence presence, EventBus events, boolean highAvailability) {
+    RouteElection(Snapshots snapshots, boolean highAvailability, Clock clock) {
         this.snapshots = snapshots;
-        this.events = events;
-        this.healthy = highAvailability ? presence::isOnline : id -> true;
-        this.current = RouteTable.elect(snapshots.current().nodes().values(), healthy);
-        events.subscribe(this::apply);
+        this.highAvailability = highAvailability;
+        this.clock = clock;
+        this.current = elect(snapshots.current());
+        snapshots.subscribe(this::apply);
     }
 
     /** Who serves which subnet route now. */
@@ -34,30 +34,35 @@ public final class RouteElection {
         return current;
     }
 
-    private synchronized void apply(MeshEvent event) {
-        if (!(event instanceof MeshEvent.NodeEvent nodeEvent)) {
-            return;
+    /** A router is healthy while it holds a map stream: the online state of the same snapshot. */
+    private RouteTable elect(NetworkSnapshot snapshot) {
+        LongPredicate healthy = highAvailability ? snapshot::isOnline : id -> true;
+        return RouteTable.elect(snapshot.nodes().values(), healthy);
+    }
+
+    private void apply(StateChange change) {
+        if (!(change instanceof StateChange.NodeChanged nodeChange)) {
+            return; // users, the policy and the map context elect nobody
         }
-        long id = nodeEvent.node().id();
+        long id = nodeChange.nodeId();
         NetworkSnapshot snapshot = snapshots.current();
         boolean router = current.isPrimary(id) || snapshot.node(id).filter(RouteTable::isSubnetRouter).isPresent();
         if (!router) {
-            return; // most events are about nodes that route nothing: no election
+            return; // most changes are about nodes that route nothing: no election
         }
-        RouteTable next = RouteTable.elect(snapshot.nodes().values(), healthy);
+        RouteTable next = elect(snapshot);
         if (next.equals(current)) {
             return;
         }
         Set<Long> changed = next.changedRouters(current);
-        current = next; // before announcing: the announcements re-enter here and must find nothing to do
-        // Map streams follow the snapshot: a router whose routes changed gets a new snapshot version, so that
-        // peers are sent it again with the new table (the event's own node too: its change may have been sent
-        // before this election).
+        current = next; // before touching: the touches come back here and must find nothing to do
+        // A router whose routes changed gets a new snapshot version, so that peers are sent it again with the new
+        // table (the changed node too: its change may have been sent before this election).
         changed.forEach(snapshots::touch);
-        changed.remove(id); // webhooks already hear about the node the event is about
+        changed.remove(id); // webhooks hear about the changed node from its own change
         for (long other : changed) {
-            snapshot.node(other).ifPresent(node -> events.publish(
-                    new MeshEvent.NodeChanged(event.at(), node, "serving routes changed")));
+            snapshot.node(other).ifPresent(node -> snapshots.publish(
+                    new MeshEvent.NodeChanged(clock.instant(), node, "serving routes changed")));
         }
     }
 }

@@ -4,46 +4,50 @@ import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.policy.Policy;
+import io.meshcontrol.core.store.CommitListener;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.UserStore;
+import java.util.ArrayDeque;
 import java.util.List;
-import java.util.Optional;
+import java.util.Queue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * Keeps the current {@link NetworkSnapshot}. Loaded once, then updated in place of a copy:
+ * The change feed: keeps the current {@link NetworkSnapshot} and hands every change of the network's state, in the
+ * order the changes took effect, to its {@linkplain #subscribe listeners} (map streaming, the route election). It is
+ * the only way a change reaches them:
  * <ul>
- *   <li>node rows from {@link NodeStore} as they are committed (its commit listener runs inside the serialized write
- *       transaction, so rows arrive in commit order and need no re-read);</li>
- *   <li>online state from {@link Presence};</li>
- *   <li>users from their change events (rare), re-reading the row.</li>
+ *   <li>node and user rows as their transactions commit ({@link NodeStore} and {@link UserStore} tell it from inside
+ *       the serialized write transaction, so rows arrive in commit order, need no re-read, and a rolled-back write
+ *       never arrives);</li>
+ *   <li>online state from {@link Presence}, a new policy from {@link Policies}, routes re-elected by
+ *       {@link RouteElection} ({@link #touch}), and a new map context (DERP map, DNS) from whoever holds it
+ *       ({@link #mapContextChanged}).</li>
  * </ul>
- * Each change that alters the snapshot is passed to the {@linkplain #subscribe listeners} with the snapshot it made,
- * in version order, so a listener can tell exactly which changes a snapshot contains. The snapshot is updated before
- * the change's event is published: event subscribers always see it.
+ * The {@link EventBus} is for outward effects only (webhooks, audit, notifications). Services publish through
+ * {@link #publishOnCommit}, in the transaction of the change: the event goes out once the change is committed and on
+ * the feed, exactly once, and never for a write that rolled back.
  */
-public final class Snapshots implements NodeStore.CommitListener {
-
-    /** What changed and the snapshot that has it: one node (row or online state) or one user. */
-    public record Change(NetworkSnapshot snapshot, Kind kind, long id) {
-        public enum Kind { NODE, USER }
-    }
+public final class Snapshots implements CommitListener {
 
     private static final System.Logger LOG = System.getLogger(Snapshots.class.getName());
 
-    private final Jdbi jdbi;
-    private final UserStore users;
-    private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
+    private final EventBus events;
+    private final List<Consumer<StateChange>> listeners = new CopyOnWriteArrayList<>();
+    /** Changes made while a change was being delivered (by a listener): delivered after it, in order. */
+    private final Queue<StateChange> undelivered = new ArrayDeque<>();
+    private boolean delivering;
     private volatile NetworkSnapshot current;
 
     Snapshots(Jdbi jdbi, NodeStore nodes, UserStore users, EventBus events) {
-        this.jdbi = jdbi;
-        this.users = users;
+        this.events = events;
         this.current = jdbi.withHandle(h -> NetworkSnapshot.of(0, nodes.all(h), users.all(h)));
         nodes.onCommit(this);
-        events.subscribe(this::apply);
+        users.onCommit(this);
     }
 
     public NetworkSnapshot current() {
@@ -51,27 +55,38 @@ public final class Snapshots implements NodeStore.CommitListener {
     }
 
     /**
-     * Calls {@code listener} with every change from now on, on the changing thread while the snapshot is locked: it
-     * must only take note (enqueue), never block or write.
+     * Calls {@code listener} with every change from now on, in order, on the changing thread while the feed is locked
+     * (often inside the write transaction): it must only take note (enqueue), never block or write. A change a
+     * listener makes reaches every listener after the one it reacted to.
      */
-    public Runnable subscribe(Consumer<Change> listener) {
+    public Runnable subscribe(Consumer<StateChange> listener) {
         listeners.add(listener);
         return () -> listeners.remove(listener);
     }
 
     @Override
-    public synchronized void written(Node node) {
-        publish(current.withNode(node, false), Change.Kind.NODE, node.id());
+    public synchronized void nodeWritten(Node node) {
+        nodeChanged(current.withNode(node, false), node.id());
     }
 
     @Override
-    public synchronized void lastSeenWritten(Node node) {
-        publish(current.withNode(node, true), Change.Kind.NODE, node.id());
+    public synchronized void nodeLastSeenWritten(Node node) {
+        nodeChanged(current.withNode(node, true), node.id());
     }
 
     @Override
-    public synchronized void deleted(long nodeId) {
-        publish(current.withoutNode(nodeId), Change.Kind.NODE, nodeId);
+    public synchronized void nodeDeleted(long nodeId) {
+        nodeChanged(current.withoutNode(nodeId), nodeId);
+    }
+
+    @Override
+    public synchronized void userWritten(User user) {
+        userChanged(current.withUser(user), user.id());
+    }
+
+    @Override
+    public synchronized void userDeleted(long userId) {
+        userChanged(current.withoutUser(userId), userId);
     }
 
     /**
@@ -79,47 +94,75 @@ public final class Snapshots implements NodeStore.CommitListener {
      * (the routes it serves, re-elected by {@link RouteElection}).
      */
     public synchronized void touch(long nodeId) {
-        publish(current.withTouched(nodeId), Change.Kind.NODE, nodeId);
+        nodeChanged(current.withTouched(nodeId), nodeId);
+    }
+
+    /**
+     * The map context (the DERP map, DNS) changed: every map stream sends it again. Its holder calls this after
+     * putting the new context in place.
+     */
+    public synchronized void mapContextChanged() {
+        deliver(new StateChange.MapContextChanged(current));
     }
 
     /** Called by {@link Presence} when a node's first map stream opens or its last one ends. */
     synchronized void online(long nodeId, boolean online) {
-        publish(current.withOnline(nodeId, online), Change.Kind.NODE, nodeId);
+        nodeChanged(current.withOnline(nodeId, online), nodeId);
     }
 
-    private void apply(MeshEvent event) {
-        switch (event) {
-            case MeshEvent.UserCreated e -> refreshUser(e.user().id());
-            case MeshEvent.UserChanged e -> refreshUser(e.user().id());
-            case MeshEvent.UserRoleUpdated e -> refreshUser(e.user().id());
-            case MeshEvent.UserDeleted e -> refreshUser(e.user().id());
-            case MeshEvent.NodeEvent e -> {
-                // node rows arrive from the store's commit listener, before their events
-            }
-            case MeshEvent.PolicyUpdated e -> {
-                // the policy is held by Policies; nothing in the snapshot changes
-            }
+    /** Called by {@link Policies} once {@code policy} is in force (for a saved policy: once the save committed). */
+    synchronized void policyChanged(Policy policy) {
+        deliver(new StateChange.PolicyChanged(current, policy));
+    }
+
+    /**
+     * Publishes {@code event} on the event bus once the transaction of {@code handle} has committed, after the feed
+     * has the transaction's changes; never when it rolls back.
+     */
+    void publishOnCommit(Handle handle, MeshEvent event) {
+        CommitListener.requireTransaction(handle);
+        handle.afterCommit(() -> events.publish(event));
+    }
+
+    /** Publishes {@code event} now, for a change that is not written to the database (presence, the policy file). */
+    void publish(MeshEvent event) {
+        events.publish(event);
+    }
+
+    private void nodeChanged(NetworkSnapshot next, long id) {
+        if (next != current) {
+            current = next;
+            deliver(new StateChange.NodeChanged(next, id));
         }
     }
 
-    private synchronized void refreshUser(long id) {
-        Optional<User> fresh = jdbi.withHandle(h -> users.byId(h, id));
-        publish(fresh.map(current::withUser).orElseGet(() -> current.withoutUser(id)), Change.Kind.USER, id);
+    private void userChanged(NetworkSnapshot next, long id) {
+        if (next != current) {
+            current = next;
+            deliver(new StateChange.UserChanged(next, id));
+        }
     }
 
-    private void publish(NetworkSnapshot next, Change.Kind kind, long id) {
-        if (next == current) {
-            return;
+    /** Called with the lock held. */
+    private void deliver(StateChange change) {
+        undelivered.add(change);
+        if (delivering) {
+            return; // a listener's own change: the loop below delivers it after the one in hand
         }
-        current = next;
-        Change change = new Change(next, kind, id);
-        for (Consumer<Change> listener : listeners) {
-            try {
-                listener.accept(change);
-            } catch (RuntimeException e) {
-                // the write is committed already: a listener's failure must not make it look failed
-                LOG.log(System.Logger.Level.ERROR, "snapshot listener failed on " + kind + " " + id, e);
+        delivering = true;
+        try {
+            for (StateChange next = undelivered.poll(); next != null; next = undelivered.poll()) {
+                for (Consumer<StateChange> listener : listeners) {
+                    try {
+                        listener.accept(next);
+                    } catch (RuntimeException e) {
+                        // the write is committed already: a listener's failure must not make it look failed
+                        LOG.log(System.Logger.Level.ERROR, "change feed listener failed on " + next, e);
+                    }
+                }
             }
+        } finally {
+            delivering = false;
         }
     }
 }

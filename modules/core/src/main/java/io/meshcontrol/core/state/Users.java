@@ -4,7 +4,6 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.auth.RoleScopes;
 import io.meshcontrol.core.auth.Scopes;
-import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.User;
@@ -18,7 +17,10 @@ import java.util.regex.Pattern;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
-/** Creating, renaming, re-roling and deleting users: validation, the write, then the event. */
+/**
+ * Creating, renaming, re-roling and deleting users: validation, then the write with its events in one transaction
+ * (the feed hears of the row and the events go out when it commits).
+ */
 public final class Users {
 
     public static final String WRITE_SCOPE = "users";
@@ -39,14 +41,14 @@ public final class Users {
     private final Jdbi jdbi;
     private final UserStore store;
     private final NodeStore nodes;
-    private final EventBus events;
+    private final Snapshots feed;
     private final Clock clock;
 
-    public Users(Jdbi jdbi, UserStore store, NodeStore nodes, EventBus events, Clock clock) {
+    Users(Jdbi jdbi, UserStore store, NodeStore nodes, Snapshots feed, Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
         this.nodes = nodes;
-        this.events = events;
+        this.feed = feed;
         this.clock = clock;
     }
 
@@ -79,21 +81,19 @@ public final class Users {
         Role role = request.role() == null ? Role.MEMBER : request.role();
         requireMayGrant(caller, role);
         Instant now = clock.instant();
-        User user = jdbi.inTransaction(h -> {
+        return jdbi.inTransaction(h -> {
             requireFreeName(h, name);
-            return store.insert(h, name, nullToEmpty(request.displayName()), email, role, now);
+            User user = store.insert(h, name, nullToEmpty(request.displayName()), email, role, now);
+            feed.publishOnCommit(h, new MeshEvent.UserCreated(now, user, caller.actor()));
+            return user;
         });
-        events.publish(new MeshEvent.UserCreated(now, user, caller.actor()));
-        return user;
     }
 
     public User update(Caller caller, long id, UserChange change) {
         caller.require(WRITE_SCOPE);
         Instant now = clock.instant();
-        User[] before = new User[1];
-        User after = jdbi.inTransaction(h -> {
+        return jdbi.inTransaction(h -> {
             User current = store.byId(h, id).orElseThrow(() -> unknown(Long.toString(id)));
-            before[0] = current;
             User updated = current;
             if (change.name() != null && !change.name().equals(current.name())) {
                 String name = validName(change.name());
@@ -110,22 +110,26 @@ public final class Users {
                 requireMayGrant(caller, change.role());
                 updated = updated.withRole(change.role());
             }
+            if (updated.equals(current)) {
+                return current; // nothing to write, nothing to tell
+            }
             store.update(h, updated);
+            if (updated.role() != current.role()) {
+                feed.publishOnCommit(h, new MeshEvent.UserRoleUpdated(now, updated, current.role(), updated.role(),
+                        caller.actor()));
+            }
+            if (!updated.name().equals(current.name()) || !updated.displayName().equals(current.displayName())
+                    || !updated.email().equals(current.email())) {
+                feed.publishOnCommit(h, new MeshEvent.UserChanged(now, updated, caller.actor()));
+            }
             return updated;
         });
-        if (after.role() != before[0].role()) {
-            events.publish(new MeshEvent.UserRoleUpdated(now, after, before[0].role(), after.role(), caller.actor()));
-        }
-        if (!after.name().equals(before[0].name()) || !after.displayName().equals(before[0].displayName())
-                || !after.email().equals(before[0].email())) {
-            events.publish(new MeshEvent.UserChanged(now, after, caller.actor()));
-        }
-        return after;
     }
 
     public void delete(Caller caller, long id) {
         caller.require(WRITE_SCOPE);
-        User deleted = jdbi.inTransaction(h -> {
+        Instant now = clock.instant();
+        jdbi.useTransaction(h -> {
             User user = store.byId(h, id).orElseThrow(() -> unknown(Long.toString(id)));
             requireMayGrant(caller, user.role());
             int owned = nodes.countForUser(h, id);
@@ -134,9 +138,8 @@ public final class Users {
                         + " node(s); delete or re-tag them first");
             }
             store.delete(h, id);
-            return user;
+            feed.publishOnCommit(h, new MeshEvent.UserDeleted(now, user, caller.actor()));
         });
-        events.publish(new MeshEvent.UserDeleted(clock.instant(), deleted, caller.actor()));
     }
 
     /** Nobody hands out (or takes away) a role with more rights than they hold themselves. */

@@ -15,37 +15,9 @@ import org.jdbi.v3.core.statement.StatementContext;
 /** Nodes table. Keys are stored in their text forms. */
 public final class NodeStore {
 
-    /**
-     * Told about every node row a transaction wrote, once it has committed: still inside the serialized write
-     * transaction (Jdbi runs after-commit callbacks before the transaction handler returns), so calls come in commit
-     * order. Must not block or write.
-     */
-    public interface CommitListener {
-        void written(Node node);
+    private volatile CommitListener listener = CommitListener.NOBODY;
 
-        /** A write that changed only the row's last-seen time. */
-        void lastSeenWritten(Node node);
-
-        void deleted(long nodeId);
-    }
-
-    private static final CommitListener NOBODY = new CommitListener() {
-        @Override
-        public void written(Node node) {
-        }
-
-        @Override
-        public void lastSeenWritten(Node node) {
-        }
-
-        @Override
-        public void deleted(long nodeId) {
-        }
-    };
-
-    private volatile CommitListener listener = NOBODY;
-
-    /** Sets the one listener (the network snapshot). */
+    /** Sets the one listener (the change feed). */
     public void onCommit(CommitListener commitListener) {
         this.listener = commitListener;
     }
@@ -59,55 +31,48 @@ public final class NodeStore {
     }
 
     public void insert(Handle handle, Node node) {
-        requireTransaction(handle);
+        CommitListener.requireTransaction(handle);
         handle.createUpdate("INSERT INTO nodes (" + COLUMNS + ") VALUES (:id, :stableId, :machineKey, :nodeKey, :discoKey, "
                         + ":hostname, :givenName, :userId, :tags, :ipv4, :ipv6, :hostinfo, :endpoints, :authorized, "
                         + ":ephemeral, :preAuthKeyId, :registerMethod, :createdAt, :lastSeen, :keyExpiry, :advertisedRoutes, "
                         + ":approvedRoutes)")
                 .bindMap(values(node))
                 .execute();
-        committed(handle, node);
+        handle.afterCommit(() -> listener.nodeWritten(node));
     }
 
-    /** Writes every mutable column of the node. */
+    /** Writes every mutable column of the node; a node that is gone stays gone. */
     public void update(Handle handle, Node node) {
-        requireTransaction(handle);
-        handle.createUpdate("UPDATE nodes SET machine_key = :machineKey, node_key = :nodeKey, disco_key = :discoKey, "
+        CommitListener.requireTransaction(handle);
+        if (handle.createUpdate("UPDATE nodes SET machine_key = :machineKey, node_key = :nodeKey, disco_key = :discoKey, "
                         + "hostname = :hostname, given_name = :givenName, user_id = :userId, tags = :tags, "
                         + "hostinfo = :hostinfo, endpoints = :endpoints, authorized = :authorized, ephemeral = :ephemeral, "
                         + "pre_auth_key_id = :preAuthKeyId, register_method = :registerMethod, last_seen = :lastSeen, "
                         + "key_expiry = :keyExpiry, advertised_routes = :advertisedRoutes, approved_routes = :approvedRoutes "
                         + "WHERE id = :id")
                 .bindMap(values(node))
-                .execute();
-        committed(handle, node);
+                .execute() == 1) {
+            handle.afterCommit(() -> listener.nodeWritten(node));
+        }
     }
 
-    public void markLastSeen(Handle handle, long id, java.time.Instant at) {
-        requireTransaction(handle);
+    /** @return the node as written, or empty when there is no such node */
+    public Optional<Node> markLastSeen(Handle handle, long id, java.time.Instant at) {
+        CommitListener.requireTransaction(handle);
         handle.createUpdate("UPDATE nodes SET last_seen = :at WHERE id = :id").bind("id", id)
                 .bind("at", at.toEpochMilli()).execute();
-        byId(handle, id).ifPresent(node -> handle.afterCommit(() -> listener.lastSeenWritten(node)));
+        Optional<Node> node = byId(handle, id);
+        node.ifPresent(written -> handle.afterCommit(() -> listener.nodeLastSeenWritten(written)));
+        return node;
     }
 
     public boolean delete(Handle handle, long id) {
-        requireTransaction(handle);
+        CommitListener.requireTransaction(handle);
         boolean deleted = handle.createUpdate("DELETE FROM nodes WHERE id = :id").bind("id", id).execute() == 1;
         if (deleted) {
-            handle.afterCommit(() -> listener.deleted(id));
+            handle.afterCommit(() -> listener.nodeDeleted(id));
         }
         return deleted;
-    }
-
-    private void committed(Handle handle, Node node) {
-        handle.afterCommit(() -> listener.written(node));
-    }
-
-    /** Outside a transaction an after-commit callback would never run, and the snapshot would miss the write. */
-    private static void requireTransaction(Handle handle) {
-        if (!handle.isInTransaction()) {
-            throw new IllegalStateException("node rows are written inside a transaction");
-        }
     }
 
     public Optional<Node> byId(Handle handle, long id) {

@@ -10,12 +10,23 @@ import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.StatementContext;
 
-/** Users table. Methods run in the caller's handle so that state changes can span several stores. */
+/**
+ * Users table. Methods run in the caller's handle so that state changes can span several stores; writes need a
+ * transaction, whose commit the {@link CommitListener} hears of.
+ */
 public final class UserStore {
+
+    private volatile CommitListener listener = CommitListener.NOBODY;
+
+    /** Sets the one listener (the change feed). */
+    public void onCommit(CommitListener commitListener) {
+        this.listener = commitListener;
+    }
 
     private static final String COLUMNS = "id, name, display_name, email, role, created_at";
 
     public User insert(Handle handle, String name, String displayName, String email, Role role, Instant createdAt) {
+        CommitListener.requireTransaction(handle);
         long id = IdSequences.next(handle, "users");
         User user = new User(id, name, displayName, email, role, createdAt);
         handle.createUpdate("INSERT INTO users (" + COLUMNS + ") VALUES (:id, :name, :displayName, :email, :role, :createdAt)")
@@ -26,22 +37,31 @@ public final class UserStore {
                 .bind("role", role.wireName())
                 .bind("createdAt", createdAt.toEpochMilli())
                 .execute();
+        handle.afterCommit(() -> listener.userWritten(user));
         return user;
     }
 
     public void update(Handle handle, User user) {
-        handle.createUpdate("UPDATE users SET name = :name, display_name = :displayName, email = :email, role = :role "
+        CommitListener.requireTransaction(handle);
+        if (handle.createUpdate("UPDATE users SET name = :name, display_name = :displayName, email = :email, role = :role "
                         + "WHERE id = :id")
                 .bind("id", user.id())
                 .bind("name", user.name())
                 .bind("displayName", user.displayName())
                 .bind("email", user.email())
                 .bind("role", user.role().wireName())
-                .execute();
+                .execute() == 1) {
+            handle.afterCommit(() -> listener.userWritten(user));
+        }
     }
 
     public boolean delete(Handle handle, long id) {
-        return handle.createUpdate("DELETE FROM users WHERE id = :id").bind("id", id).execute() == 1;
+        CommitListener.requireTransaction(handle);
+        boolean deleted = handle.createUpdate("DELETE FROM users WHERE id = :id").bind("id", id).execute() == 1;
+        if (deleted) {
+            handle.afterCommit(() -> listener.userDeleted(id));
+        }
+        return deleted;
     }
 
     public Optional<User> byId(Handle handle, long id) {

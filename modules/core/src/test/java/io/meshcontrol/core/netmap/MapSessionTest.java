@@ -56,7 +56,7 @@ class MapSessionTest {
     }
 
     private MapSessions sessions(Duration keepAlive) {
-        return new MapSessions(network.events(), network.snapshots(), new MapInputs.Source(network,
+        return new MapSessions(network.snapshots(), new MapInputs.Source(network,
                 new AccessControl(network.policies()), () -> CONTEXT, Clock.systemUTC()), keepAlive, metrics);
     }
 

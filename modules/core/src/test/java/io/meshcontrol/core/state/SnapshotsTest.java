@@ -129,14 +129,15 @@ class SnapshotsTest {
 
     @Test
     void listenersGetEveryChangeInVersionOrder() {
-        List<Snapshots.Change> changes = new CopyOnWriteArrayList<>();
+        List<StateChange> changes = new CopyOnWriteArrayList<>();
         network.snapshots().subscribe(changes::add);
         Node a = join("a");
         network.presence().connected(a);
         network.nodes().rename(admin, a.id(), "renamed");
         network.users().create(admin, new Users.NewUser("thor", "Thor", "thor@example.com", Role.MEMBER));
-        assertEquals(List.of(Snapshots.Change.Kind.NODE, Snapshots.Change.Kind.NODE, Snapshots.Change.Kind.NODE,
-                Snapshots.Change.Kind.USER), changes.stream().map(Snapshots.Change::kind).toList());
+        assertEquals(List.of(StateChange.NodeChanged.class, StateChange.NodeChanged.class,
+                StateChange.NodeChanged.class, StateChange.UserChanged.class),
+                changes.stream().map(Object::getClass).toList());
         for (int i = 1; i < changes.size(); i++) {
             assertEquals(changes.get(i - 1).snapshot().version() + 1, changes.get(i).snapshot().version());
         }

@@ -1,0 +1,39 @@
+package io.meshcontrol.core.state;
+
+import io.meshcontrol.core.policy.Policy;
+
+/**
+ * One change on the feed ({@link Snapshots#subscribe}): what changed, as a descriptor a reader can merge with others,
+ * and the snapshot that has it. Readers that need the data read it from that snapshot (nodes, users) or from the
+ * change itself (the policy).
+ */
+public sealed interface StateChange {
+
+    /**
+     * The snapshot with this change in it; for a policy or map context change, the snapshot that was current when it
+     * took effect.
+     */
+    NetworkSnapshot snapshot();
+
+    /**
+     * A node's row or online state changed, or what peers see of it for another reason (the routes it serves), or it
+     * was deleted (then the snapshot no longer holds it).
+     */
+    record NodeChanged(NetworkSnapshot snapshot, long nodeId) implements StateChange {
+    }
+
+    /** A user was created, changed (name, profile, role) or deleted. */
+    record UserChanged(NetworkSnapshot snapshot, long userId) implements StateChange {
+    }
+
+    /** A new policy is in force ({@link Policies#policy()} returns it from now on). */
+    record PolicyChanged(NetworkSnapshot snapshot, Policy policy) implements StateChange {
+    }
+
+    /**
+     * What every map carries besides nodes changed (the DERP map, DNS); whoever holds the map context has put the new
+     * one in place before announcing it.
+     */
+    record MapContextChanged(NetworkSnapshot snapshot) implements StateChange {
+    }
+}
