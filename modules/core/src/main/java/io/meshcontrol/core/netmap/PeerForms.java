@@ -4,7 +4,7 @@ import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.CapabilityVersion;
 import io.meshcontrol.core.wire.EncodedNodes;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

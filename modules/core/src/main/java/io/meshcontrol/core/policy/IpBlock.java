@@ -1,7 +1,7 @@
 package io.meshcontrol.core.policy;
 
-import io.meshcontrol.core.wire.IpAddress;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpAddress;
+import io.meshcontrol.core.net.IpPrefix;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,7 +2,7 @@ package io.meshcontrol.core.policy;
 
 import io.meshcontrol.core.wire.CapGrant;
 import io.meshcontrol.core.wire.FilterRule;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.wire.NetPortRange;
 import io.meshcontrol.core.wire.PortRange;
 import java.util.ArrayList;

@@ -193,7 +193,7 @@ final class PolicyParser {
                 String where = "autoApprovers.routes[\"" + entry.getKey() + "\"]";
                 IpBlock prefix;
                 try {
-                    io.meshcontrol.core.wire.IpPrefix.parse(entry.getKey());
+                    io.meshcontrol.core.net.IpPrefix.parse(entry.getKey());
                     prefix = IpBlock.parse(entry.getKey());
                 } catch (RuntimeException e) {
                     throw new PolicyException(where + ": not a CIDR prefix");

@@ -2,7 +2,7 @@ package io.meshcontrol.core.routes;
 
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.util.List;
 import java.util.TreeSet;
 

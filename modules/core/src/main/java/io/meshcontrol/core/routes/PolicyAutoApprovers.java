@@ -5,7 +5,7 @@ import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.policy.HuJson;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyException;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

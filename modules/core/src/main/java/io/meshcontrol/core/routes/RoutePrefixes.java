@@ -1,7 +1,7 @@
 package io.meshcontrol.core.routes;
 
 import io.meshcontrol.core.MeshException;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -76,7 +76,7 @@ public final class RoutePrefixes {
         byte[] network = masked(bytes, prefix.bits());
         if (!java.util.Arrays.equals(bytes, network)) {
             throw MeshException.invalid("route \"" + text + "\" has host bits set; the prefix is "
-                    + IpPrefix.of(io.meshcontrol.core.wire.IpAddress.of(network), prefix.bits()));
+                    + IpPrefix.of(io.meshcontrol.core.net.IpAddress.of(network), prefix.bits()));
         }
         return prefix;
     }

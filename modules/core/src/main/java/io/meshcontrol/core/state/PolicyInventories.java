@@ -5,7 +5,7 @@ import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.policy.PolicyInventory;
 import io.meshcontrol.core.policy.PolicyNode;
 import io.meshcontrol.core.policy.PolicyUser;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

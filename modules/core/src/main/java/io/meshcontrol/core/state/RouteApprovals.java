@@ -14,7 +14,7 @@ import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.UserStore;
 import io.meshcontrol.core.wire.Hostinfo;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.HashSet;

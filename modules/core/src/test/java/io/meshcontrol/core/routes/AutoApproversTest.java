@@ -10,7 +10,7 @@ import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyException;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.MeshException;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -13,7 +13,7 @@ import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.store.Database;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -12,6 +12,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.meshcontrol.core.key.ChallengePublicKey;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.key.MachinePublicKey;
+import io.meshcontrol.core.net.IpAddressPort;
+import io.meshcontrol.core.net.IpPrefix;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;

@@ -1,4 +1,4 @@
-package io.meshcontrol.core.wire;
+package io.meshcontrol.core.net;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
@@ -57,10 +57,6 @@ public final class IpAddress {
     /** The number of bits: 32 or 128. */
     public int bitLength() {
         return bytes.length * 8;
-    }
-
-    byte[] rawBytes() {
-        return bytes;
     }
 
     @Override
