@@ -3,6 +3,7 @@ package io.meshcontrol.core.net;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * An IP address as Go's {@code netip.Addr} writes it: {@code "100.64.0.1"}, {@code "fd7a:115c:a1e0::1"}. Text is
@@ -29,6 +30,15 @@ public final class IpAddress {
     public static IpAddress parse(String text) {
         IpText.Parsed parsed = IpText.parseAddress(text);
         return new IpAddress(parsed.bytes(), parsed.zone());
+    }
+
+    /** The address {@code text} is, or empty when it is none: for checks that word their own refusal. */
+    public static Optional<IpAddress> tryParse(String text) {
+        try {
+            return Optional.of(parse(text));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /** An address from its 4 (IPv4) or 16 (IPv6) bytes, which are copied. */

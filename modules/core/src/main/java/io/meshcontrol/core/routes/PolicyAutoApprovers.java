@@ -85,7 +85,7 @@ public final class PolicyAutoApprovers implements AutoApprovers {
     @Override
     public boolean approvesRoute(Node node, User owner, IpPrefix route) {
         for (Map.Entry<IpPrefix, List<String>> entry : routes.entrySet()) {
-            if (RoutePrefixes.contains(entry.getKey(), route) && matches(entry.getValue(), node, owner)) {
+            if (entry.getKey().contains(route) && matches(entry.getValue(), node, owner)) {
                 return true;
             }
         }
