@@ -1,5 +1,6 @@
 package io.meshcontrol.core.config;
 
+import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.net.IpAddress;
 import io.meshcontrol.core.net.IpPrefix;
 import java.net.URI;
