@@ -175,6 +175,14 @@ class RouteApprovalTest {
     }
 
     @Test
+    void anAutogroupApprovesAsItMatchesInTheRules() {
+        // The parsed policy's alias, not a second reading of the text (which took it for a login naming nobody).
+        net.policy("{\"autoApprovers\": {\"routes\": {\"10.0.0.0/8\": [\"autogroup:member\"]}}}");
+        Node router = join(List.of(), "10.1.0.0/16", "172.16.0.0/12");
+        assertEquals(prefixes("10.1.0.0/16"), router.approvedRoutes());
+    }
+
+    @Test
     void aPolicyWithBadAutoApproversIsRefused() {
         MeshException refused = assertThrows(MeshException.class, () -> net.policy(
                 "{\"autoApprovers\": {\"routes\": {\"10.0.0.0/8\": [\"tag:undefined\"]}}}"));
