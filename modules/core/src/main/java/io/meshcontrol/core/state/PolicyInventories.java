@@ -2,10 +2,10 @@ package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.policy.PolicyInventory;
 import io.meshcontrol.core.policy.PolicyNode;
 import io.meshcontrol.core.policy.PolicyUser;
-import io.meshcontrol.core.net.IpPrefix;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

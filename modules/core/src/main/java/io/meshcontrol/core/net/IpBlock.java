@@ -1,7 +1,5 @@
-package io.meshcontrol.core.policy;
+package io.meshcontrol.core.net;
 
-import io.meshcontrol.core.net.IpAddress;
-import io.meshcontrol.core.net.IpPrefix;
 import java.util.ArrayList;
 import java.util.List;
 
