@@ -18,6 +18,7 @@ module io.meshcontrol.core {
     exports io.meshcontrol.core.event;
     exports io.meshcontrol.core.key;
     exports io.meshcontrol.core.model;
+    exports io.meshcontrol.core.net;
     exports io.meshcontrol.core.netmap;
     exports io.meshcontrol.core.policy;
     exports io.meshcontrol.core.routes;

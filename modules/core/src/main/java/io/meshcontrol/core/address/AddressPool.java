@@ -1,10 +1,8 @@
 package io.meshcontrol.core.address;
 
 import io.meshcontrol.core.MeshException;
-import java.net.Inet4Address;
-import java.net.Inet6Address;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import io.meshcontrol.core.net.IpAddress;
+import io.meshcontrol.core.net.IpPrefix;
 import java.security.SecureRandom;
 import java.util.Set;
 
@@ -34,16 +32,16 @@ public final class AddressPool {
     private final SecureRandom random = new SecureRandom();
 
     public AddressPool(String v4Cidr, String v6Cidr, Allocation allocation) {
-        Cidr v4 = Cidr.parse(v4Cidr);
-        Cidr v6 = Cidr.parse(v6Cidr);
-        if (!(v4.address() instanceof Inet4Address) || !(v6.address() instanceof Inet6Address) || v6.bits() > 96) {
+        IpPrefix v4 = IpPrefix.parse(v4Cidr);
+        IpPrefix v6 = IpPrefix.parse(v6Cidr);
+        if (!v4.address().isIpv4() || v6.address().isIpv4() || v6.bits() > 96) {
             throw new IllegalArgumentException("need an IPv4 prefix and an IPv6 prefix of /96 or shorter");
         }
-        long network = toLong(v4.address().getAddress()) & mask(v4.bits());
+        long network = toLong(v4.address().bytes()) & mask(v4.bits());
         long size = 1L << (32 - v4.bits());
         this.first = size > 2 ? network + 1 : network;
         this.last = size > 2 ? network + size - 2 : network + size - 1;
-        this.v6Prefix = v6.address().getAddress();
+        this.v6Prefix = v6.address().bytes();
         this.allocation = allocation;
     }
 
@@ -75,42 +73,7 @@ public final class AddressPool {
         bytes[13] = (byte) (v4 >>> 16);
         bytes[14] = (byte) (v4 >>> 8);
         bytes[15] = (byte) v4;
-        try {
-            return compress(InetAddress.getByAddress(bytes).getHostAddress());
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** The JDK writes every group; clients and users know the compressed form. */
-    static String compress(String full) {
-        String[] groups = full.split(":");
-        StringBuilder text = new StringBuilder();
-        int bestStart = -1;
-        int bestLength = 1;
-        for (int i = 0; i < groups.length; ) {
-            int j = i;
-            while (j < groups.length && groups[j].equals("0")) {
-                j++;
-            }
-            if (j - i > bestLength) {
-                bestStart = i;
-                bestLength = j - i;
-            }
-            i = j == i ? i + 1 : j;
-        }
-        for (int i = 0; i < groups.length; i++) {
-            if (i == bestStart) {
-                text.append(i == 0 ? "::" : ":");
-                i += bestLength - 1;
-                continue;
-            }
-            text.append(groups[i]);
-            if (i < groups.length - 1) {
-                text.append(':');
-            }
-        }
-        return text.toString();
+        return IpAddress.of(bytes).toString();
     }
 
     private static String text4(long address) {
@@ -127,28 +90,6 @@ public final class AddressPool {
     }
 
     private static long ipv4(String text) {
-        return toLong(Cidr.literal(text).getAddress());
-    }
-
-    private record Cidr(InetAddress address, int bits) {
-        static Cidr parse(String text) {
-            int slash = text.indexOf('/');
-            if (slash < 0) {
-                throw new IllegalArgumentException("not a prefix: " + text);
-            }
-            return new Cidr(literal(text.substring(0, slash)), Integer.parseInt(text.substring(slash + 1)));
-        }
-
-        static InetAddress literal(String text) {
-            // getByName parses IP literals itself; anything else could trigger a name lookup, so refuse it.
-            if (!text.matches("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")) {
-                throw new IllegalArgumentException("not an IP address: " + text);
-            }
-            try {
-                return InetAddress.getByName(text);
-            } catch (UnknownHostException e) {
-                throw new IllegalArgumentException("not an IP address: " + text, e);
-            }
-        }
+        return toLong(IpAddress.parse(text).bytes());
     }
 }

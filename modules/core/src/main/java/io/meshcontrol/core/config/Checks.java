@@ -1,5 +1,8 @@
 package io.meshcontrol.core.config;
 
+import io.meshcontrol.core.GoDuration;
+import io.meshcontrol.core.net.IpAddress;
+import io.meshcontrol.core.net.IpPrefix;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -49,33 +52,43 @@ final class Checks {
             try {
                 prefix = IpPrefix.parse(text);
             } catch (IllegalArgumentException e) {
-                return Optional.of(e.getMessage());
+                return Optional.of(prefixProblem(text));
             }
             if (!outer.contains(prefix)) {
                 return Optional.of("must be inside " + range + ", the range clients accept (got " + Quote.of(text) + ")");
             }
-            if (!prefix.isCanonical()) {
+            if (!prefix.masked().equals(prefix)) {
                 return Optional.of("must not have address bits set after the prefix length (got " + Quote.of(text) + ")");
             }
             return Optional.empty();
         });
     }
 
+    /** What is wrong with text that is no prefix, in the part a person must fix. */
+    private static String prefixProblem(String text) {
+        int slash = text.lastIndexOf('/');
+        if (slash < 0) {
+            return "must be a CIDR prefix such as 100.64.0.0/10 (got " + Quote.of(text) + ")";
+        }
+        return ipLiteral(text.substring(0, slash)).isEmpty() ? "is not an IP prefix: " + Quote.of(text)
+                : "has an invalid prefix length: " + Quote.of(text);
+    }
+
     /** An IPv4 address literal (when set). */
     static ConfigKey.Check ipv4() {
-        return value -> text(value).filter(text -> !IpAddresses.isIpv4(text))
+        return value -> text(value).filter(text -> ipv4Literal(text).isEmpty())
                 .map(text -> "must be an IPv4 address (got " + Quote.of(text) + ")");
     }
 
     /** An IPv6 address literal (when set). */
     static ConfigKey.Check ipv6() {
-        return value -> text(value).filter(text -> !IpAddresses.isIpv6(text))
+        return value -> text(value).filter(text -> ipv6Literal(text).isEmpty())
                 .map(text -> "must be an IPv6 address (got " + Quote.of(text) + ")");
     }
 
     /** Every element is an IP address literal. */
     static ConfigKey.Check ipAddresses() {
-        return value -> eachOf(value, text -> IpAddresses.parse(text).isPresent()
+        return value -> eachOf(value, text -> ipLiteral(text).isPresent()
                 ? Optional.empty()
                 : Optional.of("must be IP addresses; " + Quote.of(text) + " is not one"));
     }
@@ -132,7 +145,7 @@ final class Checks {
                     return Optional.of(where + "needs \"type\" A or AAAA (got " + record + ")");
                 }
                 boolean matches = address instanceof String a
-                        && ("A".equals(type) ? IpAddresses.isIpv4(a) : IpAddresses.isIpv6(a));
+                        && ("A".equals(type) ? ipv4Literal(a) : ipv6Literal(a)).isPresent();
                 if (!matches) {
                     return Optional.of(where + "needs an " + ("A".equals(type) ? "IPv4" : "IPv6")
                             + " address in \"value\" (got " + record + ")");
@@ -176,6 +189,20 @@ final class Checks {
         return value -> text(value).flatMap(text -> httpUrlProblem(MeshConfig.Cli.withScheme(text)));
     }
 
+    /** An IP address as configuration writes one: no zone ({@code %eth0}), never looked up in DNS. */
+    static Optional<IpAddress> ipLiteral(String text) {
+        return IpAddress.tryParse(text).filter(address -> address.zone().isEmpty());
+    }
+
+    static Optional<IpAddress> ipv4Literal(String text) {
+        return ipLiteral(text).filter(IpAddress::isIpv4);
+    }
+
+    /** An IPv6 literal, IPv4-mapped ones ({@code ::ffff:192.0.2.1}) included. */
+    static Optional<IpAddress> ipv6Literal(String text) {
+        return ipLiteral(text).filter(address -> !address.isIpv4());
+    }
+
     private static Optional<String> text(Object value) {
         if (value instanceof Optional<?> optional) {
             return optional.map(String.class::cast);
@@ -194,7 +221,7 @@ final class Checks {
     }
 
     private static Optional<String> resolverProblem(String text) {
-        if (IpAddresses.parse(text).isPresent()) {
+        if (ipLiteral(text).isPresent()) {
             return Optional.empty();
         }
         if (text.startsWith("https://") && httpUrlProblem(text).isEmpty()) {

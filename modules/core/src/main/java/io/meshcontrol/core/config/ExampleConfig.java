@@ -1,5 +1,6 @@
 package io.meshcontrol.core.config;
 
+import io.meshcontrol.core.GoDuration;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -34,7 +34,7 @@ public record HostPort(String host, int port) {
             }
             host = text.substring(1, close);
             port = text.substring(close + 2);
-            if (!IpAddresses.isIpv6(host)) {
+            if (Checks.ipv6Literal(host).isEmpty()) {
                 throw new IllegalArgumentException("has an invalid IPv6 address in brackets (got " + Quote.of(text) + ")");
             }
         } else {
@@ -48,7 +48,7 @@ public record HostPort(String host, int port) {
                 throw new IllegalArgumentException("must put an IPv6 host in brackets, e.g. [::1]:8080 (got " + Quote.of(text) + ")");
             }
             boolean numeric = host.matches("[0-9.]+"); // 300.1.1.1 would pass as a host name
-            if (!host.isEmpty() && !IpAddresses.isIpv4(host) && (numeric || !HOST_NAME.matcher(host).matches())) {
+            if (!host.isEmpty() && Checks.ipv4Literal(host).isEmpty() && (numeric || !HOST_NAME.matcher(host).matches())) {
                 throw new IllegalArgumentException("has an invalid host " + Quote.of(host) + " (got " + Quote.of(text) + ")");
             }
         }

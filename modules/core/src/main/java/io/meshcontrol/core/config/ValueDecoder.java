@@ -1,5 +1,6 @@
 package io.meshcontrol.core.config;
 
+import io.meshcontrol.core.GoDuration;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;

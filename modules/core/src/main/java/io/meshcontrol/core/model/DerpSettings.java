@@ -2,7 +2,7 @@ package io.meshcontrol.core.model;
 
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.config.HostPort;
-import io.meshcontrol.core.wire.IpAddress;
+import io.meshcontrol.core.net.IpAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package io.meshcontrol.core.model;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.key.NodePublicKey;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.time.Instant;
 import java.util.List;
 

@@ -7,7 +7,7 @@ import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.ClientVersion;
 import io.meshcontrol.core.wire.Debug;
 import io.meshcontrol.core.wire.FilterRule;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.core.wire.PeerChange;
 import io.meshcontrol.core.wire.RawJson;

@@ -2,7 +2,7 @@ package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.CapabilityVersion;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package io.meshcontrol.core.policy;
 
+import io.meshcontrol.core.net.IpBlock;
+
 /**
  * One name in a rule's source or destination, classified by its form. Whether it names something the policy
  * defines is checked by the parser; what it covers is decided at compilation against the network's nodes.

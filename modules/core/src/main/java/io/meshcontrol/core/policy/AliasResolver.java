@@ -1,5 +1,6 @@
 package io.meshcontrol.core.policy;
 
+import io.meshcontrol.core.net.IpBlock;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.meshcontrol.core.policy;
 
+import io.meshcontrol.core.net.IpBlock;
 import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.wire.RawJson;
 import io.meshcontrol.core.wire.SSHPolicy;

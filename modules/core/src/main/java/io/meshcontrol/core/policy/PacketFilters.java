@@ -1,8 +1,9 @@
 package io.meshcontrol.core.policy;
 
+import io.meshcontrol.core.net.IpBlock;
+import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.wire.CapGrant;
 import io.meshcontrol.core.wire.FilterRule;
-import io.meshcontrol.core.wire.IpPrefix;
 import io.meshcontrol.core.wire.NetPortRange;
 import io.meshcontrol.core.wire.PortRange;
 import java.util.ArrayList;

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * @param groups group name ({@code group:x}) to member logins
  * @param tagOwners tag to its owners: logins, groups, other tags, or autogroups
  * @param hosts names usable in rules, to an IP address or prefix
- * @param autoApprovers who may have routes approved without an administrator (applied by the routes code)
+ * @param autoApprovers who may have routes approved without an administrator (applied by {@link AutoApproval})
  * @param acls access rules, or null when the policy has no {@code acls} section
  * @param grants grants, or null when the policy has no {@code grants} section; with neither section everything is
  *     allowed (as for a network that never saved a policy), while an empty list allows nothing

@@ -1,5 +1,7 @@
 package io.meshcontrol.core.policy;
 
+import io.meshcontrol.core.net.IpBlock;
+import io.meshcontrol.core.net.IpPrefix;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -175,7 +177,7 @@ final class PolicyParser {
         }
     }
 
-    /** Error texts as the routes code words them (the vendor's are not known). */
+    /** The error texts are this server's own (the vendor's are not known). */
     private static AutoApprovers autoApprovers(JsonNode node, References refs) {
         if (!present(node)) {
             return AutoApprovers.NONE;
@@ -193,9 +195,8 @@ final class PolicyParser {
                 String where = "autoApprovers.routes[\"" + entry.getKey() + "\"]";
                 IpBlock prefix;
                 try {
-                    io.meshcontrol.core.wire.IpPrefix.parse(entry.getKey());
-                    prefix = IpBlock.parse(entry.getKey());
-                } catch (RuntimeException e) {
+                    prefix = IpBlock.of(IpPrefix.parse(entry.getKey()));
+                } catch (IllegalArgumentException e) {
                     throw new PolicyException(where + ": not a CIDR prefix");
                 }
                 routes.put(entry.getKey(), new AutoApprovers.RouteApprovers(prefix,

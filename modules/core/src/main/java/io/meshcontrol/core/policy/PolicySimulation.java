@@ -108,9 +108,9 @@ public final class PolicySimulation {
     private static void check(String node, String field, String value, boolean prefix) {
         try {
             if (prefix) {
-                io.meshcontrol.core.wire.IpPrefix.parse(value);
+                io.meshcontrol.core.net.IpPrefix.parse(value);
             } else {
-                io.meshcontrol.core.wire.IpAddress.parse(value);
+                io.meshcontrol.core.net.IpAddress.parse(value);
             }
         } catch (IllegalArgumentException e) {
             throw MeshException.invalid("nodes file: node \"" + node + "\": " + field + " \"" + value + "\" is not an IP "

@@ -1,6 +1,7 @@
 package io.meshcontrol.core.policy;
 
 import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.net.IpBlock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

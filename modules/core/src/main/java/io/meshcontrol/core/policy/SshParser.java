@@ -1,5 +1,6 @@
 package io.meshcontrol.core.policy;
 
+import io.meshcontrol.core.GoDuration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,12 +81,17 @@ final class SshParser {
         if (text.equals("always")) {
             return Duration.ZERO;
         }
-        Duration period = GoDuration.parse(text);
+        Duration period;
+        try {
+            period = GoDuration.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new PolicyException("time: invalid duration \"" + text + "\""); // Go's time.ParseDuration says so
+        }
         if (period.isNegative()) {
-            throw new PolicyException("checkPeriod " + GoDuration.format(period) + " must be a positive duration");
+            throw new PolicyException("checkPeriod " + GoDuration.goString(period) + " must be a positive duration");
         }
         if (period.compareTo(MAX_CHECK_PERIOD) > 0) {
-            throw new PolicyException("checkPeriod " + GoDuration.format(period) + " is above the max (168h)");
+            throw new PolicyException("checkPeriod " + GoDuration.goString(period) + " is above the max (168h)");
         }
         return period;
     }

@@ -1,7 +1,7 @@
 package io.meshcontrol.core.routes;
 
 import io.meshcontrol.core.MeshException;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -44,15 +44,6 @@ public final class RoutePrefixes {
         return List.copyOf(set);
     }
 
-    /** Whether {@code inner} lies inside {@code outer} (or equals it). */
-    public static boolean contains(IpPrefix outer, IpPrefix inner) {
-        if (outer.address().bitLength() != inner.address().bitLength() || outer.bits() > inner.bits()) {
-            return false;
-        }
-        return java.util.Arrays.equals(masked(outer.address().bytes(), outer.bits()),
-                masked(inner.address().bytes(), outer.bits()));
-    }
-
     /**
      * Routes as a person or API client gives them, checked: each a CIDR prefix without host bits (clients
      * advertise them that way, and an approval must match exactly); the refusal names the first bad one.
@@ -72,21 +63,10 @@ public final class RoutePrefixes {
         } catch (IllegalArgumentException e) {
             throw MeshException.invalid("route \"" + text + "\" is not a CIDR prefix such as 10.0.0.0/24");
         }
-        byte[] bytes = prefix.address().bytes();
-        byte[] network = masked(bytes, prefix.bits());
-        if (!java.util.Arrays.equals(bytes, network)) {
-            throw MeshException.invalid("route \"" + text + "\" has host bits set; the prefix is "
-                    + IpPrefix.of(io.meshcontrol.core.wire.IpAddress.of(network), prefix.bits()));
+        IpPrefix network = prefix.masked();
+        if (!network.equals(prefix)) {
+            throw MeshException.invalid("route \"" + text + "\" has host bits set; the prefix is " + network);
         }
         return prefix;
-    }
-
-    private static byte[] masked(byte[] address, int bits) {
-        byte[] out = address.clone();
-        for (int i = 0; i < out.length; i++) {
-            int keep = Math.max(0, Math.min(8, bits - i * 8));
-            out[i] = (byte) (out[i] & (0xff << (8 - keep)));
-        }
-        return out;
     }
 }

@@ -1,7 +1,7 @@
 package io.meshcontrol.core.routes;
 
 import io.meshcontrol.core.model.Node;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;

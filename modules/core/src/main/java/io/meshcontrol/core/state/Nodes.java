@@ -7,7 +7,7 @@ import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.store.NodeStore;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;

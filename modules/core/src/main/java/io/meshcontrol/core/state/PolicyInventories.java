@@ -2,10 +2,10 @@ package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.policy.PolicyInventory;
 import io.meshcontrol.core.policy.PolicyNode;
 import io.meshcontrol.core.policy.PolicyUser;
-import io.meshcontrol.core.wire.IpPrefix;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -19,18 +19,28 @@ public final class PolicyInventories {
     public static PolicyInventory of(NetworkSnapshot snapshot) {
         List<PolicyUser> users = new ArrayList<>(snapshot.users().size());
         for (User user : snapshot.users().values()) {
-            users.add(new PolicyUser(user.id(), user.name(), user.email(), user.role()));
+            users.add(user(user));
         }
         users.sort(Comparator.comparingLong(PolicyUser::id));
         List<PolicyNode> nodes = new ArrayList<>(snapshot.nodes().size());
         for (Node node : snapshot.nodes().values()) {
             if (node.authorized()) {
-                nodes.add(new PolicyNode(node.id(), node.givenName(), node.stableId(), node.userId(), node.tags(),
-                        node.ipv4(), node.ipv6(), approvedRoutes(node)));
+                nodes.add(node(node));
             }
         }
         nodes.sort(Comparator.comparingLong(PolicyNode::id));
         return new PolicyInventory(users, nodes);
+    }
+
+    /** A user as the policy sees it. */
+    public static PolicyUser user(User user) {
+        return new PolicyUser(user.id(), user.name(), user.email(), user.role());
+    }
+
+    /** A node as the policy sees it. */
+    public static PolicyNode node(Node node) {
+        return new PolicyNode(node.id(), node.givenName(), node.stableId(), node.userId(), node.tags(), node.ipv4(),
+                node.ipv6(), approvedRoutes(node));
     }
 
     /**

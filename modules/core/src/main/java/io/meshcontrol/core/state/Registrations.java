@@ -14,7 +14,7 @@ import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.UserStore;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -5,16 +5,12 @@ import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
-import io.meshcontrol.core.policy.Policy;
-import io.meshcontrol.core.policy.PolicyException;
-import io.meshcontrol.core.routes.AutoApprovers;
-import io.meshcontrol.core.routes.PolicyAutoApprovers;
+import io.meshcontrol.core.net.IpPrefix;
+import io.meshcontrol.core.policy.AutoApproval;
 import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.UserStore;
 import io.meshcontrol.core.wire.Hostinfo;
-import io.meshcontrol.core.wire.IpPrefix;
-import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.HashSet;
 import java.util.List;
@@ -31,18 +27,12 @@ public final class RouteApprovals {
     public static final String WRITE_SCOPE = "devices:routes";
     public static final String READ_SCOPE = "devices:routes:read";
 
-    private static final System.Logger LOG = System.getLogger(RouteApprovals.class.getName());
-
-    private record Approvers(Policy policy, AutoApprovers approvers) {
-    }
-
     private final Jdbi jdbi;
     private final Snapshots snapshots;
     private final NodeStore nodes;
     private final UserStore users;
     private final Policies policies;
     private final Clock clock;
-    private volatile Approvers approvers;
 
     RouteApprovals(Jdbi jdbi, Snapshots snapshots, NodeStore nodes, UserStore users, Policies policies, Clock clock) {
         this.jdbi = jdbi;
@@ -92,7 +82,9 @@ public final class RouteApprovals {
             return node; // nothing waits for approval: the common case costs no policy lookup
         }
         User owner = node.userId() == null ? null : users.byId(h, node.userId()).orElse(null);
-        List<IpPrefix> approved = approvers().approve(node, owner);
+        AutoApproval approval = AutoApproval.of(policies.policy(), PolicyInventories.node(node),
+                owner == null ? null : PolicyInventories.user(owner));
+        List<IpPrefix> approved = approval.approve(node.advertisedRoutes(), node.approvedRoutes());
         return new HashSet<>(approved).equals(new HashSet<>(node.approvedRoutes())) ? node
                 : node.withApprovedRoutes(approved);
     }
@@ -117,26 +109,6 @@ public final class RouteApprovals {
                             "routes auto-approved"));
                 }
             });
-        }
-    }
-
-    private AutoApprovers approvers() {
-        Policy policy = policies.policy();
-        Approvers current = approvers;
-        if (current == null || current.policy() != policy) {
-            current = new Approvers(policy, read(policy));
-            approvers = current;
-        }
-        return current.approvers();
-    }
-
-    private static AutoApprovers read(Policy policy) {
-        try {
-            return PolicyAutoApprovers.from(policy);
-        } catch (PolicyException e) {
-            // Saved before auto-approvers were checked on save: approve nothing automatically rather than guess.
-            LOG.log(Level.WARNING, "the policy's autoApprovers are ignored: " + e.getMessage());
-            return AutoApprovers.NONE;
         }
     }
 

@@ -1,6 +1,6 @@
 package io.meshcontrol.core.store;
 
-import io.meshcontrol.core.config.GoDuration;
+import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.model.DerpSettings;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.key.NodePublicKey;
 import io.meshcontrol.core.model.Node;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;

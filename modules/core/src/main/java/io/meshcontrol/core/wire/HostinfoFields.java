@@ -1,6 +1,7 @@
 package io.meshcontrol.core.wire;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.meshcontrol.core.net.IpPrefix;
 import java.util.List;
 
 /**

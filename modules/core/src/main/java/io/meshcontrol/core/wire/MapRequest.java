@@ -3,6 +3,7 @@ package io.meshcontrol.core.wire;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.key.NodePublicKey;
+import io.meshcontrol.core.net.IpAddressPort;
 import java.time.Instant;
 import java.util.List;
 

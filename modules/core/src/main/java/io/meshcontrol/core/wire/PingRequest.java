@@ -1,6 +1,7 @@
 package io.meshcontrol.core.wire;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.meshcontrol.core.net.IpAddress;
 
 /**
  * A request that the client report back, in {@code MapResponse.PingRequest}: that it is alive, the result of pinging

@@ -2,6 +2,7 @@ package io.meshcontrol.core.wire;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.meshcontrol.core.net.IpPrefix;
 import java.time.Duration;
 import java.time.Instant;
 import tools.jackson.core.JacksonException;

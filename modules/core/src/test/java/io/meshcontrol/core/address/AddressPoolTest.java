@@ -9,8 +9,6 @@ import io.meshcontrol.core.MeshException;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 class AddressPoolTest {
 
@@ -51,14 +49,19 @@ class AddressPoolTest {
         assertEquals(6, used.size());
     }
 
-    @ParameterizedTest
-    @CsvSource({
-            "fd7a:115c:a1e0:0:0:0:6440:1, fd7a:115c:a1e0::6440:1",
-            "0:0:0:0:0:0:0:1, ::1",
-            "fd7a:0:0:1:0:0:0:0, fd7a:0:0:1::",
-            "1:2:3:4:5:6:7:8, 1:2:3:4:5:6:7:8",
-    })
-    void ipv6IsWrittenCompressed(String full, String compressed) {
-        assertEquals(compressed, AddressPool.compress(full));
+    @Test
+    void theIpv6AddressEndsInTheIpv4OneInGosTextForm() {
+        AddressPool pool64 = new AddressPool("100.64.0.0/10", "FD7A:115C:A1E0:AB12::/64", AddressPool.Allocation.SEQUENTIAL);
+        assertEquals("fd7a:115c:a1e0:ab12::6440:1", pool64.allocate(Set.of()).ipv6());
+    }
+
+    @Test
+    void eachPrefixMustBeOfItsFamily() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new AddressPool("fd7a:115c:a1e0::/48", "fd7a:115c:a1e0::/48", AddressPool.Allocation.SEQUENTIAL));
+        assertThrows(IllegalArgumentException.class,
+                () -> new AddressPool("100.64.0.0/10", "100.64.0.0/10", AddressPool.Allocation.SEQUENTIAL));
+        assertThrows(IllegalArgumentException.class,
+                () -> new AddressPool("100.64.0.0", "fd7a:115c:a1e0::/48", AddressPool.Allocation.SEQUENTIAL));
     }
 }

@@ -54,6 +54,7 @@ class ValidationTest {
             "node: {ephemeral: {inactivity_timeout: 30s}}|node.ephemeral.inactivity_timeout: must be at least 1m5s (got \"30s\")",
             "derp: {server: {ipv4: \"2001:db8::1\"}}|derp.server.ipv4: must be an IPv4 address (got \"2001:db8::1\")",
             "derp: {server: {ipv6: 192.0.2.1}}|derp.server.ipv6: must be an IPv6 address (got \"192.0.2.1\")",
+            "derp: {server: {ipv6: \"fe80::1%eth0\"}}|derp.server.ipv6: must be an IPv6 address (got \"fe80::1%eth0\")",
             "derp: {server: {region_id: 0}}|derp.server.region_id: must be from 1 to 2147483647 (got 0)",
             "derp: {urls: [\"https:///derp.json\"]}|derp.urls: must name a host (got \"https:///derp.json\")",
             "derp: {urls: [\"derp.example.com/map.json\"]}|derp.urls: must be an absolute http:// or https:// URL (got \"derp.example.com/map.json\")",

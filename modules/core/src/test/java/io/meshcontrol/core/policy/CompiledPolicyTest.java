@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.wire.CapGrant;
 import io.meshcontrol.core.wire.FilterRule;
-import io.meshcontrol.core.wire.IpPrefix;
 import io.meshcontrol.core.wire.NetPortRange;
 import io.meshcontrol.core.wire.PortRange;
 import io.meshcontrol.core.wire.RawJson;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.core.net.IpBlock;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;

@@ -3,7 +3,7 @@ package io.meshcontrol.core.routes;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;

@@ -2,12 +2,9 @@ package io.meshcontrol.core.routes;
 
 import static io.meshcontrol.core.routes.Machines.prefixes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.MeshException;
-import io.meshcontrol.core.wire.IpPrefix;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,15 +35,5 @@ class RoutePrefixesTest {
                 () -> RoutePrefixes.parse(List.of("10.1.0.0/16", route)));
         assertEquals(MeshException.Reason.INVALID, refused.reason());
         assertEquals(message, refused.getMessage());
-    }
-
-    @Test
-    void containment() {
-        assertTrue(RoutePrefixes.contains(IpPrefix.parse("10.0.0.0/8"), IpPrefix.parse("10.20.0.0/16")));
-        assertTrue(RoutePrefixes.contains(IpPrefix.parse("10.0.0.0/8"), IpPrefix.parse("10.0.0.0/8")));
-        assertFalse(RoutePrefixes.contains(IpPrefix.parse("10.20.0.0/16"), IpPrefix.parse("10.0.0.0/8")));
-        assertFalse(RoutePrefixes.contains(IpPrefix.parse("10.0.0.0/8"), IpPrefix.parse("11.0.0.0/16")));
-        assertFalse(RoutePrefixes.contains(IpPrefix.parse("0.0.0.0/0"), IpPrefix.parse("fd00::/64")));
-        assertTrue(RoutePrefixes.contains(IpPrefix.parse("fd00::/48"), IpPrefix.parse("fd00:0:0:5::/64")));
     }
 }

@@ -12,8 +12,8 @@ import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.store.Database;
-import io.meshcontrol.core.wire.IpPrefix;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -172,6 +172,14 @@ class RouteApprovalTest {
         net.policy("{\"tagOwners\": {\"tag:router\": [\"odin@\"], \"tag:exit\": [\"odin@\"]}}");
         assertEquals(prefixes("10.1.0.0/16"), stored(router).approvedRoutes(), "auto-approvals are not withdrawn");
         assertEquals(prefixes("192.168.5.0/24"), stored(manual).approvedRoutes());
+    }
+
+    @Test
+    void anAutogroupApprovesAsItMatchesInTheRules() {
+        // The parsed policy's alias, not a second reading of the text (which took it for a login naming nobody).
+        net.policy("{\"autoApprovers\": {\"routes\": {\"10.0.0.0/8\": [\"autogroup:member\"]}}}");
+        Node router = join(List.of(), "10.1.0.0/16", "172.16.0.0/12");
+        assertEquals(prefixes("10.1.0.0/16"), router.approvedRoutes());
     }
 
     @Test

@@ -13,6 +13,8 @@ import io.meshcontrol.core.key.ChallengePublicKey;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.netmap.MapFrames;
+import io.meshcontrol.core.net.IpAddressPort;
+import io.meshcontrol.core.net.IpPrefix;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.meshcontrol.core.key.ChallengePublicKey;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.key.MachinePublicKey;
+import io.meshcontrol.core.net.IpAddressPort;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;

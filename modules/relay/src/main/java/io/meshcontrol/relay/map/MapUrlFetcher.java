@@ -1,7 +1,7 @@
 package io.meshcontrol.relay.map;
 
 import io.meshcontrol.core.address.EgressGuard;
-import io.meshcontrol.core.wire.IpAddress;
+import io.meshcontrol.core.net.IpAddress;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

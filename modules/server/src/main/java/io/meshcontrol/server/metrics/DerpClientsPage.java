@@ -2,8 +2,8 @@ package io.meshcontrol.server.metrics;
 
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.state.Snapshots;
-import io.meshcontrol.core.wire.IpAddress;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpAddress;
+import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.relay.derp.DerpServer;
 import io.meshcontrol.relay.derp.DerpSession;
 import io.undertow.server.HttpHandler;

@@ -1,8 +1,8 @@
 package io.meshcontrol.server.relay;
 
+import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
-import io.meshcontrol.core.config.GoDuration;
 import io.meshcontrol.core.model.DerpSettings;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.store.DerpSettingsStore;

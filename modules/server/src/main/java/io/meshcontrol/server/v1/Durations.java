@@ -1,7 +1,7 @@
 package io.meshcontrol.server.v1;
 
+import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.MeshException;
-import io.meshcontrol.core.config.GoDuration;
 import java.time.Duration;
 
 /** Request fields holding Go-style durations ({@code 720h}); absent or blank means "not given". */

@@ -13,7 +13,7 @@ import io.meshcontrol.core.model.TailnetSettings;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.routes.RouteTable;
-import io.meshcontrol.core.wire.IpPrefix;
+import io.meshcontrol.core.net.IpPrefix;
 import java.time.Instant;
 import java.util.List;
 

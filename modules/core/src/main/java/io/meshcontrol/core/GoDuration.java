@@ -1,4 +1,4 @@
-package io.meshcontrol.core.config;
+package io.meshcontrol.core;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * Durations in Go's {@code time.ParseDuration} syntax ({@code 720h}, {@code 1h30m}, {@code 1.5h}, {@code 250ms}),
- * because that is what headscale configurations and the spec use.
+ * because that is what headscale configurations, the spec and the vendor's policy files ({@code checkPeriod}) use.
+ * The one reader of that syntax: configuration, policy, storage and the API all call it.
  *
  * <p>Like Go, a bare {@code 0} is allowed and the result must fit in a signed 64-bit count of nanoseconds (about 292
  * years). Unlike Prometheus-style parsers there is no {@code d} unit: Go has none, so {@code 180d} is refused with a hint.
@@ -46,7 +47,7 @@ public final class GoDuration {
             return Duration.ZERO;
         }
         if (rest.isEmpty()) {
-            throw new IllegalArgumentException("not a duration: " + Quote.of(text) + " (use e.g. 90s, 30m or 720h)");
+            throw new IllegalArgumentException("not a duration: " + quoted(text) + " (use e.g. 90s, 30m or 720h)");
         }
         BigInteger total = BigInteger.ZERO;
         int i = 0;
@@ -65,7 +66,7 @@ public final class GoDuration {
                 }
             }
             if (!digits) {
-                throw new IllegalArgumentException("not a duration: " + Quote.of(text) + " (use e.g. 90s, 30m or 720h)");
+                throw new IllegalArgumentException("not a duration: " + quoted(text) + " (use e.g. 90s, 30m or 720h)");
             }
             String number = rest.substring(numberStart, i);
             int unitStart = i;
@@ -74,18 +75,18 @@ public final class GoDuration {
             }
             String unit = rest.substring(unitStart, i);
             if (unit.isEmpty()) {
-                throw new IllegalArgumentException("missing unit in duration " + Quote.of(text) + " (use e.g. " + number + "s)");
+                throw new IllegalArgumentException("missing unit in duration " + quoted(text) + " (use e.g. " + number + "s)");
             }
             Long nanosPerUnit = NANOS_PER_UNIT.get(unit);
             if (nanosPerUnit == null) {
                 String hint = unit.equals("d") ? " (Go durations have no days: use hours, e.g. 720h)" : " (units: ns, us, ms, s, m, h)";
-                throw new IllegalArgumentException("unknown unit " + Quote.of(unit) + " in duration " + Quote.of(text) + hint);
+                throw new IllegalArgumentException("unknown unit " + quoted(unit) + " in duration " + quoted(text) + hint);
             }
             // Go truncates fractions of a nanosecond, so "1.5ns" is 1ns.
             total = total.add(new BigDecimal(number).multiply(BigDecimal.valueOf(nanosPerUnit))
                     .setScale(0, RoundingMode.DOWN).toBigIntegerExact());
             if (total.compareTo(MAX_NANOS) > 0) {
-                throw new IllegalArgumentException("duration " + Quote.of(text) + " is too long (at most about 2562047h)");
+                throw new IllegalArgumentException("duration " + quoted(text) + " is too long (at most about 2562047h)");
             }
         }
         long nanos = total.longValueExact();
@@ -128,6 +129,42 @@ public final class GoDuration {
             text.append(decimal(secs * 1_000_000_000L + nanos, 1_000_000_000L)).append('s');
         }
         return text.toString();
+    }
+
+    /**
+     * Go's own {@code Duration.String()} for whole seconds and above, which the vendor's policy errors quote:
+     * {@code 1h0m0s}, {@code 168h0m1s}, {@code -1m0s}.
+     */
+    public static String goString(Duration duration) {
+        if (duration.isZero()) {
+            return "0s";
+        }
+        long seconds = Math.abs(duration.getSeconds());
+        int nanos = duration.isNegative() ? (int) ((1_000_000_000L - duration.getNano()) % 1_000_000_000L)
+                : duration.getNano();
+        if (duration.isNegative() && nanos != 0) {
+            seconds = Math.abs(duration.getSeconds() + 1);
+        }
+        StringBuilder out = new StringBuilder(duration.isNegative() ? "-" : "");
+        long hours = seconds / 3600;
+        long minutes = seconds % 3600 / 60;
+        long rest = seconds % 60;
+        if (hours > 0) {
+            out.append(hours).append('h');
+        }
+        if (hours > 0 || minutes > 0) {
+            out.append(minutes).append('m');
+        }
+        out.append(rest);
+        if (nanos != 0) {
+            out.append('.').append(String.format("%09d", nanos).replaceAll("0+$", ""));
+        }
+        return out.append('s').toString();
+    }
+
+    /** Quoted as Go quotes the text in its own duration errors, so an empty or padded value is visible. */
+    private static String quoted(String text) {
+        return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
     }
 
     private static String decimal(long value, long unit) {

@@ -1,7 +1,5 @@
-package io.meshcontrol.core.policy;
+package io.meshcontrol.core.net;
 
-import io.meshcontrol.core.wire.IpAddress;
-import io.meshcontrol.core.wire.IpPrefix;
 import java.util.ArrayList;
 import java.util.List;
 

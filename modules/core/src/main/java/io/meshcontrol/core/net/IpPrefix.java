@@ -1,4 +1,4 @@
-package io.meshcontrol.core.wire;
+package io.meshcontrol.core.net;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
@@ -58,6 +58,26 @@ public final class IpPrefix {
     /** The single-address prefix ({@code /32} or {@code /128}) of an address, as node addresses are written. */
     public static IpPrefix single(IpAddress address) {
         return of(address, address.bitLength());
+    }
+
+    /**
+     * Go's {@code Prefix.Masked}: the same prefix with the address bits beyond its length cleared
+     * ({@code 10.0.0.0/8} for {@code 10.0.0.1/8}); this prefix itself when none are set.
+     */
+    public IpPrefix masked() {
+        byte[] bytes = address.bytes();
+        for (int i = 0; i < bytes.length; i++) {
+            int keep = Math.max(0, Math.min(8, bits - i * 8));
+            bytes[i] &= (byte) (0xff << (8 - keep));
+        }
+        IpPrefix masked = new IpPrefix(IpAddress.of(bytes), bits);
+        return masked.equals(this) ? this : masked;
+    }
+
+    /** Whether every address of {@code inner} lies in this prefix: the same family, as long or longer, same leading bits. */
+    public boolean contains(IpPrefix inner) {
+        return inner.address.bitLength() == address.bitLength() && inner.bits >= bits
+                && of(inner.address, bits).masked().equals(masked());
     }
 
     public IpAddress address() {

@@ -1,4 +1,4 @@
-package io.meshcontrol.core.wire;
+package io.meshcontrol.core.net;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;

@@ -1,8 +1,9 @@
-package io.meshcontrol.core.wire;
+package io.meshcontrol.core.net;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * An IP address as Go's {@code netip.Addr} writes it: {@code "100.64.0.1"}, {@code "fd7a:115c:a1e0::1"}. Text is
@@ -31,6 +32,15 @@ public final class IpAddress {
         return new IpAddress(parsed.bytes(), parsed.zone());
     }
 
+    /** The address {@code text} is, or empty when it is none: for checks that word their own refusal. */
+    public static Optional<IpAddress> tryParse(String text) {
+        try {
+            return Optional.of(parse(text));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
     /** An address from its 4 (IPv4) or 16 (IPv6) bytes, which are copied. */
     public static IpAddress of(byte[] bytes) {
         if (bytes.length != 4 && bytes.length != 16) {
@@ -57,10 +67,6 @@ public final class IpAddress {
     /** The number of bits: 32 or 128. */
     public int bitLength() {
         return bytes.length * 8;
-    }
-
-    byte[] rawBytes() {
-        return bytes;
     }
 
     @Override

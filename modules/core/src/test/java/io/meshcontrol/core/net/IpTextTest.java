@@ -1,4 +1,4 @@
-package io.meshcontrol.core.wire;
+package io.meshcontrol.core.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,7 +8,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Addresses, prefixes and endpoints read and write as Go's net/netip does. */
-class WireAddressTest {
+class IpTextTest {
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({

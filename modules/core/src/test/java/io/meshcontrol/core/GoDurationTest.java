@@ -1,4 +1,4 @@
-package io.meshcontrol.core.config;
+package io.meshcontrol.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -68,6 +68,25 @@ class GoDurationTest {
     })
     void formatsShortestGoText(long millis, String text) {
         assertEquals(text, GoDuration.format(Duration.ofMillis(millis)));
+    }
+
+    @ParameterizedTest(name = "{0} s is {1} in Go's String()")
+    @CsvSource({
+            "0,       0s",
+            "1,       1s",
+            "60,      1m0s",
+            "3600,    1h0m0s",
+            "604801,  168h0m1s",
+            "-60,     -1m0s",
+    })
+    void goStringWritesWhatGoPrints(long seconds, String text) {
+        assertEquals(text, GoDuration.goString(Duration.ofSeconds(seconds)));
+    }
+
+    @org.junit.jupiter.api.Test
+    void goStringKeepsFractionsOfASecond() {
+        assertEquals("1.5s", GoDuration.goString(Duration.ofMillis(1500)));
+        assertEquals("-1.25s", GoDuration.goString(Duration.ofMillis(-1250)));
     }
 
     @ParameterizedTest(name = "{0} survives a round trip")

@@ -1,4 +1,4 @@
-package io.meshcontrol.core.wire;
+package io.meshcontrol.core.net;
 
 import java.util.Arrays;
 
