@@ -106,6 +106,7 @@ class ApiContractTest {
                               schema: {$ref: "#/components/schemas/Problem"}
                     put:
                       requestBody:
+                        required: true
                         content:
                           application/json:
                             schema: {$ref: "#/components/schemas/Thing"}
@@ -141,6 +142,7 @@ class ApiContractTest {
                 new ApiContract.Exchange("GET", "/thing/7", null, 204, "application/json", "{}"),
                 new ApiContract.Exchange("GET", "/thing/7", "{}", 204, null, ""),
                 new ApiContract.Exchange("PUT", "/thing/7", "{\"name\":\"7\"}", 204, null, ""),
+                new ApiContract.Exchange("PUT", "/thing/7", null, 204, null, ""),
                 new ApiContract.Exchange("GET", "/other", null, 200, "application/json", "{}"),
                 new ApiContract.Exchange("POST", "/thing/7", null, 200, "application/json", "{\"id\":\"7\"}"));
         for (ApiContract.Exchange exchange : drifted) {

@@ -57,7 +57,13 @@ public final class ApiContract {
     private final Map<String, JsonSchema> schemas = new HashMap<>();
     private final Set<String> checked = new TreeSet<>();
 
-    /** One request and the answer the server gave to it. */
+    /**
+     * One request and the answer the server gave to it.
+     *
+     * @param path as requested, query included
+     * @param requestBody the JSON sent, or null when none was sent or it is meant to break the request schema
+     * @param contentType the answer's {@code Content-Type}, or null when it had none
+     */
     public record Exchange(String method, String path, String requestBody, int status, String contentType,
             String responseBody) {
     }
@@ -131,14 +137,16 @@ public final class ApiContract {
             throw new AssertionError(exchange.method() + " " + exchange.path() + " is not documented");
         }
         String pointer = operationPointer(operation);
-        if (exchange.requestBody() != null) {
-            Map<String, Object> body = map(resolve(pointer).value().get("requestBody"));
-            if (body == null) {
-                faults.add("the request has a body but the document gives the operation none");
-            } else {
-                faults.addAll(validate(resolve(pointer + "/requestBody").pointer() + "/content/application~1json",
-                        exchange.requestBody(), "request"));
+        Resolved requestBody = resolve(pointer + "/requestBody");
+        if (exchange.requestBody() == null) {
+            if (Boolean.TRUE.equals(requestBody.value().get("required")) && exchange.status() / 100 == 2) {
+                faults.add("the document requires a request body, the server accepted a request without one");
             }
+        } else if (requestBody.value().isEmpty()) {
+            faults.add("the request has a body but the document gives the operation none");
+        } else {
+            faults.addAll(validate(requestBody.pointer() + "/content/application~1json", exchange.requestBody(),
+                    "request"));
         }
         Map<String, Object> responses = map(at(pointer + "/responses"));
         String status = Integer.toString(exchange.status());
@@ -150,7 +158,7 @@ public final class ApiContract {
             String mediaType = exchange.contentType() == null ? null
                     : exchange.contentType().split(";")[0].trim().toLowerCase();
             if (content == null) {
-                if (!exchange.responseBody().isEmpty() && exchange.status() != 101) {
+                if (!exchange.responseBody().isEmpty()) {
                     faults.add("the document gives no content, the server sent " + exchange.contentType());
                 }
             } else if (mediaType == null || !content.containsKey(mediaType)) {
