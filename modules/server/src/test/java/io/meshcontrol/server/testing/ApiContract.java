@@ -13,9 +13,11 @@ import io.openapiprocessor.jsonschema.schema.SchemaVersion;
 import io.openapiprocessor.jsonschema.validator.Validator;
 import io.openapiprocessor.jsonschema.validator.ValidatorSettings;
 import java.net.URI;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -33,8 +35,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *       response is closed ({@code additionalProperties}), so a field the server sends and the document lacks fails.
  *   <li>{@link #check(Exchange)}: one request and its answer: the operation must be documented, the request body
  *       must match the operation's request schema, the status must be documented for the operation, the answer's
- *       media type must be one of that status's, and a JSON body must match its schema (an empty body where no
- *       content is documented).
+ *       media type must be one of that status's, a JSON body must match its schema (an empty body where no
+ *       content is documented), and the headers documented as required must be there.
  *   <li>{@link #unchecked()}: the documented operation-and-status pairs no exchange has shown yet.
  * </ul>
  */
@@ -62,10 +64,26 @@ public final class ApiContract {
      *
      * @param path as requested, query included
      * @param requestBody the JSON sent, or null when none was sent or it is meant to break the request schema
-     * @param contentType the answer's {@code Content-Type}, or null when it had none
+     * @param headers the answer's headers, first value each, by lower-case name
      */
-    public record Exchange(String method, String path, String requestBody, int status, String contentType,
+    public record Exchange(String method, String path, String requestBody, int status, Map<String, String> headers,
             String responseBody) {
+
+        public Exchange {
+            Map<String, String> lower = new HashMap<>();
+            headers.forEach((name, value) -> lower.put(name.toLowerCase(Locale.ROOT), value));
+            headers = Map.copyOf(lower);
+        }
+
+        public static Exchange of(String method, String path, String requestBody, HttpResponse<String> response) {
+            Map<String, String> headers = new HashMap<>();
+            response.headers().map().forEach((name, values) -> headers.put(name, values.getFirst()));
+            return new Exchange(method, path, requestBody, response.statusCode(), headers, response.body());
+        }
+
+        public String contentType() {
+            return headers.get("content-type");
+        }
     }
 
     private ApiContract(Map<String, Object> document) {
@@ -154,6 +172,13 @@ public final class ApiContract {
             faults.add("status " + status + " is not documented");
         } else {
             Resolved response = resolve(pointer + "/responses/" + status);
+            Map<String, Object> headers = map(response.value().get("headers"));
+            for (String header : headers == null ? Set.<String>of() : headers.keySet()) {
+                if (Boolean.TRUE.equals(map(headers.get(header)).get("required"))
+                        && !exchange.headers().containsKey(header.toLowerCase(Locale.ROOT))) {
+                    faults.add("the required header " + header + " is missing");
+                }
+            }
             Map<String, Object> content = map(response.value().get("content"));
             String mediaType = exchange.contentType() == null ? null
                     : exchange.contentType().split(";")[0].trim().toLowerCase();
