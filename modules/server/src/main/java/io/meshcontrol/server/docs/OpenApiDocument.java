@@ -5,7 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
-/** The hand-written OpenAPI 3.1 document of {@code /api/v1}; a test keeps it equal to the served routes. */
+/** The hand-written OpenAPI 3.1 document of {@code /api/v1}; ApiContractTest holds the server to it (docs/api.md). */
 public final class OpenApiDocument {
 
     private OpenApiDocument() {

@@ -5,36 +5,17 @@ import io.meshcontrol.server.testing.TestServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.meshcontrol.server.docs.OpenApiDocument;
-import io.meshcontrol.server.http.Route;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
-/** The OpenAPI document lists exactly the routes the server serves. */
-class OpenApiCoverageTest {
-
-    private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options");
+/** The OpenAPI document and its documentation page as the server serves them (the contract: ApiContractTest). */
+class OpenApiDocsTest {
 
     @TempDir
     Path folder;
-
-    @Test
-    void documentMatchesTheServedRoutes() {
-        try (TestServer server = TestServer.start(folder)) {
-            Set<String> served = new TreeSet<>();
-            for (Route route : server.server.routes().list()) {
-                served.add(route.method() + " " + route.template());
-            }
-            assertEquals(served, documented(OpenApiDocument.text("test")),
-                    "every served route must be documented, and every documented route served");
-        }
-    }
 
     @Test
     void servedDocumentIsOpenApi31WithTheServerVersion() {
@@ -64,18 +45,5 @@ class OpenApiCoverageTest {
                     .contains("url: \"openapi.yaml\""));
             assertEquals(404, server.request("GET", "/api/v1/docs/pom.xml", null, null).statusCode());
         }
-    }
-
-    private static Set<String> documented(String yaml) {
-        JsonNode paths = new YAMLMapper().readTree(yaml).get("paths");
-        Set<String> documented = new TreeSet<>();
-        for (Map.Entry<String, JsonNode> path : paths.properties()) {
-            for (Map.Entry<String, JsonNode> operation : path.getValue().properties()) {
-                if (METHODS.contains(operation.getKey())) {
-                    documented.add(operation.getKey().toUpperCase() + " " + path.getKey());
-                }
-            }
-        }
-        return documented;
     }
 }

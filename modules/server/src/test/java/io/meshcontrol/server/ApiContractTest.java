@@ -1,0 +1,464 @@
+package io.meshcontrol.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.api.ApiJson;
+import io.meshcontrol.api.ApiKeyRequest;
+import io.meshcontrol.api.AuthRegisterRequest;
+import io.meshcontrol.api.NodeRequest;
+import io.meshcontrol.api.PolicyDocument;
+import io.meshcontrol.api.PreAuthKeyRequest;
+import io.meshcontrol.api.RoutesRequest;
+import io.meshcontrol.api.SettingsView;
+import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.NodePrivateKey;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.server.docs.OpenApiDocument;
+import io.meshcontrol.server.http.Route;
+import io.meshcontrol.server.testing.ApiContract;
+import io.meshcontrol.server.testing.TestServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The {@code /api/v1} OpenAPI document against the server: valid OpenAPI 3.1, exactly the served routes, and every
+ * documented operation and status shown by a real exchange whose bodies match the documented schemas.
+ * See docs/api.md, "How the contract is checked".
+ */
+class ApiContractTest {
+
+    /** Documented answers no exchange here provokes, each with the reason; keep this list short. */
+    private static final Map<String, String> NOT_PROVOKED = Map.of(
+            "GET /health 503", "needs a database that stops answering");
+
+    private static final JsonMapper JSON = ApiJson.mapper(false);
+
+    @TempDir
+    Path folder;
+    private final ApiContract contract = ApiContract.of(OpenApiDocument.text("test"));
+    private TestServer server;
+    /** An all-access key narrowed to a scope no {@code /api/v1} operation needs. */
+    private String powerless;
+    /** What the exchanges showed wrong, all of them, so that one run lists every drift. */
+    private final List<String> faults = new ArrayList<>();
+
+    @Test
+    void documentIsValidOpenApi31() {
+        assertEquals(List.of(), contract.documentProblems());
+    }
+
+    @Test
+    void responseSchemasAreClosed() {
+        assertEquals(Set.of(), contract.openResponseSchemas());
+    }
+
+    @Test
+    void documentedOperationsAreTheServedRoutes() {
+        try (TestServer served = TestServer.start(folder)) {
+            Set<String> routes = new TreeSet<>();
+            for (Route route : served.server.routes().list()) {
+                routes.add(route.method() + " " + route.template());
+            }
+            assertEquals(routes, contract.operations(), "every served route documented, every documented one served");
+        }
+    }
+
+    @Test
+    void theCheckerRefusesWhatTheDocumentDoesNotSay() {
+        ApiContract small = ApiContract.of("""
+                openapi: 3.1.0
+                info: {title: t, version: "1"}
+                paths:
+                  /thing/{id}:
+                    get:
+                      responses:
+                        "200":
+                          description: ok
+                          content:
+                            application/json:
+                              schema: {$ref: "#/components/schemas/Thing"}
+                        "204": {description: nothing}
+                        "404":
+                          description: no such thing
+                          content:
+                            application/problem+json:
+                              schema: {$ref: "#/components/schemas/Problem"}
+                    put:
+                      requestBody:
+                        required: true
+                        content:
+                          application/json:
+                            schema: {$ref: "#/components/schemas/Thing"}
+                      responses:
+                        "204":
+                          description: stored
+                          headers:
+                            ETag: {required: true, schema: {type: string}}
+                components:
+                  schemas:
+                    Thing:
+                      type: object
+                      additionalProperties: false
+                      required: [id]
+                      properties:
+                        id: {type: string}
+                    Problem:
+                      type: object
+                      additionalProperties: false
+                      required: [status]
+                      properties:
+                        status: {type: integer}
+                """);
+        small.check(answer("GET", null, 200, "application/json", "{\"id\":\"7\"}"));
+        small.check(answer("GET", null, 404, "application/problem+json", "{\"status\":404}"));
+        small.check(new ApiContract.Exchange("PUT", "/thing/7", "{\"id\":\"7\"}", 204, Map.of("etag", "\"1\""), ""));
+        List<ApiContract.Exchange> drifted = List.of(
+                answer("GET", null, 200, "application/json", "{\"id\":7}"),
+                answer("GET", null, 200, "application/json", "{\"id\":\"7\",\"x\":1}"),
+                answer("GET", null, 200, "application/json", "{}"),
+                answer("GET", null, 200, "application/json", "not json"),
+                answer("GET", null, 200, "text/plain", "7"),
+                answer("GET", null, 404, "application/problem+json", "{}"),
+                answer("GET", null, 500, "application/problem+json", "{\"status\":500}"),
+                answer("GET", null, 204, "application/json", "{}"),
+                answer("GET", "{}", 204, null, ""),
+                answer("PUT", "{\"name\":\"7\"}", 204, null, ""),
+                answer("PUT", null, 204, null, ""),
+                answer("PUT", "{\"id\":\"7\"}", 204, null, ""),
+                new ApiContract.Exchange("GET", "/other", null, 200, Map.of(), "{}"),
+                answer("POST", null, 200, "application/json", "{\"id\":\"7\"}"));
+        for (ApiContract.Exchange exchange : drifted) {
+            assertThrows(AssertionError.class, () -> small.check(exchange), exchange.toString());
+        }
+        assertEquals(Set.of("GET /thing/{id} 204"), small.unchecked());
+        assertTrue(ApiContract.of("""
+                openapi: 3.1.0
+                info: {title: t, version: "1"}
+                paths:
+                  /a:
+                    get:
+                      responses:
+                        "200": {description: ok, as it comes}
+                """).documentProblems().stream().anyMatch(problem -> problem.contains("/as it comes")),
+                "an unquoted comma in a flow mapping makes a stray key, which OpenAPI 3.1 refuses");
+    }
+
+    @Test
+    void everyDocumentedAnswerIsShownWithTheDocumentedBody() throws Exception {
+        try (TestServer plain = TestServer.start(folder.resolve("plain"))) {
+            server = plain;
+            String admin = server.localToken();
+            exerciseServerAndDocs(admin);
+            exerciseUsersAndKeys(admin);
+            exerciseNodes(admin);
+            exercisePolicyAndSettings(admin);
+            exerciseDerpSettings(admin);
+            exerciseControlEndpoints();
+            probeEveryOperation(admin);
+        }
+        try (TestServer relay = TestServer.startWithRelay(folder.resolve("relay"),
+                ServerSettings.Control.defaults("mesh.test"), false)) {
+            server = relay;
+            exerciseRelay();
+        }
+        assertEquals(List.of(), faults, "exchanges that differ from the document");
+        Set<String> unchecked = contract.unchecked();
+        unchecked.removeAll(NOT_PROVOKED.keySet());
+        assertEquals(Set.of(), unchecked, "documented answers that no exchange showed");
+    }
+
+    private void exerciseServerAndDocs(String admin) {
+        call("GET", "/version", null, null, 200);
+        call("GET", "/health", null, null, 200);
+        call("GET", "/api/v1/server", admin, null, 200);
+        call("GET", "/api/v1/openapi.yaml", null, null, 200);
+        call("GET", "/api/v1/docs", null, null, 200);
+        call("GET", "/api/v1/docs/swagger-ui.css", null, null, 200);
+        call("GET", "/api/v1/docs/pom.xml", null, null, 404);
+    }
+
+    private void exerciseUsersAndKeys(String admin) {
+        powerless = JSON.readTree(call("POST", "/api/v1/apikey", admin,
+                body(new ApiKeyRequest(null, List.of("webhooks:read"), "probe", null)), 201).body()).get("secret")
+                .asString();
+        String odin = id(call("POST", "/api/v1/user", admin,
+                body(new UserRequest("odin", "Odin", "odin@example.com", "it-admin")), 201));
+        String loki = id(call("POST", "/api/v1/user", admin, body(new UserRequest("loki", null, null, null)), 201));
+        refused("POST", "/api/v1/user", admin, body(new UserRequest("no spaces", null, null, null)), 400);
+        call("POST", "/api/v1/user", admin, body(new UserRequest("odin", null, null, null)), 409);
+        call("GET", "/api/v1/user", admin, null, 200);
+        call("GET", "/api/v1/user?name=odin", admin, null, 200);
+        call("GET", "/api/v1/user?name=nobody", admin, null, 404);
+        call("GET", "/api/v1/user/" + odin, admin, null, 200);
+        call("PATCH", "/api/v1/user/" + loki, admin, body(UserRequest.role("auditor")), 200);
+        refused("PATCH", "/api/v1/user/" + loki, admin, body(UserRequest.rename("no spaces")), 400);
+        call("PATCH", "/api/v1/user/" + loki, admin, body(UserRequest.rename("odin")), 409);
+        call("DELETE", "/api/v1/user/" + loki, admin, null, 204);
+
+        String ci = prefix(call("POST", "/api/v1/apikey", admin,
+                body(new ApiKeyRequest("odin", List.of("devices:core:read"), "ci", "720h")), 201));
+        call("POST", "/api/v1/apikey", admin, null, 201);
+        call("POST", "/api/v1/apikey", admin, body(new ApiKeyRequest(null, null, "forever", "forever")), 400);
+        call("POST", "/api/v1/apikey", admin, body(new ApiKeyRequest("nobody", null, "", null)), 404);
+        call("GET", "/api/v1/apikey", admin, null, 200);
+        call("POST", "/api/v1/apikey/" + ci + "/rotate", powerless, null, 403);
+        call("POST", "/api/v1/apikey/" + ci + "/expire", powerless, null, 403);
+        String rotated = prefix(call("POST", "/api/v1/apikey/" + ci + "/rotate", admin,
+                body(ApiKeyRequest.rotate("24h")), 200));
+        call("POST", "/api/v1/apikey/" + rotated + "/expire", admin, null, 200);
+        call("POST", "/api/v1/apikey/" + rotated + "/rotate", admin, null, 400);
+
+        String preAuth = JSON.readTree(call("POST", "/api/v1/preauthkey", admin,
+                body(new PreAuthKeyRequest("odin", null, true, false, true, "lab", "24h")), 201).body())
+                .get("preAuthKey").get("id").asString();
+        call("POST", "/api/v1/preauthkey", admin, body(new PreAuthKeyRequest(null, null, null, null, null, null,
+                null)), 400);
+        call("POST", "/api/v1/preauthkey", admin, body(new PreAuthKeyRequest("nobody", null, null, null, null, null,
+                null)), 404);
+        call("GET", "/api/v1/preauthkey", admin, null, 200);
+        call("GET", "/api/v1/preauthkey/" + preAuth, admin, null, 200);
+        call("DELETE", "/api/v1/preauthkey/" + preAuth, admin, null, 204);
+        call("GET", "/api/v1/preauthkey/" + preAuth, admin, null, 200);
+    }
+
+    private void exerciseNodes(String admin) {
+        call("PUT", "/api/v1/policy", admin, body(new PolicyDocument("""
+                {"tagOwners": {"tag:server": ["odin@"]}, "acls": [{"action": "accept", "src": ["*"], "dst": ["*:*"]}]}
+                """)), 200);
+        String key = JSON.readTree(call("POST", "/api/v1/preauthkey", admin,
+                body(new PreAuthKeyRequest("odin", null, true, false, false, "", null)), 201).body()).get("secret")
+                .asString();
+        Node router = join(key, "router", "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\"]}");
+        Node laptop = join(key, "laptop", "{\"Hostname\":\"laptop\"}");
+        String id = Long.toString(router.id());
+        call("GET", "/api/v1/node", admin, null, 200);
+        call("GET", "/api/v1/node/" + id, admin, null, 200);
+        call("POST", "/api/v1/node/" + id + "/rename", admin, body(new NodeRequest("gateway", null)), 200);
+        refused("POST", "/api/v1/node/" + id + "/rename", admin, body(new NodeRequest("not a label!", null)), 400);
+        call("POST", "/api/v1/node/" + laptop.id() + "/rename", admin, body(new NodeRequest("gateway", null)), 409);
+        call("POST", "/api/v1/node/" + id + "/tags", admin, body(new NodeRequest(null, List.of("tag:server"))), 200);
+        call("POST", "/api/v1/node/" + id + "/tags", admin, body(new NodeRequest(null, List.of("tag:nope"))), 400);
+        call("GET", "/api/v1/node/" + id + "/routes", admin, null, 200);
+        call("POST", "/api/v1/node/" + id + "/routes", admin, body(new RoutesRequest(List.of("10.1.0.0/16"))), 200);
+        call("POST", "/api/v1/node/" + id + "/routes", admin, body(new RoutesRequest(List.of("10.1.0.300/16"))), 400);
+        call("POST", "/api/v1/node/" + id + "/expire", admin, null, 200);
+
+        call("PATCH", "/api/v1/settings", admin, body(new SettingsView(true, null, null)), 200);
+        Node waiting = join(key, "waiting", "{\"Hostname\":\"waiting\"}");
+        call("POST", "/api/v1/node/" + waiting.id() + "/approve", admin, null, 200);
+        call("POST", "/api/v1/node/" + waiting.id() + "/approve", admin, null, 400);
+        call("DELETE", "/api/v1/node/" + laptop.id(), admin, null, 204);
+
+        String authId = server.network.pendingLogins().start(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "kiosk", "{}"), false);
+        call("GET", "/register/" + authId, null, null, 200);
+        call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", authId)), 200);
+        call("GET", "/register/" + authId, null, null, 404);
+        call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", authId)), 404);
+        refused("POST", "/api/v1/auth/register", admin, "{\"user\": \"odin\"}", 400);
+    }
+
+    private void exercisePolicyAndSettings(String admin) throws IOException {
+        call("GET", "/api/v1/settings", admin, null, 200);
+        refused("PATCH", "/api/v1/settings", admin, "{\"devicesKeyDurationDays\": 500}", 400);
+
+        HttpResponse<String> policy = call("GET", "/api/v1/policy", admin, null, 200);
+        String etag = policy.headers().firstValue("ETag").orElseThrow();
+        String text = JSON.readTree(policy.body()).get("policy").asString();
+        call("PUT", "/api/v1/policy", admin, body(new PolicyDocument(text)), Map.of("If-Match", etag), 200);
+        call("PUT", "/api/v1/policy", admin, body(new PolicyDocument(text)), Map.of("If-Match", "\"stale\""), 412);
+        call("PUT", "/api/v1/policy", admin, body(new PolicyDocument("{\"acls\": 1}")), 400);
+        call("POST", "/api/v1/policy/check", admin, body(new PolicyDocument(text)), 200);
+        call("POST", "/api/v1/policy/check", admin, body(new PolicyDocument("{\"acls\": 1}")), 400);
+        Path file = folder.resolve("policy.hujson");
+        Files.writeString(file, text);
+        server.network.policies().useFile(file);
+        call("PUT", "/api/v1/policy", admin, body(new PolicyDocument(text)), 409);
+    }
+
+    private void exerciseDerpSettings(String admin) {
+        HttpResponse<String> derp = call("GET", "/api/v1/derp", admin, null, 200);
+        String etag = derp.headers().firstValue("ETag").orElseThrow();
+        call("PUT", "/api/v1/derp", admin, derp.body(), Map.of("If-Match", etag), 200);
+        call("PUT", "/api/v1/derp", admin, derp.body(), Map.of("If-Match", "\"stale\""), 412);
+        call("PUT", "/api/v1/derp", admin,
+                "{\"urls\": [], \"relays\": [{\"regionId\": 900, \"code\": \"x\", \"host\": \"not a host\"}]}", 400);
+        call("DELETE", "/api/v1/derp", admin, null, Map.of("If-Match", "\"stale\""), 412);
+        call("DELETE", "/api/v1/derp", admin, null, 200);
+        call("POST", "/api/v1/derp/refresh", admin, null, 200);
+        call("GET", "/api/v1/derp/latency", admin, null, 200);
+    }
+
+    private void exerciseControlEndpoints() throws IOException {
+        call("GET", "/key?v=100", null, null, 200);
+        call("GET", "/key", null, null, 400);
+        call("POST", "/ts2021", null, null, 400);
+        call("GET", "/ts2021", null, null, 400);
+        for (String method : List.of("POST", "GET")) {
+            raw(method, "/ts2021", "Upgrade: tailscale-control-protocol\r\nConnection: upgrade\r\n"
+                    + "X-Tailscale-Handshake: AAAA\r\n", 101);
+        }
+        String known = JSON.readTree(call("GET", "/api/v1/node", server.localToken(), null, 200).body()).get("nodes")
+                .get(0).get("nodeKey").asString();
+        call("POST", "/verify", null, "{\"NodePublic\": \"" + known + "\", \"Source\": \"192.0.2.1\"}", 200);
+        refused("POST", "/verify", null, "not json", 400);
+        for (String path : List.of("/derp", "/derp/probe", "/derp/latency-check", "/bootstrap-dns")) {
+            call("GET", path, null, null, 404);
+        }
+        call("HEAD", "/derp/probe", null, null, 404);
+        call("HEAD", "/derp/latency-check", null, null, 404);
+    }
+
+    private void exerciseRelay() throws IOException {
+        call("GET", "/derp", null, null, 426);
+        raw("GET", "/derp", "Upgrade: DERP\r\nConnection: Upgrade\r\n", 101);
+        for (String path : List.of("/derp/probe", "/derp/latency-check")) {
+            call("GET", path, null, null, 200);
+            call("HEAD", path, null, null, 200);
+        }
+        call("GET", "/bootstrap-dns", null, null, 200);
+    }
+
+    /**
+     * For every documented operation that documents them: 401 without a credential, 403 with a key whose only scope
+     * no operation needs, 404 for unknown path parameters.
+     */
+    private void probeEveryOperation(String admin) {
+        for (String operation : contract.operations()) {
+            String method = operation.substring(0, operation.indexOf(' '));
+            String template = operation.substring(operation.indexOf(' ') + 1);
+            String path = template.replace("{id}", "999999").replace("{prefix}", "nosuchprefix");
+            String body = PROBE_BODIES.get(operation);
+            Set<String> statuses = contract.unchecked();
+            if (statuses.contains(operation + " 401")) {
+                call(method, path, null, body, 401);
+            }
+            if (statuses.contains(operation + " 403")) {
+                call(method, path, powerless, body, 403);
+            }
+            if (statuses.contains(operation + " 404")) {
+                call(method, path, admin, body, 404);
+            }
+        }
+    }
+
+    /** Valid bodies for the probes of operations that need one, so the probe reaches the check it is after. */
+    private static final Map<String, String> PROBE_BODIES = Map.ofEntries(
+            Map.entry("POST /api/v1/user", "{\"name\": \"probe\"}"),
+            Map.entry("POST /api/v1/preauthkey", "{\"user\": \"odin\"}"),
+            Map.entry("PATCH /api/v1/user/{id}", "{\"role\": \"member\"}"),
+            Map.entry("POST /api/v1/node/{id}/rename", "{\"name\": \"probe\"}"),
+            Map.entry("POST /api/v1/node/{id}/tags", "{\"tags\": []}"),
+            Map.entry("POST /api/v1/node/{id}/routes", "{\"routes\": []}"),
+            Map.entry("PATCH /api/v1/settings", "{}"),
+            Map.entry("POST /api/v1/auth/register", "{\"user\": \"odin\", \"authId\": \"nosuch\"}"),
+            Map.entry("PUT /api/v1/policy", "{\"policy\": \"{}\"}"),
+            Map.entry("POST /api/v1/policy/check", "{\"policy\": \"{}\"}"),
+            Map.entry("PUT /api/v1/derp", "{}"));
+
+    private Node join(String authKey, String hostname, String hostinfo) {
+        return server.network.registrations().withAuthKey(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), hostname, hostinfo),
+                authKey).node();
+    }
+
+    private HttpResponse<String> call(String method, String path, String token, String body, int expected) {
+        return call(method, path, token, body, Map.of(), expected);
+    }
+
+    /** One request, checked against the contract, with its request body checked against the request schema. */
+    private HttpResponse<String> call(String method, String path, String token, String body,
+            Map<String, String> headers, int expected) {
+        HttpResponse<String> response = server.request(method, path, token, body, headers);
+        check(ApiContract.Exchange.of(method, path, body, response), expected);
+        return response;
+    }
+
+    private void check(ApiContract.Exchange exchange, int expected) {
+        try {
+            contract.check(exchange);
+        } catch (AssertionError e) {
+            faults.add(e.getMessage());
+        }
+        if (exchange.status() != expected) {
+            faults.add(exchange.method() + " " + exchange.path() + " answered " + exchange.status() + ", not "
+                    + expected + ": " + exchange.responseBody());
+        }
+    }
+
+    /** A request the request schema itself rules out (to provoke a 400): only the answer is checked. */
+    private void refused(String method, String path, String token, String body, int expected) {
+        check(ApiContract.Exchange.of(method, path, null, server.request(method, path, token, body)), expected);
+    }
+
+    /** A request with headers Java's HTTP client will not send (Upgrade): the status line and headers only. */
+    private void raw(String method, String path, String headers, int expected) throws IOException {
+        URI url = server.url();
+        try (Socket socket = new Socket(url.getHost(), url.getPort())) {
+            socket.setSoTimeout(5_000);
+            OutputStream out = socket.getOutputStream();
+            out.write((method + " " + path + " HTTP/1.1\r\nHost: " + url.getHost() + "\r\nContent-Length: 0\r\n"
+                    + headers + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String head = head(socket.getInputStream());
+            int status = Integer.parseInt(head.split(" ", 3)[1]);
+            Map<String, String> answered = new HashMap<>();
+            head.lines().skip(1).filter(line -> line.contains(":")).forEach(line -> answered.putIfAbsent(
+                    line.substring(0, line.indexOf(':')).trim(), line.substring(line.indexOf(':') + 1).trim()));
+            check(new ApiContract.Exchange(method, path, null, status, answered, ""), expected);
+        }
+    }
+
+    private static String head(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            head.write(b);
+        }
+        return head.toString(StandardCharsets.US_ASCII);
+    }
+
+    /** An answer to {@code /thing/7} (the checker's own test). */
+    private static ApiContract.Exchange answer(String method, String requestBody, int status, String contentType,
+            String body) {
+        return new ApiContract.Exchange(method, "/thing/7", requestBody, status,
+                contentType == null ? Map.of() : Map.of("Content-Type", contentType), body);
+    }
+
+    private static String body(Object value) {
+        return JSON.writeValueAsString(value);
+    }
+
+    private static String id(HttpResponse<String> response) {
+        return JSON.readTree(response.body()).get("id").asString();
+    }
+
+    /** The prefix of the key just issued. */
+    private static String prefix(HttpResponse<String> response) {
+        return JSON.readTree(response.body()).get("apiKey").get("prefix").asString();
+    }
+}
