@@ -88,6 +88,12 @@ class RealClientScenariosTest {
         return network.view(name);
     }
 
+    /** The login name {@code tailscale status} shows for the peer's owner (its {@code User} table). */
+    private static String ownerLogin(NodeStatus status, PeerStatus peer) {
+        String userId = peer.json().path("UserID").asString("");
+        return status.json().path("User").path(userId).path("LoginName").asString("userid:" + userId);
+    }
+
     private static Optional<PeerStatus> peer(NodeStatus status, String name) {
         return status.peerList().stream().filter(p -> p.dnsName().startsWith(name + ".")).findFirst();
     }
@@ -154,7 +160,10 @@ class RealClientScenariosTest {
         a.awaitStatus("b renamed to bee", s -> peer(s, "bee").isPresent() && peer(s, "b").isEmpty(), SOON);
 
         admin.tagNode(serverView("bee").id(), List.of("tag:web"));
-        a.awaitStatus("bee tagged", s -> peer(s, "bee").map(p -> p.tags().equals(List.of("tag:web"))).orElse(false), SOON);
+        NodeStatus tagged = a.awaitStatus("bee tagged",
+                s -> peer(s, "bee").map(p -> p.tags().equals(List.of("tag:web"))).orElse(false), SOON);
+        assertEquals("tagged-devices", ownerLogin(tagged, peer(tagged, "bee").orElseThrow()),
+                "the peer knows the tagged node's owner without reconnecting; owners known: " + tagged.json().path("User"));
 
         c.logout().requireOk();
         a.awaitStatus("c logged out (expired)", s -> peer(s, "c").map(p -> p.json().path("Expired").asBoolean(false))

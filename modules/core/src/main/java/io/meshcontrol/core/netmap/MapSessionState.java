@@ -206,7 +206,9 @@ public final class MapSessionState {
             }
         }
         if (!profiles.isEmpty()) {
-            delta.userProfiles(sorted(profiles));
+            // Clients from 1.102 apply peer changes in place and keep the owner names that `tailscale status` shows
+            // from their last whole netmap: the domain (unchanged) makes them build one with the new profiles.
+            delta.userProfiles(sorted(profiles)).domain(in.context().baseDomain());
             any = true;
         }
         if (changes.everything()) {

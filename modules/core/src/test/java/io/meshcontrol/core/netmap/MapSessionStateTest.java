@@ -479,6 +479,25 @@ class MapSessionStateTest {
         assertEquals("bee.mesh.test.", renamed.peersChanged().getFirst().name());
     }
 
+    @Test
+    void taggingALivePeerSendsTheTaggedDevicesProfileWithIt() {
+        network.policies().set(admin, "{\"tagOwners\": {\"tag:server\": [\"odin@example.com\"]}}", null);
+        Node a = join("a");
+        Node b = join("b");
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        initial(state);
+
+        Node tagged = network.nodes().setTags(admin, b.id(), List.of("tag:server"));
+        MapResponse delta = state.update(new ChangeSet(Set.of(tagged.id()), Set.of(), false),
+                inputs(AccessRules.compile(network.policies().policy(), network.snapshots().current()))).orElseThrow();
+        long owner = delta.peersChanged().getFirst().user();
+        assertEquals(WireNodes.TAGGED_DEVICES_USER_ID, owner);
+        assertEquals(List.of("tagged-devices"), delta.userProfiles().stream()
+                .filter(profile -> profile.id() == owner).map(io.meshcontrol.core.wire.UserProfile::loginName).toList(),
+                "peers learn who owns the tagged node in the same message");
+        assertEquals("mesh.test", delta.domain(), "which makes the vendor's client rebuild its netmap with the profile");
+    }
+
     private static EncodedNodes.Encoded encodedPeer(MapResponse message, long id) {
         return ((EncodedNodes) message.peers()).encoded().stream()
                 .filter(peer -> peer.node().id() == id).findFirst().orElseThrow();
