@@ -1,6 +1,7 @@
 package io.meshcontrol.cli;
 
 import io.meshcontrol.api.ApiException;
+import io.meshcontrol.api.ClientSettingsException;
 import io.meshcontrol.api.ServerUnreachableException;
 import io.meshcontrol.core.BuildInfo;
 import io.meshcontrol.core.MeshException;
@@ -58,6 +59,7 @@ public final class Svc {
         return switch (e) {
             case ApiException api -> api.getMessage() + " (HTTP " + api.status() + ")";
             case ServerUnreachableException unreachable -> unreachable.getMessage();
+            case ClientSettingsException settings -> settings.getMessage();
             case CliException cli -> cli.getMessage();
             case MeshException mesh -> mesh.getMessage();
             case io.meshcontrol.core.policy.PolicyException policy -> policy.getMessage();
