@@ -3,6 +3,7 @@ module io.meshcontrol.api {
     requires transitive tools.jackson.databind;
     requires transitive com.fasterxml.jackson.annotation;
     requires transitive java.net.http;
+    requires tools.jackson.dataformat.yaml;
 
     exports io.meshcontrol.api;
 }

@@ -47,6 +47,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -267,13 +268,31 @@ public final class MeshServer implements AutoCloseable {
 
     @Override
     public void close() {
+        String url;
+        try {
+            url = localUrl().toString();
+        } catch (IllegalStateException e) {
+            return; // closed before
+        }
         stopAll(mapSessions, housekeeping, workers, relay, undertow, metrics);
         if (settings.localCredentialPath() != null) {
-            try {
-                Files.deleteIfExists(settings.localCredentialPath());
-            } catch (IOException e) {
-                LOG.log(Level.WARNING, "could not remove " + settings.localCredentialPath() + ": " + e.getMessage());
+            removeLocalCredential(settings.localCredentialPath(), url);
+        }
+    }
+
+    /**
+     * Removes this server's credential, but not one that another server of the same account has written there
+     * since (the default location is per account, not per server).
+     */
+    private static void removeLocalCredential(Path file, String url) {
+        try {
+            if (LocalAccess.read(file).url().equals(url)) {
+                Files.delete(file);
             }
+        } catch (NoSuchFileException e) {
+            // removed already
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "could not remove " + file + ": " + e.getMessage());
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.meshcontrol.server;
 
+import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.config.MeshConfig;
@@ -138,7 +139,7 @@ public record ServerSettings(
         HostPort metrics = config.metricsListenAddr().map(HostPort::parse).orElse(null);
         return new ServerSettings(listen.host(), listen.port(), metrics == null ? null : metrics.host(),
                 metrics == null ? 0 : metrics.port(), config.serverUrl(), config.dns().baseDomain(), version,
-                config.cli().localCredentialPath(), config.noise().privateKeyPath(),
+                config.cli().localCredentialPath().orElseGet(LocalAccess::defaultLocation), config.noise().privateKeyPath(),
                 new Control(MapContexts.dns(config.dns()), new DERPMap(null, Map.of(), false),
                         Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout()),
                 Relay.from(config.derp()), DerpMaps.from(config));
