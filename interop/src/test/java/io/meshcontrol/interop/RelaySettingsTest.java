@@ -11,7 +11,6 @@ import io.meshcontrol.cli.Svc;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.key.NodePublicKey;
 import io.meshcontrol.relay.derp.DerpServer;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.relay.DerpSocketClient;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.ByteArrayOutputStream;
@@ -48,6 +47,7 @@ class RelaySettingsTest {
     @TempDir
     Path folder;
 
+    private TestNetwork network;
     private TestServer server;
 
     static Stream<ClientVersion> versions() {
@@ -55,21 +55,21 @@ class RelaySettingsTest {
     }
 
     @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
+    void stop() throws Exception {
+        if (network != null) {
+            network.close();
         }
     }
 
     @ParameterizedTest(name = "tailscale {0}")
     @MethodSource("versions")
     void settingsChangesReachConnectedClientsAndVerificationDropsStrangers(ClientVersion version) throws Exception {
-        server = TestServer.startWithRelay(folder, ServerSettings.Control.defaults("mesh.test"), false);
+        network = TestNetwork.withEmbeddedRelay(folder, nodes, false);
+        server = network.server();
         MeshClient admin = server.adminClient();
         admin.createUser(new UserRequest("alice", "Alice", "alice@example.com", "admin"));
         String key = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "t", null)).secret();
-        TailscaleNode node = nodes.builder(version, "a").env("TS_DEBUG_USE_DERP_HTTP", "1").start();
-        node.up(server.url(), key, "a").requireOk();
+        TailscaleNode node = network.joined(version, "a", key);
         node.awaitStatus("running", NodeStatus::isRunning, SOON);
         awaitMap(node, "the embedded region", map -> map.path("Regions").has("999"));
 

@@ -2,17 +2,17 @@ package io.meshcontrol.interop;
 
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.NodeView;
-import io.meshcontrol.core.wire.DERPMap;
-import io.meshcontrol.core.wire.WireJson;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * A server and a relay for real clients: our server on loopback with the vendor's derper as the network's
- * relay (plain HTTP, so nodes get {@code TS_DEBUG_USE_DERP_HTTP=1}), and the way tests start and join nodes.
+ * The set-up of every real-client test: our server on loopback (started as {@code svc serve} starts it, through
+ * {@link TestServer}) with its relay, and the way tests start and join nodes. The relay is the vendor's derper (a
+ * {@code derp.paths} map file names it) or the server's embedded relay, both on plain HTTP, so nodes get
+ * {@code TS_DEBUG_USE_DERP_HTTP=1}.
  */
 final class TestNetwork implements AutoCloseable {
 
@@ -26,12 +26,28 @@ final class TestNetwork implements AutoCloseable {
         this.nodes = nodes;
     }
 
+    /** The server with the vendor's derper as the network's only relay. */
     static TestNetwork start(Path folder, TailscaleNodes nodes, Duration ephemeralInactivityTimeout) throws Exception {
         Derper derper = Derper.start(ClientBinaries.of(ClientVersions.newest()), folder.resolve("derper"));
-        ServerSettings.Control defaults = ServerSettings.Control.defaults("mesh.test");
-        TestServer server = TestServer.start(folder, new ServerSettings.Control(defaults.dns(),
-                WireJson.read(derper.derpMapJson(), DERPMap.class), defaults.keepAlive(), ephemeralInactivityTimeout));
-        return new TestNetwork(derper, server, nodes);
+        try {
+            Path map = Files.writeString(folder.resolve("derper-map.json"), derper.derpMapJson());
+            TestServer server = TestServer.in(folder).set("derp.paths", map.toString())
+                    .set("node.ephemeral.inactivity_timeout", ephemeralInactivityTimeout.toMillis() + "ms").start();
+            return new TestNetwork(derper, server, nodes);
+        } catch (RuntimeException e) {
+            derper.close();
+            throw e;
+        }
+    }
+
+    /** The server with its embedded relay as the only relay (region 999, STUN on a free loopback port). */
+    static TestNetwork withEmbeddedRelay(Path folder, TailscaleNodes nodes, boolean verifyClients) {
+        return new TestNetwork(null, TestServer.startWithRelay(folder, verifyClients), nodes);
+    }
+
+    /** The server without any relay, for tests that bring their own. */
+    static TestNetwork withoutRelay(Path folder, TailscaleNodes nodes) {
+        return new TestNetwork(null, TestServer.start(folder), nodes);
     }
 
     TestServer server() {
@@ -46,14 +62,23 @@ final class TestNetwork implements AutoCloseable {
         return server.url();
     }
 
+    /** A node builder with this test's directories and the relay over plain HTTP, for more environment. */
+    TailscaleNode.Builder builder(ClientVersion version, String name) {
+        return nodes.builder(version, name).env("TS_DEBUG_USE_DERP_HTTP", "1");
+    }
+
     /** A started node, not yet logged in. */
     TailscaleNode node(ClientVersion version, String name) {
-        return nodes.builder(version, name).env("TS_DEBUG_USE_DERP_HTTP", "1").start();
+        return builder(version, name).start();
     }
 
     /** A node logged in with {@code authKey} under its own name. */
     TailscaleNode joined(ClientVersion version, String name, String authKey) {
-        TailscaleNode node = node(version, name);
+        return join(node(version, name), name, authKey);
+    }
+
+    /** Logs {@code node} in with {@code authKey} as {@code name}. */
+    TailscaleNode join(TailscaleNode node, String name, String authKey) {
         CliResult up = node.up(loginServer(), authKey, name);
         if (!up.ok() && node.status().backendState() == BackendState.Starting) {
             // Seen once (v1.80.3, 2026-11-22): the client had registered, held its map and its DERP connection,
@@ -74,6 +99,8 @@ final class TestNetwork implements AutoCloseable {
     @Override
     public void close() throws Exception {
         server.close();
-        derper.close();
+        if (derper != null) {
+            derper.close();
+        }
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.DerpRelayView;
 import io.meshcontrol.api.DerpSettingsView;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,7 +26,7 @@ class DerpCliTest {
 
     @BeforeEach
     void start() throws IOException {
-        server = TestServer.start(folder, TestServer.testRelay(folder, true), ServerSettings.DerpMaps.NONE);
+        server = TestServer.startWithRelay(folder, true);
         config = folder.resolve("config.yaml");
         Files.writeString(config, "cli:\n  local_credential_path: " + server.localCredentialPath() + "\n");
     }

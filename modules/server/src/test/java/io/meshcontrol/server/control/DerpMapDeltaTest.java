@@ -12,7 +12,6 @@ import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.wire.MapFrames;
 import io.meshcontrol.core.wire.MapResponse;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -30,8 +29,7 @@ class DerpMapDeltaTest {
 
     @Test
     void everyConnectedNodeGetsTheNewMapAsADelta() throws Exception {
-        try (TestServer server = TestServer.start(folder, TestServer.testRelay(folder, true),
-                ServerSettings.DerpMaps.NONE)) {
+        try (TestServer server = TestServer.startWithRelay(folder, true)) {
             server.adminClient().createUser(new UserRequest("alice", null, null, null));
             String key = server.adminClient().createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false,
                     "", null)).secret();

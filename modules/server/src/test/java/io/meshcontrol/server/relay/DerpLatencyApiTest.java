@@ -10,7 +10,6 @@ import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.state.Registrations;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -26,8 +25,7 @@ class DerpLatencyApiTest {
 
     @Test
     void reportsPerRegionFromTheNodesNetInfo() {
-        try (TestServer server = TestServer.start(folder, TestServer.testRelay(folder, true),
-                ServerSettings.DerpMaps.NONE)) {
+        try (TestServer server = TestServer.startWithRelay(folder, true)) {
             assertEquals(200, server.request("PUT", "/api/v1/derp", server.localToken(),
                     "{\"relays\":[{\"regionId\":900,\"code\":\"home\",\"host\":\"relay.example.com\"}]}").statusCode());
             server.adminClient().createUser(new UserRequest("alice", null, null, null));

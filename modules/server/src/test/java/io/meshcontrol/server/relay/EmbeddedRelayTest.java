@@ -12,7 +12,6 @@ import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.wire.DERPNode;
 import io.meshcontrol.core.wire.DERPRegion;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
@@ -30,7 +29,7 @@ class EmbeddedRelayTest {
     TestServer server;
 
     private InetSocketAddress start(boolean verifyClients) {
-        server = TestServer.startWithRelay(folder, ServerSettings.Control.defaults("mesh.test"), verifyClients);
+        server = TestServer.startWithRelay(folder, verifyClients);
         return server.server.httpAddress();
     }
 

@@ -10,7 +10,6 @@ import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.state.Registrations;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
 import java.net.BindException;
@@ -36,7 +35,7 @@ class RelaySwitchesTest {
 
     @BeforeEach
     void start() {
-        server = TestServer.start(folder, TestServer.testRelay(folder, false), ServerSettings.DerpMaps.NONE);
+        server = TestServer.startWithRelay(folder, false);
         address = server.server.httpAddress();
     }
 
