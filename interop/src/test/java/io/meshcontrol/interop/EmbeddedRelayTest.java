@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
-import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.server.relay.DerpSocketClient;
 import io.meshcontrol.core.wire.DERPNode;
@@ -157,8 +156,7 @@ class EmbeddedRelayTest {
         String authKey = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, false, false, false, "t", null))
                 .secret();
         NodePrivateKey known = NodePrivateKey.generate();
-        server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                known.publicKey(), "laptop", "{}"), authKey);
+        Machine.named("laptop").nodeKey(known.publicKey()).join(server.network, authKey);
         try (Derper derper = Derper.start(ClientBinaries.of(ClientVersions.newest()), folder.resolve("derper"),
                 "-verify-client-url", server.url().resolve("/verify").toString(),
                 "-verify-client-url-fail-open=false")) {

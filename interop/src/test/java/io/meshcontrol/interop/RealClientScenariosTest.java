@@ -8,17 +8,10 @@ import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.SettingsView;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.cli.CliContext;
-import io.meshcontrol.cli.Svc;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -226,14 +219,6 @@ class RealClientScenariosTest {
 
     /** Runs the real svc command line against the test server, through its local credential. */
     private int svc(String... args) throws Exception {
-        Path config = folder.resolve("svc.yaml");
-        Files.writeString(config, "cli:\n  local_credential_path: " + network.server().localCredentialPath() + "\n");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        String[] all = Stream.concat(Stream.of("-c", config.toString()), Stream.of(args)).toArray(String[]::new);
-        int code = Svc.run(new CliContext(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), folder, folder), all);
-        assertEquals(0, code, "svc " + String.join(" ", args) + ": " + err.toString(StandardCharsets.UTF_8));
-        return code;
+        return network.svc(args).exitCode();
     }
 }

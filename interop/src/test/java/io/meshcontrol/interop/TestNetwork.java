@@ -1,8 +1,12 @@
 package io.meshcontrol.interop;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.NodeView;
+import io.meshcontrol.cli.CliRun;
 import io.meshcontrol.server.testing.TestServer;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,11 +20,13 @@ import java.time.Duration;
  */
 final class TestNetwork implements AutoCloseable {
 
+    private final Path folder;
     private final Derper derper;
     private final TestServer server;
     private final TailscaleNodes nodes;
 
-    private TestNetwork(Derper derper, TestServer server, TailscaleNodes nodes) {
+    private TestNetwork(Path folder, Derper derper, TestServer server, TailscaleNodes nodes) {
+        this.folder = folder;
         this.derper = derper;
         this.server = server;
         this.nodes = nodes;
@@ -33,7 +39,7 @@ final class TestNetwork implements AutoCloseable {
             Path map = Files.writeString(folder.resolve("derper-map.json"), derper.derpMapJson());
             TestServer server = TestServer.in(folder).set("derp.paths", map.toString())
                     .set("node.ephemeral.inactivity_timeout", ephemeralInactivityTimeout.toMillis() + "ms").start();
-            return new TestNetwork(derper, server, nodes);
+            return new TestNetwork(folder, derper, server, nodes);
         } catch (RuntimeException e) {
             derper.close();
             throw e;
@@ -42,12 +48,12 @@ final class TestNetwork implements AutoCloseable {
 
     /** The server with its embedded relay as the only relay (region 999, STUN on a free loopback port). */
     static TestNetwork withEmbeddedRelay(Path folder, TailscaleNodes nodes, boolean verifyClients) {
-        return new TestNetwork(null, TestServer.startWithRelay(folder, verifyClients), nodes);
+        return new TestNetwork(folder, null, TestServer.startWithRelay(folder, verifyClients), nodes);
     }
 
     /** The server without any relay, for tests that bring their own. */
     static TestNetwork withoutRelay(Path folder, TailscaleNodes nodes) {
-        return new TestNetwork(null, TestServer.start(folder), nodes);
+        return new TestNetwork(folder, null, TestServer.start(folder), nodes);
     }
 
     TestServer server() {
@@ -89,6 +95,13 @@ final class TestNetwork implements AutoCloseable {
         }
         up.requireOk();
         return node;
+    }
+
+    /** Runs {@code svc args...} against the server through its local credential; it must succeed. */
+    CliRun svc(String... args) throws IOException {
+        CliRun run = CliRun.withConfig(folder, CliRun.configFor(server, folder), args);
+        assertEquals(0, run.exitCode(), "svc " + String.join(" ", args) + ": " + run);
+        return run;
     }
 
     /** The server's view of the node named {@code name}. */

@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.core.key.MachinePrivateKey;
-import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.netmap.AccessControl;
-import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.core.wire.MapFrames;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.server.testing.TestServer;
@@ -36,9 +34,7 @@ class DerpMapDeltaTest {
             List<StreamCapture> outputs = new ArrayList<>();
             List<Thread> streams = new ArrayList<>();
             for (String name : new String[] {"one", "two"}) {
-                Node node = server.network.registrations().withAuthKey(new Registrations.Request(
-                        MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), name, "{}"),
-                        key).node();
+                Node node = Machine.named(name).join(server.network, key);
                 StreamCapture out = new StreamCapture();
                 MapSession session = new MapSession(node.id(), 142, MapFrames.zstd(1), out.sink(), server.network,
                         server.server::mapContext, new AccessControl(server.network.policies()),

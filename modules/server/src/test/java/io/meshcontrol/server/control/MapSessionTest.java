@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.core.key.MachinePrivateKey;
-import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.netmap.ChangeSet;
 import io.meshcontrol.core.netmap.MapContext;
-import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.core.wire.MapFrames;
@@ -112,9 +110,7 @@ class MapSessionTest {
     }
 
     private static Node router(TestServer server, String key, String name) {
-        Node node = server.network.registrations().withAuthKey(new Registrations.Request(
-                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), name,
-                "{\"Hostname\":\"" + name + "\",\"RoutableIPs\":[\"10.1.0.0/16\"]}"), key).node();
+        Node node = Machine.named(name).advertising("10.1.0.0/16").join(server.network, key);
         return server.network.routeApprovals().setApproved(io.meshcontrol.core.auth.Caller.localAdmin(), node.id(),
                 List.of("10.1.0.0/16"));
     }
@@ -126,7 +122,6 @@ class MapSessionTest {
     }
 
     private static Node join(TestServer server, String key, String name) {
-        return server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                NodePrivateKey.generate().publicKey(), name, "{}"), key).node();
+        return Machine.named(name).join(server.network, key);
     }
 }

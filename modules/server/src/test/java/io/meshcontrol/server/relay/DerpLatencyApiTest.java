@@ -7,9 +7,7 @@ import io.meshcontrol.api.ApiKeyRequest;
 import io.meshcontrol.api.DerpLatencyReport;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.core.key.MachinePrivateKey;
-import io.meshcontrol.core.key.NodePrivateKey;
-import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -36,9 +34,7 @@ class DerpLatencyApiTest {
                 "{\"NetInfo\":{\"PreferredDERP\":999,\"DERPLatency\":{\"999-v4\":0.030}}}",
                 "{}"};
             for (int i = 0; i < hostinfos.length; i++) {
-                server.network.registrations().withAuthKey(new Registrations.Request(
-                        MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "n" + i,
-                        hostinfos[i]), key);
+                Machine.named("n" + i).hostinfo(hostinfos[i]).join(server.network, key);
             }
             String reader = server.adminClient().createApiKey(new ApiKeyRequest(null, List.of("devices:core:read"),
                     "reader", null)).secret();
