@@ -113,7 +113,7 @@ public final class TestServer implements AutoCloseable {
         }
 
         /** The configuration as the server would load it; a key that is unknown or invalid fails the test at once. */
-        public MeshConfig config() {
+        private MeshConfig config() {
             Map<String, String> env = new LinkedHashMap<>();
             settings.forEach((key, value) -> env.put("SVC_" + key.toUpperCase(Locale.ROOT).replace('.', '_'), value));
             LoadedConfig loaded = ConfigLoader.load(new ConfigRequest(null, env, dataDir, null,
