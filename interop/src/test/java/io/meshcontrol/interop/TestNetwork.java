@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.NodeView;
 import io.meshcontrol.cli.CliRun;
+import io.meshcontrol.core.testing.MovableClock;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
 import java.net.URI;
@@ -21,25 +22,33 @@ import java.time.Duration;
 final class TestNetwork implements AutoCloseable {
 
     private final Path folder;
+    private final MovableClock clock;
     private final Derper derper;
     private final TestServer server;
     private final TailscaleNodes nodes;
 
-    private TestNetwork(Path folder, Derper derper, TestServer server, TailscaleNodes nodes) {
+    private TestNetwork(Path folder, MovableClock clock, Derper derper, TestServer server, TailscaleNodes nodes) {
         this.folder = folder;
+        this.clock = clock;
         this.derper = derper;
         this.server = server;
         this.nodes = nodes;
     }
 
-    /** The server with the vendor's derper as the network's only relay. */
+    /**
+     * The server with the vendor's derper as the network's only relay.
+     *
+     * @param ephemeralInactivityTimeout at least 65 s, as the configuration requires; tests that wait for it move
+     *                                   {@link #clock()} on instead of sleeping
+     */
     static TestNetwork start(Path folder, TailscaleNodes nodes, Duration ephemeralInactivityTimeout) throws Exception {
         Derper derper = Derper.start(ClientBinaries.of(ClientVersions.newest()), folder.resolve("derper"));
         try {
             Path map = Files.writeString(folder.resolve("derper-map.json"), derper.derpMapJson());
-            TestServer server = TestServer.in(folder).set("derp.paths", map.toString())
-                    .set("node.ephemeral.inactivity_timeout", ephemeralInactivityTimeout.toMillis() + "ms").start();
-            return new TestNetwork(folder, derper, server, nodes);
+            MovableClock clock = MovableClock.running();
+            TestServer server = TestServer.in(folder).clock(clock).set("derp.paths", map.toString())
+                    .set("node.ephemeral.inactivity_timeout", ephemeralInactivityTimeout.toSeconds() + "s").start();
+            return new TestNetwork(folder, clock, derper, server, nodes);
         } catch (RuntimeException e) {
             derper.close();
             throw e;
@@ -48,12 +57,20 @@ final class TestNetwork implements AutoCloseable {
 
     /** The server with its embedded relay as the only relay (region 999, STUN on a free loopback port). */
     static TestNetwork withEmbeddedRelay(Path folder, TailscaleNodes nodes, boolean verifyClients) {
-        return new TestNetwork(folder, null, TestServer.startWithRelay(folder, verifyClients), nodes);
+        MovableClock clock = MovableClock.running();
+        return new TestNetwork(folder, clock, null, TestServer.in(folder).clock(clock).relay(verifyClients).start(),
+                nodes);
     }
 
     /** The server without any relay, for tests that bring their own. */
     static TestNetwork withoutRelay(Path folder, TailscaleNodes nodes) {
-        return new TestNetwork(folder, null, TestServer.start(folder), nodes);
+        MovableClock clock = MovableClock.running();
+        return new TestNetwork(folder, clock, null, TestServer.in(folder).clock(clock).start(), nodes);
+    }
+
+    /** The server's clock: the system's, which a test moves on to let a timeout pass. */
+    MovableClock clock() {
+        return clock;
     }
 
     TestServer server() {
