@@ -3,11 +3,11 @@ package io.meshcontrol.core.testing;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.PreAuthKeys;
-import java.time.Duration;
 import java.util.List;
 
 /**
- * A pre-auth key to make in a test: single-use, not ephemeral, not pre-authorized and without expiry unless said.
+ * A pre-auth key to make in a test: single-use, not ephemeral, not pre-authorized and without expiry unless said
+ * (add a switch here when a test needs another).
  * <pre>{@code String key = AuthKey.forUser("odin").reusable().create(network);}</pre>
  */
 public final class AuthKey {
@@ -15,9 +15,7 @@ public final class AuthKey {
     private final String user;
     private final List<String> tags;
     private boolean reusable;
-    private boolean ephemeral;
     private boolean preauthorized;
-    private Duration expiration;
 
     private AuthKey(String user, List<String> tags) {
         this.user = user;
@@ -44,32 +42,14 @@ public final class AuthKey {
         return this;
     }
 
-    public AuthKey ephemeral() {
-        ephemeral = true;
-        return this;
-    }
-
     public AuthKey preauthorized() {
         preauthorized = true;
         return this;
     }
 
-    public AuthKey expiringIn(Duration duration) {
-        expiration = duration;
-        return this;
-    }
-
-    public PreAuthKeys.NewKey newKey() {
-        return new PreAuthKeys.NewKey(user, tags, reusable, ephemeral, preauthorized, "", expiration);
-    }
-
-    /** Makes the key as the local admin; returns what the admin is shown once. */
-    public PreAuthKeys.Issued issue(Network network) {
-        return network.preAuthKeys().create(Caller.localAdmin(), newKey());
-    }
-
     /** Makes the key as the local admin; returns its secret. */
     public String create(Network network) {
-        return issue(network).secret();
+        return network.preAuthKeys().create(Caller.localAdmin(),
+                new PreAuthKeys.NewKey(user, tags, reusable, false, preauthorized, "", null)).secret();
     }
 }

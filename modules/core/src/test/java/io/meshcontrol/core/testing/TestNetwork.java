@@ -41,11 +41,6 @@ public final class TestNetwork {
         return network.users().create(admin, new Users.NewUser(name, null, null, role));
     }
 
-    /** A member named {@code name} with an e-mail address at example.com, as policies name users. */
-    public User member(String name) {
-        return network.users().create(admin, new Users.NewUser(name, null, name + "@example.com", Role.MEMBER));
-    }
-
     public void policy(String text) {
         network.policies().set(admin, text, null);
     }
