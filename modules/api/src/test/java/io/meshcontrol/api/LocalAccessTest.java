@@ -1,6 +1,7 @@
 package io.meshcontrol.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,12 +9,18 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Where the local credential lives when nothing is configured, and how it is written. */
+/** The local credential file a running server leaves for the CLI on its machine: where it lives, how it is written. */
+@DisabledOnOs(OS.WINDOWS)
 class LocalAccessTest {
 
     private static final Path HOME = Path.of("/home/odin");
+
+    @TempDir
+    Path folder;
 
     @Test
     void defaultLocationIsTheRuntimeFolderElseTheStateFolder() {
@@ -32,12 +39,30 @@ class LocalAccessTest {
     }
 
     @Test
-    void writtenOwnerOnlyInAnOwnerOnlyFolderAndReadBack(@TempDir Path folder) throws IOException {
+    void writtenOwnerOnlyInAnOwnerOnlyFolderAndReadBack() throws IOException {
         Path file = folder.resolve("run/svc/cli-credential.json");
         LocalAccess access = new LocalAccess("http://127.0.0.1:8080", "svckey-local-abc");
         access.write(file);
         assertEquals(access, LocalAccess.read(file));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())));
+        assertFalse(Files.exists(folder.resolve("run/svc/cli-credential.json.tmp")), "no temporary file is left");
+    }
+
+    @Test
+    void aRestartedServerReplacesTheOldCredential() throws IOException {
+        Path file = folder.resolve("cli.json");
+        new LocalAccess("http://127.0.0.1:1", "old").write(file);
+        new LocalAccess("http://127.0.0.1:2", "new").write(file);
+        assertEquals(new LocalAccess("http://127.0.0.1:2", "new"), LocalAccess.read(file));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+    }
+
+    @Test
+    void aLeftoverTemporaryFileFromACrashIsNoObstacle() throws IOException {
+        Path file = folder.resolve("cli.json");
+        Files.writeString(folder.resolve("cli.json.tmp"), "half written");
+        new LocalAccess("http://127.0.0.1:3", "t").write(file);
+        assertEquals("t", LocalAccess.read(file).token());
     }
 }

@@ -91,7 +91,8 @@ public final class MeshServer implements AutoCloseable {
         this.workers = workers;
     }
 
-    public static MeshServer start(ServerSettings settings, Network network, Clock clock) {
+    /** Starts the listeners over {@code network}; {@link Application} is the one caller. */
+    static MeshServer start(ServerSettings settings, Network network, Clock clock) {
         MachinePrivateKey noiseKey = loadNoiseKey(settings.noiseKeyPath());
         JsonMapper json = ApiJson.mapper(true);
         PrometheusRegistry registry = new PrometheusRegistry();

@@ -10,6 +10,7 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.testing.TestNetwork;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,11 +1,10 @@
-package io.meshcontrol.cli;
+package io.meshcontrol.core.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.meshcontrol.core.address.AddressPool;
 import io.meshcontrol.core.config.ConfigLoader;
 import io.meshcontrol.core.config.ConfigRequest;
-import io.meshcontrol.core.state.NetworkOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,8 +13,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What svc serve hands the network state from the configuration. */
-class ServeOptionsTest {
+/** What the configuration gives the network state (the server starts its network with these). */
+class NetworkOptionsTest {
 
     @TempDir
     Path folder;
@@ -33,7 +32,7 @@ class ServeOptionsTest {
                   routes:
                     ha: false
                 """);
-        NetworkOptions options = ServeCommand.networkOptions(ConfigLoader.load(
+        NetworkOptions options = NetworkOptions.from(ConfigLoader.load(
                 new ConfigRequest(config, Map.of(), folder, folder)).config());
         assertEquals(new NetworkOptions("100.80.0.0/16", "fd7a:115c:a1e0:ab::/64", AddressPool.Allocation.RANDOM,
                 Duration.ofHours(720), false), options);
