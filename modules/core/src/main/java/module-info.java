@@ -22,7 +22,6 @@ module io.meshcontrol.core {
     exports io.meshcontrol.core.policy;
     exports io.meshcontrol.core.routes;
     exports io.meshcontrol.core.state;
-    exports io.meshcontrol.core.store;
     exports io.meshcontrol.core.wire;
     // Jackson instantiates the wire package's own (package-private) value filter and serializers
     opens io.meshcontrol.core.wire to tools.jackson.databind;

@@ -9,7 +9,6 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.PolicyFileWatcher;
 import io.meshcontrol.core.state.NetworkOptions;
-import io.meshcontrol.core.store.Database;
 import io.meshcontrol.server.MeshServer;
 import io.meshcontrol.server.ServerSettings;
 import java.lang.System.Logger.Level;
@@ -48,8 +47,8 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
         loaded.warnings().forEach(warning -> LOG.log(Level.WARNING, warning));
 
         Clock clock = Clock.systemUTC();
-        Database database = Database.open(config.database().sqlite().path(), config.database().sqlite().writeAheadLog());
-        Network network = new Network(database, clock, networkOptions(config));
+        Network network = Network.open(config.database().sqlite().path(), config.database().sqlite().writeAheadLog(),
+                clock, networkOptions(config));
         PolicyFileWatcher watcher = null;
         if (config.policy().mode() == MeshConfig.Policy.Mode.FILE) {
             Path file = config.policy().path().orElseThrow();

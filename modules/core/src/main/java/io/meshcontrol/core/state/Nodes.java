@@ -28,7 +28,7 @@ public final class Nodes {
     private final RouteApprovals approvals;
     private final Clock clock;
 
-    public Nodes(Jdbi jdbi, NodeStore store, EventBus events, Policies policies, RouteApprovals approvals,
+    Nodes(Jdbi jdbi, NodeStore store, EventBus events, Policies policies, RouteApprovals approvals,
             Clock clock) {
         this.jdbi = jdbi;
         this.store = store;

@@ -42,7 +42,7 @@ public final class Users {
     private final EventBus events;
     private final Clock clock;
 
-    public Users(Jdbi jdbi, UserStore store, NodeStore nodes, EventBus events, Clock clock) {
+    Users(Jdbi jdbi, UserStore store, NodeStore nodes, EventBus events, Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
         this.nodes = nodes;

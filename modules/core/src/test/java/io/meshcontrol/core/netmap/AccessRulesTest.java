@@ -15,10 +15,10 @@ import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyException;
 import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.PreAuthKeys;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.state.Users;
-import io.meshcontrol.core.store.Database;
 import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.wire.NetPortRange;
 import io.meshcontrol.core.wire.PortRange;
@@ -49,7 +49,7 @@ class AccessRulesTest {
 
     @BeforeEach
     void setUp() {
-        network = new Network(Database.open(folder.resolve("db.sqlite"), true), Clock.systemUTC());
+        network = Network.open(folder.resolve("db.sqlite"), true, Clock.systemUTC(), NetworkOptions.defaults());
         network.users().create(admin, new Users.NewUser("alice", null, "alice@example.com", Role.MEMBER));
         network.users().create(admin, new Users.NewUser("bob", null, "bob@example.com", Role.MEMBER));
         network.policies().set(admin, "{" + TAGS + "}", null);

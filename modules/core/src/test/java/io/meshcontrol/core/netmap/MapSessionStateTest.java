@@ -12,11 +12,11 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.PreAuthKeys;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.state.Users;
-import io.meshcontrol.core.store.Database;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.core.wire.EncodedNodes;
@@ -44,7 +44,7 @@ class MapSessionStateTest {
 
     @BeforeEach
     void setUp() {
-        network = new Network(Database.open(folder.resolve("db.sqlite"), true), Clock.systemUTC());
+        network = Network.open(folder.resolve("db.sqlite"), true, Clock.systemUTC(), NetworkOptions.defaults());
         network.users().create(admin, new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
         key = network.preAuthKeys().create(admin, new PreAuthKeys.NewKey("odin", List.of(), true, false, false, "", null)).secret();
     }

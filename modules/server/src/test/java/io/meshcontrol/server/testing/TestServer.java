@@ -7,7 +7,7 @@ import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.core.BuildInfo;
 import io.meshcontrol.core.state.Network;
-import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.state.NetworkOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -65,7 +65,8 @@ public final class TestServer implements AutoCloseable {
      */
     public static TestServer start(Path folder, ServerSettings.Relay relay, ServerSettings.DerpMaps maps) {
         Path dataDir = folder.resolve("data");
-        Network network = new Network(Database.open(dataDir.resolve("db.sqlite"), true), Clock.systemUTC());
+        Network network = Network.open(dataDir.resolve("db.sqlite"), true, Clock.systemUTC(),
+                NetworkOptions.defaults());
         ServerSettings settings = new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, "http://127.0.0.1:8080",
                 "mesh.test", BuildInfo.version(), dataDir.resolve("cli-credential.json"),
                 dataDir.resolve("noise_private.key"), ServerSettings.Control.defaults("mesh.test"), relay, maps);
@@ -84,7 +85,8 @@ public final class TestServer implements AutoCloseable {
     private static TestServer start(Path folder, String version, ServerSettings.Control control,
             ServerSettings.Relay relay) {
         Path dataDir = folder.resolve("data");
-        Network network = new Network(Database.open(dataDir.resolve("db.sqlite"), true), Clock.systemUTC());
+        Network network = Network.open(dataDir.resolve("db.sqlite"), true, Clock.systemUTC(),
+                NetworkOptions.defaults());
         ServerSettings settings = new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, "http://127.0.0.1:8080",
                 "mesh.test", version, dataDir.resolve("cli-credential.json"), dataDir.resolve("noise_private.key"),
                 control, relay);
