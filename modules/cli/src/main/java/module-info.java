@@ -1,8 +1,11 @@
 /** The svc command. */
 module io.meshcontrol.cli {
     requires io.meshcontrol.server;
+    requires io.meshcontrol.core;
     requires io.meshcontrol.api;
     requires info.picocli;
+    requires tools.jackson.databind;
+    requires com.fasterxml.jackson.annotation;
     requires tools.jackson.dataformat.yaml;
     requires java.logging;
     // sun.misc.Signal, for SIGHUP (reload the policy file)

@@ -5,7 +5,6 @@ import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.PolicyFileWatcher;
-import io.meshcontrol.core.store.Database;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -58,8 +57,7 @@ public final class Application implements AutoCloseable {
      */
     public static Application start(MeshConfig config, Launch launch) {
         MeshConfig.Sqlite sqlite = config.database().sqlite();
-        Network network = new Network(Database.open(sqlite.path(), sqlite.writeAheadLog()), launch.clock(),
-                NetworkOptions.from(config));
+        Network network = Network.open(sqlite.path(), sqlite.writeAheadLog(), launch.clock(), NetworkOptions.from(config));
         PolicyFileWatcher watcher = null;
         if (config.policy().mode() == MeshConfig.Policy.Mode.FILE) {
             try {

@@ -10,6 +10,7 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Users;
 import io.meshcontrol.core.testing.AuthKey;

@@ -8,7 +8,6 @@ import io.meshcontrol.core.state.ApiKeys;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.Users;
-import io.meshcontrol.core.store.Database;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -29,12 +28,12 @@ public final class TestNetwork {
 
     /** With other address ranges, key expiry or route fail-over ({@code prefixes.*}, {@code node.*}). */
     public TestNetwork(Path folder, NetworkOptions options) {
-        this.network = new Network(Database.open(folder.resolve("db.sqlite"), true), clock, options);
+        this.network = Network.open(folder.resolve("db.sqlite"), true, clock, options);
     }
 
     /** The same database opened again, as a restarted server would (the clock is shared). */
     public Network reopened(Path folder) {
-        return new Network(Database.open(folder.resolve("db.sqlite"), true), clock);
+        return Network.open(folder.resolve("db.sqlite"), true, clock, NetworkOptions.defaults());
     }
 
     public User user(String name, Role role) {

@@ -210,8 +210,7 @@ class DerpSettingsApiTest {
         String url = maps.url("/a.json").replace("http://", "http://reader:secret@") + "?token=abc";
         assertEquals(200, put("{\"urls\":[\"" + url + "\"]}", null).statusCode());
         assertEquals(200, server.request("DELETE", "/api/v1/derp", admin, null).statusCode());
-        List<AuditEntry> entries = server.network.database().jdbi().withHandle(h ->
-                server.network.audit().recent(h, null, 10));
+        List<AuditEntry> entries = server.network.auditLog().recent(null, 10);
         AuditEntry update = entries.stream().filter(e -> e.action().equals("derp.update")).findFirst().orElseThrow();
         assertEquals(maps.url("/a.json"), update.details().get("urls"));
         assertTrue(entries.stream().anyMatch(e -> e.action().equals("derp.reset")));

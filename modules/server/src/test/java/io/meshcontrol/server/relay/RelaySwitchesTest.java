@@ -118,8 +118,7 @@ class RelaySwitchesTest {
                     "{\"verifyClients\":false,\"stunListenAddr\":\"127.0.0.1:" + port + "\"}");
             assertEquals(400, response.statusCode());
             assertTrue(response.body().contains("cannot bind STUN"), response.body());
-            assertTrue(server.network.database().jdbi().withHandle(h ->
-                    server.network.audit().recent(h, "derp.update", 1)).isEmpty(), "nothing saved");
+            assertTrue(server.network.auditLog().recent("derp.update", 1).isEmpty(), "nothing saved");
         }
     }
 
