@@ -28,7 +28,8 @@ import tools.jackson.databind.node.ObjectNode;
  * service for several hundred policies (a policy, a network of users and machines, and what each machine was sent).
  * This test reads them where they lie (they are not copied here), compiles each policy against the same network
  * (read as {@code svc policy simulate} reads its network file, auto-approvals included) and compares error texts,
- * packet filters, peers, SSH policies, policy capabilities and the routes each peer is offered. Opt-in: {@code -Dsvc.vendorCaptures=<headscale>/hscontrol/policy/v2/testdata}.
+ * packet filters, peers, SSH policies, policy capabilities and the routes each peer is offered. Opt-in:
+ * {@code -Dsvc.vendorCaptures=<headscale>/hscontrol/policy/v2/testdata}.
  *
  * <p>A few captures cannot match, each for the reason listed in {@link #KNOWN}; any other difference fails.
  */
