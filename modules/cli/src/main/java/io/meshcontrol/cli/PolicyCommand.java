@@ -79,8 +79,8 @@ final class PolicyCommand extends CommandGroup {
 
         @Override
         public Integer call() {
-            PolicyInventory inventory = PolicySimulation.readInventory(read(context(), nodes));
             Policy parsed = Policy.parse(read(context(), policy));
+            PolicyInventory inventory = PolicySimulation.readInventory(read(context(), nodes), parsed);
             PolicyChecks.check(parsed, inventory);
             CompiledPolicy compiled = CompiledPolicy.compile(parsed, inventory, serverUrl);
             String json = WireJson.mapper().rebuild().enable(SerializationFeature.INDENT_OUTPUT).build()

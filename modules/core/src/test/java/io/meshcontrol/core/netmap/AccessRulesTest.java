@@ -177,4 +177,21 @@ class AccessRulesTest {
         assertFalse(approved.sees(aliceLaptop, router));
         assertEquals(List.of("10.0.0.0/8"), approved.peerRoutes(bobLaptop, router));
     }
+
+    /** What {@code svc policy simulate} shows for the same network (PolicySimulationTest): the server agrees. */
+    @Test
+    void aRouteApprovedOnAdvertisementMakesTheRouterAPeerOfAHostPrefixRulesDestinations() {
+        network.policies().set(admin, "{" + TAGS + ", \"hosts\": {\"internal\": \"10.0.0.0/8\"}, "
+                + "\"autoApprovers\": {\"routes\": {\"10.33.0.0/16\": [\"tag:web\"]}}, "
+                + "\"acls\": [{\"action\": \"accept\", \"src\": [\"internal\"], \"dst\": [\"tag:db:22\"]}]}", null);
+        String key = network.preAuthKeys().create(admin, new PreAuthKeys.NewKey(null, List.of("tag:web"), false, false,
+                false, "", null)).secret();
+        Node router = network.registrations().withAuthKey(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "router",
+                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.33.0.0/16\"]}"), key).node();
+        AccessRules rules = AccessRules.compile(network.policies().policy(), network.snapshots().current());
+        assertTrue(rules.sees(router, db), "the router serves a route inside the rule's source");
+        assertTrue(rules.sees(db, router));
+        assertFalse(rules.sees(router, aliceLaptop));
+    }
 }
