@@ -184,11 +184,8 @@ class AccessRulesTest {
         network.policies().set(admin, "{" + TAGS + ", \"hosts\": {\"internal\": \"10.0.0.0/8\"}, "
                 + "\"autoApprovers\": {\"routes\": {\"10.33.0.0/16\": [\"tag:web\"]}}, "
                 + "\"acls\": [{\"action\": \"accept\", \"src\": [\"internal\"], \"dst\": [\"tag:db:22\"]}]}", null);
-        String key = network.preAuthKeys().create(admin, new PreAuthKeys.NewKey(null, List.of("tag:web"), false, false,
-                false, "", null)).secret();
-        Node router = network.registrations().withAuthKey(new Registrations.Request(
-                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "router",
-                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.33.0.0/16\"]}"), key).node();
+        Node router = Machine.named("router").advertising("10.33.0.0/16")
+                .join(network, AuthKey.forTags("tag:web").create(network));
         AccessRules rules = AccessRules.compile(network.policies().policy(), network.snapshots().current());
         assertTrue(rules.sees(router, db), "the router serves a route inside the rule's source");
         assertTrue(rules.sees(db, router));
