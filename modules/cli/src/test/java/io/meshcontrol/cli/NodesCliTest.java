@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
+import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
@@ -44,9 +45,25 @@ class NodesCliTest {
         return CliRun.withConfig(folder, config, args);
     }
 
-    private void join(String authKey, String hostname) {
-        server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                NodePrivateKey.generate().publicKey(), hostname, "{}"), authKey);
+    private Node join(String authKey, String hostname) {
+        return server.network.registrations().withAuthKey(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), hostname, "{}"),
+                authKey).node();
+    }
+
+    @Test
+    void listShowsAConnectedNodeAsSeenNow() {
+        String key = svc("preauthkeys", "create", "--user", "odin", "--reusable").firstLine();
+        Node laptop = join(key, "laptop");
+        server.network.presence().connected(laptop);
+        server.network.presence().disconnected(laptop);
+        String offline = svc("nodes", "list").out();
+        assertTrue(offline.lines().anyMatch(line -> line.contains("laptop") && !line.endsWith("now")), offline);
+
+        server.network.presence().connected(laptop);
+        String online = svc("nodes", "list").out();
+        assertTrue(online.lines().anyMatch(line -> line.contains("laptop") && line.endsWith("now")), online);
+        assertTrue(svc("nodes", "show", "-i", "laptop", "-o", "json").out().contains("\"online\" : true"));
     }
 
     @Test
