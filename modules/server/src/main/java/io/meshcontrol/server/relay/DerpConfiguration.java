@@ -140,9 +140,9 @@ public final class DerpConfiguration {
         proposed.validated(relay.regionId());
         Map<String, MapLayer> fetched;
         try {
-            fetched = sources.fetchNew(proposed.urls());
+            fetched = sources.fetchAdded(proposed.urls(), current.settings().urls());
         } catch (MapSourceException e) {
-            throw MeshException.invalid(e.getMessage() + "; nothing was changed");
+            throw MeshException.invalid("nothing was changed: " + e.getMessage());
         }
         EmbeddedRelay.Change change = relay.prepare(proposed);
         Instant now = clock.instant();
