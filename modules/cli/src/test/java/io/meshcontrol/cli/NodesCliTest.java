@@ -84,6 +84,15 @@ class NodesCliTest {
     }
 
     @Test
+    void preAuthKeyListShowsTheDescription() {
+        assertEquals(0, svc("preauthkeys", "create", "--user", "odin", "--description", "lab servers").exitCode());
+        String table = svc("preauthkeys", "list").out();
+        int column = table.lines().findFirst().orElseThrow().indexOf("  DESCRIPTION  ") + 2;
+        assertTrue(column > 2, table);
+        assertTrue(table.lines().skip(1).findFirst().orElseThrow().substring(column).startsWith("lab servers  "), table);
+    }
+
+    @Test
     void policyGetAndSetKeepTheTextAndRefuseBadOnes() throws IOException {
         Path file = folder.resolve("policy.hujson");
         String text = "{\n  // servers\n  \"tagOwners\": {\"tag:server\": [\"autogroup:admin\"],},\n}\n";
