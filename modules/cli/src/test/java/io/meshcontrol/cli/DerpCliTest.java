@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.DerpRelayView;
 import io.meshcontrol.api.DerpSettingsView;
+import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,6 +56,29 @@ class DerpCliTest {
         assertTrue(table.out().contains("(none: own relays only)"), table.out());
         CliRun json = svc("derp", "show", "-o", "json");
         assertTrue(json.out().contains("\"verifyClients\" : true"), json.out());
+    }
+
+    @Test
+    void afterAResetWithoutInternetSetStillWorksAndAddingAnUnreachableUrlSaysHowToRunOffline() throws IOException {
+        String unreachableDefault;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            unreachableDefault = "http://127.0.0.1:" + socket.getLocalPort() + "/derpmap/default";
+        }
+        server.close();
+        server = TestServer.start(folder.resolve("offline"), TestServer.testRelay(folder.resolve("offline"), true),
+                ServerSettings.DerpMaps.forTests(List.of(unreachableDefault), List.of(), new EgressGuard(false, true)));
+        Files.writeString(config, "cli:\n  local_credential_path: " + server.localCredentialPath() + "\n");
+
+        assertEquals(0, svc("derp", "reset").exitCode());
+        CliRun set = svc("derp", "set", "--verify-clients", "off");
+        assertEquals(0, set.exitCode(), set.toString());
+        assertFalse(inForce().verifyClients());
+        assertEquals(List.of(unreachableDefault), inForce().urls());
+
+        CliRun added = svc("derp", "set", "--url", unreachableDefault.replace("/default", "/other"));
+        assertEquals(1, added.exitCode());
+        assertTrue(added.err().contains("svc derp set --url \"\"") && added.err().contains("derp.urls: []"),
+                added.err());
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.net.IpAddress;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -148,6 +149,9 @@ public final class MapUrlFetcher {
     }
 
     private static String describe(IOException e) {
+        if (e instanceof ConnectException && (e.getMessage() == null || e.getMessage().isBlank())) {
+            return "the connection was refused or the host is unreachable"; // the JDK's HTTP client says no more
+        }
         String message = e.getMessage();
         return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
     }

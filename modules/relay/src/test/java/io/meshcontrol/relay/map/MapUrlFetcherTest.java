@@ -54,7 +54,8 @@ class MapUrlFetcherTest {
             closedPort = socket.getLocalPort();
         }
         String message = refusal(loopbackAllowed, "http://127.0.0.1:" + closedPort + "/derpmap/default");
-        assertTrue(message.startsWith("cannot fetch DERP map http://127.0.0.1:" + closedPort), message);
+        assertTrue(message.startsWith("cannot fetch DERP map http://127.0.0.1:" + closedPort
+                + "/derpmap/default: the connection was refused"), message);
         assertTrue(message.contains("derp.urls: []") && message.contains("svc derp set --url \"\""), message);
         String unknown = refusal(new MapUrlFetcher(EgressGuard.DEFAULT, MapUrlFetcher.Resolver.literalsOnly()),
                 "https://controlplane.example/derpmap/default");
