@@ -10,6 +10,9 @@ import java.util.List;
  * @param hostname what the machine calls itself
  * @param user owner's name; absent for a tagged node, which belongs to its tags
  * @param authorized false while it waits for device approval
+ * @param online whether it holds a map stream to the server now
+ * @param lastSeen when the server last heard from it: the time of the answer while it is online, the end of its
+ *     last map stream while offline; absent for a node that never connected
  * @param keyExpiry absent when the node key does not expire
  * @param routes approved, available (advertised) and serving routes
  */
@@ -29,6 +32,7 @@ public record NodeView(
         boolean expired,
         String registerMethod,
         Instant createdAt,
+        boolean online,
         Instant lastSeen,
         Instant keyExpiry,
         RoutesView routes) {

@@ -18,12 +18,20 @@ final class ApiKeysCommand extends CommandGroup {
     static final List<Output.Column<ApiKeyView>> COLUMNS = List.of(
             new Output.Column<>("ID", ApiKeyView::id),
             new Output.Column<>("PREFIX", ApiKeyView::prefix),
-            new Output.Column<>("USER", k -> k.user() == null ? "(all access)" : k.user()),
-            new Output.Column<>("SCOPES", k -> k.scopes().isEmpty() ? "-" : String.join(",", k.scopes())),
+            new Output.Column<>("USER", k -> k.user() == null ? "(no owner)" : k.user()),
+            new Output.Column<>("SCOPES", ApiKeysCommand::access),
             new Output.Column<>("DESCRIPTION", ApiKeyView::description),
             new Output.Column<>("EXPIRES", ApiKeyView::expiresAt),
             new Output.Column<>("STATE", k -> k.expired() ? "expired" : "active"),
             new Output.Column<>("LAST USED", ApiKeyView::lastUsedAt));
+
+    /** What a key may do: its scopes, else its owner's whole role, else (no owner, no scopes) everything. */
+    static String access(ApiKeyView key) {
+        if (!key.scopes().isEmpty()) {
+            return String.join(",", key.scopes());
+        }
+        return key.user() == null ? "(all access)" : "(owner's role)";
+    }
 
     static void printIssued(Subcommand command, Output output, IssuedApiKey issued) {
         List<String> notes = new java.util.ArrayList<>();
@@ -37,7 +45,8 @@ final class ApiKeysCommand extends CommandGroup {
 
     @Command(name = "create", description = "Create an API key and print its secret once.")
     static final class Create extends Subcommand implements Callable<Integer> {
-        @Option(names = "--user", description = "Owner; the key is bounded by the owner's role. Without it: all access")
+        @Option(names = "--user", description = "Owner; the key is bounded by the owner's role. Without it and without "
+                + "--scope: all access")
         String user;
 
         @Option(names = "--scope", description = "A scope to grant (repeatable), e.g. devices:core, users:read")

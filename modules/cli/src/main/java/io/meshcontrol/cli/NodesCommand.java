@@ -24,7 +24,7 @@ final class NodesCommand extends CommandGroup {
             new Output.Column<>("IPV4", NodeView::ipv4),
             new Output.Column<>("IPV6", NodeView::ipv6),
             new Output.Column<>("STATE", n -> n.expired() ? "expired" : n.authorized() ? "approved" : "waiting for approval"),
-            new Output.Column<>("LAST SEEN", NodeView::lastSeen));
+            new Output.Column<>("LAST SEEN", n -> n.online() ? "now" : n.lastSeen()));
 
     /** A node's routes: what is approved, what it advertises, what it serves now. */
     static final List<Output.Column<NodeView>> ROUTE_COLUMNS = List.of(

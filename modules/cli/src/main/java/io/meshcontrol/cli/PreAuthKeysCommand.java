@@ -22,6 +22,7 @@ final class PreAuthKeysCommand extends CommandGroup {
             new Output.Column<>("REUSABLE", PreAuthKeyView::reusable),
             new Output.Column<>("EPHEMERAL", PreAuthKeyView::ephemeral),
             new Output.Column<>("PREAUTHORIZED", PreAuthKeyView::preauthorized),
+            new Output.Column<>("DESCRIPTION", PreAuthKeyView::description),
             new Output.Column<>("EXPIRES", PreAuthKeyView::expiresAt),
             new Output.Column<>("STATE", k -> k.valid() ? "valid" : "invalid: " + k.invalidReason()));
 

@@ -77,6 +77,25 @@ class ApiKeysCliTest {
     }
 
     @Test
+    void listSaysWhatEachKeyMayDo() {
+        assertEquals(0, local("users", "create", "--name", "odin", "--role", "admin").exitCode());
+        assertEquals(0, local("apikeys", "create", "--scope", "dns", "--description", "scoped").exitCode());
+        assertEquals(0, local("apikeys", "create", "--description", "everything").exitCode());
+        assertEquals(0, local("apikeys", "create", "--user", "odin", "--description", "owned").exitCode());
+        String table = local("apikeys", "list").out();
+        assertEquals("(no owner)  dns  scoped", row(table, "scoped"), table);
+        assertEquals("(no owner)  (all access)  everything", row(table, "everything"), table);
+        assertEquals("odin  (owner's role)  owned", row(table, "owned"), table);
+    }
+
+    /** The USER, SCOPES and DESCRIPTION cells of the row with this description, joined as the table separates them. */
+    private static String row(String table, String description) {
+        String line = table.lines().filter(l -> l.contains("  " + description + "  ")).findFirst().orElseThrow();
+        String[] cells = line.split(" {2,}");
+        return cells[2] + "  " + cells[3] + "  " + cells[4];
+    }
+
+    @Test
     void outputFormats() {
         local("users", "create", "--name", "thor");
         assertTrue(local("users", "list", "-o", "yaml").out().contains("name: \"thor\""));

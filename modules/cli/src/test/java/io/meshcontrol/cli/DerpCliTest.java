@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.DerpRelayView;
 import io.meshcontrol.api.DerpSettingsView;
+import io.meshcontrol.server.testing.TestServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,6 +41,31 @@ class DerpCliTest {
         assertTrue(table.out().contains("(none: own relays only)"), table.out());
         CliRun json = svc("derp", "show", "-o", "json");
         assertTrue(json.out().contains("\"verifyClients\" : true"), json.out());
+    }
+
+    @Test
+    void afterAResetWithoutInternetSetStillWorksAndAddingAnUnreachableUrlSaysHowToRunOffline() throws IOException {
+        String unreachableDefault;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            unreachableDefault = "http://127.0.0.1:" + socket.getLocalPort() + "/derpmap/default";
+        }
+        Path offline = folder.resolve("offline");
+        try (TestServer server = TestServer.in(offline).relay(true).set("derp.urls", unreachableDefault)
+                .set("egress.allow_loopback_targets", "true").start()) {
+            Path config = CliRun.configFor(server, Files.createDirectories(offline));
+            assertEquals(0, CliRun.withConfig(offline, config, "derp", "reset").exitCode());
+            CliRun set = CliRun.withConfig(offline, config, "derp", "set", "--verify-clients", "off");
+            assertEquals(0, set.exitCode(), set.toString());
+            DerpSettingsView now = server.adminClient().derp().value();
+            assertFalse(now.verifyClients());
+            assertEquals(List.of(unreachableDefault), now.urls());
+
+            CliRun added = CliRun.withConfig(offline, config, "derp", "set", "--url",
+                    unreachableDefault.replace("/default", "/other"));
+            assertEquals(1, added.exitCode());
+            assertTrue(added.err().contains("svc derp set --url \"\"") && added.err().contains("derp.urls: []"),
+                    added.err());
+        }
     }
 
     @Test

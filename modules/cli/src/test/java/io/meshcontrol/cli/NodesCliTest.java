@@ -3,6 +3,7 @@ package io.meshcontrol.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.testing.Machine;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,8 +34,23 @@ class NodesCliTest {
         return cli.run(args);
     }
 
-    private void join(String authKey, String hostname) {
-        Machine.named(hostname).join(cli.server().network, authKey);
+    private Node join(String authKey, String hostname) {
+        return Machine.named(hostname).join(cli.server().network, authKey);
+    }
+
+    @Test
+    void listShowsAConnectedNodeAsSeenNow() {
+        String key = svc("preauthkeys", "create", "--user", "odin", "--reusable").firstLine();
+        Node laptop = join(key, "laptop");
+        cli.server().network.presence().connected(laptop);
+        cli.server().network.presence().disconnected(laptop);
+        String offline = svc("nodes", "list").out();
+        assertTrue(offline.lines().anyMatch(line -> line.contains("laptop") && !line.endsWith("now")), offline);
+
+        cli.server().network.presence().connected(laptop);
+        String online = svc("nodes", "list").out();
+        assertTrue(online.lines().anyMatch(line -> line.contains("laptop") && line.endsWith("now")), online);
+        assertTrue(svc("nodes", "show", "-i", "laptop", "-o", "json").out().contains("\"online\" : true"));
     }
 
     @Test
@@ -52,6 +68,15 @@ class NodesCliTest {
         CliRun neither = svc("preauthkeys", "create");
         assertEquals(1, neither.exitCode());
         assertEquals("svc: a pre-auth key needs a user or at least one tag (HTTP 400)\n", neither.err());
+    }
+
+    @Test
+    void preAuthKeyListShowsTheDescription() {
+        assertEquals(0, svc("preauthkeys", "create", "--user", "odin", "--description", "lab servers").exitCode());
+        String table = svc("preauthkeys", "list").out();
+        int column = table.lines().findFirst().orElseThrow().indexOf("  DESCRIPTION  ") + 2;
+        assertTrue(column > 2, table);
+        assertTrue(table.lines().skip(1).findFirst().orElseThrow().substring(column).startsWith("lab servers  "), table);
     }
 
     @Test

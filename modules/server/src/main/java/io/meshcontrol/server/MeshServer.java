@@ -110,7 +110,7 @@ public final class MeshServer implements AutoCloseable {
                 .register(routes);
         new SettingsRoutes(network.settings()).register(routes);
         new PolicyRoutes(network.policies()).register(routes);
-        new AuthRoutes(network.pendingLogins(), network.routeElection(), clock).register(routes);
+        new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), clock).register(routes);
         new DocsRoutes(settings.version()).register(routes);
         // One pipeline of stages (metrics, worker dispatch, error ids, authentication) for /api/v1 and /machine/*.
         RequestPipeline pipeline = new RequestPipeline(httpMetrics, workers);

@@ -1,10 +1,14 @@
 package io.meshcontrol.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.ApiKeyRequest;
 import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.RoutesView;
 import io.meshcontrol.api.UserRequest;
@@ -13,6 +17,7 @@ import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -65,6 +70,32 @@ class NodeRoutesApiTest {
 
         assertEquals(new RoutesView(List.of(), List.of("0.0.0.0/0", "10.1.0.0/16", "::/0"), List.of()),
                 admin.setNodeRoutes(id(), List.of()), "an empty list clears");
+    }
+
+    @Test
+    void aConnectedNodeIsOnlineAndSeenNowNotAtItsLastDisconnect() throws InterruptedException {
+        NodeView never = admin.node(id());
+        assertFalse(never.online());
+        assertNull(never.lastSeen(), "a node that never connected was never seen");
+
+        server.network.presence().connected(router);
+        server.network.presence().disconnected(router);
+        NodeView offline = admin.node(id());
+        assertFalse(offline.online());
+        assertNotNull(offline.lastSeen(), "the end of its stream is stored");
+        assertEquals(offline.lastSeen(), admin.node(id()).lastSeen(), "while offline, last seen stays put");
+
+        Thread.sleep(5);
+        Instant reconnected = Instant.now();
+        server.network.presence().connected(router);
+        NodeView online = admin.node(id());
+        assertTrue(online.online());
+        assertFalse(online.lastSeen().isBefore(reconnected), "seen now, not at the previous disconnect");
+        assertTrue(admin.nodes().getFirst().online(), "the listing says the same");
+
+        JsonNode json = JsonMapper.builder().build().readTree(
+                server.request("GET", "/api/v1/node/" + id(), server.localToken(), null).body());
+        assertTrue(json.get("online").asBoolean(), json.toString());
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.meshcontrol.server;
 import io.meshcontrol.server.testing.TestServer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -82,6 +83,32 @@ class ProblemDetailsTest {
         assertTrue(badRole.get("detail").asString().contains("unknown role \"boss\""));
         JsonNode badExpiry = problem(server.request("POST", "/api/v1/apikey", server.localToken(), "{\"expiration\":\"90d\"}"), 400);
         assertTrue(badExpiry.get("detail").asString().startsWith("expiration:"), badExpiry.toString());
+    }
+
+    @Test
+    void malformedJsonIsDescribedByWhatAndWhereWithoutLibraryNames() {
+        record Case(String path, String body, String detail) {
+        }
+        List<Case> cases = List.of(
+                new Case("/api/v1/user", "{not json", "the request body is not valid JSON: expected double-quote to "
+                        + "start property name (line 1, column 2)"),
+                new Case("/api/v1/user", "{\"name\":\"odin\",", "the request body is not valid JSON: it ends before "
+                        + "it is complete (line 1, column 16)"),
+                new Case("/api/v1/user", "{\n  \"name\": \"odin\",\n  \"role\": [\"admin\"]\n}",
+                        "field \"role\" must be a string (line 3, column 11)"),
+                new Case("/api/v1/user", "{\"nmae\":\"odin\"}", "unknown field \"nmae\" in the request body"),
+                new Case("/api/v1/user", "[]", "the request body must be an object (line 1, column 1)"),
+                new Case("/api/v1/preauthkey", "{\"user\":\"odin\",\"reusable\":\"maybe\"}",
+                        "field \"reusable\" must be true or false, not \"maybe\" (line 1, column 27)"),
+                new Case("/api/v1/preauthkey", "{\"tags\":[\"tag:a\",{}]}", "field \"tags[1]\" must be a string (line 1, column 18)"),
+                new Case("/api/v1/preauthkey", "{\"tags\":\"tag:a\"}", "field \"tags\" must be an array (line 1, column 9)"));
+        List<String> details = cases.stream().map(c -> problem(server.request("POST", c.path(), server.localToken(),
+                c.body()), 400).get("detail").asString()).toList();
+        assertEquals(cases.stream().map(Case::detail).toList(), details);
+        for (String detail : details) {
+            assertFalse(detail.contains("jackson") || detail.contains("java.") || detail.contains("`")
+                    || detail.contains("io.meshcontrol") || detail.contains("Token"), detail);
+        }
     }
 
     @Test

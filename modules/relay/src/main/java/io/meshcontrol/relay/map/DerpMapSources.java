@@ -29,14 +29,22 @@ public final class DerpMapSources {
     }
 
     /**
-     * Fetches each of {@code urls} not fetched yet, failing on the first that cannot be fetched: what a settings
-     * change does before anything is saved. URLs already fetched keep their map (no refetch). Nothing is kept yet.
+     * Fetches each of {@code urls} that is not in force yet, failing on the first that cannot be fetched: what a
+     * settings change does before anything is saved. A URL already in force keeps its map without a refetch, or stays
+     * without one until a refresh reaches it, so a change that adds no URL fetches nothing (and works offline).
+     * Nothing is kept yet.
+     *
+     * @param inForce the URLs of the settings in force
      */
-    public synchronized Map<String, MapLayer> fetchNew(List<String> urls) {
+    public synchronized Map<String, MapLayer> fetchAdded(List<String> urls, List<String> inForce) {
         Map<String, MapLayer> layers = new LinkedHashMap<>();
         for (String url : urls) {
             MapLayer known = byUrl.get(url);
-            layers.put(url, known != null ? known : fetcher.fetch(url));
+            if (known != null) {
+                layers.put(url, known);
+            } else if (!inForce.contains(url)) {
+                layers.put(url, fetcher.fetch(url));
+            }
         }
         return layers;
     }

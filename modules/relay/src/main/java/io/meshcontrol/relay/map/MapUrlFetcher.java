@@ -5,6 +5,7 @@ import io.meshcontrol.core.model.DerpSettings;
 import io.meshcontrol.core.net.IpAddress;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -30,6 +31,9 @@ public final class MapUrlFetcher {
     /** The spec's limit on a map download. */
     public static final int MAX_BYTES = 4 << 20;
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    /** Said with every unreachable map: the default map URL is on the internet, and a home lab may not be. */
+    static final String OFFLINE_HINT = "; to run without internet access, list no map URLs (derp.urls: [] in the "
+            + "configuration file, or svc derp set --url \"\")";
 
     /** Name resolution, replaceable so that tests never ask a real resolver. */
     @FunctionalInterface
@@ -92,7 +96,7 @@ public final class MapUrlFetcher {
         try {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
-            throw new MapSourceException("cannot fetch DERP map " + shown + ": " + describe(e), e);
+            throw new MapSourceException("cannot fetch DERP map " + shown + ": " + describe(e) + OFFLINE_HINT, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new MapSourceException("interrupted while fetching DERP map " + shown, e);
@@ -129,7 +133,8 @@ public final class MapUrlFetcher {
         try {
             addresses = resolver.resolve(host.startsWith("[") ? host.substring(1, host.length() - 1) : host);
         } catch (UnknownHostException e) {
-            throw new MapSourceException("cannot fetch DERP map " + shown + ": unknown host " + host, e);
+            throw new MapSourceException("cannot fetch DERP map " + shown + ": unknown host " + host + OFFLINE_HINT,
+                    e);
         }
         for (InetAddress address : addresses) {
             Optional<String> refusal = guard.refusal(address);
@@ -145,6 +150,9 @@ public final class MapUrlFetcher {
     }
 
     private static String describe(IOException e) {
+        if (e instanceof ConnectException && (e.getMessage() == null || e.getMessage().isBlank())) {
+            return "the connection was refused or the host is unreachable"; // the JDK's HTTP client says no more
+        }
         String message = e.getMessage();
         return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
     }

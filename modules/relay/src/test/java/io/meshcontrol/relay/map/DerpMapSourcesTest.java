@@ -33,7 +33,7 @@ class DerpMapSourcesTest {
         server.serve("/map", MapMaps.region(900, "derp.example"));
         DerpMapSources sources = new DerpMapSources(fetcher, List.of());
         List<String> urls = List.of(server.url("/map"));
-        sources.keep(sources.fetchNew(urls));
+        sources.keep(sources.fetchAdded(urls, List.of()));
         server.answer("/map", new LoopbackHttpServer.Answer(503, Map.of(), new byte[0]));
         List<String> problems = sources.refresh(urls);
         assertEquals(1, problems.size());
@@ -47,7 +47,7 @@ class DerpMapSourcesTest {
         server.serve("/map", MapMaps.region(900, "derp.example"));
         DerpMapSources sources = new DerpMapSources(fetcher, List.of());
         List<String> urls = List.of(server.url("/map"));
-        sources.keep(sources.fetchNew(urls));
+        sources.keep(sources.fetchAdded(urls, List.of()));
         server.serve("/map", MapMaps.region(901, "derp.example"));
         assertEquals(List.of(), sources.refresh(urls));
         assertEquals(List.of(901), List.copyOf(DerpMapMerge.merge(sources.layers(urls)).regions().keySet()));
@@ -57,10 +57,23 @@ class DerpMapSourcesTest {
     void knownUrlsAreNotFetchedAgainAndNewOnesFailWhole() {
         server.serve("/a", MapMaps.region(900, "a.example")).serve("/b", MapMaps.region(901, "b.example"));
         DerpMapSources sources = new DerpMapSources(fetcher, List.of());
-        sources.keep(sources.fetchNew(List.of(server.url("/a"))));
-        sources.keep(sources.fetchNew(List.of(server.url("/a"), server.url("/b"))));
+        sources.keep(sources.fetchAdded(List.of(server.url("/a")), List.of()));
+        sources.keep(sources.fetchAdded(List.of(server.url("/a"), server.url("/b")),
+                List.of(server.url("/a"))));
         assertEquals(1, server.requestsFor("/a"), "the kept map of /a was reused");
-        assertThrows(MapSourceException.class, () -> sources.fetchNew(List.of(server.url("/a"), server.url("/gone"))));
+        assertThrows(MapSourceException.class, () -> sources.fetchAdded(List.of(server.url("/a"), server.url("/gone")),
+                List.of(server.url("/a"))));
+    }
+
+    @Test
+    void aChangeThatAddsNoUrlFetchesNothingEvenForAUrlNeverReached() {
+        String unreachable = server.url("/gone");
+        DerpMapSources sources = new DerpMapSources(fetcher, List.of());
+        assertEquals(1, sources.refresh(List.of(unreachable)).size(), "in force, never fetched");
+        assertEquals(Map.of(), sources.fetchAdded(List.of(unreachable), List.of(unreachable)));
+        assertEquals(1, server.requestsFor("/gone"), "only the refresh asked");
+        assertThrows(MapSourceException.class, () -> sources.fetchAdded(List.of(unreachable), List.of()),
+                "added, it must be fetched");
     }
 
     @Test
@@ -70,7 +83,7 @@ class DerpMapSourcesTest {
         Files.writeString(file, "regions:\n  900:\n    regioncode: own\n    nodes:\n      - hostname: own.example\n");
         DerpMapSources sources = new DerpMapSources(fetcher, List.of(file));
         List<String> urls = List.of(server.url("/map"));
-        sources.keep(sources.fetchNew(urls));
+        sources.keep(sources.fetchAdded(urls, List.of()));
         assertEquals("own.example",
                 DerpMapMerge.merge(sources.layers(urls)).regions().get(900).nodes().getFirst().hostName());
     }

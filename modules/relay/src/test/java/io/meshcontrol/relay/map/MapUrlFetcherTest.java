@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.testing.LoopbackHttpServer;
 import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -44,6 +45,23 @@ class MapUrlFetcherTest {
         String message = refusal(new MapUrlFetcher(EgressGuard.DEFAULT), server.url("/map"));
         assertTrue(message.contains("loopback"), message);
         assertEquals(0, server.requests.size(), "nothing was sent");
+    }
+
+    @Test
+    void anUnreachableMapSaysHowToRunOffline() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        String message = refusal(loopbackAllowed, "http://127.0.0.1:" + closedPort + "/derpmap/default");
+        assertTrue(message.startsWith("cannot fetch DERP map http://127.0.0.1:" + closedPort
+                + "/derpmap/default: the connection was refused"), message);
+        assertTrue(message.contains("derp.urls: []") && message.contains("svc derp set --url \"\""), message);
+        String unknown = refusal(new MapUrlFetcher(EgressGuard.DEFAULT, MapUrlFetcher.Resolver.literalsOnly()),
+                "https://controlplane.example/derpmap/default");
+        assertTrue(unknown.contains("unknown host") && unknown.contains(MapUrlFetcher.OFFLINE_HINT), unknown);
+        assertTrue(!refusal(loopbackAllowed, server.url("/missing")).contains("internet"),
+                "a source that answers is not an offline problem");
     }
 
     @Test

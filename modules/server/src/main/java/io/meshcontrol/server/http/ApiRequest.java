@@ -10,7 +10,6 @@ import java.io.InputStream;
 import java.util.Deque;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.exc.UnrecognizedPropertyException;
 import tools.jackson.databind.json.JsonMapper;
 
 /** A request as handlers see it: caller, path and query parameters, a JSON body. */
@@ -79,10 +78,8 @@ public final class ApiRequest {
         }
         try {
             return json.readValue(bytes, type);
-        } catch (UnrecognizedPropertyException e) {
-            throw MeshException.invalid("unknown field \"" + e.getPropertyName() + "\" in the request body");
         } catch (JacksonException e) {
-            throw MeshException.invalid("the request body is not valid JSON for this operation: " + e.getOriginalMessage());
+            throw JsonBodyErrors.invalid(e);
         }
     }
 

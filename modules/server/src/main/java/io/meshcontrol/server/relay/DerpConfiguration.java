@@ -122,9 +122,9 @@ public final class DerpConfiguration {
         proposed.validated(relay.regionId()); // before the map URLs are fetched; the save checks again
         Map<String, MapLayer> fetched;
         try {
-            fetched = sources.fetchNew(proposed.urls());
+            fetched = sources.fetchAdded(proposed.urls(), current.settings().urls());
         } catch (MapSourceException e) {
-            throw MeshException.invalid(e.getMessage() + "; nothing was changed");
+            throw MeshException.invalid("nothing was changed: " + e.getMessage());
         }
         EmbeddedRelay.Change change = relay.prepare(proposed);
         try {

@@ -5,6 +5,7 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.state.PendingLogins;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.state.RouteElection;
+import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.server.http.RawBody;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
@@ -19,11 +20,14 @@ public final class AuthRoutes {
 
     private final PendingLogins logins;
     private final RouteElection election;
+    private final Snapshots snapshots;
     private final Clock clock;
 
-    public AuthRoutes(PendingLogins logins, RouteElection election, Clock clock) {
+    /** @param snapshots where the node's online state is read (a re-login may come from a connected node) */
+    public AuthRoutes(PendingLogins logins, RouteElection election, Snapshots snapshots, Clock clock) {
         this.logins = logins;
         this.election = election;
+        this.snapshots = snapshots;
         this.clock = clock;
     }
 
@@ -34,7 +38,8 @@ public final class AuthRoutes {
                 throw MeshException.invalid("auth/register needs \"user\" and \"authId\"");
             }
             Registrations.Registered registered = logins.complete(request.caller(), body.authId(), body.user());
-            return Reply.ok(Views.node(registered.node(), registered.user(), election.current(), clock.instant()));
+            return Reply.ok(Views.node(registered.node(), registered.user(),
+                    snapshots.current().isOnline(registered.node().id()), election.current(), clock.instant()));
         });
         routes.addPublic("GET", "/register/{authId}", request -> {
             String authId = request.pathParam("authId");

@@ -6,6 +6,7 @@ import io.meshcontrol.api.RoutesRequest;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Nodes;
 import io.meshcontrol.core.state.RouteElection;
 import io.meshcontrol.core.state.RouteApprovals;
@@ -71,7 +72,8 @@ public final class NodeRoutes {
     }
 
     private io.meshcontrol.api.NodeView view(Node node) {
-        User owner = snapshots.current().user(node.userId()).orElse(null);
-        return Views.node(node, owner, election.current(), clock.instant());
+        NetworkSnapshot snapshot = snapshots.current();
+        User owner = snapshot.user(node.userId()).orElse(null);
+        return Views.node(node, owner, snapshot.isOnline(node.id()), election.current(), clock.instant());
     }
 }

@@ -40,11 +40,16 @@ final class Views {
                 reason == null, reason, key.useCount(), key.lastUsedAt());
     }
 
-    static NodeView node(Node node, User owner, RouteTable routes, Instant now) {
+    /**
+     * @param online whether the node holds a map stream now; an online node is seen {@code now}, so its stored
+     *     last-seen time (the end of its previous stream) is not shown while it is connected
+     */
+    static NodeView node(Node node, User owner, boolean online, RouteTable routes, Instant now) {
         return new NodeView(Long.toString(node.id()), node.stableId(), node.givenName(), node.hostname(),
                 owner == null ? null : owner.name(), node.tags(), node.ipv4(), node.ipv6(), node.machineKey().toText(),
                 node.nodeKey().toText(), node.authorized(), node.ephemeral(), node.isKeyExpired(now),
-                node.registerMethod().wireName(), node.createdAt(), node.lastSeen(), node.keyExpiry(),
+                node.registerMethod().wireName(), node.createdAt(), online, online ? now : node.lastSeen(),
+                node.keyExpiry(),
                 routes(node, routes));
     }
 

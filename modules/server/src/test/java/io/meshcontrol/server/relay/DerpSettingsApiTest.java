@@ -11,6 +11,9 @@ import io.meshcontrol.core.testing.LoopbackHttpServer;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DERPNode;
 import io.meshcontrol.server.testing.TestServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -293,5 +296,39 @@ class DerpSettingsApiTest {
         assertEquals(400, response.statusCode());
         assertTrue(response.body().contains("loopback"), response.body());
         assertEquals(0, maps.requests.size());
+    }
+
+    private static String unreachableUrl(String path) throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return "http://127.0.0.1:" + socket.getLocalPort() + path;
+        }
+    }
+
+    @Test
+    void withAnUnreachableDefaultMapChangesThatAddNoUrlStillWork() throws IOException {
+        String unreachableDefault = unreachableUrl("/derpmap/default");
+        server.close();
+        server = TestServer.in(folder.resolve("offline")).relay(true).set("derp.urls", unreachableDefault)
+                .set("egress.allow_loopback_targets", "true").start();
+        admin = server.localToken();
+
+        HttpResponse<String> set = put("{\"verifyClients\":false}", null);
+        assertEquals(200, set.statusCode(), set.body());
+        assertEquals(List.of(unreachableDefault), JSON.convertValue(body(set).get("urls"), List.class));
+        assertEquals(200, server.request("DELETE", "/api/v1/derp", admin, null).statusCode());
+        HttpResponse<String> afterReset = put("{\"stunEnabled\":false,\"urls\":[\"" + unreachableDefault + "\"]}",
+                null);
+        assertEquals(200, afterReset.statusCode(), "after a reset, too: " + afterReset.body());
+        HttpResponse<String> added = put("{\"urls\":[\"" + unreachableDefault + "\",\"" + maps.url("/a.json")
+                + "\"]}", null);
+        assertEquals(200, added.statusCode(), "only the added URL is fetched: " + added.body());
+        assertTrue(map().regions().containsKey(900));
+
+        String other = unreachableUrl("/other");
+        HttpResponse<String> refused = put("{\"urls\":[\"" + other + "\"]}", null);
+        assertEquals(400, refused.statusCode());
+        String detail = body(refused).get("detail").asString();
+        assertTrue(detail.startsWith("nothing was changed: cannot fetch DERP map " + other), detail);
+        assertTrue(detail.contains("derp.urls: []") && detail.contains("svc derp set --url \"\""), detail);
     }
 }
