@@ -86,6 +86,9 @@ public final class ConfigSchema {
                     "Public IPv4 address published for the embedded relay.").withCheck(Checks.ipv4()),
             optionalString("derp.server.ipv6", null,
                     "Public IPv6 address published for the embedded relay.").withCheck(Checks.ipv6()),
+            optionalString("derp.server.tls_listen_addr", null,
+                    "TCP address of the relay's own TLS port while server_url is http://; by default port 3340 on "
+                            + "listen_addr's host.").withCheck(Checks.hostPort()),
             bool("derp.automatically_add_embedded_derp_region", true,
                     "Add the embedded relay to the DERP map; false expects it in a derp.paths file."),
             stringList("derp.urls", List.of("https://controlplane.tailscale.com/derpmap/default"),

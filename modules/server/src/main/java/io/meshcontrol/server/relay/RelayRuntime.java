@@ -30,6 +30,7 @@ public final class RelayRuntime implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final ServerSettings settings;
     private final DerpConfiguration configuration;
+    private final Clock clock;
     private volatile int boundPort = -1;
     private volatile Consumer<DERPMap> publish = map -> { };
 
@@ -37,7 +38,8 @@ public final class RelayRuntime implements AutoCloseable {
             ScheduledExecutorService scheduler) {
         this.settings = settings;
         this.scheduler = scheduler;
-        this.relay = new EmbeddedRelay(settings.relay(), network);
+        this.clock = clock;
+        this.relay = new EmbeddedRelay(settings.relay(), network, scheduler, this::republish);
         this.bootstrapDns = new BootstrapDnsCache(URI.create(settings.serverUrl()).getHost(),
                 settings.derpMaps().resolver(), scheduler);
         URI serverUrl = URI.create(settings.serverUrl());
@@ -77,6 +79,11 @@ public final class RelayRuntime implements AutoCloseable {
      * @param publish receives every new DERP map
      */
     public void start(int boundPort, Consumer<DERPMap> publish) {
+        URI serverUrl = URI.create(settings.serverUrl());
+        if ("http".equalsIgnoreCase(serverUrl.getScheme())) {
+            // Stock clients speak DERP over TLS only: a plain-HTTP server gives its relay a TLS port of its own.
+            relay.openTlsPort(serverUrl.getHost().replaceAll("^\\[|\\]$", ""), clock.instant());
+        }
         this.boundPort = boundPort;
         this.publish = publish;
         configuration.start();
@@ -89,6 +96,10 @@ public final class RelayRuntime implements AutoCloseable {
         return new DerpSettings(maps.urls(), maps.autoUpdate(), maps.updateFrequency(), r.enabled(),
                 r.ipv4().orElse(null), r.ipv6().orElse(null), r.verifyClients(), r.stunEnabled(), r.stunListenAddr(),
                 java.util.List.of());
+    }
+
+    private void republish() {
+        configuration.republish();
     }
 
     public EmbeddedRelay relay() {
@@ -109,7 +120,9 @@ public final class RelayRuntime implements AutoCloseable {
             return ", embedded DERP relay off";
         }
         DerpSettings s = configuration.current().settings();
-        return ", DERP relay on /derp" + (relay.stunPort() > 0 ? ", STUN on udp port " + relay.stunPort() : ", STUN off")
+        String stun = relay.stunPort() > 0 ? ", STUN on udp port " + relay.stunPort()
+                : relay.stunProblem().map(problem -> ", STUN unavailable (" + problem + ")").orElse(", STUN off");
+        return ", DERP relay on /derp" + (relay.tlsPort() > 0 ? " and on TLS port " + relay.tlsPort() : "") + stun
                 + (s.urls().isEmpty() ? "" : ", DERP map URLs refreshed every " + GoDuration.format(s.updateFrequency()));
     }
 
