@@ -68,7 +68,7 @@ class RelaySettingsTest {
         MeshClient admin = server.adminClient();
         admin.createUser(new UserRequest("alice", "Alice", "alice@example.com", "admin"));
         String key = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "t", null)).secret();
-        TailscaleNode node = nodes.builder(version, "a").env("TS_DEBUG_USE_DERP_HTTP", "1").start();
+        TailscaleNode node = nodes.builder(version, "a").start();
         node.up(server.url(), key, "a").requireOk();
         node.awaitStatus("running", NodeStatus::isRunning, SOON);
         awaitMap(node, "the embedded region", map -> map.path("Regions").has("999"));
