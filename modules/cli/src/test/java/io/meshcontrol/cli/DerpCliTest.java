@@ -56,6 +56,23 @@ class DerpCliTest {
     }
 
     @Test
+    void showSaysWhenStunIsUnavailable() throws Exception {
+        server.close();
+        try (java.net.DatagramSocket busy = new java.net.DatagramSocket(
+                new java.net.InetSocketAddress("127.0.0.1", 0))) {
+            server = TestServer.start(folder, TestServer.testRelay(folder, true)
+                    .withStun("127.0.0.1:" + busy.getLocalPort(), java.time.Duration.ofMinutes(1)),
+                    ServerSettings.DerpMaps.NONE);
+            Files.writeString(config, "cli:\n  local_credential_path: " + server.localCredentialPath() + "\n");
+            CliRun table = svc("derp", "show");
+            assertEquals(0, table.exitCode(), table.toString());
+            assertTrue(table.out().contains("STUN            on (127.0.0.1:" + busy.getLocalPort()
+                    + "), unavailable: cannot bind STUN"), table.out());
+            assertTrue(table.out().contains("retrying"), table.out());
+        }
+    }
+
+    @Test
     void setChangesOnlyTheFlagsGiven() {
         assertEquals(0, svc("derp", "set", "--verify-clients", "off").exitCode());
         CliRun set = svc("derp", "set", "--stun-enabled", "off", "--ipv4", "192.0.2.1");
