@@ -20,7 +20,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -55,6 +55,9 @@ public final class EmbeddedRelay implements AutoCloseable {
     private String stunProblem;
     private ScheduledFuture<?> stunRetry;
     private DerpRoutes routes;
+    /** The host a plain-HTTP server's relay TLS port is for, and the clock its certificate is dated by; else null. */
+    private String tlsHost;
+    private Clock tlsClock;
     private volatile RelayTlsPort tlsPort;
 
     /**
@@ -159,6 +162,9 @@ public final class EmbeddedRelay implements AutoCloseable {
         boolean wantStun = settings.relayEnabled() && settings.stunEnabled();
         if (settings.relayEnabled()) {
             derpServer();
+            if (tlsHost != null && tlsPort == null) {
+                openTlsPort();
+            }
         }
         if (!wantStun || stun != null && settings.stunListenAddr().equals(stunAddress)
                 || settings.stunListenAddr().equals(unavailableStunAddress)) {
@@ -249,23 +255,35 @@ public final class EmbeddedRelay implements AutoCloseable {
     }
 
     /**
-     * For a server reached over plain HTTP: serves the relay's endpoints on {@link ServerSettings.Relay#tlsListenAddr}
-     * too, with the self-signed certificate kept beside the relay key (made the first time, and again should it not
-     * name {@code host}), so that its pin in the DERP map stays the same across restarts.
+     * For a server reached over plain HTTP: from the first time the relay is on, its endpoints are served on
+     * {@link ServerSettings.Relay#tlsListenAddr} too (and stay there; they answer 404 while the relay is off).
+     *
+     * @param host the server URL's host, which the certificate names and clients dial
      */
-    public synchronized void openTlsPort(String host, Instant now) {
-        if (config.privateKeyPath() == null) {
-            return; // no relay can run here (see loadKey)
-        }
+    public synchronized void serveOverTls(String host, Clock clock) {
+        this.tlsHost = host;
+        this.tlsClock = clock;
+    }
+
+    /**
+     * Binds the TLS port with the self-signed certificate kept beside the relay key (made the first time, and again
+     * should it not name the host), so that its pin in the DERP map stays the same across restarts.
+     */
+    private void openTlsPort() {
         Path file = config.privateKeyPath().toAbsolutePath().resolveSibling(CERTIFICATE_FILE);
         RelayCertificate certificate;
         try {
-            certificate = RelayCertificate.loadOrCreate(file, host, now);
+            certificate = RelayCertificate.loadOrCreate(file, tlsHost, tlsClock.instant());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot load or create the relay's TLS certificate " + file + ": "
                     + e.getMessage(), e);
         }
-        tlsPort = RelayTlsPort.start(HostPort.parse(config.tlsListenAddr()), host, certificate, routes.handler());
+        try {
+            tlsPort = RelayTlsPort.start(HostPort.parse(config.tlsListenAddr()), tlsHost, certificate,
+                    routes.handler());
+        } catch (IllegalStateException e) {
+            throw MeshException.invalid(e.getMessage() + " (derp.server.tls_listen_addr)");
+        }
     }
 
     /** The bound TLS port of a plain-HTTP server, or -1 when the relay is served on the main listener only. */

@@ -82,7 +82,7 @@ public final class RelayRuntime implements AutoCloseable {
         URI serverUrl = URI.create(settings.serverUrl());
         if ("http".equalsIgnoreCase(serverUrl.getScheme())) {
             // Stock clients speak DERP over TLS only: a plain-HTTP server gives its relay a TLS port of its own.
-            relay.openTlsPort(serverUrl.getHost().replaceAll("^\\[|\\]$", ""), clock.instant());
+            relay.serveOverTls(serverUrl.getHost().replaceAll("^\\[|\\]$", ""), clock);
         }
         this.boundPort = boundPort;
         this.publish = publish;
