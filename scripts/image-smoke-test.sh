@@ -19,6 +19,7 @@ derp:
   urls: []
   server:
     stun_listen_addr: "127.0.0.1:0"
+    tls_listen_addr: "127.0.0.1:0"
 EOF
 
 log=$work/serve.log

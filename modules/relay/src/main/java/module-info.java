@@ -5,9 +5,12 @@ module io.meshcontrol.relay {
     requires tools.jackson.databind;
     requires tools.jackson.dataformat.yaml;
     requires java.net.http;
+    // The relay's self-signed TLS certificate is built with its ASN.1 classes.
+    requires org.bouncycastle.provider;
 
     exports io.meshcontrol.relay.derp;
     exports io.meshcontrol.relay.latency;
     exports io.meshcontrol.relay.map;
     exports io.meshcontrol.relay.stun;
+    exports io.meshcontrol.relay.tls;
 }

@@ -34,7 +34,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The embedded relay with the vendor's own tools: two real tailscaled forced onto DERP ping each other through it,
  * {@code tailscale netcheck} measures it over STUN, and {@code derpprobe} passes against it. The server listens on
- * plain HTTP, so every Go client gets {@code TS_DEBUG_USE_DERP_HTTP=1}.
+ * plain HTTP, as a first set-up does; the clients run stock, with no variable but {@code TS_DEBUG_ALWAYS_USE_DERP=1},
+ * and reach the relay on its own TLS port.
  */
 class EmbeddedRelayTest {
 
@@ -98,6 +99,14 @@ class EmbeddedRelayTest {
         // And back, so both directions went through the relay.
         CliResult back = b.ping("a");
         assertTrue(back.ok() && back.stdout().contains("via DERP(svc)"), back.describe());
+        // Clients that cannot reach their home relay say so in their health; these must not.
+        for (TailscaleNode node : List.of(a, b)) {
+            List<String> relayWarnings = node.status().health().stream()
+                    .filter(h -> h.toLowerCase(java.util.Locale.ROOT).contains("derp")
+                            || h.toLowerCase(java.util.Locale.ROOT).contains("relay"))
+                    .toList();
+            assertTrue(relayWarnings.isEmpty(), "relay health warnings: " + relayWarnings);
+        }
     }
 
     @ParameterizedTest(name = "tailscale {0}")

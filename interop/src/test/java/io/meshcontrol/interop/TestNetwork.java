@@ -16,8 +16,8 @@ import java.time.Duration;
 /**
  * The set-up of every real-client test: our server on loopback (started as {@code svc serve} starts it, through
  * {@link TestServer}) with its relay, and the way tests start and join nodes. The relay is the vendor's derper (a
- * {@code derp.paths} map file names it) or the server's embedded relay, both on plain HTTP, so nodes get
- * {@code TS_DEBUG_USE_DERP_HTTP=1}.
+ * {@code derp.paths} map file names it, on plain HTTP, so its nodes get {@code TS_DEBUG_USE_DERP_HTTP=1}) or the
+ * server's embedded relay (its own TLS port, pinned in the map: stock clients need nothing).
  */
 final class TestNetwork implements AutoCloseable {
 
@@ -85,9 +85,13 @@ final class TestNetwork implements AutoCloseable {
         return server.url();
     }
 
-    /** A node builder with this test's directories and the relay over plain HTTP, for more environment. */
+    /**
+     * A node builder with this test's directories, for more environment. The vendor's derper runs on plain HTTP here,
+     * so its nodes get {@code TS_DEBUG_USE_DERP_HTTP=1}; the embedded relay needs nothing (its TLS port is pinned).
+     */
     TailscaleNode.Builder builder(ClientVersion version, String name) {
-        return nodes.builder(version, name).env("TS_DEBUG_USE_DERP_HTTP", "1");
+        TailscaleNode.Builder builder = nodes.builder(version, name);
+        return derper == null ? builder : builder.env("TS_DEBUG_USE_DERP_HTTP", "1");
     }
 
     /** A started node, not yet logged in. */

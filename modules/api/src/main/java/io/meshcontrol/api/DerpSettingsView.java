@@ -16,14 +16,16 @@ import java.util.List;
  * @param stunEnabled whether STUN runs; off closes the socket and publishes the relay without STUN
  * @param stunListenAddr UDP {@code host:port} for STUN; port 0 binds a free port, which is published
  * @param relays relays of your own elsewhere, each published as a one-node region
+ * @param stunUnavailable read only: why STUN does not answer although it is on (its address could not be bound at
+ *                        start; the server keeps trying); absent while STUN answers or is off, ignored in a {@code PUT}
  */
 public record DerpSettingsView(List<String> urls, Boolean autoUpdate, String updateFrequency, Boolean relayEnabled,
                                String ipv4, String ipv6, Boolean verifyClients, Boolean stunEnabled,
-                               String stunListenAddr, List<DerpRelayView> relays) {
+                               String stunListenAddr, List<DerpRelayView> relays, String stunUnavailable) {
 
     /** A copy with other relays, for read-modify-write edits. */
     public DerpSettingsView withRelays(List<DerpRelayView> newRelays) {
         return new DerpSettingsView(urls, autoUpdate, updateFrequency, relayEnabled, ipv4, ipv6, verifyClients,
-                stunEnabled, stunListenAddr, newRelays);
+                stunEnabled, stunListenAddr, newRelays, null);
     }
 }

@@ -34,7 +34,7 @@ class ApiJsonTest {
     void derpSettingsWithRelaysRoundTrip() {
         DerpSettingsView settings = new DerpSettingsView(List.of("https://maps.example/derp.json"), true, "24h", true,
                 "", "none", false, true, "0.0.0.0:3478", List.of(new DerpRelayView(900, "home", "relay.example.com",
-                        null)));
+                        null)), null);
         String json = server.writeValueAsString(settings);
         assertEquals(settings, server.readValue(json, DerpSettingsView.class));
         assertEquals(List.of(), settings.withRelays(List.of()).relays());

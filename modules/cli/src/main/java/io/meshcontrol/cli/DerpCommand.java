@@ -43,7 +43,8 @@ final class DerpCommand extends CommandGroup {
         rows.add(Map.entry("auto update", onOff(s.autoUpdate()) + " every " + s.updateFrequency()));
         rows.add(Map.entry("embedded relay", onOff(s.relayEnabled())));
         rows.add(Map.entry("verify clients", onOff(s.verifyClients())));
-        rows.add(Map.entry("STUN", onOff(s.stunEnabled()) + " (" + s.stunListenAddr() + ")"));
+        rows.add(Map.entry("STUN", onOff(s.stunEnabled()) + " (" + s.stunListenAddr() + ")"
+                + (s.stunUnavailable() == null ? "" : ", unavailable: " + s.stunUnavailable() + "; retrying")));
         rows.add(Map.entry("ipv4", blankAs(s.ipv4(), "(resolve the host name)")));
         rows.add(Map.entry("ipv6", blankAs(s.ipv6(), "(resolve the host name)")));
         for (DerpRelayView r : s.relays() == null ? List.<DerpRelayView>of() : s.relays()) {
@@ -135,7 +136,7 @@ final class DerpCommand extends CommandGroup {
                     or(SettingsCommand.Switch.value(verifyClients), c.verifyClients()),
                     or(SettingsCommand.Switch.value(stunEnabled), c.stunEnabled()),
                     or(stunListenAddr, c.stunListenAddr()),
-                    c.relays());
+                    c.relays(), null);
         }
 
         private static <T> T or(T given, T current) {

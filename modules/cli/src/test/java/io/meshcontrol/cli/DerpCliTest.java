@@ -69,6 +69,22 @@ class DerpCliTest {
     }
 
     @Test
+    void showSaysWhenStunIsUnavailable() throws Exception {
+        Path busyFolder = folder.resolve("busy");
+        try (java.net.DatagramSocket busy = new java.net.DatagramSocket(
+                new java.net.InetSocketAddress("127.0.0.1", 0));
+                TestServer server = TestServer.in(busyFolder).relay(true)
+                        .set("derp.server.stun_listen_addr", "127.0.0.1:" + busy.getLocalPort()).start()) {
+            Path config = CliRun.configFor(server, Files.createDirectories(busyFolder));
+            CliRun table = CliRun.withConfig(busyFolder, config, "derp", "show");
+            assertEquals(0, table.exitCode(), table.toString());
+            assertTrue(table.out().contains("STUN            on (127.0.0.1:" + busy.getLocalPort()
+                    + "), unavailable: cannot bind STUN"), table.out());
+            assertTrue(table.out().contains("retrying"), table.out());
+        }
+    }
+
+    @Test
     void setChangesOnlyTheFlagsGiven() {
         assertEquals(0, svc("derp", "set", "--verify-clients", "off").exitCode());
         CliRun set = svc("derp", "set", "--stun-enabled", "off", "--ipv4", "192.0.2.1");

@@ -33,6 +33,7 @@ class KillNineDurabilityTest {
                   urls: []
                   server:
                     stun_listen_addr: 127.0.0.1:0
+                    tls_listen_addr: 127.0.0.1:0
                 database:
                   sqlite:
                     path: %s

@@ -98,6 +98,7 @@ class PolicyFileServeTest {
                 derp:
                   server:
                     stun_listen_addr: 127.0.0.1:0
+                    tls_listen_addr: 127.0.0.1:0
                 database:
                   sqlite:
                     path: %s

@@ -118,9 +118,9 @@ public final class MeshServer implements AutoCloseable {
         control.register(routes);
         // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
         new VerifyRoute(network).register(routes);
-        RelayRuntime relay = RelayRuntime.create(settings, network, routes);
+        RelayRuntime relay = RelayRuntime.create(settings, network, routes, clock);
         RelayMetrics.register(registry, () -> relay.relay().derp());
-        new DerpSettingsRoutes(relay.configuration(), network.snapshots()).register(routes);
+        new DerpSettingsRoutes(relay.configuration(), relay.relay(), network.snapshots()).register(routes);
         // The relay's region names the listener's port, known once it is bound; until then maps carry the fixed map.
         AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
                 settings.baseDomain(), settings.control().dns(), settings.control().derpMap()));

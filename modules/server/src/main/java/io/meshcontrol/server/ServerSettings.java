@@ -66,17 +66,23 @@ public record ServerSettings(
      * @param publishRegion whether the relay's region is added to the map while it runs
      *                      ({@code derp.automatically_add_embedded_derp_region})
      * @param stunListenAddr host:port for STUN; port 0 binds a free port, which is what gets published
+     * @param tlsListenAddr host:port of the relay's own TLS port, used when {@code server_url} is plain HTTP (stock
+     *                      clients speak DERP over TLS only); port 0 binds a free port, which is published
+     * @param stunRetry how long after a failed STUN bind at start (the port busy) the bind is tried again
      */
     public record Relay(boolean enabled, boolean publishRegion, int regionId, String regionCode, String regionName,
                         boolean verifyClients, boolean stunEnabled, String stunListenAddr, Path privateKeyPath,
-                        Optional<String> ipv4, Optional<String> ipv6) {
+                        Optional<String> ipv4, Optional<String> ipv6, String tlsListenAddr, Duration stunRetry) {
 
-        static Relay from(MeshConfig.Derp derp) {
+        /** The relay's TLS port when {@code derp.server.tls_listen_addr} is not set: 3340 on the main listener's host. */
+        public static final int DEFAULT_TLS_PORT = 3340;
+        static Relay from(MeshConfig.Derp derp, String listenHost) {
             MeshConfig.DerpServer s = derp.server();
+            String tls = s.tlsListenAddr().orElse(new HostPort(listenHost, DEFAULT_TLS_PORT).toString());
             // Published whenever it runs: the relay may be turned on at runtime although the file has it off.
             return new Relay(s.enabled(), derp.automaticallyAddEmbeddedDerpRegion(), s.regionId(),
                     s.regionCode(), s.regionName(), s.verifyClients(), s.stunEnabled(), s.stunListenAddr(),
-                    s.privateKeyPath(), s.ipv4(), s.ipv6());
+                    s.privateKeyPath(), s.ipv4(), s.ipv6(), tls, s.stunRetryInterval());
         }
     }
 
@@ -102,6 +108,6 @@ public record ServerSettings(
                 config.cli().localCredentialPath().orElseGet(LocalAccess::defaultLocation), config.noise().privateKeyPath(),
                 new Control(MapContexts.dns(config.dns()), new DERPMap(null, Map.of(), false),
                         Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout()),
-                Relay.from(config.derp()), DerpMaps.from(config, launch.resolver()));
+                Relay.from(config.derp(), listen.host()), DerpMaps.from(config, launch.resolver()));
     }
 }

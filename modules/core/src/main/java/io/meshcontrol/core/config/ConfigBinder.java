@@ -73,7 +73,9 @@ final class ConfigBinder {
                                 optionalPath("derp.server.private_key_path")
                                         .orElse(noiseKey.resolveSibling("derp_server_private.key")),
                                 v.optional("derp.server.ipv4"),
-                                v.optional("derp.server.ipv6")),
+                                v.optional("derp.server.ipv6"),
+                                v.optional("derp.server.tls_listen_addr"),
+                                v.duration("derp.server.stun_retry_interval")),
                         v.bool("derp.automatically_add_embedded_derp_region"),
                         v.stringList("derp.urls"),
                         v.stringList("derp.paths").stream().map(this::resolve).toList(),

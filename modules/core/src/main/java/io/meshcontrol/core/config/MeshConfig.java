@@ -150,7 +150,7 @@ public record MeshConfig(
      */
     public record DerpServer(boolean enabled, int regionId, String regionCode, String regionName, boolean verifyClients,
                              boolean stunEnabled, String stunListenAddr, Path privateKeyPath, Optional<String> ipv4,
-                             Optional<String> ipv6) {
+                             Optional<String> ipv6, Optional<String> tlsListenAddr, Duration stunRetryInterval) {
     }
 
     public record Dns(boolean magicDns, String baseDomain, boolean overrideLocalDns, Nameservers nameservers,

@@ -1,18 +1,56 @@
 package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.wire.DERPMap;
+import io.meshcontrol.core.wire.DERPNode;
+import io.meshcontrol.core.wire.DERPRegion;
 import io.meshcontrol.core.wire.DNSConfig;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * What every map carries besides nodes, from configuration and runtime settings.
  *
  * @param baseDomain MagicDNS suffix: node names are {@code <name>.<baseDomain>.}
  * @param dnsConfig the DNS configuration sent to every node
- * @param derpMap the relay map sent to every node
+ * @param derpMap the relay map sent to every node (as {@link #derpMapFor} adapts it to the client)
  */
 public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap) {
 
+    /**
+     * The first capability version whose clients pin a relay's certificate by its hash ({@code CertName:
+     * "sha256-raw:<hex>"}, Tailscale 1.82). Older clients take such a name for a host name, so the certificate
+     * would never match; they get the node with TLS verification off instead ({@code InsecureForTests}).
+     */
+    static final int PINNED_RELAY_CERTIFICATES = 115;
+    private static final String PIN_PREFIX = "sha256-raw:";
+
     public MapContext withDerpMap(DERPMap map) {
         return new MapContext(tailnetId, baseDomain, dnsConfig, map);
+    }
+
+    /** The relay map for a client of {@code capVersion}. */
+    public DERPMap derpMapFor(int capVersion) {
+        if (derpMap == null || capVersion >= PINNED_RELAY_CERTIFICATES || derpMap.regions() == null
+                || derpMap.regions().values().stream().flatMap(r -> r.nodes().stream())
+                        .noneMatch(MapContext::pinned)) {
+            return derpMap;
+        }
+        Map<Integer, DERPRegion> regions = new LinkedHashMap<>();
+        derpMap.regions().forEach((id, r) -> regions.put(id, new DERPRegion(r.regionId(), r.regionCode(),
+                r.regionName(), r.latitude(), r.longitude(), r.avoid(), r.noMeasureNoHome(),
+                r.nodes().stream().map(MapContext::unpinned).toList())));
+        return new DERPMap(derpMap.homeParams(), regions, derpMap.omitDefaultRegions());
+    }
+
+    private static boolean pinned(DERPNode node) {
+        return node.certName() != null && node.certName().startsWith(PIN_PREFIX);
+    }
+
+    private static DERPNode unpinned(DERPNode n) {
+        if (!pinned(n)) {
+            return n;
+        }
+        return new DERPNode(n.name(), n.regionId(), n.hostName(), null, n.ipv4(), n.ipv6(), n.stunPort(), n.stunOnly(),
+                n.derpPort(), true, n.stunTestIp(), n.canPort80());
     }
 }

@@ -103,7 +103,7 @@ public final class MapSessionState {
         syncedAt = in.now();
         return MapResponse.builder()
                 .node(sentSelf)
-                .derpMap(context.derpMap())
+                .derpMap(context.derpMapFor(capVersion))
                 .peers(EncodedNodes.ofParts(peers.parts))
                 .dnsConfig(context.dnsConfig())
                 .domain(context.baseDomain())
@@ -213,7 +213,7 @@ public final class MapSessionState {
         }
         if (changes.everything()) {
             MapContext context = in.context();
-            delta.dnsConfig(context.dnsConfig()).derpMap(context.derpMap()).domain(context.baseDomain());
+            delta.dnsConfig(context.dnsConfig()).derpMap(context.derpMapFor(capVersion)).domain(context.baseDomain());
             any = true;
         }
         synced = snapshot;

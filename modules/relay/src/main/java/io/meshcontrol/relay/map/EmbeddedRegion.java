@@ -10,35 +10,36 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * How the embedded relay appears in the DERP map: one region with one node, reached at the server's own URL.
- *
- * <p>On an {@code http://} server URL the node is marked {@code InsecureForTests} and its port is written out: Go
- * clients speak DERP over plain HTTP only with {@code TS_DEBUG_USE_DERP_HTTP=1}, and then dial {@code DERPPort}, or
- * 3340 when it is absent, so port 80 must be explicit.
+ * How the embedded relay appears in the DERP map: one region with one node, reached at {@link Endpoint}.
  *
  * @param stunPort the bound STUN port, or {@link DERPNode#STUN_DISABLED} when STUN is off
  */
-public record EmbeddedRegion(int regionId, String regionCode, String regionName, String hostName, int derpPort,
-                             boolean plainHttp, int stunPort, Optional<String> ipv4, Optional<String> ipv6) {
+public record EmbeddedRegion(int regionId, String regionCode, String regionName, Endpoint endpoint, int stunPort,
+                             Optional<String> ipv4, Optional<String> ipv6) {
 
     /**
-     * The region for a server reached at {@code serverUrl}. {@code boundPort} is the listener's actual port; it is
-     * published instead of the URL's when the listener was asked for port 0 (tests), since the URL cannot know it.
+     * Where clients reach the relay over TLS, which is all stock clients speak to a relay.
+     *
+     * @param derpPort the TLS port; 0 leaves it out (clients use 443)
+     * @param certName the pinned certificate ({@code sha256-raw:<hex>}), or null for a certificate clients verify
+     *                 against their CAs
      */
-    public static EmbeddedRegion of(URI serverUrl, boolean listenerOnPortZero, int boundPort, int regionId,
-            String regionCode, String regionName, int stunPort, Optional<String> ipv4, Optional<String> ipv6) {
-        boolean plain = "http".equalsIgnoreCase(serverUrl.getScheme());
-        int port;
-        if (listenerOnPortZero) {
-            port = boundPort;
-        } else if (serverUrl.getPort() > 0) {
-            port = serverUrl.getPort();
-        } else {
-            // Absent means 443 to clients; plain HTTP needs its 80 spelled out (absent would mean 3340).
-            port = plain ? 80 : 0;
+    public record Endpoint(String hostName, int derpPort, String certName) {
+
+        /**
+         * The server's own HTTPS listener, at {@code serverUrl}. {@code boundPort} is the listener's actual port; it
+         * is published instead of the URL's when the listener was asked for port 0 (tests), since the URL cannot know
+         * it.
+         */
+        public static Endpoint https(URI serverUrl, boolean listenerOnPortZero, int boundPort) {
+            int port = listenerOnPortZero ? boundPort : Math.max(serverUrl.getPort(), 0);
+            return new Endpoint(serverUrl.getHost(), port, null);
         }
-        return new EmbeddedRegion(regionId, regionCode, regionName, serverUrl.getHost(), port, plain, stunPort, ipv4,
-                ipv6);
+
+        /** The relay's own TLS port with its self-signed certificate, for a server reached over plain HTTP. */
+        public static Endpoint pinned(String hostName, int tlsPort, String pin) {
+            return new Endpoint(hostName, tlsPort, pin);
+        }
     }
 
     /** The region in the vendor's shape; the node is named after the region id, as derper's own maps do. */
@@ -46,12 +47,12 @@ public record EmbeddedRegion(int regionId, String regionCode, String regionName,
         DERPNode node = DERPNode.builder()
                 .name(Integer.toString(regionId))
                 .regionId(regionId)
-                .hostName(hostName)
+                .hostName(endpoint.hostName())
                 .ipv4(ipv4.orElse(null))
                 .ipv6(ipv6.orElse(null))
                 .stunPort(stunPort)
-                .derpPort(derpPort)
-                .insecureForTests(plainHttp)
+                .derpPort(endpoint.derpPort())
+                .certName(endpoint.certName())
                 .build();
         return new DERPRegion(regionId, regionCode, regionName, 0, 0, false, false, List.of(node));
     }

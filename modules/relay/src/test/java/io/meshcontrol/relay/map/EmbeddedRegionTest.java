@@ -17,8 +17,12 @@ import org.junit.jupiter.api.Test;
 class EmbeddedRegionTest {
 
     private static DERPNode node(String url, boolean portZero, int bound, int stun) {
-        return EmbeddedRegion.of(URI.create(url), portZero, bound, 999, "svc", "Embedded", stun, Optional.empty(),
-                Optional.empty()).toWire().nodes().getFirst();
+        return node(EmbeddedRegion.Endpoint.https(URI.create(url), portZero, bound), stun);
+    }
+
+    private static DERPNode node(EmbeddedRegion.Endpoint endpoint, int stun) {
+        return new EmbeddedRegion(999, "svc", "Embedded", endpoint, stun, Optional.empty(), Optional.empty()).toWire()
+                .nodes().getFirst();
     }
 
     @Test
@@ -32,10 +36,12 @@ class EmbeddedRegionTest {
     }
 
     @Test
-    void plainHttpIsInsecureAndSpellsOutPortEighty() {
-        DERPNode node = node("http://mesh.example.com", false, 8080, 3478);
-        assertEquals(80, node.derpPort());
-        assertTrue(node.insecureForTests());
+    void pinnedTlsPortIsPublishedWithItsCertificatePinAndVerificationOn() {
+        DERPNode node = node(EmbeddedRegion.Endpoint.pinned("192.0.2.7", 3340, "sha256-raw:00ff"), 3478);
+        assertEquals("192.0.2.7", node.hostName());
+        assertEquals(3340, node.derpPort());
+        assertEquals("sha256-raw:00ff", node.certName());
+        assertFalse(node.insecureForTests());
     }
 
     @Test
@@ -45,7 +51,7 @@ class EmbeddedRegionTest {
 
     @Test
     void listenerOnPortZeroPublishesTheBoundPort() {
-        assertEquals(40123, node("http://127.0.0.1:8080", true, 40123, 3478).derpPort());
+        assertEquals(40123, node("https://127.0.0.1:8443", true, 40123, 3478).derpPort());
     }
 
     @Test
@@ -58,7 +64,8 @@ class EmbeddedRegionTest {
     void addingReplacesAFileRegionWithTheSameIdAndKeepsOthers() {
         DERPRegion other = new DERPRegion(900, "home", "Home", 0, 0, false, false, List.of());
         DERPRegion clash = new DERPRegion(999, "old", "Old", 0, 0, false, false, List.of());
-        DERPMap merged = EmbeddedRegion.of(URI.create("https://m.example"), false, 443, 999, "svc", "Embedded", 3478,
+        DERPMap merged = new EmbeddedRegion(999, "svc", "Embedded",
+                EmbeddedRegion.Endpoint.https(URI.create("https://m.example"), false, 443), 3478,
                 Optional.of("192.0.2.1"), Optional.empty()).addTo(new DERPMap(null, Map.of(900, other, 999, clash), true));
         assertEquals(other, merged.regions().get(900));
         assertEquals("svc", merged.regions().get(999).regionCode());

@@ -82,13 +82,18 @@ public final class DerpConfiguration {
     public synchronized void start() {
         Optional<DerpSettings> stored = savedSettings.read();
         DerpSettings settings = stored.orElse(defaults);
-        relay.apply(relay.prepare(settings));
+        relay.start(settings);
         current = new Current(settings, SavedDerpSettings.etag(settings), stored.isPresent());
         schedule(settings);
         publishMap();
         if (!settings.urls().isEmpty()) {
             scheduler.execute(() -> refreshSources(settings.urls()));
         }
+    }
+
+    /** Sends the map again, for a change of the relay itself (STUN bound after a retry). */
+    public synchronized void republish() {
+        publishMap();
     }
 
     public Current get(Caller caller) {

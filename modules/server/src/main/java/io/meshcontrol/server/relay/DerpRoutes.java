@@ -13,8 +13,10 @@ import io.undertow.websockets.WebSocketConnectionCallback;
 import io.undertow.websockets.WebSocketProtocolHandshakeHandler;
 import io.undertow.websockets.core.protocol.version13.Hybi13Handshake;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -52,12 +54,38 @@ public final class DerpRoutes {
     }
 
     public void register(Routes routes) {
-        routes.addExchange("GET", "/derp", whileOn(this::upgrade));
+        endpoints().forEach((route, handler) -> routes.addExchange(route.method(), route.path(), handler));
+    }
+
+    /**
+     * The same endpoints as one handler, for the relay's own TLS port, which serves nothing else: anything other than
+     * them is answered 404.
+     */
+    public HttpHandler handler() {
+        Map<Endpoint, HttpHandler> endpoints = endpoints();
+        return exchange -> {
+            HttpHandler handler = endpoints.get(new Endpoint(exchange.getRequestMethod().toString(),
+                    exchange.getRequestPath()));
+            if (handler == null) {
+                exchange.setStatusCode(StatusCodes.NOT_FOUND);
+                exchange.endExchange();
+                return;
+            }
+            handler.handleRequest(exchange);
+        };
+    }
+
+    private record Endpoint(String method, String path) { }
+
+    private Map<Endpoint, HttpHandler> endpoints() {
+        Map<Endpoint, HttpHandler> endpoints = new LinkedHashMap<>();
+        endpoints.put(new Endpoint("GET", "/derp"), whileOn(this::upgrade));
         for (String path : new String[] {"/derp/probe", "/derp/latency-check"}) {
-            routes.addExchange("GET", path, whileOn(DerpRoutes::probe));
-            routes.addExchange("HEAD", path, whileOn(DerpRoutes::probe));
+            endpoints.put(new Endpoint("GET", path), whileOn(DerpRoutes::probe));
+            endpoints.put(new Endpoint("HEAD", path), whileOn(DerpRoutes::probe));
         }
-        routes.addExchange("GET", "/bootstrap-dns", whileOn(bootstrapDns::answer));
+        endpoints.put(new Endpoint("GET", "/bootstrap-dns"), whileOn(bootstrapDns::answer));
+        return endpoints;
     }
 
     private HttpHandler whileOn(HttpHandler handler) {

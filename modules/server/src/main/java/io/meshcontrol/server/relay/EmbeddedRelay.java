@@ -1,5 +1,6 @@
 package io.meshcontrol.server.relay;
 
+import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.key.MachinePrivateKey;
@@ -11,33 +12,121 @@ import io.meshcontrol.core.wire.DERPNode;
 import io.meshcontrol.relay.derp.DerpServer;
 import io.meshcontrol.relay.map.EmbeddedRegion;
 import io.meshcontrol.relay.stun.StunServer;
+import io.meshcontrol.relay.tls.RelayCertificate;
 import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.http.Routes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The relay this server runs itself: DERP on the main listener, STUN on its own UDP socket. Its switches (on or off,
- * client verification, STUN and its address) change at runtime with the DERP settings: a change is first
- * {@linkplain #prepare prepared} (binding a new STUN socket, the step that can fail) and then {@linkplain #apply
- * applied}, so a refused change leaves the relay as it was.
+ * The relay this server runs itself: DERP on the main listener (and, for a plain-HTTP server, on a TLS port of its
+ * own), STUN on its own UDP socket. Its switches (on or off, client verification, STUN and its address) change at
+ * runtime with the DERP settings: a change is first {@linkplain #prepare prepared} (binding a new STUN socket, the step
+ * that can fail) and then {@linkplain #apply applied}, so a refused change leaves the relay as it was.
+ *
+ * <p>At start a STUN address that cannot be bound (the port busy) does not stop the server: STUN is reported
+ * unavailable and the bind is retried every {@link ServerSettings.Relay#stunRetry}.
  */
 public final class EmbeddedRelay implements AutoCloseable {
 
+    private static final System.Logger LOG = System.getLogger(EmbeddedRelay.class.getName());
+    /** The file of the TLS port's certificate, beside the relay key. */
+    static final String CERTIFICATE_FILE = "derp_server_tls.pem";
+
     private final ServerSettings.Relay config;
     private final Network network;
+    private final ScheduledExecutorService scheduler;
+    private final Runnable stunBound;
     private volatile DerpServer derp;
     private volatile boolean enabled;
     private volatile boolean verifyClients;
     private StunServer stun;
     private String stunAddress;
+    /** The STUN address that could not be bound at start and is being retried, with why it failed. */
+    private String unavailableStunAddress;
+    private String stunProblem;
+    private ScheduledFuture<?> stunRetry;
+    private DerpRoutes routes;
+    /** The host a plain-HTTP server's relay TLS port is for, and the clock its certificate is dated by; else null. */
+    private String tlsHost;
+    private Clock tlsClock;
+    private volatile RelayTlsPort tlsPort;
 
-    public EmbeddedRelay(ServerSettings.Relay config, Network network) {
+    /**
+     * @param scheduler runs the STUN bind retries
+     * @param stunBound told when a retried STUN bind succeeded (the published region now names the port)
+     */
+    public EmbeddedRelay(ServerSettings.Relay config, Network network, ScheduledExecutorService scheduler,
+            Runnable stunBound) {
         this.config = config;
         this.network = network;
+        this.scheduler = scheduler;
+        this.stunBound = stunBound;
+    }
+
+    /**
+     * Puts the settings in force at start. Unlike a change, a STUN address that cannot be bound is not refused: the
+     * relay runs without STUN, says so, and tries again every {@code stunRetry} until it binds or the settings change.
+     */
+    public synchronized void start(DerpSettings settings) {
+        try {
+            apply(prepareOrFail(settings));
+        } catch (StunUnavailable e) {
+            apply(new Change(settings, null));
+            unavailableStunAddress = settings.stunListenAddr();
+            stunProblem = e.getMessage();
+            LOG.log(System.Logger.Level.WARNING, e.getMessage() + "; the server runs without STUN and tries again every "
+                    + GoDuration.format(config.stunRetry()));
+            long period = config.stunRetry().toMillis();
+            stunRetry = scheduler.scheduleWithFixedDelay(this::retryStun, period, period, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void retryStun() {
+        synchronized (this) {
+            if (unavailableStunAddress == null) {
+                return;
+            }
+            try {
+                stun = bindStun(unavailableStunAddress);
+            } catch (StunUnavailable e) {
+                stunProblem = e.getMessage();
+                return;
+            }
+            stunAddress = unavailableStunAddress;
+            LOG.log(System.Logger.Level.INFO, "STUN is available again on udp port " + stun.address().getPort());
+            stopRetryingStun();
+        }
+        stunBound.run();
+    }
+
+    private void stopRetryingStun() {
+        unavailableStunAddress = null;
+        stunProblem = null;
+        if (stunRetry != null) {
+            stunRetry.cancel(false);
+            stunRetry = null;
+        }
+    }
+
+    /** Why STUN is not answering although the settings have it on (its address could not be bound), if so. */
+    public synchronized Optional<String> stunProblem() {
+        return Optional.ofNullable(stunProblem);
+    }
+
+    /** A STUN address that cannot be bound: refused for a change, retried at start. */
+    private static final class StunUnavailable extends RuntimeException {
+        StunUnavailable(String message) {
+            super(message, null, false, false);
+        }
     }
 
     /**
@@ -62,18 +151,35 @@ public final class EmbeddedRelay implements AutoCloseable {
      * @throws MeshException when the STUN address cannot be bound, or the relay key cannot be loaded
      */
     public synchronized Change prepare(DerpSettings settings) {
+        try {
+            return prepareOrFail(settings);
+        } catch (StunUnavailable e) {
+            throw MeshException.invalid(e.getMessage());
+        }
+    }
+
+    private Change prepareOrFail(DerpSettings settings) {
         boolean wantStun = settings.relayEnabled() && settings.stunEnabled();
         if (settings.relayEnabled()) {
             derpServer();
+            if (tlsHost != null && tlsPort == null) {
+                openTlsPort();
+            }
         }
-        if (!wantStun || stun != null && settings.stunListenAddr().equals(stunAddress)) {
+        if (!wantStun || stun != null && settings.stunListenAddr().equals(stunAddress)
+                || settings.stunListenAddr().equals(unavailableStunAddress)) {
+            // The address being retried stays in retry: a change of other settings is not refused for it.
             return new Change(settings, null);
         }
-        HostPort listen = HostPort.parse(settings.stunListenAddr());
+        return new Change(settings, bindStun(settings.stunListenAddr()));
+    }
+
+    private static StunServer bindStun(String address) {
+        HostPort listen = HostPort.parse(address);
         try {
-            return new Change(settings, StunServer.start(new InetSocketAddress(listen.host(), listen.port())));
+            return StunServer.start(new InetSocketAddress(listen.host(), listen.port()));
         } catch (IOException e) {
-            throw MeshException.invalid("cannot bind STUN on " + settings.stunListenAddr() + ": " + e.getMessage());
+            throw new StunUnavailable("cannot bind STUN on " + address + ": " + e.getMessage());
         }
     }
 
@@ -89,10 +195,12 @@ public final class EmbeddedRelay implements AutoCloseable {
         enabled = settings.relayEnabled();
         if (change.newStun() != null) {
             closeStun();
+            stopRetryingStun();
             stun = change.newStun();
             stunAddress = settings.stunListenAddr();
         } else if (!(settings.relayEnabled() && settings.stunEnabled())) {
             closeStun();
+            stopRetryingStun();
         }
         DerpServer server = derp;
         if (server == null) {
@@ -141,8 +249,47 @@ public final class EmbeddedRelay implements AutoCloseable {
     }
 
     /** {@code /derp}, its probes and {@code /bootstrap-dns}; they answer 404 while the relay is off. */
-    public void register(Routes routes, BootstrapDnsCache bootstrapDns) {
-        new DerpRoutes(this::activeServer, bootstrapDns).register(routes);
+    public synchronized void register(Routes routes, BootstrapDnsCache bootstrapDns) {
+        this.routes = new DerpRoutes(this::activeServer, bootstrapDns);
+        this.routes.register(routes);
+    }
+
+    /**
+     * For a server reached over plain HTTP: from the first time the relay is on, its endpoints are served on
+     * {@link ServerSettings.Relay#tlsListenAddr} too (and stay there; they answer 404 while the relay is off).
+     *
+     * @param host the server URL's host, which the certificate names and clients dial
+     */
+    public synchronized void serveOverTls(String host, Clock clock) {
+        this.tlsHost = host;
+        this.tlsClock = clock;
+    }
+
+    /**
+     * Binds the TLS port with the self-signed certificate kept beside the relay key (made the first time, and again
+     * should it not name the host), so that its pin in the DERP map stays the same across restarts.
+     */
+    private void openTlsPort() {
+        Path file = config.privateKeyPath().toAbsolutePath().resolveSibling(CERTIFICATE_FILE);
+        RelayCertificate certificate;
+        try {
+            certificate = RelayCertificate.loadOrCreate(file, tlsHost, tlsClock.instant());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot load or create the relay's TLS certificate " + file + ": "
+                    + e.getMessage(), e);
+        }
+        try {
+            tlsPort = RelayTlsPort.start(HostPort.parse(config.tlsListenAddr()), tlsHost, certificate,
+                    routes.handler());
+        } catch (IllegalStateException e) {
+            throw MeshException.invalid(e.getMessage() + " (derp.server.tls_listen_addr)");
+        }
+    }
+
+    /** The bound TLS port of a plain-HTTP server, or -1 when the relay is served on the main listener only. */
+    public int tlsPort() {
+        RelayTlsPort port = tlsPort;
+        return port == null ? -1 : port.port();
     }
 
     public boolean enabled() {
@@ -174,8 +321,12 @@ public final class EmbeddedRelay implements AutoCloseable {
         if (!enabled || !config.publishRegion()) {
             return Optional.empty();
         }
-        return Optional.of(EmbeddedRegion.of(serverUrl, listenerOnPortZero, boundPort, config.regionId(),
-                config.regionCode(), config.regionName(), stunPort(), Optional.ofNullable(blankToNull(settings.ipv4())),
+        RelayTlsPort tls = tlsPort;
+        EmbeddedRegion.Endpoint endpoint = tls == null
+                ? EmbeddedRegion.Endpoint.https(serverUrl, listenerOnPortZero, boundPort)
+                : EmbeddedRegion.Endpoint.pinned(tls.host(), tls.port(), tls.pin());
+        return Optional.of(new EmbeddedRegion(config.regionId(), config.regionCode(), config.regionName(), endpoint,
+                stunPort(), Optional.ofNullable(blankToNull(settings.ipv4())),
                 Optional.ofNullable(blankToNull(settings.ipv6()))));
     }
 
@@ -190,9 +341,13 @@ public final class EmbeddedRelay implements AutoCloseable {
     @Override
     public synchronized void close() {
         enabled = false;
+        if (tlsPort != null) {
+            tlsPort.close();
+        }
         if (derp != null) {
             derp.close();
         }
+        stopRetryingStun();
         closeStun();
     }
 }

@@ -12,6 +12,7 @@ import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.http.Routes;
 import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.time.Clock;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
@@ -29,14 +30,16 @@ public final class RelayRuntime implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final ServerSettings settings;
     private final DerpConfiguration configuration;
+    private final Clock clock;
     private volatile int boundPort = -1;
     private volatile Consumer<DERPMap> publish = map -> { };
 
-    private RelayRuntime(ServerSettings settings, Network network, DerpMapSources sources,
+    private RelayRuntime(ServerSettings settings, Network network, DerpMapSources sources, Clock clock,
             ScheduledExecutorService scheduler) {
         this.settings = settings;
         this.scheduler = scheduler;
-        this.relay = new EmbeddedRelay(settings.relay(), network);
+        this.clock = clock;
+        this.relay = new EmbeddedRelay(settings.relay(), network, scheduler, this::republish);
         this.bootstrapDns = new BootstrapDnsCache(URI.create(settings.serverUrl()).getHost(),
                 settings.derpMaps().resolver(), scheduler);
         URI serverUrl = URI.create(settings.serverUrl());
@@ -53,8 +56,10 @@ public final class RelayRuntime implements AutoCloseable {
     /**
      * Reads the map files (a file that cannot be used stops the start, naming it) and registers the relay's routes.
      * Nothing is bound and nothing is fetched until {@link #start}.
+     *
+     * @param clock dates the certificate of the relay's own TLS port
      */
-    public static RelayRuntime create(ServerSettings settings, Network network, Routes routes) {
+    public static RelayRuntime create(ServerSettings settings, Network network, Routes routes, Clock clock) {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("derp-maps").daemon().factory());
         DerpMapSources sources;
@@ -65,7 +70,7 @@ public final class RelayRuntime implements AutoCloseable {
             scheduler.shutdownNow();
             throw MeshException.invalid(e.getMessage());
         }
-        RelayRuntime runtime = new RelayRuntime(settings, network, sources, scheduler);
+        RelayRuntime runtime = new RelayRuntime(settings, network, sources, clock, scheduler);
         runtime.relay.register(routes, runtime.bootstrapDns);
         return runtime;
     }
@@ -76,6 +81,11 @@ public final class RelayRuntime implements AutoCloseable {
      * @param publish receives every new DERP map
      */
     public void start(int boundPort, Consumer<DERPMap> publish) {
+        URI serverUrl = URI.create(settings.serverUrl());
+        if ("http".equalsIgnoreCase(serverUrl.getScheme())) {
+            // Stock clients speak DERP over TLS only: a plain-HTTP server gives its relay a TLS port of its own.
+            relay.serveOverTls(serverUrl.getHost().replaceAll("^\\[|\\]$", ""), clock);
+        }
         this.boundPort = boundPort;
         this.publish = publish;
         configuration.start();
@@ -88,6 +98,10 @@ public final class RelayRuntime implements AutoCloseable {
         return new DerpSettings(maps.urls(), maps.autoUpdate(), maps.updateFrequency(), r.enabled(),
                 r.ipv4().orElse(null), r.ipv6().orElse(null), r.verifyClients(), r.stunEnabled(), r.stunListenAddr(),
                 java.util.List.of());
+    }
+
+    private void republish() {
+        configuration.republish();
     }
 
     public EmbeddedRelay relay() {
@@ -108,7 +122,9 @@ public final class RelayRuntime implements AutoCloseable {
             return ", embedded DERP relay off";
         }
         DerpSettings s = configuration.current().settings();
-        return ", DERP relay on /derp" + (relay.stunPort() > 0 ? ", STUN on udp port " + relay.stunPort() : ", STUN off")
+        String stun = relay.stunPort() > 0 ? ", STUN on udp port " + relay.stunPort()
+                : relay.stunProblem().map(problem -> ", STUN unavailable (" + problem + ")").orElse(", STUN off");
+        return ", DERP relay on /derp" + (relay.tlsPort() > 0 ? " and on TLS port " + relay.tlsPort() : "") + stun
                 + (s.urls().isEmpty() ? "" : ", DERP map URLs refreshed every " + GoDuration.format(s.updateFrequency()));
     }
 

@@ -16,6 +16,7 @@ import io.meshcontrol.relay.latency.LatencyReport;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.relay.DerpConfiguration;
+import io.meshcontrol.server.relay.EmbeddedRelay;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,10 +29,13 @@ import java.util.Map;
 public final class DerpSettingsRoutes {
 
     private final DerpConfiguration derp;
+    private final EmbeddedRelay relay;
     private final Snapshots snapshots;
 
-    public DerpSettingsRoutes(DerpConfiguration derp, Snapshots snapshots) {
+    /** @param relay the embedded relay, whose STUN state the settings answer shows */
+    public DerpSettingsRoutes(DerpConfiguration derp, EmbeddedRelay relay, Snapshots snapshots) {
         this.derp = derp;
+        this.relay = relay;
         this.snapshots = snapshots;
     }
 
@@ -66,15 +70,17 @@ public final class DerpSettingsRoutes {
                 .toList());
     }
 
-    private static Reply reply(DerpConfiguration.Current current) {
-        return new Reply(200, view(current.settings()), Map.of("ETag", current.etag()));
+    private Reply reply(DerpConfiguration.Current current) {
+        return new Reply(200, view(current.settings(), relay.stunProblem().orElse(null)),
+                Map.of("ETag", current.etag()));
     }
 
-    static DerpSettingsView view(DerpSettings s) {
+    static DerpSettingsView view(DerpSettings s, String stunUnavailable) {
         return new DerpSettingsView(s.urls(), s.autoUpdate(), GoDuration.format(s.updateFrequency()), s.relayEnabled(),
                 s.ipv4() == null ? "" : s.ipv4(), s.ipv6() == null ? "" : s.ipv6(), s.verifyClients(), s.stunEnabled(),
                 s.stunListenAddr(), s.relays().stream()
-                        .map(r -> new DerpRelayView(r.regionId(), r.code(), r.host(), r.ipv4())).toList());
+                        .map(r -> new DerpRelayView(r.regionId(), r.code(), r.host(), r.ipv4())).toList(),
+                stunUnavailable);
     }
 
     /**

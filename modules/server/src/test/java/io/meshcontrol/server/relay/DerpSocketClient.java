@@ -12,7 +12,15 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
 import java.util.Arrays;
+import java.util.HexFormat;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
 
 /** A DERP client over a plain socket, as Tailscale's derphttp client talks to a relay over HTTP. */
 public final class DerpSocketClient implements AutoCloseable {
@@ -40,6 +48,11 @@ public final class DerpSocketClient implements AutoCloseable {
             throws IOException {
         Socket socket = new Socket();
         socket.connect(server, 5000);
+        return upgrade(socket, key, upgradeHeader);
+    }
+
+    private static DerpSocketClient upgrade(Socket socket, NodePrivateKey key, String upgradeHeader)
+            throws IOException {
         socket.setSoTimeout(10_000);
         socket.getOutputStream().write(("GET /derp HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + (upgradeHeader == null ? "" : "Upgrade: " + upgradeHeader + "\r\nConnection: Upgrade\r\n")
@@ -58,7 +71,49 @@ public final class DerpSocketClient implements AutoCloseable {
 
     /** Upgrade and handshake; fails unless the server answers ServerInfo. */
     public static DerpSocketClient connect(InetSocketAddress server, NodePrivateKey key) throws Exception {
-        DerpSocketClient client = upgrade(server, key, "DERP");
+        return handshake(upgrade(server, key, "DERP"), key);
+    }
+
+    /**
+     * The same over TLS, trusting exactly the certificate whose DER bytes hash to {@code pin} ({@code
+     * sha256-raw:<hex>}), as Tailscale's client checks a pinned relay.
+     */
+    public static DerpSocketClient connectPinned(InetSocketAddress server, String hostName, String pin,
+            NodePrivateKey key) throws Exception {
+        X509TrustManager pinned = new X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+                throw new CertificateException("a client only");
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+                String hash;
+                try {
+                    hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(chain[0].getEncoded()));
+                } catch (java.security.NoSuchAlgorithmException e) {
+                    throw new CertificateException(e);
+                }
+                if (!pin.equals("sha256-raw:" + hash)) {
+                    throw new CertificateException("certificate sha256-raw:" + hash + " is not the pinned " + pin);
+                }
+            }
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        };
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, new TrustManager[] {pinned}, null);
+        Socket plain = new Socket();
+        plain.connect(server, 5000);
+        SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(plain, hostName, server.getPort(), true);
+        tls.startHandshake();
+        return handshake(upgrade(tls, key, "DERP"), key);
+    }
+
+    private static DerpSocketClient handshake(DerpSocketClient client, NodePrivateKey key) throws Exception {
         if (!client.responseHead.startsWith("HTTP/1.1 101")) {
             throw new IOException("no upgrade: " + client.responseHead);
         }

@@ -184,16 +184,44 @@ class EmbeddedRelayTest {
     }
 
     @Test
-    void mapCarriesTheEmbeddedRegion() {
+    void plainHttpServerPublishesItsRelayOnAPinnedTlsPort() {
         InetSocketAddress address = start(false);
         DERPRegion region = server.server.mapContext().derpMap().regions().get(999);
         assertEquals("svc", region.regionCode());
         DERPNode node = region.nodes().getFirst();
         assertEquals("127.0.0.1", node.hostName());
-        assertEquals(address.getPort(), node.derpPort());
+        assertEquals(server.server.relay().orElseThrow().tlsPort(), node.derpPort());
+        assertTrue(node.derpPort() > 0 && node.derpPort() != address.getPort(), "the TLS port, not the HTTP one");
+        assertTrue(node.certName().matches("sha256-raw:[0-9a-f]{64}"), node.certName());
+        assertFalse(node.insecureForTests(), "pinned, so verification stays on");
         assertEquals(server.server.relay().orElseThrow().stunPort(), node.stunPort());
         assertTrue(node.stunPort() > 0);
-        assertTrue(node.insecureForTests(), "plain HTTP is published as insecure");
+    }
+
+    @Test
+    void tlsPortRelaysBetweenClientsThatCheckThePin() throws Exception {
+        start(false);
+        DERPNode node = server.server.mapContext().derpMap().regions().get(999).nodes().getFirst();
+        InetSocketAddress tls = new InetSocketAddress("127.0.0.1", node.derpPort());
+        try (DerpSocketClient a = DerpSocketClient.connectPinned(tls, node.hostName(), node.certName(),
+                NodePrivateKey.generate());
+             DerpSocketClient b = DerpSocketClient.connectPinned(tls, node.hostName(), node.certName(),
+                     NodePrivateKey.generate())) {
+            a.send(0x04, b.key.publicKey().bytes(), "over tls".getBytes());
+            DerpSocketClient.Frame got = b.read();
+            assertEquals(0x05, got.type());
+            assertEquals("over tls", new String(got.payload(), 32, got.payload().length - 32));
+        }
+    }
+
+    @Test
+    void tlsCertificateAndItsPinSurviveARestart() {
+        start(false);
+        String pin = server.server.mapContext().derpMap().regions().get(999).nodes().getFirst().certName();
+        server.close();
+        server = null;
+        start(false);
+        assertEquals(pin, server.server.mapContext().derpMap().regions().get(999).nodes().getFirst().certName());
     }
 
     @Test

@@ -85,6 +85,7 @@ public final class TestServer implements AutoCloseable {
             set("dns.base_domain", "mesh.test");
             set("derp.server.enabled", "false");
             set("derp.server.stun_listen_addr", "127.0.0.1:0");
+            set("derp.server.tls_listen_addr", "127.0.0.1:0");
             set("derp.urls", "");
         }
 
