@@ -1,6 +1,8 @@
 /** The svc command. */
 module io.meshcontrol.cli {
     requires io.meshcontrol.server;
+    // svc configtest reads derp.paths files with the relay's own reader.
+    requires io.meshcontrol.relay;
     requires io.meshcontrol.api;
     requires info.picocli;
     requires tools.jackson.dataformat.yaml;

@@ -13,6 +13,7 @@ import io.meshcontrol.core.store.Database;
 import io.meshcontrol.server.MeshServer;
 import io.meshcontrol.server.ServerSettings;
 import java.lang.System.Logger.Level;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
@@ -29,6 +30,18 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
                 ? AddressPool.Allocation.RANDOM : AddressPool.Allocation.SEQUENTIAL;
         return new NetworkOptions(config.prefixes().v4(), config.prefixes().v6(), allocation, config.node().expiry(),
                 config.node().routes().ha());
+    }
+
+    /**
+     * The start-up announcement. The server itself speaks plain HTTP only; an {@code https://} server_url is right
+     * behind a TLS proxy, and then the line says both, so it never claims HTTPS for the listener.
+     */
+    static String readyLine(String tailnetId, URI listener, String serverUrl) {
+        if (serverUrl.startsWith("https://")) {
+            return "network " + tailnetId + " ready: serving plain HTTP on " + listener + "; clients reach it at "
+                    + serverUrl + " (server_url), through a proxy that terminates TLS";
+        }
+        return "network " + tailnetId + " ready at " + serverUrl;
     }
 
     @Override
@@ -65,7 +78,7 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
             LOG.log(Level.INFO, "policy read from " + file + "; reloaded when it changes and on SIGHUP");
         }
         MeshServer server = MeshServer.start(ServerSettings.from(config, Svc.version()), network, clock);
-        LOG.log(Level.INFO, "network " + network.tailnetId() + " ready at " + config.serverUrl());
+        LOG.log(Level.INFO, readyLine(network.tailnetId(), server.localUrl(), config.serverUrl()));
 
         CountDownLatch stopped = new CountDownLatch(1);
         PolicyFileWatcher policyWatcher = watcher;
