@@ -106,14 +106,4 @@ class ConfigtestCliTest {
         assertTrue(!run.err().contains(good.toString()), run.err());
         assertTrue(run.err().contains("2 problem(s)"), run.err());
     }
-
-    @Test
-    void theReadyLineNeverClaimsHttpsForThePlainHttpListener() {
-        String line = ServeCommand.readyLine("T1", java.net.URI.create("http://127.0.0.1:8080"), "https://mesh.example.com");
-        assertTrue(line.contains("serving plain HTTP on http://127.0.0.1:8080"), line);
-        assertTrue(line.contains("clients reach it at https://mesh.example.com (server_url), through a proxy that "
-                + "terminates TLS"), line);
-        assertEquals("network T1 ready at http://127.0.0.1:8080",
-                ServeCommand.readyLine("T1", java.net.URI.create("http://127.0.0.1:8080"), "http://127.0.0.1:8080"));
-    }
 }
