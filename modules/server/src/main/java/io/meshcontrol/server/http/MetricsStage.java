@@ -4,10 +4,13 @@ import io.meshcontrol.server.metrics.HttpMetrics;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Counts the request under its route template once the exchange completes, so it sees the status the client got
- * (also one set by a later stage: a refused credential, a 500), and times it from here, dispatch included.
+ * Counts the request under its route template when its response starts, so it sees the status the client got (also
+ * one set by a later stage: a refused credential, a 500) and is counted before the client can read the answer; times
+ * it from here to then, dispatch included (for a map stream: until the stream starts). An exchange that ends with no
+ * response (the client went away) is counted when it ends.
  */
 final class MetricsStage implements HttpHandler {
 
@@ -30,11 +33,19 @@ final class MetricsStage implements HttpHandler {
     @Override
     public void handleRequest(HttpServerExchange exchange) throws Exception {
         long start = System.nanoTime();
+        AtomicBoolean counted = new AtomicBoolean();
+        exchange.addResponseCommitListener(committed -> record(committed, start, counted));
         exchange.addExchangeCompleteListener((done, nextListener) -> {
-            metrics.record(method != null ? method : methodLabel(done), route, done.getStatusCode(), start);
+            record(done, start, counted);
             nextListener.proceed();
         });
         next.handleRequest(exchange);
+    }
+
+    private void record(HttpServerExchange exchange, long start, AtomicBoolean counted) {
+        if (counted.compareAndSet(false, true)) {
+            metrics.record(method != null ? method : methodLabel(exchange), route, exchange.getStatusCode(), start);
+        }
     }
 
     private static String methodLabel(HttpServerExchange exchange) {
