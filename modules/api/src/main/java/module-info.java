@@ -2,7 +2,9 @@
 module io.meshcontrol.api {
     requires transitive tools.jackson.databind;
     requires transitive com.fasterxml.jackson.annotation;
-    requires transitive java.net.http;
+    requires tools.jackson.core;
+    requires tools.jackson.dataformat.yaml;
+    requires java.net.http;
 
     exports io.meshcontrol.api;
 }

@@ -1,9 +1,14 @@
 /** The product's rules: model, keys, configuration, storage, policy, network map, state, events. No HTTP here. */
+// org.jdbi.v3.core and flyway.core ship no module descriptor: automatic modules.
+@SuppressWarnings("requires-automatic")
 module io.meshcontrol.core {
+    requires transitive tools.jackson.core;
     requires transitive tools.jackson.databind;
     requires transitive com.fasterxml.jackson.annotation;
     requires tools.jackson.dataformat.yaml;
-    requires transitive java.sql;
+    // LogLevel.julLevel() answers a java.util.logging.Level.
+    requires transitive java.logging;
+    requires java.sql;
     requires org.jdbi.v3.core;
     requires org.xerial.sqlitejdbc;
     requires flyway.core;
@@ -23,7 +28,6 @@ module io.meshcontrol.core {
     exports io.meshcontrol.core.policy;
     exports io.meshcontrol.core.routes;
     exports io.meshcontrol.core.state;
-    exports io.meshcontrol.core.store;
     exports io.meshcontrol.core.wire;
     // Jackson instantiates the wire package's own (package-private) value filter and serializers
     opens io.meshcontrol.core.wire to tools.jackson.databind;

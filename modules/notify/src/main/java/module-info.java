@@ -1,4 +1,3 @@
 /** Webhook and e-mail delivery with retries and the egress guard (filled by the webhook issue). */
 module io.meshcontrol.notify {
-    requires io.meshcontrol.core;
 }

@@ -1,6 +1,8 @@
 /** DERP relay server and STUN. */
 module io.meshcontrol.relay {
     requires transitive io.meshcontrol.core;
+    requires tools.jackson.core;
+    requires tools.jackson.databind;
     requires tools.jackson.dataformat.yaml;
     requires java.net.http;
 

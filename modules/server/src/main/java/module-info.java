@@ -1,9 +1,13 @@
 /** Composition root: HTTP routing, the control protocol, the v1 and v2 APIs, metrics. */
+// undertow.core, xnio.api and the io.prometheus modules ship no module descriptor: automatic modules.
+@SuppressWarnings("requires-automatic")
 module io.meshcontrol.server {
     requires transitive io.meshcontrol.core;
-    requires transitive io.meshcontrol.api;
-    requires io.meshcontrol.relay;
-    requires io.meshcontrol.notify;
+    requires io.meshcontrol.api;
+    // ServerSettings.DerpMaps names the relay's MapUrlFetcher.Resolver.
+    requires transitive io.meshcontrol.relay;
+    requires tools.jackson.core;
+    requires tools.jackson.databind;
     requires undertow.core;
     requires xnio.api;
     requires io.prometheus.metrics.core;

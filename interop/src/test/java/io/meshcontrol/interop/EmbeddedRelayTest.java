@@ -5,16 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
-import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.server.relay.DerpSocketClient;
 import io.meshcontrol.core.wire.DERPNode;
 import io.meshcontrol.core.wire.DERPRegion;
 import io.meshcontrol.core.wire.WireJson;
 import java.util.Map;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
 import java.net.URI;
@@ -50,6 +48,7 @@ class EmbeddedRelayTest {
     @TempDir
     Path folder;
 
+    private TestNetwork network;
     private TestServer server;
     private MeshClient admin;
 
@@ -59,25 +58,21 @@ class EmbeddedRelayTest {
 
     private void startServer() {
         // No other relay in the map: if DERP works at all, it is ours.
-        server = TestServer.startWithRelay(folder, ServerSettings.Control.defaults("mesh.test"), true);
+        network = TestNetwork.withEmbeddedRelay(folder, nodes, true);
+        server = network.server();
         admin = server.adminClient();
         admin.createUser(new UserRequest("alice", "Alice", "alice@example.com", "admin"));
     }
 
     @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
+    void stop() throws Exception {
+        if (network != null) {
+            network.close();
         }
     }
 
     private TailscaleNode joined(ClientVersion version, String name, String key) {
-        TailscaleNode node = nodes.builder(version, name)
-                .env("TS_DEBUG_USE_DERP_HTTP", "1")
-                .env("TS_DEBUG_ALWAYS_USE_DERP", "1")
-                .start();
-        node.up(server.url(), key, name).requireOk();
-        return node;
+        return network.join(network.builder(version, name).env("TS_DEBUG_ALWAYS_USE_DERP", "1").start(), name, key);
     }
 
     @ParameterizedTest(name = "tailscale {0}")
@@ -131,7 +126,8 @@ class EmbeddedRelayTest {
     @Test
     void derpprobePassesAgainstTheEmbeddedRelay() throws Exception {
         // derpprobe's clients are no nodes of this network, so verification is off here.
-        server = TestServer.startWithRelay(folder, ServerSettings.Control.defaults("mesh.test"), false);
+        network = TestNetwork.withEmbeddedRelay(folder, nodes, false);
+        server = network.server();
         DERPNode published = server.server.mapContext().derpMap().regions().get(999).nodes().getFirst();
         try (TlsTerminator tls = TlsTerminator.start(folder.resolve("tls"), server.server.httpAddress())) {
             // A host name, not an address: derpprobe compares it with the TLS server name, and Go sends no SNI for
@@ -153,14 +149,14 @@ class EmbeddedRelayTest {
      */
     @Test
     void externalDerperAsksVerifyAndAdmitsOnlyKnownNodes() throws Exception {
-        server = TestServer.start(folder);
+        network = TestNetwork.withoutRelay(folder, nodes);
+        server = network.server();
         admin = server.adminClient();
         admin.createUser(new UserRequest("alice", "Alice", "alice@example.com", "admin"));
         String authKey = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, false, false, false, "t", null))
                 .secret();
         NodePrivateKey known = NodePrivateKey.generate();
-        server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                known.publicKey(), "laptop", "{}"), authKey);
+        Machine.named("laptop").nodeKey(known.publicKey()).join(server.network, authKey);
         try (Derper derper = Derper.start(ClientBinaries.of(ClientVersions.newest()), folder.resolve("derper"),
                 "-verify-client-url", server.url().resolve("/verify").toString(),
                 "-verify-client-url-fail-open=false")) {

@@ -6,21 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.cli.CliContext;
-import io.meshcontrol.cli.Svc;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.key.NodePublicKey;
 import io.meshcontrol.relay.derp.DerpServer;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.relay.DerpSocketClient;
 import io.meshcontrol.server.testing.TestServer;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -48,6 +40,7 @@ class RelaySettingsTest {
     @TempDir
     Path folder;
 
+    private TestNetwork network;
     private TestServer server;
 
     static Stream<ClientVersion> versions() {
@@ -55,21 +48,21 @@ class RelaySettingsTest {
     }
 
     @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
+    void stop() throws Exception {
+        if (network != null) {
+            network.close();
         }
     }
 
     @ParameterizedTest(name = "tailscale {0}")
     @MethodSource("versions")
     void settingsChangesReachConnectedClientsAndVerificationDropsStrangers(ClientVersion version) throws Exception {
-        server = TestServer.startWithRelay(folder, ServerSettings.Control.defaults("mesh.test"), false);
+        network = TestNetwork.withEmbeddedRelay(folder, nodes, false);
+        server = network.server();
         MeshClient admin = server.adminClient();
         admin.createUser(new UserRequest("alice", "Alice", "alice@example.com", "admin"));
         String key = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "t", null)).secret();
-        TailscaleNode node = nodes.builder(version, "a").env("TS_DEBUG_USE_DERP_HTTP", "1").start();
-        node.up(server.url(), key, "a").requireOk();
+        TailscaleNode node = network.joined(version, "a", key);
         node.awaitStatus("running", NodeStatus::isRunning, SOON);
         awaitMap(node, "the embedded region", map -> map.path("Regions").has("999"));
 
@@ -129,12 +122,6 @@ class RelaySettingsTest {
 
     /** Runs the real svc command line against the test server, through its local credential. */
     private void svc(String... args) throws Exception {
-        Path config = folder.resolve("svc.yaml");
-        Files.writeString(config, "cli:\n  local_credential_path: " + server.localCredentialPath() + "\n");
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        String[] all = Stream.concat(Stream.of("-c", config.toString()), Stream.of(args)).toArray(String[]::new);
-        int code = Svc.run(new CliContext(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), folder, folder), all);
-        assertEquals(0, code, "svc " + String.join(" ", args) + ": " + err.toString(StandardCharsets.UTF_8));
+        network.svc(args);
     }
 }

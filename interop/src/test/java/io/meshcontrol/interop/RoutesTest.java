@@ -6,16 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.cli.CliContext;
-import io.meshcontrol.cli.Svc;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -151,12 +144,6 @@ class RoutesTest {
 
     /** Runs the real svc command line against the test server, through its local credential. */
     private void svc(String... args) throws Exception {
-        Path config = folder.resolve("svc.yaml");
-        Files.writeString(config, "cli:\n  local_credential_path: " + network.server().localCredentialPath() + "\n");
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        String[] all = Stream.concat(Stream.of("-c", config.toString()), Stream.of(args)).toArray(String[]::new);
-        int code = Svc.run(new CliContext(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), folder, folder), all);
-        assertEquals(0, code, "svc " + String.join(" ", args) + ": " + err.toString(StandardCharsets.UTF_8));
+        network.svc(args);
     }
 }

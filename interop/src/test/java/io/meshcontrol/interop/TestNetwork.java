@@ -1,37 +1,76 @@
 package io.meshcontrol.interop;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.NodeView;
-import io.meshcontrol.core.wire.DERPMap;
-import io.meshcontrol.core.wire.WireJson;
-import io.meshcontrol.server.ServerSettings;
+import io.meshcontrol.cli.CliRun;
+import io.meshcontrol.core.testing.MovableClock;
 import io.meshcontrol.server.testing.TestServer;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * A server and a relay for real clients: our server on loopback with the vendor's derper as the network's
- * relay (plain HTTP, so nodes get {@code TS_DEBUG_USE_DERP_HTTP=1}), and the way tests start and join nodes.
+ * The set-up of every real-client test: our server on loopback (started as {@code svc serve} starts it, through
+ * {@link TestServer}) with its relay, and the way tests start and join nodes. The relay is the vendor's derper (a
+ * {@code derp.paths} map file names it) or the server's embedded relay, both on plain HTTP, so nodes get
+ * {@code TS_DEBUG_USE_DERP_HTTP=1}.
  */
 final class TestNetwork implements AutoCloseable {
 
+    private final Path folder;
+    private final MovableClock clock;
     private final Derper derper;
     private final TestServer server;
     private final TailscaleNodes nodes;
 
-    private TestNetwork(Derper derper, TestServer server, TailscaleNodes nodes) {
+    private TestNetwork(Path folder, MovableClock clock, Derper derper, TestServer server, TailscaleNodes nodes) {
+        this.folder = folder;
+        this.clock = clock;
         this.derper = derper;
         this.server = server;
         this.nodes = nodes;
     }
 
+    /**
+     * The server with the vendor's derper as the network's only relay.
+     *
+     * @param ephemeralInactivityTimeout at least 65 s, as the configuration requires; tests that wait for it move
+     *                                   {@link #clock()} on instead of sleeping
+     */
     static TestNetwork start(Path folder, TailscaleNodes nodes, Duration ephemeralInactivityTimeout) throws Exception {
         Derper derper = Derper.start(ClientBinaries.of(ClientVersions.newest()), folder.resolve("derper"));
-        ServerSettings.Control defaults = ServerSettings.Control.defaults("mesh.test");
-        TestServer server = TestServer.start(folder, new ServerSettings.Control(defaults.dns(),
-                WireJson.read(derper.derpMapJson(), DERPMap.class), defaults.keepAlive(), ephemeralInactivityTimeout));
-        return new TestNetwork(derper, server, nodes);
+        try {
+            Path map = Files.writeString(folder.resolve("derper-map.json"), derper.derpMapJson());
+            MovableClock clock = MovableClock.running();
+            TestServer server = TestServer.in(folder).clock(clock).set("derp.paths", map.toString())
+                    .set("node.ephemeral.inactivity_timeout", ephemeralInactivityTimeout.toSeconds() + "s").start();
+            return new TestNetwork(folder, clock, derper, server, nodes);
+        } catch (RuntimeException e) {
+            derper.close();
+            throw e;
+        }
+    }
+
+    /** The server with its embedded relay as the only relay (region 999, STUN on a free loopback port). */
+    static TestNetwork withEmbeddedRelay(Path folder, TailscaleNodes nodes, boolean verifyClients) {
+        MovableClock clock = MovableClock.running();
+        return new TestNetwork(folder, clock, null, TestServer.in(folder).clock(clock).relay(verifyClients).start(),
+                nodes);
+    }
+
+    /** The server without any relay, for tests that bring their own. */
+    static TestNetwork withoutRelay(Path folder, TailscaleNodes nodes) {
+        MovableClock clock = MovableClock.running();
+        return new TestNetwork(folder, clock, null, TestServer.in(folder).clock(clock).start(), nodes);
+    }
+
+    /** The server's clock: the system's, which a test moves on to let a timeout pass. */
+    MovableClock clock() {
+        return clock;
     }
 
     TestServer server() {
@@ -46,14 +85,23 @@ final class TestNetwork implements AutoCloseable {
         return server.url();
     }
 
+    /** A node builder with this test's directories and the relay over plain HTTP, for more environment. */
+    TailscaleNode.Builder builder(ClientVersion version, String name) {
+        return nodes.builder(version, name).env("TS_DEBUG_USE_DERP_HTTP", "1");
+    }
+
     /** A started node, not yet logged in. */
     TailscaleNode node(ClientVersion version, String name) {
-        return nodes.builder(version, name).env("TS_DEBUG_USE_DERP_HTTP", "1").start();
+        return builder(version, name).start();
     }
 
     /** A node logged in with {@code authKey} under its own name. */
     TailscaleNode joined(ClientVersion version, String name, String authKey) {
-        TailscaleNode node = node(version, name);
+        return join(node(version, name), name, authKey);
+    }
+
+    /** Logs {@code node} in with {@code authKey} as {@code name}. */
+    TailscaleNode join(TailscaleNode node, String name, String authKey) {
         CliResult up = node.up(loginServer(), authKey, name);
         if (!up.ok() && node.status().backendState() == BackendState.Starting) {
             // Seen once (v1.80.3, 2026-11-22): the client had registered, held its map and its DERP connection,
@@ -66,6 +114,13 @@ final class TestNetwork implements AutoCloseable {
         return node;
     }
 
+    /** Runs {@code svc args...} against the server through its local credential; it must succeed. */
+    CliRun svc(String... args) throws IOException {
+        CliRun run = CliRun.withConfig(folder, CliRun.configFor(server, folder), args);
+        assertEquals(0, run.exitCode(), "svc " + String.join(" ", args) + ": " + run);
+        return run;
+    }
+
     /** The server's view of the node named {@code name}. */
     NodeView view(String name) {
         return admin().nodes().stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
@@ -74,6 +129,8 @@ final class TestNetwork implements AutoCloseable {
     @Override
     public void close() throws Exception {
         server.close();
-        derper.close();
+        if (derper != null) {
+            derper.close();
+        }
     }
 }

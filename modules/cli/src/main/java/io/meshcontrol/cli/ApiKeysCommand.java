@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 @Command(name = "apikeys", description = "Manage API keys. A secret is shown once, at creation or rotation.",
         subcommands = {ApiKeysCommand.Create.class, ApiKeysCommand.ListKeys.class, ApiKeysCommand.Expire.class,
                 ApiKeysCommand.Rotate.class})
-final class ApiKeysCommand {
+final class ApiKeysCommand extends CommandGroup {
 
     static final List<Output.Column<ApiKeyView>> COLUMNS = List.of(
             new Output.Column<>("ID", ApiKeyView::id),

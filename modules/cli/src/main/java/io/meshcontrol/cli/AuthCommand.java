@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "auth", description = "Complete interactive logins of machines.",
         subcommands = {AuthCommand.Register.class})
-final class AuthCommand {
+final class AuthCommand extends CommandGroup {
 
     @Command(name = "register", description = "Let the machine waiting with this auth id join as the user's machine.")
     static final class Register extends Subcommand implements Callable<Integer> {

@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 @Command(name = "derp", description = "Show or change the DERP relay settings, the relay map and its latency.",
         subcommands = {DerpCommand.Show.class, DerpCommand.Set.class, DerpCommand.Relay.class, DerpCommand.Refresh.class,
                 DerpCommand.Reset.class, DerpCommand.Latency.class})
-final class DerpCommand {
+final class DerpCommand extends CommandGroup {
 
     /** The settings as a two-column table, one setting per line. */
     static final List<Output.Column<Map.Entry<String, String>>> SETTING_COLUMNS = List.of(
@@ -145,7 +145,7 @@ final class DerpCommand {
 
     @Command(name = "relay", description = "Add or remove relays of your own (each published as a region).",
             subcommands = {Relay.Add.class, Relay.Remove.class})
-    static final class Relay {
+    static final class Relay extends CommandGroup {
 
         @Command(name = "add", description = "Publish a relay run elsewhere as its own region.")
         static final class Add extends Edit {

@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
         subcommands = {NodesCommand.ListNodes.class, NodesCommand.Show.class, NodesCommand.Rename.class,
                 NodesCommand.Tag.class, NodesCommand.Expire.class, NodesCommand.Approve.class, NodesCommand.Delete.class,
                 NodesCommand.ListRoutes.class, NodesCommand.ApproveRoutes.class})
-final class NodesCommand {
+final class NodesCommand extends CommandGroup {
 
     static final List<Output.Column<NodeView>> COLUMNS = List.of(
             new Output.Column<>("ID", NodeView::id),

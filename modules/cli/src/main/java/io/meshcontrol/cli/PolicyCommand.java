@@ -19,7 +19,7 @@ import tools.jackson.databind.SerializationFeature;
 @Command(name = "policy", description = "Read, save, check or simulate the policy file (HuJSON).",
         subcommands = {PolicyCommand.Get.class, PolicyCommand.Set.class, PolicyCommand.Check.class,
                 PolicyCommand.Simulate.class})
-final class PolicyCommand {
+final class PolicyCommand extends CommandGroup {
 
     @Command(name = "get", description = "Print the policy in force, verbatim.")
     static final class Get extends Subcommand implements Callable<Integer> {
@@ -79,8 +79,8 @@ final class PolicyCommand {
 
         @Override
         public Integer call() {
-            PolicyInventory inventory = PolicySimulation.readInventory(read(context(), nodes));
             Policy parsed = Policy.parse(read(context(), policy));
+            PolicyInventory inventory = PolicySimulation.readInventory(read(context(), nodes), parsed);
             PolicyChecks.check(parsed, inventory);
             CompiledPolicy compiled = CompiledPolicy.compile(parsed, inventory, serverUrl);
             String json = WireJson.mapper().rebuild().enable(SerializationFeature.INDENT_OUTPUT).build()

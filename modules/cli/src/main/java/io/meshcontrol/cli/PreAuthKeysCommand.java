@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "preauthkeys", description = "Manage pre-auth keys, which machines use to join (tailscale up --auth-key).",
         subcommands = {PreAuthKeysCommand.Create.class, PreAuthKeysCommand.ListKeys.class, PreAuthKeysCommand.Delete.class})
-final class PreAuthKeysCommand {
+final class PreAuthKeysCommand extends CommandGroup {
 
     static final List<Output.Column<PreAuthKeyView>> COLUMNS = List.of(
             new Output.Column<>("ID", PreAuthKeyView::id),

@@ -20,8 +20,9 @@ import picocli.CommandLine.Option;
                 AuthCommand.class,
                 PolicyCommand.class,
                 DerpCommand.class,
+                HelpCommand.class,
         })
-final class RootCommand {
+final class RootCommand extends CommandGroup {
 
     final CliContext context;
 

@@ -4,33 +4,18 @@ import io.meshcontrol.core.config.ConfigLoader;
 import io.meshcontrol.core.config.ConfigRequest;
 import io.meshcontrol.core.config.LoadedConfig;
 import io.meshcontrol.core.config.MeshConfig;
-import io.meshcontrol.core.address.AddressPool;
-import io.meshcontrol.core.MeshException;
-import io.meshcontrol.core.state.Network;
-import io.meshcontrol.core.state.PolicyFileWatcher;
-import io.meshcontrol.core.state.NetworkOptions;
-import io.meshcontrol.core.store.Database;
-import io.meshcontrol.server.MeshServer;
-import io.meshcontrol.server.ServerSettings;
+import io.meshcontrol.server.Application;
 import java.lang.System.Logger.Level;
 import java.net.URI;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 
+/** Loads the configuration and starts the {@link Application}; SIGHUP and the shutdown hook are the CLI's part. */
 @Command(name = "serve", description = "Run the server until stopped (Ctrl-C or SIGTERM).")
 final class ServeCommand extends Subcommand implements Callable<Integer> {
 
     private static final System.Logger LOG = System.getLogger(ServeCommand.class.getName());
-
-    static NetworkOptions networkOptions(MeshConfig config) {
-        AddressPool.Allocation allocation = config.prefixes().allocation() == MeshConfig.Prefixes.Allocation.RANDOM
-                ? AddressPool.Allocation.RANDOM : AddressPool.Allocation.SEQUENTIAL;
-        return new NetworkOptions(config.prefixes().v4(), config.prefixes().v6(), allocation, config.node().expiry(),
-                config.node().routes().ha());
-    }
 
     /**
      * The start-up announcement. The server itself speaks plain HTTP only; an {@code https://} server_url is right
@@ -60,34 +45,26 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
                 + loaded.source().map(p -> "configuration " + p).orElse("built-in defaults (no config file)"));
         loaded.warnings().forEach(warning -> LOG.log(Level.WARNING, warning));
 
-        Clock clock = Clock.systemUTC();
-        Database database = Database.open(config.database().sqlite().path(), config.database().sqlite().writeAheadLog());
-        Network network = new Network(database, clock, networkOptions(config));
-        PolicyFileWatcher watcher = null;
-        if (config.policy().mode() == MeshConfig.Policy.Mode.FILE) {
-            Path file = config.policy().path().orElseThrow();
-            try {
-                network.policies().useFile(file);
-            } catch (MeshException e) {
-                context.err().println("svc: " + e.getMessage());
-                context.err().println("svc: not starting: fix the policy file (svc policy simulate checks it offline)");
-                return Svc.FAILED;
-            }
-            watcher = PolicyFileWatcher.start(network.policies());
-            ReloadSignal.onHangup(network.policies()::reload);
-            LOG.log(Level.INFO, "policy read from " + file + "; reloaded when it changes and on SIGHUP");
+        Application application;
+        try {
+            application = Application.start(config, Application.Launch.of(Svc.version()));
+        } catch (Application.PolicyFileRejected e) {
+            context.err().println("svc: " + e.getMessage());
+            context.err().println("svc: not starting: fix the policy file (svc policy simulate checks it offline)");
+            return Svc.FAILED;
         }
-        MeshServer server = MeshServer.start(ServerSettings.from(config, Svc.version()), network, clock);
-        LOG.log(Level.INFO, readyLine(network.tailnetId(), server.localUrl(), config.serverUrl()));
+        application.policyFile().ifPresent(file -> {
+            // SIGHUP needs jdk.unsupported, which only the command line requires.
+            ReloadSignal.onHangup(application::reloadPolicy);
+            LOG.log(Level.INFO, "policy read from " + file + "; reloaded when it changes and on SIGHUP");
+        });
+        LOG.log(Level.INFO, readyLine(application.network().tailnetId(), application.server().localUrl(),
+                config.serverUrl()));
 
         CountDownLatch stopped = new CountDownLatch(1);
-        PolicyFileWatcher policyWatcher = watcher;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.log(Level.INFO, "stopping");
-            if (policyWatcher != null) {
-                policyWatcher.close();
-            }
-            server.close();
+            application.close();
             stopped.countDown();
         }, "svc-shutdown"));
         stopped.await();

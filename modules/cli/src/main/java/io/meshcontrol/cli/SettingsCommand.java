@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "settings", description = "Show or change the network's runtime settings.",
         subcommands = {SettingsCommand.Show.class, SettingsCommand.Set.class})
-final class SettingsCommand {
+final class SettingsCommand extends CommandGroup {
 
     static final List<Output.Column<SettingsView>> COLUMNS = List.of(
             new Output.Column<>("DEVICE APPROVAL", s -> onOff(s.devicesApprovalOn())),

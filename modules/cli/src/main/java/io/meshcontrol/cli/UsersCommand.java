@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 @Command(name = "users", description = "Manage users and their roles.",
         subcommands = {UsersCommand.ListUsers.class, UsersCommand.Create.class, UsersCommand.Rename.class,
                 UsersCommand.SetRole.class, UsersCommand.Delete.class})
-final class UsersCommand {
+final class UsersCommand extends CommandGroup {
 
     static final List<Output.Column<UserView>> COLUMNS = List.of(
             new Output.Column<>("ID", UserView::id),

@@ -3,14 +3,12 @@ package io.meshcontrol.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The API-key lifecycle driven through the real CLI against a running server. */
@@ -18,28 +16,16 @@ class ApiKeysCliTest {
 
     @TempDir
     Path folder;
-    TestServer server;
-    Path config;
-
-    @BeforeEach
-    void start() throws IOException {
-        server = TestServer.start(folder);
-        config = folder.resolve("config.yaml");
-        Files.writeString(config, "cli:\n  local_credential_path: " + server.localCredentialPath() + "\n");
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    final ServerWithCli cli = ServerWithCli.in(() -> folder);
 
     private CliRun local(String... args) {
-        return CliRun.withConfig(folder, config, args);
+        return cli.run(args);
     }
 
     /** Remote use: the key in SVC_CLI_API_KEY, the server in SVC_CLI_ADDRESS, no local credential. */
     private CliRun remote(String apiKey, String... args) {
-        return CliRun.run(folder, Map.of("SVC_CLI_ADDRESS", server.url().toString(), "SVC_CLI_API_KEY", apiKey), args);
+        return cli.remote(apiKey, args);
     }
 
     @Test
@@ -101,7 +87,7 @@ class ApiKeysCliTest {
 
     @Test
     void configOptionWorksAfterTheSubcommandToo() {
-        CliRun run = CliRun.run(folder, Map.of(), "users", "list", "-c", config.toString());
+        CliRun run = CliRun.run(folder, Map.of(), "users", "list", "-c", cli.config().toString());
         assertEquals(0, run.exitCode(), run.toString());
     }
 
@@ -118,7 +104,7 @@ class ApiKeysCliTest {
 
     @Test
     void noLocalServerIsExplained() throws IOException {
-        Files.writeString(config, "cli:\n  local_credential_path: " + folder.resolve("absent.json") + "\n");
+        Files.writeString(cli.config(), "cli:\n  local_credential_path: " + folder.resolve("absent.json") + "\n");
         CliRun run = local("users", "list");
         assertEquals(1, run.exitCode());
         assertTrue(run.err().startsWith("svc: no server is running on this machine"), run.err());
@@ -126,7 +112,7 @@ class ApiKeysCliTest {
 
     @Test
     void remoteAddressWithoutKeyIsExplained() {
-        CliRun run = CliRun.run(folder, Map.of("SVC_CLI_ADDRESS", server.url().toString()), "users", "list");
+        CliRun run = CliRun.run(folder, Map.of("SVC_CLI_ADDRESS", cli.server().url().toString()), "users", "list");
         assertEquals(1, run.exitCode());
         assertTrue(run.err().contains("set cli.api_key or SVC_CLI_API_KEY"), run.err());
     }

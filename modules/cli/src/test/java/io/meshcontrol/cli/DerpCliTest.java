@@ -6,15 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.DerpRelayView;
 import io.meshcontrol.api.DerpSettingsView;
-import io.meshcontrol.server.ServerSettings;
-import io.meshcontrol.server.testing.TestServer;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code svc derp ...} through the real CLI against a server with the embedded relay. */
@@ -22,27 +17,15 @@ class DerpCliTest {
 
     @TempDir
     Path folder;
-    TestServer server;
-    Path config;
-
-    @BeforeEach
-    void start() throws IOException {
-        server = TestServer.start(folder, TestServer.testRelay(folder, true), ServerSettings.DerpMaps.NONE);
-        config = folder.resolve("config.yaml");
-        Files.writeString(config, "cli:\n  local_credential_path: " + server.localCredentialPath() + "\n");
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    final ServerWithCli cli = ServerWithCli.in(() -> folder).withRelay(true);
 
     private CliRun svc(String... args) {
-        return CliRun.withConfig(folder, config, args);
+        return cli.run(args);
     }
 
     private DerpSettingsView inForce() {
-        return server.adminClient().derp().value();
+        return cli.server().adminClient().derp().value();
     }
 
     @Test
@@ -76,13 +59,13 @@ class DerpCliTest {
         assertEquals(0, add.exitCode(), add.toString());
         assertEquals(List.of(new DerpRelayView(900, "home", "relay.example.com", "192.0.2.7")),
                 inForce().relays());
-        assertTrue(server.server.mapContext().derpMap().regions().containsKey(900));
+        assertTrue(cli.server().server.mapContext().derpMap().regions().containsKey(900));
         CliRun twice = svc("derp", "relay", "add", "--region", "900", "--code", "x", "--host", "x.example.com");
         assertEquals(1, twice.exitCode());
         assertTrue(twice.err().contains("region 900 already has a relay"), twice.err());
         assertEquals(0, svc("derp", "relay", "remove", "--region", "900").exitCode());
         assertEquals(List.of(), inForce().relays());
-        assertFalse(server.server.mapContext().derpMap().regions().containsKey(900));
+        assertFalse(cli.server().server.mapContext().derpMap().regions().containsKey(900));
         CliRun unknown = svc("derp", "relay", "remove", "--region", "900");
         assertEquals(1, unknown.exitCode());
         assertTrue(unknown.err().contains("no relay of your own has region 900"), unknown.err());

@@ -3,17 +3,14 @@ package io.meshcontrol.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.meshcontrol.core.key.MachinePrivateKey;
-import io.meshcontrol.core.key.NodePrivateKey;
-import io.meshcontrol.core.state.Registrations;
-import io.meshcontrol.server.testing.TestServer;
+import io.meshcontrol.core.testing.Machine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,29 +21,20 @@ class NodesCliTest {
 
     @TempDir
     Path folder;
-    TestServer server;
-    Path config;
+    @RegisterExtension
+    final ServerWithCli cli = ServerWithCli.in(() -> folder);
 
     @BeforeEach
-    void start() throws IOException {
-        server = TestServer.start(folder);
-        config = folder.resolve("config.yaml");
-        Files.writeString(config, "cli:\n  local_credential_path: " + server.localCredentialPath() + "\n");
+    void start() {
         assertEquals(0, svc("users", "create", "--name", "odin").exitCode());
     }
 
-    @AfterEach
-    void stop() {
-        server.close();
-    }
-
     private CliRun svc(String... args) {
-        return CliRun.withConfig(folder, config, args);
+        return cli.run(args);
     }
 
     private void join(String authKey, String hostname) {
-        server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                NodePrivateKey.generate().publicKey(), hostname, "{}"), authKey);
+        Machine.named(hostname).join(cli.server().network, authKey);
     }
 
     @Test
@@ -126,30 +114,27 @@ class NodesCliTest {
 
     @Test
     void authRegisterCompletesAnInteractiveLogin() throws Exception {
-        String authId = server.network.pendingLogins().start(new Registrations.Request(
-                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "kiosk", "{}"), false);
-        var page = server.request("GET", "/register/" + authId, null, null);
+        String authId = cli.server().network.pendingLogins().start(Machine.named("kiosk").request(), false);
+        var page = cli.server().request("GET", "/register/" + authId, null, null);
         assertEquals(200, page.statusCode());
         assertTrue(page.body().contains("svc auth register --user &lt;USER&gt; --auth-id " + authId), page.body());
 
         CliRun registered = svc("auth", "register", "--user", "odin", "--auth-id", authId);
         assertEquals(0, registered.exitCode(), registered.toString());
         assertTrue(registered.out().contains("kiosk") && registered.out().contains("odin"), registered.out());
-        assertTrue(server.network.pendingLogins().await(authId, java.time.Duration.ZERO).isEmpty(), "no longer pending");
+        assertTrue(cli.server().network.pendingLogins().await(authId, java.time.Duration.ZERO).isEmpty(), "no longer pending");
 
         CliRun again = svc("auth", "register", "--user", "odin", "--auth-id", authId);
         assertEquals(1, again.exitCode());
         assertTrue(again.err().startsWith("svc: no pending login with auth id"), again.err());
-        assertEquals(404, server.request("GET", "/register/" + authId, null, null).statusCode());
+        assertEquals(404, cli.server().request("GET", "/register/" + authId, null, null).statusCode());
     }
 
     @Test
     void routesAreListedAndApprovedByNameOrId() {
         String key = svc("preauthkeys", "create", "--user", "odin", "--reusable").firstLine();
         join(key, "laptop");
-        server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                NodePrivateKey.generate().publicKey(), "router",
-                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\",\"192.168.1.0/24\"]}"), key);
+        Machine.named("router").advertising("10.1.0.0/16", "192.168.1.0/24").join(cli.server().network, key);
 
         CliRun listed = svc("nodes", "list-routes");
         assertEquals(0, listed.exitCode(), listed.toString());

@@ -104,8 +104,7 @@ class PolicyCliTest {
     @Test
     void checkAsksTheServerAndSavesNothing() throws IOException {
         try (TestServer server = TestServer.start(folder.resolve("server"))) {
-            Path config = folder.resolve("config.yaml");
-            Files.writeString(config, "cli:\n  local_credential_path: " + server.localCredentialPath() + "\n");
+            Path config = CliRun.configFor(server, folder);
             assertEquals(0, CliRun.withConfig(folder, config, "users", "create", "--name", "odin", "--email",
                     "odin@example.com").exitCode());
             Files.writeString(folder.resolve("policy.hujson"), POLICY);

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** {@code svc serve} as a separate process (for tests that signal or kill it), and its local client. */
 final class ServeProcess {
@@ -26,12 +27,20 @@ final class ServeProcess {
      * @param wrapper a command that runs the JVM, e.g. {@code nohup}; none when empty
      */
     static Process start(Path folder, Path config, Path log, String... wrapper) throws IOException {
+        return start(folder, config, log, Map.of(), wrapper);
+    }
+
+    /** Like {@link #start(Path, Path, Path, String...)} with {@code env} added to the process's environment. */
+    static Process start(Path folder, Path config, Path log, Map<String, String> env, String... wrapper)
+            throws IOException {
         List<String> command = new ArrayList<>(List.of(wrapper));
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 Svc.class.getName(), "serve", "-c", config.toString()));
-        return new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().putAll(env);
+        return builder.start();
     }
 
     /** A client of the started server, once it has written its local credential (at most 60 s). */

@@ -47,6 +47,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -90,7 +91,8 @@ public final class MeshServer implements AutoCloseable {
         this.workers = workers;
     }
 
-    public static MeshServer start(ServerSettings settings, Network network, Clock clock) {
+    /** Starts the listeners over {@code network}; {@link Application} is the one caller. */
+    static MeshServer start(ServerSettings settings, Network network, Clock clock) {
         MachinePrivateKey noiseKey = loadNoiseKey(settings.noiseKeyPath());
         JsonMapper json = ApiJson.mapper(true);
         PrometheusRegistry registry = new PrometheusRegistry();
@@ -100,7 +102,7 @@ public final class MeshServer implements AutoCloseable {
 
         Routes routes = new Routes();
         ServerInfo info = new ServerInfo(settings.version(), network.tailnetId(), settings.serverUrl(), settings.baseDomain());
-        new ServerRoutes(info, network.database()).register(routes);
+        new ServerRoutes(info, network::databaseReachable).register(routes);
         new UserRoutes(network.users()).register(routes);
         new ApiKeyRoutes(network.apiKeys(), clock).register(routes);
         new PreAuthKeyRoutes(network.preAuthKeys(), clock).register(routes);
@@ -116,7 +118,7 @@ public final class MeshServer implements AutoCloseable {
         control.register(routes);
         // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
         new VerifyRoute(network).register(routes);
-        RelayRuntime relay = RelayRuntime.create(settings, network, routes, clock);
+        RelayRuntime relay = RelayRuntime.create(settings, network, routes);
         RelayMetrics.register(registry, () -> relay.relay().derp());
         new DerpSettingsRoutes(relay.configuration(), network.snapshots()).register(routes);
         // The relay's region names the listener's port, known once it is bound; until then maps carry the fixed map.
@@ -267,13 +269,31 @@ public final class MeshServer implements AutoCloseable {
 
     @Override
     public void close() {
+        String url;
+        try {
+            url = localUrl().toString();
+        } catch (IllegalStateException e) {
+            return; // closed before
+        }
         stopAll(mapSessions, housekeeping, workers, relay, undertow, metrics);
         if (settings.localCredentialPath() != null) {
-            try {
-                Files.deleteIfExists(settings.localCredentialPath());
-            } catch (IOException e) {
-                LOG.log(Level.WARNING, "could not remove " + settings.localCredentialPath() + ": " + e.getMessage());
+            removeLocalCredential(settings.localCredentialPath(), url);
+        }
+    }
+
+    /**
+     * Removes this server's credential, but not one that another server of the same account has written there
+     * since (the default location is per account, not per server).
+     */
+    private static void removeLocalCredential(Path file, String url) {
+        try {
+            if (LocalAccess.read(file).url().equals(url)) {
+                Files.delete(file);
             }
+        } catch (NoSuchFileException e) {
+            // removed already
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "could not remove " + file + ": " + e.getMessage());
         }
     }
 }

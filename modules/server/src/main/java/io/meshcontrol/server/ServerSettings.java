@@ -1,5 +1,6 @@
 package io.meshcontrol.server;
 
+import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.config.MeshConfig;
@@ -14,7 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the HTTP side of a server needs to start, taken from the configuration.
+ * What the HTTP side of a server needs to start, taken from the configuration by {@link Application}.
  *
  * @param listenHost host or address of the main listener; port 0 binds a free port
  * @param metricsHost host of the metrics listener, or null to run none
@@ -36,21 +37,6 @@ public record ServerSettings(
         Relay relay,
         DerpMaps derpMaps) {
 
-    /** Settings without the embedded relay, as most tests want them. */
-    public ServerSettings(String listenHost, int listenPort, String metricsHost, int metricsPort, String serverUrl,
-            String baseDomain, String version, Path localCredentialPath, Path noiseKeyPath, Control control) {
-        this(listenHost, listenPort, metricsHost, metricsPort, serverUrl, baseDomain, version, localCredentialPath,
-                noiseKeyPath, control, Relay.OFF);
-    }
-
-    /** Settings with a relay and no map URLs or files, as relay tests want them. */
-    public ServerSettings(String listenHost, int listenPort, String metricsHost, int metricsPort, String serverUrl,
-            String baseDomain, String version, Path localCredentialPath, Path noiseKeyPath, Control control,
-            Relay relay) {
-        this(listenHost, listenPort, metricsHost, metricsPort, serverUrl, baseDomain, version, localCredentialPath,
-                noiseKeyPath, control, relay, DerpMaps.NONE);
-    }
-
     /**
      * Where the DERP map comes from besides {@link Control#derpMap} and the embedded relay: the defaults of the
      * runtime DERP settings ({@code derp.urls}, {@code derp.auto_update_enabled}, {@code derp.update_frequency}),
@@ -60,27 +46,16 @@ public record ServerSettings(
     public record DerpMaps(List<String> urls, List<Path> paths, boolean autoUpdate, Duration updateFrequency,
                            EgressGuard egress, MapUrlFetcher.Resolver resolver) {
 
-        /**
-         * No URLs, no files, no name lookups (relay host names are not resolved for {@code /bootstrap-dns}): only the
-         * server's own relays. What tests use, so that nothing reaches the internet, not even a DNS query.
-         */
-        public static final DerpMaps NONE = forTests(List.of(), List.of(), EgressGuard.DEFAULT);
-
-        /** Map sources for a test: IP-literal hosts only ({@link MapUrlFetcher.Resolver#literalsOnly()}). */
-        public static DerpMaps forTests(List<String> urls, List<Path> paths, EgressGuard egress) {
-            return new DerpMaps(urls, paths, true, Duration.ofHours(24), egress, MapUrlFetcher.Resolver.literalsOnly());
-        }
-
         public DerpMaps {
             urls = List.copyOf(urls);
             paths = List.copyOf(paths);
         }
 
-        static DerpMaps from(MeshConfig config) {
+        static DerpMaps from(MeshConfig config, MapUrlFetcher.Resolver resolver) {
             MeshConfig.Derp derp = config.derp();
             return new DerpMaps(derp.urls(), derp.paths(), derp.autoUpdateEnabled(), derp.updateFrequency(),
                     new EgressGuard(config.egress().denyPrivateTargets(), config.egress().allowLoopbackTargets()),
-                    MapUrlFetcher.Resolver.system());
+                    resolver);
         }
     }
 
@@ -96,15 +71,6 @@ public record ServerSettings(
                         boolean verifyClients, boolean stunEnabled, String stunListenAddr, Path privateKeyPath,
                         Optional<String> ipv4, Optional<String> ipv6) {
 
-        public static final Relay OFF = new Relay(false, false, 999, "svc", "Mesh Control embedded relay", true, false,
-                "0.0.0.0:3478", null, Optional.empty(), Optional.empty());
-
-        /** The relay on, published, STUN on a free loopback port, key in {@code keyPath}: what tests use. */
-        public static Relay forTests(Path keyPath, boolean verifyClients) {
-            return new Relay(true, true, 999, "svc", "Mesh Control embedded relay", verifyClients, true,
-                    "127.0.0.1:0", keyPath, Optional.empty(), Optional.empty());
-        }
-
         static Relay from(MeshConfig.Derp derp) {
             MeshConfig.DerpServer s = derp.server();
             // Published whenever it runs: the relay may be turned on at runtime although the file has it off.
@@ -117,30 +83,25 @@ public record ServerSettings(
     /**
      * What the control protocol serves besides nodes.
      *
-     * @param derpMap relays every map carries, merged under the map URLs, files and the embedded relay (tests and
-     *                harnesses put external relays here)
+     * @param derpMap relays every map carries, merged under the map URLs, files and the embedded relay (none: the
+     *                configuration has no such key; a fixed map is given as a {@code derp.paths} file)
      * @param keepAlive how often an idle map stream gets a keep-alive (clients give up after 120 s of silence)
      * @param ephemeralInactivityTimeout how long an ephemeral node may stay offline before it is removed
      */
     public record Control(DNSConfig dns, DERPMap derpMap, Duration keepAlive, Duration ephemeralInactivityTimeout) {
 
         public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(50);
-
-        /** MagicDNS for {@code baseDomain}, no relays, the usual keep-alive, ephemeral nodes kept 30 minutes. */
-        public static Control defaults(String baseDomain) {
-            return new Control(DNSConfig.builder().domains(java.util.List.of(baseDomain)).proxied(true).build(),
-                    new DERPMap(null, Map.of(), false), DEFAULT_KEEP_ALIVE, Duration.ofMinutes(30));
-        }
     }
 
-    public static ServerSettings from(MeshConfig config, String version) {
+    /** The settings {@code config} gives, with the version and the name resolver of {@code launch}. */
+    static ServerSettings from(MeshConfig config, Application.Launch launch) {
         HostPort listen = HostPort.parse(config.listenAddr());
         HostPort metrics = config.metricsListenAddr().map(HostPort::parse).orElse(null);
         return new ServerSettings(listen.host(), listen.port(), metrics == null ? null : metrics.host(),
-                metrics == null ? 0 : metrics.port(), config.serverUrl(), config.dns().baseDomain(), version,
-                config.cli().localCredentialPath(), config.noise().privateKeyPath(),
+                metrics == null ? 0 : metrics.port(), config.serverUrl(), config.dns().baseDomain(), launch.version(),
+                config.cli().localCredentialPath().orElseGet(LocalAccess::defaultLocation), config.noise().privateKeyPath(),
                 new Control(MapContexts.dns(config.dns()), new DERPMap(null, Map.of(), false),
                         Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout()),
-                Relay.from(config.derp()), DerpMaps.from(config));
+                Relay.from(config.derp()), DerpMaps.from(config, launch.resolver()));
     }
 }

@@ -177,8 +177,7 @@ class ApiContractTest {
             exerciseControlEndpoints();
             probeEveryOperation(admin);
         }
-        try (TestServer relay = TestServer.startWithRelay(folder.resolve("relay"),
-                ServerSettings.Control.defaults("mesh.test"), false)) {
+        try (TestServer relay = TestServer.startWithRelay(folder.resolve("relay"), false)) {
             server = relay;
             exerciseRelay();
         }

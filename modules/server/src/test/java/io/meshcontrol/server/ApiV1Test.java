@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.api.ApiException;
 import io.meshcontrol.api.ApiKeyRequest;
 import io.meshcontrol.api.IssuedApiKey;
+import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.api.UserView;
@@ -101,6 +102,15 @@ class ApiV1Test {
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
         server.close();
         assertFalse(Files.exists(file));
+    }
+
+    @Test
+    void aCredentialAnotherServerWroteSinceIsLeftOnStop() throws Exception {
+        Path file = server.localCredentialPath();
+        LocalAccess other = new LocalAccess("http://127.0.0.1:1", "svckey-local-other");
+        other.write(file);
+        server.close();
+        assertEquals(other, LocalAccess.read(file));
     }
 
     @Test

@@ -8,10 +8,8 @@ import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.RoutesView;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.core.key.MachinePrivateKey;
-import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
-import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -39,9 +37,7 @@ class NodeRoutesApiTest {
         admin.createUser(new UserRequest("odin", null, null, "it-admin"));
         String key = admin.createPreAuthKey(new PreAuthKeyRequest("odin", null, false, false, false, "", null))
                 .secret();
-        router = server.network.registrations().withAuthKey(new Registrations.Request(
-                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "router",
-                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\",\"0.0.0.0/0\",\"::/0\"]}"), key).node();
+        router = Machine.named("router").advertising("10.1.0.0/16", "0.0.0.0/0", "::/0").join(server.network, key);
     }
 
     @AfterEach

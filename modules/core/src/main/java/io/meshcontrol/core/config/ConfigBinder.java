@@ -135,7 +135,7 @@ final class ConfigBinder {
                         v.optional("cli.address"),
                         v.optional("cli.api_key"),
                         v.bool("cli.insecure"),
-                        path("cli.local_credential_path"),
+                        optionalPath("cli.local_credential_path"),
                         v.duration("cli.timeout")));
     }
 

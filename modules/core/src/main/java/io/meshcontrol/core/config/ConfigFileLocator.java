@@ -18,19 +18,19 @@ import java.util.Optional;
  * A named file that does not exist is an error; finding nothing in the search is fine (built-in defaults). Files
  * are never merged: the others found by the search are named in a warning, so nobody edits the one not read.
  */
-final class ConfigFileLocator {
+public final class ConfigFileLocator {
 
     static final String FILE_NAME = "config.yaml";
     static final String ENV_VARIABLE = "SVC_CONFIG";
 
     /** The file to read (if any), a problem with a named file, and warnings about files left unread. */
-    record Located(Optional<Path> file, Optional<ConfigProblem> problem, List<String> warnings) {
+    public record Located(Optional<Path> file, Optional<ConfigProblem> problem, List<String> warnings) {
     }
 
     private ConfigFileLocator() {
     }
 
-    static Located locate(ConfigRequest request) {
+    public static Located locate(ConfigRequest request) {
         if (request.explicitPath() != null) {
             return named("--config", request.workingDir().resolve(request.explicitPath()));
         }
@@ -54,7 +54,7 @@ final class ConfigFileLocator {
     }
 
     /** The search locations, in the order they are tried. */
-    static List<Path> candidates(ConfigRequest request) {
+    public static List<Path> candidates(ConfigRequest request) {
         List<Path> candidates = new ArrayList<>();
         candidates.add(request.workingDir().resolve(FILE_NAME));
         if (request.homeDir() != null) {

@@ -209,8 +209,8 @@ public final class ConfigSchema {
                     "Server the CLI talks to; a bare host (with optional port) means https.").withCheck(Checks.cliAddress()),
             optionalString("cli.api_key", null, "API key the CLI sends."),
             bool("cli.insecure", false, "Skip TLS certificate verification in the CLI."),
-            path("cli.local_credential_path", "data/cli-credential.json",
-                    "Owner-only file where a running server leaves the credential the CLI on this machine uses."),
+            optionalPath("cli.local_credential_path", null,
+                    "Owner-only file where a running server leaves the local CLI's credential; none: a per-user folder (docs/cli.md)."),
             duration("cli.timeout", Duration.ofSeconds(10), "How long the CLI waits for an answer.")
                     .withCheck(Checks.atLeast(Duration.ofMillis(1)))
                     .notYet(Support.NOT_YET)));

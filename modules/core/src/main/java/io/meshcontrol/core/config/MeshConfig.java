@@ -1,6 +1,5 @@
 package io.meshcontrol.core.config;
 
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
@@ -302,18 +301,15 @@ public record MeshConfig(
     public record Debug(boolean nodeApiEnabled) {
     }
 
-    /** Where and how the {@code svc} CLI reaches a server. */
-    public record Cli(Optional<String> address, Optional<String> apiKey, boolean insecure, Path localCredentialPath,
-            Duration timeout) {
+    /**
+     * Where and how the {@code svc} CLI reaches a server. The CLI itself reads this section with
+     * {@code io.meshcontrol.api.ClientSettings}, apart from the rest of the file; here it is checked (configtest) and
+     * the server takes {@code localCredentialPath} from it (none: {@code LocalAccess.defaultLocation()}).
+     */
+    public record Cli(Optional<String> address, Optional<String> apiKey, boolean insecure,
+            Optional<Path> localCredentialPath, Duration timeout) {
 
-        /**
-         * The server URL the CLI calls: {@code address} as written when it has a scheme, else {@code https://}
-         * followed by it, so {@code mesh.example.com} and {@code mesh.example.com:8443} mean HTTPS.
-         */
-        public Optional<URI> effectiveAddress() {
-            return address.map(text -> URI.create(withScheme(text)));
-        }
-
+        /** {@code mesh.example.com} and {@code mesh.example.com:8443} mean HTTPS. */
         static String withScheme(String address) {
             return address.contains("://") ? address : "https://" + address;
         }

@@ -111,6 +111,22 @@ public record DerpSettings(List<String> urls, boolean autoUpdate, Duration updat
                 || isIpv4(host);
     }
 
+    /**
+     * A map URL as messages and the audit log show it: without user info, query and fragment, which may hold
+     * credentials ({@code https://user:secret@host/map?token=x#f} becomes {@code https://host/map}).
+     */
+    public static String redactedUrl(String url) {
+        try {
+            URI uri = new URI(url);
+            if (uri.getHost() == null) {
+                return "(unparseable URL)";
+            }
+            return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null).toString();
+        } catch (URISyntaxException e) {
+            return "(unparseable URL)";
+        }
+    }
+
     /** A copy with the relays replaced. */
     public DerpSettings withRelays(List<CustomRelay> newRelays) {
         return new DerpSettings(urls, autoUpdate, updateFrequency, relayEnabled, ipv4, ipv6, verifyClients, stunEnabled,

@@ -2,11 +2,15 @@ package io.meshcontrol.core.policy;
 
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.wire.WireJson;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -17,7 +21,10 @@ import tools.jackson.databind.node.ObjectNode;
  * server runs, fed from a file instead of the database.
  *
  * <p>The network file: {@code {"users": [{"name", "email", "role"}], "nodes": [{"name", "user" (e-mail or name),
- * "tags", "ipv4", "ipv6", "advertisedRoutes", "approvedRoutes"}]}}; a tagged node has tags and no user.
+ * "tags", "ipv4", "ipv6", "advertisedRoutes", "approvedRoutes"}]}}; a tagged node has tags and no user. As on the
+ * server, a node serves the routes it advertises that are approved, by an administrator ({@code approvedRoutes}) or
+ * by the policy's auto-approvers ({@link AutoApproval}); a node without {@code advertisedRoutes} advertises its
+ * approved routes.
  */
 public final class PolicySimulation {
 
@@ -25,11 +32,12 @@ public final class PolicySimulation {
     }
 
     /**
-     * Reads the network file. Users and nodes get ids in file order.
+     * Reads the network file, with the routes each node serves under {@code policy}. Users and nodes get ids in file
+     * order.
      *
      * @throws MeshException naming the first problem
      */
-    public static PolicyInventory readInventory(String json) {
+    public static PolicyInventory readInventory(String json, Policy policy) {
         JsonNode root;
         try {
             root = WireJson.mapper().readTree(json);
@@ -53,11 +61,11 @@ public final class PolicySimulation {
                 throw MeshException.invalid("nodes file: node \"" + name + "\" appears twice");
             }
             List<String> tags = strings(node.path("tags"));
-            Long userId = null;
+            PolicyUser user = null;
             String login = node.path("user").asString("");
             if (!login.isEmpty()) {
-                userId = users.stream().filter(u -> login.equals(u.email()) || login.equals(u.name())
-                        || login.equals(u.name() + "@")).map(PolicyUser::id).findFirst()
+                user = users.stream().filter(u -> login.equals(u.email()) || login.equals(u.name())
+                        || login.equals(u.name() + "@")).findFirst()
                         .orElseThrow(() -> MeshException.invalid("nodes file: node \"" + name + "\": unknown user \""
                                 + login + "\""));
             } else if (tags.isEmpty()) {
@@ -65,14 +73,23 @@ public final class PolicySimulation {
             }
             String ipv4 = text(node, "ipv4", "nodes");
             String ipv6 = node.path("ipv6").asString("");
-            List<String> routes = strings(node.path("approvedRoutes"));
+            List<String> approved = strings(node.path("approvedRoutes"));
+            List<String> advertised = node.has("advertisedRoutes") ? strings(node.path("advertisedRoutes")) : approved;
             check(name, "ipv4", ipv4, false);
             if (!ipv6.isEmpty()) {
                 check(name, "ipv6", ipv6, false);
             }
-            routes.forEach(route -> check(name, "approvedRoutes", route, true));
-            nodes.add(new PolicyNode(nodes.size() + 1, name, name, tags.isEmpty() ? userId : null, tags, ipv4, ipv6,
-                    routes));
+            approved.forEach(route -> check(name, "approvedRoutes", route, true));
+            advertised.forEach(route -> check(name, "advertisedRoutes", route, true));
+            PolicyUser owner = tags.isEmpty() ? user : null;
+            Long ownerId = owner == null ? null : owner.id();
+            PolicyNode before = new PolicyNode(nodes.size() + 1, name, name, ownerId, tags, ipv4, ipv6,
+                    served(advertised, prefixes(approved)));
+            // What the server does when the node advertises: the auto-approvers add to the approvals.
+            List<IpPrefix> approvedNow = AutoApproval.of(policy, before, owner)
+                    .approve(prefixes(advertised), prefixes(approved));
+            nodes.add(new PolicyNode(before.id(), name, name, ownerId, tags, ipv4, ipv6,
+                    served(advertised, approvedNow)));
         }
         return new PolicyInventory(users, nodes);
     }
@@ -105,10 +122,20 @@ public final class PolicySimulation {
         return out;
     }
 
+    /** The advertised routes that are approved, in the order advertised (the server's {@code activeRoutes}). */
+    private static List<String> served(List<String> advertised, Collection<IpPrefix> approved) {
+        Set<IpPrefix> approvedSet = new HashSet<>(approved);
+        return advertised.stream().filter(route -> approvedSet.contains(IpPrefix.parse(route))).toList();
+    }
+
+    private static List<IpPrefix> prefixes(List<String> routes) {
+        return routes.stream().map(IpPrefix::parse).toList();
+    }
+
     private static void check(String node, String field, String value, boolean prefix) {
         try {
             if (prefix) {
-                io.meshcontrol.core.net.IpPrefix.parse(value);
+                IpPrefix.parse(value);
             } else {
                 io.meshcontrol.core.net.IpAddress.parse(value);
             }

@@ -44,7 +44,7 @@ public final class ApiKeys {
     private final Clock clock;
     private final Map<String, Instant> lastUseWritten = new ConcurrentHashMap<>();
 
-    public ApiKeys(Jdbi jdbi, ApiKeyStore keys, UserStore users, AuditStore audit, Clock clock) {
+    ApiKeys(Jdbi jdbi, ApiKeyStore keys, UserStore users, AuditStore audit, Clock clock) {
         this.jdbi = jdbi;
         this.keys = keys;
         this.users = users;

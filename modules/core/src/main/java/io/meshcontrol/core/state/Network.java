@@ -4,12 +4,14 @@ import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.store.ApiKeyStore;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.store.DerpSettingsStore;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.PolicyStore;
 import io.meshcontrol.core.store.PreAuthKeyStore;
 import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.TailnetStore;
 import io.meshcontrol.core.store.UserStore;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import org.jdbi.v3.core.Jdbi;
@@ -22,7 +24,7 @@ public final class Network {
     private final String tailnetId;
     private final Users users;
     private final ApiKeys apiKeys;
-    private final AuditStore audit;
+    private final AuditLog auditLog;
     private final PreAuthKeys preAuthKeys;
     private final Nodes nodes;
     private final Settings settings;
@@ -33,18 +35,28 @@ public final class Network {
     private final Policies policies;
     private final RouteApprovals routeApprovals;
     private final RouteElection routeElection;
+    private final SavedDerpSettings savedDerpSettings;
 
-    public Network(Database database, Clock clock) {
+    /**
+     * Opens (creating and migrating as needed) the database and the network over it.
+     *
+     * @param clock read through a millisecond tick: the database keeps milliseconds, so memory does too
+     */
+    public static Network open(Path databaseFile, boolean writeAheadLog, Clock clock, NetworkOptions options) {
+        return new Network(Database.open(databaseFile, writeAheadLog), clock, options);
+    }
+
+    Network(Database database, Clock clock) {
         this(database, clock, NetworkOptions.defaults());
     }
 
-    /** @param clock read through a millisecond tick: the database keeps milliseconds, so memory does too */
-    public Network(Database database, Clock clock, NetworkOptions options) {
+    Network(Database database, Clock clock, NetworkOptions options) {
         clock = Clock.tick(clock, Duration.ofMillis(1));
         Jdbi jdbi = database.jdbi();
         this.database = database;
         this.events = new EventBus();
-        this.audit = new AuditStore();
+        AuditStore audit = new AuditStore();
+        this.auditLog = new AuditLog(jdbi, audit);
         UserStore userStore = new UserStore();
         NodeStore nodeStore = new NodeStore();
         SettingsStore settingsStore = new SettingsStore();
@@ -66,10 +78,17 @@ public final class Network {
         this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, policies,
                 routeApprovals, options, snapshots, clock);
         this.pendingLogins = new PendingLogins(registrations, users, clock);
+        this.savedDerpSettings = new SavedDerpSettings(jdbi, new DerpSettingsStore(), audit, clock);
     }
 
-    public Database database() {
+    /** The database, for core's own tests. */
+    Database database() {
         return database;
+    }
+
+    /** True when the database answers a trivial query: used by {@code /health}. */
+    public boolean databaseReachable() {
+        return database.isReachable();
     }
 
     /** Outward effects only (webhooks, audit, notifications); map streaming follows {@link #snapshots()}. */
@@ -89,8 +108,8 @@ public final class Network {
         return apiKeys;
     }
 
-    public AuditStore audit() {
-        return audit;
+    public AuditLog auditLog() {
+        return auditLog;
     }
 
     public PreAuthKeys preAuthKeys() {
@@ -132,5 +151,9 @@ public final class Network {
 
     public RouteElection routeElection() {
         return routeElection;
+    }
+
+    public SavedDerpSettings savedDerpSettings() {
+        return savedDerpSettings;
     }
 }

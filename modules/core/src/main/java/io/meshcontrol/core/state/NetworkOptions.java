@@ -1,6 +1,7 @@
 package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.address.AddressPool;
+import io.meshcontrol.core.config.MeshConfig;
 import java.time.Duration;
 
 /**
@@ -15,6 +16,14 @@ public record NetworkOptions(String prefixV4, String prefixV6, AddressPool.Alloc
     /** With high availability on, its default. */
     public NetworkOptions(String prefixV4, String prefixV6, AddressPool.Allocation allocation, Duration nodeKeyExpiry) {
         this(prefixV4, prefixV6, allocation, nodeKeyExpiry, true);
+    }
+
+    /** The options {@code prefixes.*} and {@code node.*} of the configuration give. */
+    public static NetworkOptions from(MeshConfig config) {
+        AddressPool.Allocation allocation = config.prefixes().allocation() == MeshConfig.Prefixes.Allocation.RANDOM
+                ? AddressPool.Allocation.RANDOM : AddressPool.Allocation.SEQUENTIAL;
+        return new NetworkOptions(config.prefixes().v4(), config.prefixes().v6(), allocation, config.node().expiry(),
+                config.node().routes().ha());
     }
 
     public static NetworkOptions defaults() {

@@ -43,7 +43,7 @@ public final class PreAuthKeys {
     private final Policies policies;
     private final Clock clock;
 
-    public PreAuthKeys(Jdbi jdbi, PreAuthKeyStore keys, UserStore users, Policies policies, Clock clock) {
+    PreAuthKeys(Jdbi jdbi, PreAuthKeyStore keys, UserStore users, Policies policies, Clock clock) {
         this.jdbi = jdbi;
         this.keys = keys;
         this.users = users;

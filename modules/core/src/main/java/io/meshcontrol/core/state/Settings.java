@@ -15,7 +15,7 @@ public final class Settings {
     private final Jdbi jdbi;
     private final SettingsStore store;
 
-    public Settings(Jdbi jdbi, SettingsStore store) {
+    Settings(Jdbi jdbi, SettingsStore store) {
         this.jdbi = jdbi;
         this.store = store;
     }

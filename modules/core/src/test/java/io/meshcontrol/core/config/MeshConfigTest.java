@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -46,7 +45,6 @@ class MeshConfigTest {
         assertFalse(config.egress().denyPrivateTargets());
         assertFalse(config.debug().nodeApiEnabled());
         assertEquals(Optional.empty(), config.cli().address());
-        assertEquals(Optional.empty(), config.cli().effectiveAddress());
         assertFalse(config.cli().insecure());
         assertFalse(config.oidc().enabled());
         assertFalse(config.tls().enabled());
@@ -58,20 +56,6 @@ class MeshConfigTest {
         assertEquals(dir.resolve("data/db.sqlite"), loaded.database().sqlite().path());
         assertEquals(MeshConfig.defaults().derp().urls(), loaded.derp().urls());
         assertEquals(MeshConfig.defaults().log(), loaded.log());
-    }
-
-    @ParameterizedTest(name = "cli.address {0} means {1}")
-    @CsvSource({
-            "mesh.example.com,           https://mesh.example.com",
-            "mesh.example.com:8443,      https://mesh.example.com:8443",
-            "100.64.0.1,                 https://100.64.0.1",
-            "http://127.0.0.1:8080,      http://127.0.0.1:8080",
-            "https://mesh.example.com/,  https://mesh.example.com/",
-    })
-    void bareCliAddressMeansHttps(String address, String expected) {
-        MeshConfig.Cli cli = new MeshConfig.Cli(Optional.of(address), Optional.empty(), false, Path.of("cli.json"),
-                Duration.ofSeconds(10));
-        assertEquals(Optional.of(URI.create(expected)), cli.effectiveAddress());
     }
 
     @ParameterizedTest(name = "port {0} with {1} is {2}")

@@ -58,4 +58,11 @@ class DerpSettingsTest {
                 List.of(new DerpSettings.CustomRelay(900, "home", "relay.example.com", "192.0.2.7")));
         assertEquals(ok, ok.validated(999));
     }
+
+    @Test
+    void redactedMapUrlsDropUserInfoQueryAndFragment() {
+        assertEquals("https://maps.example:8443/derp.json",
+                DerpSettings.redactedUrl("https://u:p@maps.example:8443/derp.json?key=1#x"));
+        assertEquals("(unparseable URL)", DerpSettings.redactedUrl("not a url"));
+    }
 }

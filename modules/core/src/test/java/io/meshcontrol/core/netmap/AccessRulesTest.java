@@ -8,22 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.auth.Caller;
-import io.meshcontrol.core.key.MachinePrivateKey;
-import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyException;
 import io.meshcontrol.core.state.Network;
-import io.meshcontrol.core.state.PreAuthKeys;
-import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.state.Users;
-import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.testing.AuthKey;
+import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.core.testing.TestNetwork;
 import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.wire.NetPortRange;
 import io.meshcontrol.core.wire.PortRange;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,7 +46,7 @@ class AccessRulesTest {
 
     @BeforeEach
     void setUp() {
-        network = new Network(Database.open(folder.resolve("db.sqlite"), true), Clock.systemUTC());
+        network = new TestNetwork(folder).network;
         network.users().create(admin, new Users.NewUser("alice", null, "alice@example.com", Role.MEMBER));
         network.users().create(admin, new Users.NewUser("bob", null, "bob@example.com", Role.MEMBER));
         network.policies().set(admin, "{" + TAGS + "}", null);
@@ -61,10 +58,7 @@ class AccessRulesTest {
     }
 
     private Node join(String user, List<String> tags, String name) {
-        String key = network.preAuthKeys().create(admin, new PreAuthKeys.NewKey(user, tags, false, false, false, "", null))
-                .secret();
-        return network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                NodePrivateKey.generate().publicKey(), name, "{}"), key).node();
+        return Machine.named(name).hostinfo("{}").join(network, AuthKey.of(user, tags).create(network));
     }
 
     @Test
@@ -169,11 +163,8 @@ class AccessRulesTest {
 
     @Test
     void aRouterGetsTheRulesForTheSubnetsItServes() {
-        String key = network.preAuthKeys().create(admin, new PreAuthKeys.NewKey(null, List.of("tag:web"), false, false,
-                false, "", null)).secret();
-        Node router = network.registrations().withAuthKey(new Registrations.Request(
-                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "router",
-                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.0.0.0/8\"]}"), key).node();
+        Node router = Machine.named("router").advertising("10.0.0.0/8")
+                .join(network, AuthKey.forTags("tag:web").create(network));
         AccessRules advertised = rules("\"acls\": [{\"action\": \"accept\", \"src\": [\"bob@example.com\"],"
                 + " \"dst\": [\"10.1.0.0/16:443\"]}]");
         assertEquals(List.of(), advertised.packetFilter(router), "advertised alone serves nothing");
@@ -185,5 +176,19 @@ class AccessRulesTest {
         assertTrue(approved.sees(bobLaptop, router));
         assertFalse(approved.sees(aliceLaptop, router));
         assertEquals(List.of("10.0.0.0/8"), approved.peerRoutes(bobLaptop, router));
+    }
+
+    /** What {@code svc policy simulate} shows for the same network (PolicySimulationTest): the server agrees. */
+    @Test
+    void aRouteApprovedOnAdvertisementMakesTheRouterAPeerOfAHostPrefixRulesDestinations() {
+        network.policies().set(admin, "{" + TAGS + ", \"hosts\": {\"internal\": \"10.0.0.0/8\"}, "
+                + "\"autoApprovers\": {\"routes\": {\"10.33.0.0/16\": [\"tag:web\"]}}, "
+                + "\"acls\": [{\"action\": \"accept\", \"src\": [\"internal\"], \"dst\": [\"tag:db:22\"]}]}", null);
+        Node router = Machine.named("router").advertising("10.33.0.0/16")
+                .join(network, AuthKey.forTags("tag:web").create(network));
+        AccessRules rules = AccessRules.compile(network.policies().policy(), network.snapshots().current());
+        assertTrue(rules.sees(router, db), "the router serves a route inside the rule's source");
+        assertTrue(rules.sees(db, router));
+        assertFalse(rules.sees(router, aliceLaptop));
     }
 }

@@ -6,22 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.auth.Caller;
-import io.meshcontrol.core.key.MachinePrivateKey;
-import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.NetworkSnapshot;
-import io.meshcontrol.core.state.PreAuthKeys;
-import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.state.Users;
-import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.testing.AuthKey;
+import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.core.testing.TestNetwork;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.core.wire.MapResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -43,18 +41,17 @@ class MapSessionStateTest {
 
     @BeforeEach
     void setUp() {
-        network = new Network(Database.open(folder.resolve("db.sqlite"), true), Clock.systemUTC());
+        network = new TestNetwork(folder).network;
         network.users().create(admin, new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
-        key = network.preAuthKeys().create(admin, new PreAuthKeys.NewKey("odin", List.of(), true, false, false, "", null)).secret();
+        key = AuthKey.forUser("odin").reusable().create(network);
     }
 
     private Node join(String hostname) {
-        return join(hostname, "{\"Hostname\":\"" + hostname + "\"}");
+        return Machine.named(hostname).join(network, key);
     }
 
     private Node join(String hostname, String hostinfo) {
-        return network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                NodePrivateKey.generate().publicKey(), hostname, hostinfo), key).node();
+        return Machine.named(hostname).hostinfo(hostinfo).join(network, key);
     }
 
     private AccessRules allowAll() {

@@ -12,10 +12,10 @@ import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.PreAuthKeys;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.state.Users;
-import io.meshcontrol.core.store.Database;
 import io.meshcontrol.core.testing.MapStreamCapture;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DNSConfig;
@@ -49,7 +49,7 @@ class MapSessionTest {
 
     @BeforeEach
     void setUp() {
-        network = new Network(Database.open(folder.resolve("db.sqlite"), true), Clock.systemUTC());
+        network = Network.open(folder.resolve("db.sqlite"), true, Clock.systemUTC(), NetworkOptions.defaults());
         network.users().create(Caller.localAdmin(), new Users.NewUser("alice", "", "", Role.MEMBER));
         key = network.preAuthKeys().create(Caller.localAdmin(),
                 new PreAuthKeys.NewKey("alice", List.of(), true, false, false, "", null)).secret();

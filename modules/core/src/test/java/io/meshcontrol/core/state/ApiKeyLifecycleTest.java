@@ -10,6 +10,7 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.testing.TestNetwork;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -63,8 +64,7 @@ class ApiKeyLifecycleTest {
         assertTrue(keys.authenticate(first.secret()).isEmpty());
         assertTrue(keys.authenticate(rotated.secret()).isPresent());
 
-        List<AuditEntry> entries = net.network.database().jdbi()
-                .withHandle(h -> net.network.audit().recent(h, "apikey.rotate", 10));
+        List<AuditEntry> entries = net.network.auditLog().recent("apikey.rotate", 10);
         assertEquals(1, entries.size());
         assertEquals(first.key().prefix(), entries.getFirst().details().get("oldPrefix"));
         assertEquals(rotated.key().prefix(), entries.getFirst().details().get("newPrefix"));

@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.event.MeshEvent;
-import io.meshcontrol.core.key.MachinePrivateKey;
-import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.testing.AuthKey;
+import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.core.testing.TestNetwork;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -40,15 +41,13 @@ class ChangeFeedTest {
         net = new TestNetwork(folder);
         network = net.network;
         net.user("odin", Role.MEMBER);
-        key = network.preAuthKeys().create(net.admin, new PreAuthKeys.NewKey("odin", List.of(), true, false, false, "",
-                null)).secret();
+        key = net.authKey(AuthKey.forUser("odin").reusable());
         network.snapshots().subscribe(changes::add);
         network.events().subscribe(events::add);
     }
 
     private Node join(String hostname) {
-        return network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                NodePrivateKey.generate().publicKey(), hostname, "{\"Hostname\":\"" + hostname + "\"}"), key).node();
+        return net.join(Machine.named(hostname), key);
     }
 
     private static String describe(StateChange change) {

@@ -8,9 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
-import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.core.testing.TestNetwork;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -35,7 +36,7 @@ class PendingLoginTest {
     }
 
     private static Registrations.Request request(MachinePublicKey machine) {
-        return new Registrations.Request(machine, NodePrivateKey.generate().publicKey(), "laptop", "{}");
+        return Machine.named("laptop").machineKey(machine).hostinfo("{}").request();
     }
 
     @Test

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.testing.TestNetwork;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;

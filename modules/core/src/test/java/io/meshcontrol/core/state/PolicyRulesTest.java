@@ -8,10 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.event.MeshEvent;
-import io.meshcontrol.core.key.MachinePrivateKey;
-import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.testing.AuthKey;
+import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.core.testing.TestNetwork;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,10 +50,8 @@ class PolicyRulesTest {
     }
 
     private Node register(String keyUser, List<String> keyTags, List<String> advertised) {
-        String key = net.network.preAuthKeys().create(net.admin,
-                new PreAuthKeys.NewKey(keyUser, keyTags, false, false, false, "", null)).secret();
-        return net.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                NodePrivateKey.generate().publicKey(), "m", "{}", advertised), key).node();
+        String key = net.authKey(AuthKey.of(keyUser, keyTags));
+        return net.join(Machine.named("m").hostinfo("{}").requestingTags(advertised), key);
     }
 
     @Test

@@ -10,9 +10,11 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
-import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.testing.AuthKey;
+import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.core.testing.TestNetwork;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,12 +38,18 @@ class RegistrationTest {
     }
 
     private String key(boolean reusable, boolean preauthorized, List<String> tags, String user) {
-        return net.network.preAuthKeys().create(net.admin,
-                new PreAuthKeys.NewKey(user, tags, reusable, false, preauthorized, "", null)).secret();
+        AuthKey key = AuthKey.of(user, tags);
+        if (reusable) {
+            key.reusable();
+        }
+        if (preauthorized) {
+            key.preauthorized();
+        }
+        return net.authKey(key);
     }
 
     private static Registrations.Request machine(MachinePublicKey machineKey, String hostname) {
-        return new Registrations.Request(machineKey, NodePrivateKey.generate().publicKey(), hostname, "{\"Hostname\":\"" + hostname + "\"}");
+        return Machine.named(hostname).machineKey(machineKey).request();
     }
 
     @Test
@@ -147,12 +155,12 @@ class RegistrationTest {
 
     @Test
     void nodeKeyExpiryComesFromNodeExpiryWhenTheSettingIsUnset() {
-        Network withExpiry = new Network(io.meshcontrol.core.store.Database.open(folder.resolve("other.sqlite"), true),
-                net.clock, new NetworkOptions("100.64.0.0/10", "fd7a:115c:a1e0::/48",
-                        io.meshcontrol.core.address.AddressPool.Allocation.SEQUENTIAL, Duration.ofHours(48)));
-        withExpiry.users().create(net.admin, new Users.NewUser("odin", null, null, Role.MEMBER));
-        String authKey = withExpiry.preAuthKeys().create(net.admin,
-                new PreAuthKeys.NewKey("odin", List.of(), false, false, false, "", null)).secret();
+        TestNetwork other = new TestNetwork(folder.resolve("other"), new NetworkOptions("100.64.0.0/10",
+                "fd7a:115c:a1e0::/48", io.meshcontrol.core.address.AddressPool.Allocation.SEQUENTIAL,
+                Duration.ofHours(48)));
+        Network withExpiry = other.network;
+        other.user("odin", Role.MEMBER);
+        String authKey = other.authKey(AuthKey.forUser("odin"));
         Node node = withExpiry.registrations().withAuthKey(machine(MachinePrivateKey.generate().publicKey(), "a"), authKey)
                 .node();
         assertEquals(net.clock.instant().plus(Duration.ofHours(48)), node.keyExpiry());

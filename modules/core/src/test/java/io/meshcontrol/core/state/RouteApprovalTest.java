@@ -9,11 +9,13 @@ import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
-import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.testing.AuthKey;
+import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.core.testing.TestNetwork;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,10 +56,8 @@ class RouteApprovalTest {
     }
 
     private Node join(MachinePublicKey machine, List<String> tags, String... routes) {
-        String key = net.network.preAuthKeys().create(net.admin, new PreAuthKeys.NewKey(tags.isEmpty() ? "odin" : null,
-                tags, false, false, false, "", null)).secret();
-        return net.network.registrations().withAuthKey(new Registrations.Request(machine,
-                NodePrivateKey.generate().publicKey(), "r", hostinfo(routes)), key).node();
+        String key = net.authKey(AuthKey.of(tags.isEmpty() ? "odin" : null, tags));
+        return net.join(Machine.named("r").machineKey(machine).advertising(routes), key);
     }
 
     private Node join(List<String> tags, String... routes) {
@@ -83,7 +83,7 @@ class RouteApprovalTest {
         assertEquals(prefixes("10.1.0.0/16"), stored(router).activeRoutes());
         assertTrue(events.getLast() instanceof MeshEvent.NodeChanged changed && changed.node().id() == router.id());
 
-        Network reopened = new Network(Database.open(folder.resolve("db.sqlite"), true), net.clock);
+        Network reopened = net.reopened(folder);
         Node again = reopened.snapshots().current().node(router.id()).orElseThrow();
         assertEquals(prefixes("10.1.0.0/16"), again.approvedRoutes(), "kept in the database");
         assertEquals(prefixes("10.1.0.0/16", "192.168.1.0/24"), again.advertisedRoutes());

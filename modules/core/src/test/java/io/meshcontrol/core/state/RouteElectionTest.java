@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.event.MeshEvent;
-import io.meshcontrol.core.key.MachinePrivateKey;
-import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.testing.AuthKey;
+import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.core.testing.TestNetwork;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,21 +26,15 @@ class RouteElectionTest {
     Path folder;
 
     private Network network(boolean highAvailability) {
-        Network network = new Network(Database.open(folder.resolve("db.sqlite"), true), java.time.Clock.systemUTC(),
-                new NetworkOptions("100.64.0.0/10", "fd7a:115c:a1e0::/48",
-                        io.meshcontrol.core.address.AddressPool.Allocation.SEQUENTIAL, java.time.Duration.ZERO,
-                        highAvailability));
-        network.users().create(io.meshcontrol.core.auth.Caller.localAdmin(),
-                new Users.NewUser("odin", null, null, Role.MEMBER));
-        return network;
+        TestNetwork net = new TestNetwork(folder, new NetworkOptions("100.64.0.0/10", "fd7a:115c:a1e0::/48",
+                io.meshcontrol.core.address.AddressPool.Allocation.SEQUENTIAL, java.time.Duration.ZERO,
+                highAvailability));
+        net.user("odin", Role.MEMBER);
+        return net.network;
     }
 
     private static Node router(Network network, String name) {
-        String key = network.preAuthKeys().create(io.meshcontrol.core.auth.Caller.localAdmin(),
-                new PreAuthKeys.NewKey("odin", List.of(), false, false, false, "", null)).secret();
-        Node node = network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate()
-                .publicKey(), NodePrivateKey.generate().publicKey(), name,
-                "{\"Hostname\":\"" + name + "\",\"RoutableIPs\":[\"10.1.0.0/16\"]}"), key).node();
+        Node node = Machine.named(name).advertising("10.1.0.0/16").join(network, AuthKey.forUser("odin").create(network));
         return network.routeApprovals().setApproved(io.meshcontrol.core.auth.Caller.localAdmin(), node.id(),
                 List.of("10.1.0.0/16"));
     }

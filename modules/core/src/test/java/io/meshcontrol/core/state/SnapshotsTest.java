@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.auth.Caller;
-import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
-import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.testing.AuthKey;
+import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.core.testing.TestNetwork;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -34,15 +34,13 @@ class SnapshotsTest {
 
     @BeforeEach
     void setUp() {
-        network = new Network(Database.open(folder.resolve("db.sqlite"), true), Clock.systemUTC());
+        network = new TestNetwork(folder).network;
         network.users().create(admin, new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
-        key = network.preAuthKeys().create(admin, new PreAuthKeys.NewKey("odin", List.of(), true, false, false, "", null))
-                .secret();
+        key = AuthKey.forUser("odin").reusable().create(network);
     }
 
     private Node join(String hostname) {
-        return network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                NodePrivateKey.generate().publicKey(), hostname, "{\"Hostname\":\"" + hostname + "\"}"), key).node();
+        return Machine.named(hostname).join(network, key);
     }
 
     @Test

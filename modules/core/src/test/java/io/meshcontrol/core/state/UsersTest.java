@@ -9,6 +9,7 @@ import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.testing.TestNetwork;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.meshcontrol.relay.map;
 
 import io.meshcontrol.core.address.EgressGuard;
+import io.meshcontrol.core.model.DerpSettings;
 import io.meshcontrol.core.net.IpAddress;
 import java.io.IOException;
 import java.io.InputStream;
@@ -73,7 +74,7 @@ public final class MapUrlFetcher {
 
     /** The map at {@code url}, parsed; any failure is a {@link MapSourceException} naming the URL and the reason. */
     public MapLayer fetch(String url) {
-        String shown = MapUrls.redacted(url);
+        String shown = DerpSettings.redactedUrl(url);
         URI uri;
         try {
             uri = URI.create(url);

@@ -1,27 +1,15 @@
 package io.meshcontrol.relay.map;
 
+import io.meshcontrol.core.model.DerpSettings;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 
-/** How map URLs are shown in messages and the audit log: without user info and query, which may hold credentials. */
-public final class MapUrls {
+/** Map URLs as they are dialled: user info becomes an Authorization header, not part of the request URL. */
+final class MapUrls {
 
     private MapUrls() {
-    }
-
-    /** {@code https://user:secret@host/map?token=x#f} becomes {@code https://host/map}. */
-    public static String redacted(String url) {
-        try {
-            URI uri = new URI(url);
-            if (uri.getHost() == null) {
-                return "(unparseable URL)";
-            }
-            return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null).toString();
-        } catch (URISyntaxException e) {
-            return "(unparseable URL)";
-        }
     }
 
     static URI withoutUserInfo(URI uri) {
@@ -31,7 +19,7 @@ public final class MapUrls {
         try {
             return new URI(text);
         } catch (URISyntaxException e) {
-            throw new MapSourceException("DERP map URL " + redacted(uri.toString()) + " is not a URL");
+            throw new MapSourceException("DERP map URL " + DerpSettings.redactedUrl(uri.toString()) + " is not a URL");
         }
     }
 

@@ -106,10 +106,4 @@ class MapUrlFetcherTest {
         assertEquals(InetAddress.getByName("2001:db8::1"), resolver.resolve("2001:db8::1")[0]);
         assertThrows(java.net.UnknownHostException.class, () -> resolver.resolve("derp.example.com"));
     }
-
-    @Test
-    void redactionDropsUserInfoAndQuery() {
-        assertEquals("https://maps.example:8443/derp.json",
-                MapUrls.redacted("https://u:p@maps.example:8443/derp.json?key=1#x"));
-    }
 }

@@ -4,8 +4,7 @@ import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.DerpSettings;
-import io.meshcontrol.core.state.Network;
-import io.meshcontrol.core.store.DerpSettingsStore;
+import io.meshcontrol.core.state.SavedDerpSettings;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DERPNode;
 import io.meshcontrol.core.wire.DERPRegion;
@@ -14,15 +13,8 @@ import io.meshcontrol.relay.map.DerpMapSources;
 import io.meshcontrol.relay.map.EmbeddedRegion;
 import io.meshcontrol.relay.map.MapLayer;
 import io.meshcontrol.relay.map.MapSourceException;
-import io.meshcontrol.relay.map.MapUrls;
 import java.lang.System.Logger.Level;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,20 +25,15 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.stream.Collectors;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * The DERP settings in force and what follows from them: the relay's switches, the map sources and the DERP map every
  * node gets. A change is checked whole before anything is saved (settings, map URLs fetched, STUN bound), then saved
- * with its audit entry, then applied, and the new map goes to every connected node as a delta.
+ * with its audit entry ({@link SavedDerpSettings}), then applied, and the new map goes to every connected node as a delta.
  */
 public final class DerpConfiguration {
 
     private static final System.Logger LOG = System.getLogger(DerpConfiguration.class.getName());
-
-    public static final String WRITE_SCOPE = "networking_settings";
-    public static final String READ_SCOPE = "networking_settings:read";
 
     /**
      * The settings in force.
@@ -57,9 +44,7 @@ public final class DerpConfiguration {
     public record Current(DerpSettings settings, String etag, boolean saved) {
     }
 
-    private final Jdbi jdbi;
-    private final Network network;
-    private final DerpSettingsStore store = new DerpSettingsStore();
+    private final SavedDerpSettings savedSettings;
     private final DerpSettings defaults;
     private final DerpMapSources sources;
     private final EmbeddedRelay relay;
@@ -67,7 +52,6 @@ public final class DerpConfiguration {
     private final Function<DerpSettings, Optional<EmbeddedRegion>> embeddedRegion;
     private final Consumer<DERPMap> publish;
     private final ScheduledExecutorService scheduler;
-    private final Clock clock;
     private volatile Current current;
     private volatile DERPMap map;
     private ScheduledFuture<?> refreshTask;
@@ -78,11 +62,10 @@ public final class DerpConfiguration {
      * @param embeddedRegion the embedded relay's region under given settings, once the listener is bound
      * @param publish receives every new map (for the map sessions and {@code /bootstrap-dns})
      */
-    public DerpConfiguration(Network network, DerpSettings defaults, DerpMapSources sources, EmbeddedRelay relay,
-            DERPMap fixedMap, Function<DerpSettings, Optional<EmbeddedRegion>> embeddedRegion,
-            Consumer<DERPMap> publish, ScheduledExecutorService scheduler, Clock clock) {
-        this.jdbi = network.database().jdbi();
-        this.network = network;
+    public DerpConfiguration(SavedDerpSettings savedSettings, DerpSettings defaults, DerpMapSources sources,
+            EmbeddedRelay relay, DERPMap fixedMap, Function<DerpSettings, Optional<EmbeddedRegion>> embeddedRegion,
+            Consumer<DERPMap> publish, ScheduledExecutorService scheduler) {
+        this.savedSettings = savedSettings;
         this.defaults = defaults;
         this.sources = sources;
         this.relay = relay;
@@ -90,7 +73,6 @@ public final class DerpConfiguration {
         this.embeddedRegion = embeddedRegion;
         this.publish = publish;
         this.scheduler = scheduler;
-        this.clock = clock;
     }
 
     /**
@@ -98,10 +80,10 @@ public final class DerpConfiguration {
      * URLs in the background (a server must start without the internet; the map grows when they arrive).
      */
     public synchronized void start() {
-        Optional<DerpSettings> saved = jdbi.withHandle(store::read);
-        DerpSettings settings = saved.orElse(defaults);
+        Optional<DerpSettings> stored = savedSettings.read();
+        DerpSettings settings = stored.orElse(defaults);
         relay.apply(relay.prepare(settings));
-        current = new Current(settings, etag(settings), saved.isPresent());
+        current = new Current(settings, SavedDerpSettings.etag(settings), stored.isPresent());
         schedule(settings);
         publishMap();
         if (!settings.urls().isEmpty()) {
@@ -110,7 +92,7 @@ public final class DerpConfiguration {
     }
 
     public Current get(Caller caller) {
-        caller.require(READ_SCOPE);
+        caller.require(SavedDerpSettings.READ_SCOPE);
         return current;
     }
 
@@ -135,9 +117,9 @@ public final class DerpConfiguration {
      * @param ifMatch the ETag the caller read, {@code *} for any, or null to write unconditionally
      */
     public synchronized Current set(Caller caller, DerpSettings proposed, String ifMatch) {
-        caller.require(WRITE_SCOPE);
+        caller.require(SavedDerpSettings.WRITE_SCOPE);
         checkPrecondition(ifMatch);
-        proposed.validated(relay.regionId());
+        proposed.validated(relay.regionId()); // before the map URLs are fetched; the save checks again
         Map<String, MapLayer> fetched;
         try {
             fetched = sources.fetchNew(proposed.urls());
@@ -145,12 +127,8 @@ public final class DerpConfiguration {
             throw MeshException.invalid(e.getMessage() + "; nothing was changed");
         }
         EmbeddedRelay.Change change = relay.prepare(proposed);
-        Instant now = clock.instant();
         try {
-            jdbi.useTransaction(h -> {
-                store.write(h, proposed, now, caller.actor());
-                network.audit().append(h, now, caller.actor(), "derp.update", "derp", auditDetails(proposed));
-            });
+            savedSettings.save(caller, proposed, relay.regionId());
         } catch (RuntimeException e) {
             change.abandon();
             throw e;
@@ -164,15 +142,11 @@ public final class DerpConfiguration {
      * they can be (a reset is never refused for an unreachable map source).
      */
     public synchronized Current reset(Caller caller, String ifMatch) {
-        caller.require(WRITE_SCOPE);
+        caller.require(SavedDerpSettings.WRITE_SCOPE);
         checkPrecondition(ifMatch);
         EmbeddedRelay.Change change = relay.prepare(defaults);
-        Instant now = clock.instant();
         try {
-            jdbi.useTransaction(h -> {
-                store.delete(h);
-                network.audit().append(h, now, caller.actor(), "derp.reset", "derp", auditDetails(defaults));
-            });
+            savedSettings.forget(caller, defaults);
         } catch (RuntimeException e) {
             change.abandon();
             throw e;
@@ -191,7 +165,7 @@ public final class DerpConfiguration {
      * @return one line per source that failed (each keeps its previous map)
      */
     public List<String> refresh(Caller caller) {
-        caller.require(WRITE_SCOPE);
+        caller.require(SavedDerpSettings.WRITE_SCOPE);
         return refreshSources(current.settings().urls());
     }
 
@@ -209,7 +183,7 @@ public final class DerpConfiguration {
         relay.apply(change);
         boolean scheduleChanged = settings.autoUpdate() != current.settings().autoUpdate()
                 || !settings.updateFrequency().equals(current.settings().updateFrequency());
-        current = new Current(settings, etag(settings), saved);
+        current = new Current(settings, SavedDerpSettings.etag(settings), saved);
         if (scheduleChanged) {
             schedule(settings);
         }
@@ -268,34 +242,6 @@ public final class DerpConfiguration {
                 .ipv4(relay.ipv4())
                 .build();
         return new DERPRegion(relay.regionId(), relay.code(), relay.code(), 0, 0, false, false, List.of(node));
-    }
-
-    /** What the audit log keeps of a change: every setting, map URLs without user info and query strings. */
-    static Map<String, String> auditDetails(DerpSettings s) {
-        Map<String, String> details = new LinkedHashMap<>();
-        details.put("urls", s.urls().stream().map(MapUrls::redacted).collect(Collectors.joining(" ")));
-        details.put("autoUpdate", Boolean.toString(s.autoUpdate()));
-        details.put("updateFrequency", GoDuration.format(s.updateFrequency()));
-        details.put("relayEnabled", Boolean.toString(s.relayEnabled()));
-        details.put("verifyClients", Boolean.toString(s.verifyClients()));
-        details.put("stunEnabled", Boolean.toString(s.stunEnabled()));
-        details.put("stunListenAddr", String.valueOf(s.stunListenAddr()));
-        details.put("ipv4", s.ipv4() == null ? "" : s.ipv4());
-        details.put("ipv6", s.ipv6() == null ? "" : s.ipv6());
-        details.put("relays", s.relays().stream()
-                .map(r -> r.regionId() + " " + r.code() + " " + r.host() + (r.ipv4() == null ? "" : " " + r.ipv4()))
-                .collect(Collectors.joining(", ")));
-        return details;
-    }
-
-    static String etag(DerpSettings settings) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest(DerpSettingsStore.document(settings).getBytes(StandardCharsets.UTF_8));
-            return "\"" + HexFormat.of().formatHex(digest, 0, 16) + "\"";
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JDK", e);
-        }
     }
 
     /** Stops the scheduled refresh (the scheduler itself belongs to the server). */

@@ -12,7 +12,6 @@ import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.http.Routes;
 import java.lang.System.Logger.Level;
 import java.net.URI;
-import java.time.Clock;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
@@ -33,7 +32,7 @@ public final class RelayRuntime implements AutoCloseable {
     private volatile int boundPort = -1;
     private volatile Consumer<DERPMap> publish = map -> { };
 
-    private RelayRuntime(ServerSettings settings, Network network, DerpMapSources sources, Clock clock,
+    private RelayRuntime(ServerSettings settings, Network network, DerpMapSources sources,
             ScheduledExecutorService scheduler) {
         this.settings = settings;
         this.scheduler = scheduler;
@@ -41,21 +40,21 @@ public final class RelayRuntime implements AutoCloseable {
         this.bootstrapDns = new BootstrapDnsCache(URI.create(settings.serverUrl()).getHost(),
                 settings.derpMaps().resolver(), scheduler);
         URI serverUrl = URI.create(settings.serverUrl());
-        this.configuration = new DerpConfiguration(network, defaults(settings), sources, relay,
+        this.configuration = new DerpConfiguration(network.savedDerpSettings(), defaults(settings), sources, relay,
                 settings.control().derpMap(),
                 derpSettings -> boundPort < 0 ? java.util.Optional.empty()
                         : relay.region(serverUrl, settings.listenPort() == 0, boundPort, derpSettings),
                 map -> {
                     publish.accept(map);
                     bootstrapDns.mapChanged(map);
-                }, scheduler, clock);
+                }, scheduler);
     }
 
     /**
      * Reads the map files (a file that cannot be used stops the start, naming it) and registers the relay's routes.
      * Nothing is bound and nothing is fetched until {@link #start}.
      */
-    public static RelayRuntime create(ServerSettings settings, Network network, Routes routes, Clock clock) {
+    public static RelayRuntime create(ServerSettings settings, Network network, Routes routes) {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("derp-maps").daemon().factory());
         DerpMapSources sources;
@@ -66,7 +65,7 @@ public final class RelayRuntime implements AutoCloseable {
             scheduler.shutdownNow();
             throw MeshException.invalid(e.getMessage());
         }
-        RelayRuntime runtime = new RelayRuntime(settings, network, sources, clock, scheduler);
+        RelayRuntime runtime = new RelayRuntime(settings, network, sources, scheduler);
         runtime.relay.register(routes, runtime.bootstrapDns);
         return runtime;
     }

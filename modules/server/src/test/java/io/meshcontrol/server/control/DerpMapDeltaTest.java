@@ -5,15 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.core.key.MachinePrivateKey;
-import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.netmap.MapFrames;
 import io.meshcontrol.core.netmap.MapSession;
-import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.core.testing.MapStreamCapture;
 import io.meshcontrol.core.wire.MapResponse;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,17 +26,14 @@ class DerpMapDeltaTest {
 
     @Test
     void everyConnectedNodeGetsTheNewMapAsADelta() throws Exception {
-        try (TestServer server = TestServer.start(folder, TestServer.testRelay(folder, true),
-                ServerSettings.DerpMaps.NONE)) {
+        try (TestServer server = TestServer.startWithRelay(folder, true)) {
             server.adminClient().createUser(new UserRequest("alice", null, null, null));
             String key = server.adminClient().createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false,
                     "", null)).secret();
             List<MapStreamCapture> outputs = new ArrayList<>();
             List<Thread> streams = new ArrayList<>();
             for (String name : new String[] {"one", "two"}) {
-                Node node = server.network.registrations().withAuthKey(new Registrations.Request(
-                        MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), name, "{}"),
-                        key).node();
+                Node node = Machine.named(name).join(server.network, key);
                 MapStreamCapture out = new MapStreamCapture();
                 MapSession session = server.server.mapSessions().open(node.id(), 142, MapFrames.zstd(1), out.sink());
                 streams.add(Thread.ofVirtual().start(() -> {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.key.NodePrivateKey;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,8 +24,7 @@ class DerpClientsPageTest {
 
     @Test
     void listsConnectedClientsWithFiltersAndSorting() throws Exception {
-        try (TestServer server = TestServer.start(folder, TestServer.testRelay(folder, false),
-                ServerSettings.DerpMaps.NONE);
+        try (TestServer server = TestServer.startWithRelay(folder, false);
              DerpSocketClient home = DerpSocketClient.connect(server.server.httpAddress(), NodePrivateKey.generate());
              DerpSocketClient other = DerpSocketClient.connect(server.server.httpAddress(), NodePrivateKey.generate())) {
             home.send(0x07, new byte[] {1}); // NotePreferred: this relay is its home

@@ -7,10 +7,7 @@ import io.meshcontrol.api.ApiKeyRequest;
 import io.meshcontrol.api.DerpLatencyReport;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.core.key.MachinePrivateKey;
-import io.meshcontrol.core.key.NodePrivateKey;
-import io.meshcontrol.core.state.Registrations;
-import io.meshcontrol.server.ServerSettings;
+import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -26,8 +23,7 @@ class DerpLatencyApiTest {
 
     @Test
     void reportsPerRegionFromTheNodesNetInfo() {
-        try (TestServer server = TestServer.start(folder, TestServer.testRelay(folder, true),
-                ServerSettings.DerpMaps.NONE)) {
+        try (TestServer server = TestServer.startWithRelay(folder, true)) {
             assertEquals(200, server.request("PUT", "/api/v1/derp", server.localToken(),
                     "{\"relays\":[{\"regionId\":900,\"code\":\"home\",\"host\":\"relay.example.com\"}]}").statusCode());
             server.adminClient().createUser(new UserRequest("alice", null, null, null));
@@ -38,9 +34,7 @@ class DerpLatencyApiTest {
                 "{\"NetInfo\":{\"PreferredDERP\":999,\"DERPLatency\":{\"999-v4\":0.030}}}",
                 "{}"};
             for (int i = 0; i < hostinfos.length; i++) {
-                server.network.registrations().withAuthKey(new Registrations.Request(
-                        MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "n" + i,
-                        hostinfos[i]), key);
+                Machine.named("n" + i).hostinfo(hostinfos[i]).join(server.network, key);
             }
             String reader = server.adminClient().createApiKey(new ApiKeyRequest(null, List.of("devices:core:read"),
                     "reader", null)).secret();

@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.ApiKeyRequest;
-import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.testing.LoopbackHttpServer;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DERPNode;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -42,8 +40,7 @@ class DerpSettingsApiTest {
 
     @BeforeEach
     void start() {
-        server = TestServer.start(folder, TestServer.testRelay(folder, true), ServerSettings.DerpMaps.forTests(List.of(),
-                List.of(), new EgressGuard(false, true)));
+        server = TestServer.in(folder).relay(true).set("egress.allow_loopback_targets", "true").start();
         admin = server.localToken();
         maps.serve("/a.json", region(900, "derp-a.example")).serve("/b.json", region(901, "derp-b.example"));
     }
@@ -213,8 +210,7 @@ class DerpSettingsApiTest {
         String url = maps.url("/a.json").replace("http://", "http://reader:secret@") + "?token=abc";
         assertEquals(200, put("{\"urls\":[\"" + url + "\"]}", null).statusCode());
         assertEquals(200, server.request("DELETE", "/api/v1/derp", admin, null).statusCode());
-        List<AuditEntry> entries = server.network.database().jdbi().withHandle(h ->
-                server.network.audit().recent(h, null, 10));
+        List<AuditEntry> entries = server.network.auditLog().recent(null, 10);
         AuditEntry update = entries.stream().filter(e -> e.action().equals("derp.update")).findFirst().orElseThrow();
         assertEquals(maps.url("/a.json"), update.details().get("urls"));
         assertTrue(entries.stream().anyMatch(e -> e.action().equals("derp.reset")));
@@ -228,7 +224,7 @@ class DerpSettingsApiTest {
         assertEquals(200, put("{\"verifyClients\":false,\"stunEnabled\":false}", null).statusCode());
         String saved = etag(get());
         server.close();
-        server = TestServer.start(folder, TestServer.testRelay(folder, true), ServerSettings.DerpMaps.NONE);
+        server = TestServer.startWithRelay(folder, true);
         admin = server.localToken();
         assertEquals(saved, etag(get()));
         assertEquals(DERPNode.STUN_DISABLED, map().regions().get(999).nodes().getFirst().stunPort());
@@ -271,9 +267,8 @@ class DerpSettingsApiTest {
         Path remove = java.nio.file.Files.writeString(files.resolve("remove.json"), "{\"Regions\": {\"900\": null}}");
         Path add = java.nio.file.Files.writeString(files.resolve("add.yaml"),
                 "regions:\n  905:\n    regioncode: own\n    nodes:\n      - hostname: own.example\n");
-        ServerSettings.DerpMaps withFiles = ServerSettings.DerpMaps.forTests(List.of(maps.url("/a.json")),
-                List.of(remove, add), new EgressGuard(false, true));
-        server = TestServer.start(folder.resolve("s2"), TestServer.testRelay(folder.resolve("s2"), true), withFiles);
+        server = TestServer.in(folder.resolve("s2")).relay(true).set("egress.allow_loopback_targets", "true")
+                .set("derp.urls", maps.url("/a.json")).set("derp.paths", remove + " " + add).start();
         admin = server.localToken();
         // The start fetches URLs in the background; a refresh fetches them now. The file's null removes region 900.
         assertEquals("{\"problems\":[]}", server.request("POST", "/api/v1/derp/refresh", admin, null).body());
@@ -281,22 +276,18 @@ class DerpSettingsApiTest {
         assertEquals(List.of(905, 999), List.copyOf(map().regions().keySet()));
         server.close();
         Path empty = java.nio.file.Files.writeString(files.resolve("empty.json"), "{\"Regions\": {}}");
-        ServerSettings.DerpMaps broken = ServerSettings.DerpMaps.forTests(List.of(), List.of(empty),
-                EgressGuard.DEFAULT);
         io.meshcontrol.core.MeshException refused = org.junit.jupiter.api.Assertions.assertThrows(
-                io.meshcontrol.core.MeshException.class, () -> TestServer.start(folder.resolve("s3"),
-                        TestServer.testRelay(folder.resolve("s3"), true), broken));
+                io.meshcontrol.core.MeshException.class,
+                () -> TestServer.in(folder.resolve("s3")).relay(true).set("derp.paths", empty.toString()).start());
         assertTrue(refused.getMessage().contains(empty.toString()) && refused.getMessage().contains("adds no region"),
                 refused.getMessage());
-        server = TestServer.start(folder.resolve("s4"), TestServer.testRelay(folder.resolve("s4"), true),
-                ServerSettings.DerpMaps.NONE);
+        server = TestServer.startWithRelay(folder.resolve("s4"), true);
     }
 
     @Test
     void loopbackMapUrlsAreRefusedByDefault() {
         server.close();
-        server = TestServer.start(folder.resolve("second"), TestServer.testRelay(folder.resolve("second"), true),
-                ServerSettings.DerpMaps.NONE);
+        server = TestServer.startWithRelay(folder.resolve("second"), true);
         HttpResponse<String> response = server.request("PUT", "/api/v1/derp", server.localToken(),
                 "{\"urls\":[\"" + maps.url("/a.json") + "\"]}");
         assertEquals(400, response.statusCode());

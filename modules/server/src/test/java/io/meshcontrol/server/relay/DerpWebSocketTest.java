@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.meshcontrol.core.crypto.NaclBox;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.key.NodePublicKey;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -94,7 +93,7 @@ class DerpWebSocketTest {
 
     @Test
     void webSocketClientRelaysWithAPlainClient() throws Exception {
-        server = TestServer.startWithRelay(folder, ServerSettings.Control.defaults("mesh.test"), false);
+        server = TestServer.startWithRelay(folder, false);
         InetSocketAddress address = server.server.httpAddress();
         NodePrivateKey key = NodePrivateKey.generate();
         MessageStream stream = new MessageStream();

@@ -7,12 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
-import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.core.wire.DERPNode;
 import io.meshcontrol.core.wire.DERPRegion;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
@@ -30,7 +28,7 @@ class EmbeddedRelayTest {
     TestServer server;
 
     private InetSocketAddress start(boolean verifyClients) {
-        server = TestServer.startWithRelay(folder, ServerSettings.Control.defaults("mesh.test"), verifyClients);
+        server = TestServer.startWithRelay(folder, verifyClients);
         return server.server.httpAddress();
     }
 
@@ -141,8 +139,7 @@ class EmbeddedRelayTest {
         String authKey = server.adminClient()
                 .createPreAuthKey(new PreAuthKeyRequest("alice", null, false, false, false, "", null)).secret();
         NodePrivateKey node = NodePrivateKey.generate();
-        server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                node.publicKey(), "laptop", "{}"), authKey);
+        Machine.named("laptop").nodeKey(node.publicKey()).join(server.network, authKey);
         try (DerpSocketClient client = DerpSocketClient.connect(address, node)) {
             client.send(0x12, new byte[8]);
             assertEquals(0x13, client.read().type());
@@ -156,8 +153,7 @@ class EmbeddedRelayTest {
         String authKey = server.adminClient()
                 .createPreAuthKey(new PreAuthKeyRequest("alice", null, false, false, false, "", null)).secret();
         NodePrivateKey node = NodePrivateKey.generate();
-        server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                node.publicKey(), "laptop", "{}"), authKey);
+        Machine.named("laptop").nodeKey(node.publicKey()).join(server.network, authKey);
         String known = "{\"NodePublic\":\"" + node.publicKey().toText() + "\",\"Source\":\"192.0.2.5\"}";
         String unknown = "{\"NodePublic\":\"" + NodePrivateKey.generate().publicKey().toText() + "\"}";
         HttpResponse<String> allowed = server.request("POST", "/verify", null, known);

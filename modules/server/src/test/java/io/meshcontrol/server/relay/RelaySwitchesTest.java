@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
-import io.meshcontrol.core.state.Registrations;
-import io.meshcontrol.server.ServerSettings;
+import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
 import java.net.BindException;
@@ -36,7 +34,7 @@ class RelaySwitchesTest {
 
     @BeforeEach
     void start() {
-        server = TestServer.start(folder, TestServer.testRelay(folder, false), ServerSettings.DerpMaps.NONE);
+        server = TestServer.startWithRelay(folder, false);
         address = server.server.httpAddress();
     }
 
@@ -55,8 +53,7 @@ class RelaySwitchesTest {
         String authKey = server.adminClient()
                 .createPreAuthKey(new PreAuthKeyRequest("alice", null, false, false, false, "", null)).secret();
         NodePrivateKey node = NodePrivateKey.generate();
-        server.network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                node.publicKey(), "laptop", "{}"), authKey);
+        Machine.named("laptop").nodeKey(node.publicKey()).join(server.network, authKey);
         return node;
     }
 
@@ -121,8 +118,7 @@ class RelaySwitchesTest {
                     "{\"verifyClients\":false,\"stunListenAddr\":\"127.0.0.1:" + port + "\"}");
             assertEquals(400, response.statusCode());
             assertTrue(response.body().contains("cannot bind STUN"), response.body());
-            assertTrue(server.network.database().jdbi().withHandle(h ->
-                    server.network.audit().recent(h, "derp.update", 1)).isEmpty(), "nothing saved");
+            assertTrue(server.network.auditLog().recent("derp.update", 1).isEmpty(), "nothing saved");
         }
     }
 

@@ -1,13 +1,17 @@
 package io.meshcontrol.server.testing;
 
+import io.meshcontrol.server.Application;
 import io.meshcontrol.server.MeshServer;
-import io.meshcontrol.server.ServerSettings;
 
 import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.core.BuildInfo;
+import io.meshcontrol.core.config.ConfigLoader;
+import io.meshcontrol.core.config.ConfigRequest;
+import io.meshcontrol.core.config.LoadedConfig;
+import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.state.Network;
-import io.meshcontrol.core.store.Database;
+import io.meshcontrol.relay.map.MapUrlFetcher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -17,78 +21,114 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
-/** A real server on a free loopback port over a database in a test folder. */
+/**
+ * A real server on a free loopback port over a database in a test folder, started by {@link Application} from a
+ * configuration as {@code svc serve} starts it. The configuration is the built-in defaults with test values laid
+ * over them as {@code SVC_} variables ({@link Builder#set}); no DERP map is fetched and no host name resolved.
+ */
 public final class TestServer implements AutoCloseable {
 
     public final Path dataDir;
+    public final Application application;
     public final Network network;
     public final MeshServer server;
     public final List<String> clientWarnings = new ArrayList<>();
     private final HttpClient http = HttpClient.newHttpClient();
 
-    private TestServer(Path dataDir, Network network, MeshServer server) {
+    private TestServer(Path dataDir, Application application) {
         this.dataDir = dataDir;
-        this.network = network;
-        this.server = server;
+        this.application = application;
+        this.network = application.network();
+        this.server = application.server();
     }
 
     public static TestServer start(Path folder) {
-        return start(folder, BuildInfo.version());
+        return in(folder).start();
     }
 
     /** A server that states another version, to see clients notice the mismatch. */
     public static TestServer start(Path folder, String version) {
-        return start(folder, version, ServerSettings.Control.defaults("mesh.test"));
+        return in(folder).version(version).start();
     }
 
-    /** A server with its own control-protocol settings (relay map, timeouts), for tests with real clients. */
-    public static TestServer start(Path folder, ServerSettings.Control control) {
-        return start(folder, BuildInfo.version(), control);
+    /** A server that also runs the embedded relay (region 999, STUN on a free loopback port), published in its maps. */
+    public static TestServer startWithRelay(Path folder, boolean verifyClients) {
+        return in(folder).relay(verifyClients).start();
     }
 
-    /**
-     * A server that also runs the embedded relay (region 999, STUN on a free loopback port), published in the maps
-     * next to the relays of {@code control}.
-     */
-    public static TestServer startWithRelay(Path folder, ServerSettings.Control control, boolean verifyClients) {
-        return start(folder, BuildInfo.version(), control,
-                ServerSettings.Relay.forTests(folder.resolve("data").resolve("derp_server_private.key"), verifyClients));
+    /** A server to configure further; its files go to {@code folder/data}. */
+    public static Builder in(Path folder) {
+        return new Builder(folder);
     }
 
-    /**
-     * A server with the given relay and DERP map sources, and a metrics listener on a free loopback port. Build
-     * {@code maps} with {@link ServerSettings.DerpMaps#forTests}, which resolves no host names. Map URLs in tests
-     * point at loopback servers of the test: pass {@code new EgressGuard(false, true)} (the
-     * {@code egress.allow_loopback_targets} switch), since loopback is refused by default.
-     */
-    public static TestServer start(Path folder, ServerSettings.Relay relay, ServerSettings.DerpMaps maps) {
-        Path dataDir = folder.resolve("data");
-        Network network = new Network(Database.open(dataDir.resolve("db.sqlite"), true), Clock.systemUTC());
-        ServerSettings settings = new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, "http://127.0.0.1:8080",
-                "mesh.test", BuildInfo.version(), dataDir.resolve("cli-credential.json"),
-                dataDir.resolve("noise_private.key"), ServerSettings.Control.defaults("mesh.test"), relay, maps);
-        return new TestServer(dataDir, network, MeshServer.start(settings, network, Clock.systemUTC()));
-    }
+    /** The configuration and launch values of a test server. */
+    public static final class Builder {
 
-    /** The relay as tests run it (STUN on a free loopback port), with its key in the test folder. */
-    public static ServerSettings.Relay testRelay(Path folder, boolean verifyClients) {
-        return ServerSettings.Relay.forTests(folder.resolve("data").resolve("derp_server_private.key"), verifyClients);
-    }
+        private final Path dataDir;
+        private final Map<String, String> settings = new LinkedHashMap<>();
+        private String version = BuildInfo.version();
+        private Clock clock = Clock.systemUTC();
 
-    private static TestServer start(Path folder, String version, ServerSettings.Control control) {
-        return start(folder, version, control, ServerSettings.Relay.OFF);
-    }
+        private Builder(Path folder) {
+            this.dataDir = folder.resolve("data");
+            set("server_url", "http://127.0.0.1:8080");
+            set("listen_addr", "127.0.0.1:0");
+            set("metrics_listen_addr", "127.0.0.1:0");
+            set("noise.private_key_path", dataDir.resolve("noise_private.key").toString());
+            set("database.sqlite.path", dataDir.resolve("db.sqlite").toString());
+            set("cli.local_credential_path", dataDir.resolve("cli-credential.json").toString());
+            set("dns.base_domain", "mesh.test");
+            set("derp.server.enabled", "false");
+            set("derp.server.stun_listen_addr", "127.0.0.1:0");
+            set("derp.urls", "");
+        }
 
-    private static TestServer start(Path folder, String version, ServerSettings.Control control,
-            ServerSettings.Relay relay) {
-        Path dataDir = folder.resolve("data");
-        Network network = new Network(Database.open(dataDir.resolve("db.sqlite"), true), Clock.systemUTC());
-        ServerSettings settings = new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, "http://127.0.0.1:8080",
-                "mesh.test", version, dataDir.resolve("cli-credential.json"), dataDir.resolve("noise_private.key"),
-                control, relay);
-        return new TestServer(dataDir, network, MeshServer.start(settings, network, Clock.systemUTC()));
+        /**
+         * Sets a configuration key ({@code derp.urls}, {@code node.ephemeral.inactivity_timeout}) to a value written
+         * as its {@code SVC_} variable takes it: lists space-separated, durations in Go syntax, empty for empty.
+         */
+        public Builder set(String key, String value) {
+            settings.put(key, value);
+            return this;
+        }
+
+        /** The embedded relay on ({@code derp.server.enabled}), its key in the data folder. */
+        public Builder relay(boolean verifyClients) {
+            return set("derp.server.enabled", "true").set("derp.server.verify_clients", Boolean.toString(verifyClients));
+        }
+
+        public Builder version(String version) {
+            this.version = version;
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** The configuration as the server would load it; a key that is unknown or invalid fails the test at once. */
+        private MeshConfig config() {
+            Map<String, String> env = new LinkedHashMap<>();
+            settings.forEach((key, value) -> env.put("SVC_" + key.toUpperCase(Locale.ROOT).replace('.', '_'), value));
+            LoadedConfig loaded = ConfigLoader.load(new ConfigRequest(null, env, dataDir, null,
+                    dataDir.resolve("no-system-config")));
+            if (!loaded.valid() || !loaded.warnings().isEmpty()) {
+                throw new IllegalArgumentException("test server configuration: " + loaded.errors() + " "
+                        + loaded.warnings());
+            }
+            return loaded.config();
+        }
+
+        public TestServer start() {
+            return new TestServer(dataDir, Application.start(config(),
+                    new Application.Launch(version, clock, MapUrlFetcher.Resolver.literalsOnly())));
+        }
     }
 
     public URI url() {
@@ -116,7 +156,6 @@ public final class TestServer implements AutoCloseable {
         return client(localToken());
     }
 
-    /** A raw request, for asserting on status codes, headers and bodies. */
     /** {@code GET /metrics} on the metrics listener. */
     public HttpResponse<String> scrapeMetrics() throws IOException, InterruptedException {
         var address = server.metricsAddress().orElseThrow();
@@ -124,6 +163,7 @@ public final class TestServer implements AutoCloseable {
                 + address.getPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A raw request, for asserting on status codes, headers and bodies. */
     public HttpResponse<String> request(String method, String path, String token, String body) {
         return request(method, path, token, body, java.util.Map.of());
     }
@@ -152,6 +192,6 @@ public final class TestServer implements AutoCloseable {
 
     @Override
     public void close() {
-        server.close();
+        application.close();
     }
 }

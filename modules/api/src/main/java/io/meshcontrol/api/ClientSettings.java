@@ -1,0 +1,191 @@
+package io.meshcontrol.api;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.StringNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * How a client on this machine finds its server: the {@code cli} section of {@code config.yaml} with its
+ * {@code SVC_CLI_*} overrides, and nothing else of the file, so a server key the client does not understand (or a
+ * server section that is wrong) never stops the CLI or the desktop app from reaching a server. {@code svc configtest}
+ * checks the whole file, this section included, with the server's rules; the two must accept the same values.
+ *
+ * @param address         {@code cli.address} with its scheme ({@code https://} when written without one): manage
+ *                        that remote server; none: the server running on this machine
+ * @param apiKey          {@code cli.api_key}, sent to a remote server
+ * @param insecure        {@code cli.insecure}: skip TLS certificate verification
+ * @param localCredential where the server on this machine leaves its {@link LocalAccess} credential:
+ *                        {@code cli.local_credential_path}, else {@link LocalAccess#defaultLocation}
+ * @param credentialOrigin why {@code localCredential} is that path, for messages
+ *                        ({@code "cli.local_credential_path in /etc/svc/config.yaml"})
+ */
+public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boolean insecure, Path localCredential,
+        String credentialOrigin) {
+
+    static final String SECTION = "cli";
+    private static final String ENV_PREFIX = "SVC_CLI_";
+    private static final YAMLMapper YAML = YAMLMapper.builder().build();
+
+    /**
+     * Reads the {@code cli} section of {@code configFile} (none: built-in defaults) and lays the {@code SVC_CLI_*}
+     * variables of {@code env} over it.
+     *
+     * @param workingDir a relative {@code cli.local_credential_path} is resolved against it, as the server does
+     * @param home       the user's home folder, for the default credential location
+     * @throws ClientSettingsException naming the first key that is wrong, and where it was set
+     */
+    public static ClientSettings read(Optional<Path> configFile, Map<String, String> env, Path workingDir, Path home) {
+        JsonNode section = configFile.map(ClientSettings::section).orElse(null);
+        Values values = new Values(section, configFile.map(Path::toString).orElse(""), env);
+        Optional<URI> address = values.text("address").map(text -> parseAddress(text, values.origin("address")));
+        boolean insecure = values.bool("insecure");
+        Optional<Path> configured = values.text("local_credential_path")
+                .map(text -> parsePath(text, values.origin("local_credential_path")));
+        Path credential = configured.map(path -> workingDir.resolve(path).normalize())
+                .orElseGet(() -> LocalAccess.defaultLocation(env, home));
+        String origin = configured.isPresent() ? values.origin("local_credential_path")
+                : "the default, as cli.local_credential_path is not set";
+        return new ClientSettings(address, values.text("api_key"), insecure, credential, origin);
+    }
+
+    /**
+     * A client of the server these settings name: {@code cli.address} with {@code cli.api_key}, else the server
+     * running on this machine through its credential file.
+     *
+     * @throws ClientSettingsException      when an address is set without an API key
+     * @throws LocalServerNotFoundException when no local server's credential is found
+     */
+    public MeshClient open(String clientVersion, Consumer<String> warnings) {
+        if (address.isPresent()) {
+            String key = apiKey.orElseThrow(() -> new ClientSettingsException("cli.address is set to " + address.get()
+                    + " but no API key is configured: set cli.api_key or SVC_CLI_API_KEY"));
+            return new MeshClient(address.get(), key, insecure, clientVersion, warnings);
+        }
+        LocalAccess access;
+        try {
+            access = LocalAccess.read(localCredential);
+        } catch (NoSuchFileException e) {
+            throw new LocalServerNotFoundException("no server is running on this machine: there is no credential at "
+                    + localCredential + " (" + credentialOrigin + ")");
+        } catch (IOException e) {
+            throw new LocalServerNotFoundException("cannot read the local server credential " + localCredential + " ("
+                    + credentialOrigin + "): " + e.getMessage() + "; only the account that runs the server, or root,"
+                    + " can use the local CLI without an API key");
+        }
+        return new MeshClient(URI.create(access.url()), access.token(), false, clientVersion, warnings);
+    }
+
+    @Override
+    public String toString() {
+        return "ClientSettings[address=" + address + ", apiKey=" + apiKey.map(secret -> "(redacted)")
+                + ", insecure=" + insecure + ", localCredential=" + localCredential + "]";
+    }
+
+    /** The {@code cli} mapping of the file; null when it has none. Everything else in the file is left alone. */
+    private static JsonNode section(Path file) {
+        JsonNode root;
+        try {
+            root = YAML.readTree(Files.readString(file));
+        } catch (IOException e) {
+            throw new ClientSettingsException("cannot read " + file + ": " + e.getMessage());
+        } catch (JacksonException e) {
+            TokenStreamLocation at = e.getLocation();
+            String where = at == null || at.getLineNr() < 0 ? "" : " at line " + at.getLineNr();
+            throw new ClientSettingsException(file + " is not valid YAML" + where + "; 'svc configtest' shows why");
+        }
+        JsonNode section = root == null || !root.isObject() ? null : root.get(SECTION);
+        if (section == null || section.isNull()) {
+            return null;
+        }
+        if (!section.isObject()) {
+            throw new ClientSettingsException(SECTION + ": must be a mapping of keys, in " + file);
+        }
+        return section;
+    }
+
+    /** The value of a key: its {@code SVC_CLI_} variable when set, else the file's, else none. */
+    private record Values(JsonNode section, String file, Map<String, String> env) {
+
+        private static String envName(String key) {
+            return ENV_PREFIX + key.toUpperCase(Locale.ROOT);
+        }
+
+        /** The variable's text as a string node when it is set, else the file's node; null when neither has one. */
+        private JsonNode node(String key) {
+            String fromEnv = env.get(envName(key));
+            if (fromEnv != null) {
+                return StringNode.valueOf(fromEnv);
+            }
+            return section == null ? null : section.get(key);
+        }
+
+        /** Text of the key; none when unset, null or empty (the empty string means "none" here, as for the server). */
+        Optional<String> text(String key) {
+            JsonNode node = node(key);
+            if (node == null || node.isNull()) {
+                return Optional.empty();
+            }
+            if (node.isContainer()) {
+                throw new ClientSettingsException(SECTION + "." + key + ": must be a single value, not a "
+                        + (node.isArray() ? "list" : "mapping") + ", " + origin(key));
+            }
+            String text = node.asString();
+            return text.isEmpty() ? Optional.empty() : Optional.of(text);
+        }
+
+        /** A YAML boolean, or one of the literals the server's configuration accepts; unset or empty is false. */
+        boolean bool(String key) {
+            JsonNode node = node(key);
+            if (node != null && node.isBoolean()) {
+                return node.booleanValue();
+            }
+            return text(key).map(text -> switch (text.trim().toLowerCase(Locale.ROOT)) {
+                case "true", "1", "yes" -> true;
+                case "false", "0", "no" -> false;
+                default -> throw new ClientSettingsException(SECTION + "." + key + ": must be true or false (or 1/0,"
+                        + " yes/no) (got \"" + text + "\"), " + origin(key));
+            }).orElse(false);
+        }
+
+        String origin(String key) {
+            return env.containsKey(envName(key)) ? "set by " + envName(key) : "in " + file;
+        }
+    }
+
+    private static URI parseAddress(String text, String origin) {
+        String withScheme = text.contains("://") ? text : "https://" + text;
+        try {
+            URI uri = new URI(withScheme);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null && !uri.getHost().isEmpty()) {
+                return uri;
+            }
+        } catch (URISyntaxException e) {
+            // reported below
+        }
+        throw new ClientSettingsException("cli.address: must be an http:// or https:// URL, or a host with an optional"
+                + " port (got \"" + text + "\"), " + origin);
+    }
+
+    private static Path parsePath(String text, String origin) {
+        try {
+            return Path.of(text);
+        } catch (InvalidPathException e) {
+            throw new ClientSettingsException("cli.local_credential_path: is not a valid file path (got \"" + text
+                    + "\"), " + origin);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package io.meshcontrol.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The client reads the cli section and its SVC_CLI_ variables, and nothing else of the file. */
+class ClientSettingsTest {
+
+    @TempDir
+    Path folder;
+
+    private Path file(String yaml) throws IOException {
+        return Files.writeString(folder.resolve("config.yaml"), yaml);
+    }
+
+    private ClientSettings read(Path file, Map<String, String> env) {
+        return ClientSettings.read(Optional.ofNullable(file), env, folder, folder.resolve("home"));
+    }
+
+    @Test
+    void otherSectionsAreNotReadEvenWhenWrong() throws IOException {
+        Path file = file("""
+                log:
+                  level: loud
+                prefixes: banana
+                no_such_key: [1, 2]
+                cli:
+                  address: mesh.example.com:8443
+                  api_key: svckey-api-abc
+                  insecure: yes
+                  timeout: 5s
+                """);
+        ClientSettings settings = read(file, Map.of());
+        assertEquals(Optional.of(URI.create("https://mesh.example.com:8443")), settings.address());
+        assertEquals(Optional.of("svckey-api-abc"), settings.apiKey());
+        assertTrue(settings.insecure());
+    }
+
+    @Test
+    void variablesBeatTheFileKeyByKey() throws IOException {
+        Path file = file("cli:\n  address: http://file.example\n  insecure: true\n  api_key: from-file\n");
+        ClientSettings settings = read(file, Map.of("SVC_CLI_ADDRESS", "env.example", "SVC_CLI_INSECURE", "0"));
+        assertEquals(Optional.of(URI.create("https://env.example")), settings.address());
+        assertFalse(settings.insecure());
+        assertEquals(Optional.of("from-file"), settings.apiKey());
+        assertEquals(Optional.empty(), read(file, Map.of("SVC_CLI_ADDRESS", "")).address(), "empty means none");
+    }
+
+    @ParameterizedTest(name = "cli.address {0} means {1}")
+    @CsvSource({
+            "mesh.example.com,           https://mesh.example.com",
+            "mesh.example.com:8443,      https://mesh.example.com:8443",
+            "100.64.0.1,                 https://100.64.0.1",
+            "http://127.0.0.1:8080,      http://127.0.0.1:8080",
+            "https://mesh.example.com/,  https://mesh.example.com/",
+    })
+    void bareAddressMeansHttps(String address, String expected) {
+        assertEquals(Optional.of(URI.create(expected)), read(null, Map.of("SVC_CLI_ADDRESS", address)).address());
+    }
+
+    @Test
+    void aWrongKeyIsNamedWithItsValueAndWhereItWasSet() throws IOException {
+        Path file = file("cli:\n  insecure: maybe\n");
+        ClientSettingsException inFile = assertThrows(ClientSettingsException.class, () -> read(file, Map.of()));
+        assertEquals("cli.insecure: must be true or false (or 1/0, yes/no) (got \"maybe\"), in " + file,
+                inFile.getMessage());
+
+        ClientSettingsException inEnv = assertThrows(ClientSettingsException.class,
+                () -> read(null, Map.of("SVC_CLI_ADDRESS", "gopher://mesh.example.com")));
+        assertEquals("cli.address: must be an http:// or https:// URL, or a host with an optional port"
+                + " (got \"gopher://mesh.example.com\"), set by SVC_CLI_ADDRESS", inEnv.getMessage());
+
+        Path notAMapping = file("cli: 5\n");
+        assertEquals("cli: must be a mapping of keys, in " + notAMapping,
+                assertThrows(ClientSettingsException.class, () -> read(notAMapping, Map.of())).getMessage());
+    }
+
+    @Test
+    void theCredentialIsTheConfiguredFileElseTheDefaultLocation() throws IOException {
+        Path file = file("cli:\n  local_credential_path: data/cli.json\n");
+        ClientSettings configured = read(file, Map.of());
+        assertEquals(folder.resolve("data/cli.json"), configured.localCredential(), "relative to the working directory");
+        assertEquals("in " + file, configured.credentialOrigin());
+
+        Map<String, String> env = Map.of("XDG_RUNTIME_DIR", folder.resolve("run").toString());
+        ClientSettings unset = read(null, env);
+        assertEquals(LocalAccess.defaultLocation(env, folder.resolve("home")), unset.localCredential());
+        assertEquals("the default, as cli.local_credential_path is not set", unset.credentialOrigin());
+    }
+
+    @Test
+    void theLocalServerIsReachedThroughItsCredential() throws IOException {
+        Path credential = folder.resolve("run/svc/cli-credential.json");
+        new LocalAccess("http://127.0.0.1:1", "svckey-local-x").write(credential);
+        MeshClient client = read(null, Map.of("XDG_RUNTIME_DIR", folder.resolve("run").toString()))
+                .open("1.0", warning -> { });
+        assertEquals(URI.create("http://127.0.0.1:1/"), client.baseUrl());
+    }
+
+    @Test
+    void noCredentialSaysWhereItLooked() {
+        ClientSettings settings = read(null, Map.of("XDG_RUNTIME_DIR", folder.resolve("run").toString()));
+        LocalServerNotFoundException e = assertThrows(LocalServerNotFoundException.class,
+                () -> settings.open("1.0", warning -> { }));
+        assertEquals("no server is running on this machine: there is no credential at "
+                + folder.resolve("run/svc/cli-credential.json") + " (the default, as cli.local_credential_path is not set)",
+                e.getMessage());
+    }
+
+    @Test
+    void anAddressNeedsAnApiKey() {
+        ClientSettings settings = read(null, Map.of("SVC_CLI_ADDRESS", "mesh.example.com"));
+        ClientSettingsException e = assertThrows(ClientSettingsException.class, () -> settings.open("1.0", w -> { }));
+        assertTrue(e.getMessage().endsWith("set cli.api_key or SVC_CLI_API_KEY"), e.getMessage());
+    }
+}

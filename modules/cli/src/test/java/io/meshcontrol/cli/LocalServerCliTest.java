@@ -1,0 +1,71 @@
+package io.meshcontrol.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.api.LocalAccess;
+import io.meshcontrol.api.UserRequest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The CLI finds the server running on this machine whatever folder either was started in. */
+class LocalServerCliTest {
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void aCliInAnotherFolderFindsTheServerStartedWithDefaults() throws Exception {
+        Path serverFolder = Files.createDirectories(folder.resolve("server"));
+        Path elsewhere = Files.createDirectories(folder.resolve("elsewhere"));
+        // The account's runtime folder: the server and the CLI share it, as two shells of one login do.
+        Map<String, String> env = Map.of("XDG_RUNTIME_DIR", Files.createDirectories(folder.resolve("run")).toString());
+        Path config = serverFolder.resolve("config.yaml");
+        Files.writeString(config, """
+                listen_addr: 127.0.0.1:%d
+                metrics_listen_addr: null
+                derp:
+                  urls: []
+                  server:
+                    stun_listen_addr: 127.0.0.1:0
+                """.formatted(ServeProcess.freePort()));
+        Path credential = LocalAccess.defaultLocation(env, Path.of("unused"));
+        Process serve = ServeProcess.start(serverFolder, config, folder.resolve("serve.log"), env);
+        try {
+            ServeProcess.awaitClient(credential, serve).createUser(new UserRequest("odin", null, null, null));
+
+            CliRun run = CliRun.run(elsewhere, env, "users", "list");
+            assertEquals(0, run.exitCode(), run.toString());
+            assertTrue(run.out().contains("odin"), run.out());
+        } finally {
+            serve.destroy();
+            serve.waitFor(30, TimeUnit.SECONDS);
+        }
+        assertTrue(Files.notExists(credential), "a stopped server removes its credential");
+    }
+
+    @Test
+    void noServerNamesEveryPlaceThatWasChecked() {
+        Path run = folder.resolve("run");
+        CliRun cli = CliRun.run(folder, Map.of("XDG_RUNTIME_DIR", run.toString()), "nodes", "list");
+        assertEquals(1, cli.exitCode(), cli.toString());
+        assertEquals("svc: no server is running on this machine: there is no credential at "
+                + run.resolve("svc/cli-credential.json") + " (the default, as cli.local_credential_path is not set);"
+                + " no configuration file (looked for " + folder.resolve("config.yaml") + ", "
+                + folder.resolve("home/.svc/config.yaml") + ", /etc/svc/config.yaml)."
+                + " Start one with 'svc serve', or set cli.address and cli.api_key to manage a remote server\n", cli.err());
+    }
+
+    @Test
+    void aConfiguredCredentialNamesTheFileThatSetIt() throws Exception {
+        Path config = Files.writeString(folder.resolve("config.yaml"), "cli:\n  local_credential_path: absent.json\n");
+        CliRun cli = CliRun.run(folder, Map.of(), "nodes", "list");
+        assertEquals(1, cli.exitCode(), cli.toString());
+        assertTrue(cli.err().startsWith("svc: no server is running on this machine: there is no credential at "
+                + folder.resolve("absent.json") + " (in " + config + "); configuration " + config + "."), cli.err());
+    }
+}

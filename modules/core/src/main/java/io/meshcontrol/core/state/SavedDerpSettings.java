@@ -1,0 +1,104 @@
+package io.meshcontrol.core.state;
+
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.GoDuration;
+import io.meshcontrol.core.model.DerpSettings;
+import io.meshcontrol.core.store.AuditStore;
+import io.meshcontrol.core.store.DerpSettingsStore;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * The DERP settings saved at runtime: saved or forgotten whole, each change with its audit entry in the same
+ * transaction. Putting them into force (the relay, the map) is the server's; it saves only what it has checked it can
+ * apply.
+ */
+public final class SavedDerpSettings {
+
+    public static final String WRITE_SCOPE = "networking_settings";
+    public static final String READ_SCOPE = "networking_settings:read";
+
+    private final Jdbi jdbi;
+    private final DerpSettingsStore store;
+    private final AuditStore audit;
+    private final Clock clock;
+
+    SavedDerpSettings(Jdbi jdbi, DerpSettingsStore store, AuditStore audit, Clock clock) {
+        this.jdbi = jdbi;
+        this.store = store;
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    /** The saved settings; empty while the configuration file's are in force. */
+    public Optional<DerpSettings> read() {
+        return jdbi.withHandle(store::read);
+    }
+
+    /**
+     * Saves the settings, with a {@code derp.update} entry; settings that cannot work are refused and nothing is written.
+     *
+     * @param embeddedRegionId the embedded relay's region id, which a custom relay may not take
+     */
+    public void save(Caller caller, DerpSettings settings, int embeddedRegionId) {
+        caller.require(WRITE_SCOPE);
+        settings.validated(embeddedRegionId);
+        Instant now = clock.instant();
+        jdbi.useTransaction(h -> {
+            store.write(h, settings, now, caller.actor());
+            audit.append(h, now, caller.actor(), "derp.update", "derp", auditDetails(settings));
+        });
+    }
+
+    /**
+     * Forgets the saved settings, with a {@code derp.reset} entry.
+     *
+     * @param configured the configuration file's settings, in force again afterwards (the audit entry shows them)
+     */
+    public void forget(Caller caller, DerpSettings configured) {
+        caller.require(WRITE_SCOPE);
+        Instant now = clock.instant();
+        jdbi.useTransaction(h -> {
+            store.delete(h);
+            audit.append(h, now, caller.actor(), "derp.reset", "derp", auditDetails(configured));
+        });
+    }
+
+    /** A tag that changes whenever the settings do: a hash of their saved form, quoted as HTTP writes an ETag. */
+    public static String etag(DerpSettings settings) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(DerpSettingsStore.document(settings).getBytes(StandardCharsets.UTF_8));
+            return "\"" + HexFormat.of().formatHex(digest, 0, 16) + "\"";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JDK", e);
+        }
+    }
+
+    /** What the audit log keeps of a change: every setting, map URLs without user info and query strings. */
+    private static Map<String, String> auditDetails(DerpSettings s) {
+        Map<String, String> details = new LinkedHashMap<>();
+        details.put("urls", s.urls().stream().map(DerpSettings::redactedUrl).collect(Collectors.joining(" ")));
+        details.put("autoUpdate", Boolean.toString(s.autoUpdate()));
+        details.put("updateFrequency", GoDuration.format(s.updateFrequency()));
+        details.put("relayEnabled", Boolean.toString(s.relayEnabled()));
+        details.put("verifyClients", Boolean.toString(s.verifyClients()));
+        details.put("stunEnabled", Boolean.toString(s.stunEnabled()));
+        details.put("stunListenAddr", String.valueOf(s.stunListenAddr()));
+        details.put("ipv4", s.ipv4() == null ? "" : s.ipv4());
+        details.put("ipv6", s.ipv6() == null ? "" : s.ipv6());
+        details.put("relays", s.relays().stream()
+                .map(r -> r.regionId() + " " + r.code() + " " + r.host() + (r.ipv4() == null ? "" : " " + r.ipv4()))
+                .collect(Collectors.joining(", ")));
+        return details;
+    }
+}
