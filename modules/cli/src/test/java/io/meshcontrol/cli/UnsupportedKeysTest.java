@@ -3,6 +3,7 @@ package io.meshcontrol.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.api.ClientSettings;
 import io.meshcontrol.core.config.ConfigKey;
 import io.meshcontrol.core.config.ConfigSchema;
 import io.meshcontrol.core.config.MeshConfig;
@@ -48,19 +49,31 @@ class UnsupportedKeysTest {
             "MeshConfig$Tls.enabled", List.of("tls_cert_path", "tls_letsencrypt_hostname"),
             "MeshConfig$Oidc.enabled", List.of("oidc.issuer"),
             "MeshConfig$Smtp.enabled", List.of("notifications.smtp.host"),
-            "MeshConfig$Smtp.effectivePort", List.of("notifications.smtp.port", "notifications.smtp.encryption"),
-            "MeshConfig$Cli.effectiveAddress", List.of("cli.address"));
+            "MeshConfig$Smtp.effectivePort", List.of("notifications.smtp.port", "notifications.smtp.encryption"));
 
     /** Accessors called outside core.config, as "owner-internal-name.accessor". */
     private static Set<String> called;
 
+    /**
+     * The string constants of the api module's {@link ClientSettings}, which reads the {@code cli} section itself
+     * (the CLI's client side does not load the server's configuration): a {@code cli.*} key whose leaf it names is read.
+     */
+    private static Set<String> clientSettingsNames;
+
     @BeforeAll
     static void scanCompiledCode() throws IOException {
         called = new HashSet<>();
+        clientSettingsNames = new HashSet<>();
+        String clientSettings = ClientSettings.class.getName().replace('.', '/');
+        for (ClassFile file : classFiles(ClientSettings.class)) {
+            if (file.name().startsWith(clientSettings)) {
+                clientSettingsNames.addAll(constantPool(file.bytes()).strings());
+            }
+        }
         for (Class<?> anchor : List.of(ServeCommand.class, MeshServer.class, DerpMapFile.class, ConfigSchema.class)) {
             for (ClassFile file : classFiles(anchor)) {
                 if (!file.name().startsWith("io/meshcontrol/core/config/")) {
-                    called.addAll(meshConfigAccessorsCalled(file.bytes()));
+                    called.addAll(constantPool(file.bytes()).meshConfigAccessors());
                 }
             }
         }
@@ -72,7 +85,7 @@ class UnsupportedKeysTest {
         Set<String> both = new TreeSet<>();
         for (ConfigKey key : ConfigSchema.instance().keys()) {
             boolean read = called.contains(accessor(key.path())) || readThroughADerivedMethod(key.path())
-                    || admitsOnlyItsDefault(key);
+                    || readByTheClientSettings(key.path()) || admitsOnlyItsDefault(key);
             boolean marked = key.support() != ConfigKey.Support.SUPPORTED;
             if (!read && !marked) {
                 neither.add(key.path());
@@ -92,6 +105,7 @@ class UnsupportedKeysTest {
         // Guards the test itself: a scan that found nothing would call every marked key honest.
         assertTrue(called.contains(accessor("derp.server.region_id")), called.toString());
         assertTrue(called.contains(accessor("listen_addr")), called.toString());
+        assertTrue(readByTheClientSettings("cli.api_key"), clientSettingsNames.toString());
         ConfigSchema.instance().keys().forEach(key -> accessor(key.path()));
     }
 
@@ -115,6 +129,10 @@ class UnsupportedKeysTest {
             }
         }
         assertEquals(new TreeSet<>(DERIVED.keySet()), derived, "list each derived method with the keys it reads");
+    }
+
+    private static boolean readByTheClientSettings(String path) {
+        return path.startsWith("cli.") && clientSettingsNames.contains(path.substring(4));
     }
 
     private static boolean readThroughADerivedMethod(String path) {
@@ -199,10 +217,13 @@ class UnsupportedKeysTest {
     }
 
     /**
-     * The no-argument methods of {@code MeshConfig} and its nested records that a class file refers to (calls and
-     * method references alike), read from its constant pool (JVMS 4.4).
+     * What a class file's constant pool (JVMS 4.4) tells: the no-argument methods of {@code MeshConfig} and its nested
+     * records it refers to (calls and method references alike), and its string constants.
      */
-    private static Set<String> meshConfigAccessorsCalled(byte[] classFile) {
+    private record ConstantPool(Set<String> meshConfigAccessors, Set<String> strings) {
+    }
+
+    private static ConstantPool constantPool(byte[] classFile) {
         try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(classFile))) {
             in.readInt(); // magic
             in.readUnsignedShort(); // minor
@@ -212,6 +233,7 @@ class UnsupportedKeysTest {
             Map<Integer, Integer> classNames = new HashMap<>();
             Map<Integer, int[]> nameAndTypes = new HashMap<>();
             List<int[]> methodRefs = new ArrayList<>();
+            List<Integer> strings = new ArrayList<>();
             for (int i = 1; i < count; i++) {
                 int tag = in.readUnsignedByte();
                 switch (tag) {
@@ -222,7 +244,8 @@ class UnsupportedKeysTest {
                         i++; // takes two entries
                     }
                     case 7 -> classNames.put(i, in.readUnsignedShort());
-                    case 8, 16, 19, 20 -> in.readUnsignedShort();
+                    case 8 -> strings.add(in.readUnsignedShort());
+                    case 16, 19, 20 -> in.readUnsignedShort();
                     case 9, 11 -> in.readInt();
                     case 10 -> methodRefs.add(new int[] {in.readUnsignedShort(), in.readUnsignedShort()});
                     case 12 -> nameAndTypes.put(i, new int[] {in.readUnsignedShort(), in.readUnsignedShort()});
@@ -243,7 +266,9 @@ class UnsupportedKeysTest {
                     found.add(owner + "." + utf8.get(nameAndType[0]));
                 }
             }
-            return found;
+            Set<String> texts = new HashSet<>();
+            strings.forEach(index -> texts.add(utf8.get(index)));
+            return new ConstantPool(found, texts);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
