@@ -2,6 +2,8 @@
 module io.meshcontrol.cli {
     requires io.meshcontrol.server;
     requires io.meshcontrol.core;
+    // svc configtest reads derp.paths files with the relay's own reader.
+    requires io.meshcontrol.relay;
     requires io.meshcontrol.api;
     requires info.picocli;
     requires tools.jackson.databind;

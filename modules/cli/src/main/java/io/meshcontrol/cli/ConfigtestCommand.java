@@ -4,6 +4,11 @@ import io.meshcontrol.core.config.ConfigLoader;
 import io.meshcontrol.core.config.ConfigProblem;
 import io.meshcontrol.core.config.ConfigRequest;
 import io.meshcontrol.core.config.LoadedConfig;
+import io.meshcontrol.relay.map.DerpMapFile;
+import io.meshcontrol.relay.map.MapSourceException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
@@ -20,14 +25,29 @@ final class ConfigtestCommand extends Subcommand implements Callable<Integer> {
         for (String warning : loaded.warnings()) {
             context.err().println("warning: " + warning);
         }
-        for (ConfigProblem problem : loaded.errors()) {
+        List<ConfigProblem> problems = new ArrayList<>(loaded.errors());
+        problems.addAll(derpMapFileProblems(loaded.config().derp().paths()));
+        for (ConfigProblem problem : problems) {
             context.err().println("error: " + problem);
         }
-        if (!loaded.valid()) {
-            context.err().println(source + ": " + loaded.errors().size() + " problem(s)");
+        if (!problems.isEmpty()) {
+            context.err().println(source + ": " + problems.size() + " problem(s)");
             return Svc.FAILED;
         }
         context.out().println(source + ": configuration is valid");
         return 0;
+    }
+
+    /** Reads each {@code derp.paths} file with the reader {@code svc serve} uses, so a file serve refuses fails here. */
+    private static List<ConfigProblem> derpMapFileProblems(List<Path> files) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        for (Path file : files) {
+            try {
+                DerpMapFile.read(file);
+            } catch (MapSourceException e) {
+                problems.add(new ConfigProblem("derp.paths", e.getMessage()));
+            }
+        }
+        return problems;
     }
 }

@@ -6,6 +6,7 @@ import io.meshcontrol.core.config.LoadedConfig;
 import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.server.Application;
 import java.lang.System.Logger.Level;
+import java.net.URI;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -15,6 +16,18 @@ import picocli.CommandLine.Command;
 final class ServeCommand extends Subcommand implements Callable<Integer> {
 
     private static final System.Logger LOG = System.getLogger(ServeCommand.class.getName());
+
+    /**
+     * The start-up announcement. The server itself speaks plain HTTP only; an {@code https://} server_url is right
+     * behind a TLS proxy, and then the line says both, so it never claims HTTPS for the listener.
+     */
+    static String readyLine(String tailnetId, URI listener, String serverUrl) {
+        if (serverUrl.startsWith("https://")) {
+            return "network " + tailnetId + " ready: serving plain HTTP on " + listener + "; clients reach it at "
+                    + serverUrl + " (server_url), through a proxy that terminates TLS";
+        }
+        return "network " + tailnetId + " ready at " + serverUrl;
+    }
 
     @Override
     public Integer call() throws InterruptedException {
@@ -45,7 +58,8 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
             ReloadSignal.onHangup(application::reloadPolicy);
             LOG.log(Level.INFO, "policy read from " + file + "; reloaded when it changes and on SIGHUP");
         });
-        LOG.log(Level.INFO, "network " + application.network().tailnetId() + " ready at " + config.serverUrl());
+        LOG.log(Level.INFO, readyLine(application.network().tailnetId(), application.server().localUrl(),
+                config.serverUrl()));
 
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -66,4 +66,44 @@ class ConfigtestCliTest {
         assertEquals(1, run.exitCode());
         assertTrue(run.err().startsWith("svc: config: log.level"), run.err());
     }
+
+    @Test
+    void aTlsCertificateTheServerWouldNotUseFailsConfigtestAndServe() throws IOException {
+        Path config = folder.resolve("config.yaml");
+        Files.writeString(config, "tls_cert_path: cert.pem\ntls_key_path: key.pem\nfunnel:\n  enabled: true\n");
+        CliRun test = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
+        assertEquals(1, test.exitCode(), test.toString());
+        assertTrue(test.err().contains("error: tls_cert_path: is not supported yet: the server serves plain HTTP"),
+                test.err());
+        assertTrue(test.err().contains("error: tls_key_path: is not supported yet"), test.err());
+        assertTrue(test.err().contains("warning: funnel.enabled is not supported yet and is ignored"), test.err());
+        CliRun serve = CliRun.run(folder, Map.of(), "serve", "-c", config.toString());
+        assertEquals(1, serve.exitCode(), serve.toString());
+        assertTrue(serve.err().startsWith("svc: config: tls_cert_path: is not supported yet"), serve.err());
+    }
+
+    @Test
+    void derpMapFilesAreReadAsServeReadsThemAndEachBadFileIsNamed() throws IOException {
+        Path broken = Files.writeString(folder.resolve("broken.json"), "{\"Regions\": {\"900\": ");
+        Path empty = Files.writeString(folder.resolve("nothing.yaml"), "other: 1\n");
+        Path good = Files.writeString(folder.resolve("good.yaml"), """
+                regions:
+                  900:
+                    regionid: 900
+                    regioncode: home
+                    regionname: Home
+                    nodes:
+                      - name: 900a
+                        regionid: 900
+                        hostname: derp.example.com
+                """);
+        Path config = folder.resolve("config.yaml");
+        Files.writeString(config, "derp:\n  paths: [" + broken + ", " + empty + ", " + good + "]\n");
+        CliRun run = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
+        assertEquals(1, run.exitCode(), run.toString());
+        assertTrue(run.err().contains("error: derp.paths: ") && run.err().contains(broken.toString()), run.err());
+        assertTrue(run.err().contains("DERP map file " + empty + " adds no region"), run.err());
+        assertTrue(!run.err().contains(good.toString()), run.err());
+        assertTrue(run.err().contains("2 problem(s)"), run.err());
+    }
 }

@@ -14,9 +14,27 @@ import java.util.Optional;
  * @param choices     the accepted words of a {@link ValueType#CHOICE} key, else empty
  * @param check       a rule the value must also satisfy beyond its type
  * @param description one line for the example file and the documentation
+ * @param support     whether the server acts on the key yet
  */
 public record ConfigKey(String path, ValueType type, Object defaultValue, List<String> choices, Check check,
-                        String description) {
+                        String description, Support support) {
+
+    /**
+     * Whether the server acts on a key. A key that is not supported yet is still declared (so a headscale file or a
+     * file written for a later version loads), but a value other than its default is reported by {@link ConfigLoader}.
+     * {@code UnsupportedKeysTest} in the cli module fails when a key is read by no code and not marked here.
+     */
+    public enum Support {
+        /** The server (or the CLI, for {@code cli.*}) reads the key and honours it. */
+        SUPPORTED,
+        /** Ignored for now; a changed value is a warning, because leaving it out weakens nothing. */
+        NOT_YET,
+        /**
+         * Ignored for now, and a changed value is an error that stops {@code svc serve}: the operator expects a
+         * protection (TLS, OIDC login rules) the server would silently not give.
+         */
+        NOT_YET_REFUSED
+    }
 
     /** A rule on a decoded value beyond its type; answers the reason it fails, or empty when it holds. */
     @FunctionalInterface
@@ -30,6 +48,7 @@ public record ConfigKey(String path, ValueType type, Object defaultValue, List<S
         Objects.requireNonNull(path);
         Objects.requireNonNull(type);
         Objects.requireNonNull(check);
+        Objects.requireNonNull(support);
         choices = List.copyOf(choices);
         if (!type.holds(defaultValue)) {
             throw new IllegalArgumentException(path + ": default " + defaultValue + " is not " + type.description());
@@ -48,6 +67,11 @@ public record ConfigKey(String path, ValueType type, Object defaultValue, List<S
     }
 
     ConfigKey withCheck(Check newCheck) {
-        return new ConfigKey(path, type, defaultValue, choices, newCheck, description);
+        return new ConfigKey(path, type, defaultValue, choices, newCheck, description, support);
+    }
+
+    /** This key, declared but not acted on yet. */
+    ConfigKey notYet(Support newSupport) {
+        return new ConfigKey(path, type, defaultValue, choices, check, description, newSupport);
     }
 }

@@ -8,7 +8,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Loads the configuration: find the file, read it, translate deprecated keys, warn about unknown ones, lay the
- * {@code SVC_} variables over it, check every key, then check the rules between keys. It never stops at the first
+ * {@code SVC_} variables over it, check every key, then check the rules between keys, then report keys that are not
+ * supported yet. It never stops at the first
  * problem: {@code svc configtest} shows them all at once.
  */
 public final class ConfigLoader {
@@ -43,6 +44,9 @@ public final class ConfigLoader {
         ValueResolver.Resolution resolution = ValueResolver.resolve(schema, fileEntries, overrides.byKey());
         errors.addAll(resolution.problems());
         errors.addAll(ConfigValidator.validate(resolution.values()));
+        UnsupportedKeys.Report unsupported = UnsupportedKeys.check(resolution.values());
+        errors.addAll(unsupported.errors());
+        warnings.addAll(unsupported.warnings());
 
         MeshConfig config = ConfigBinder.bind(resolution.values(), request.workingDir());
         return new LoadedConfig(config, located.file(), errors, warnings);

@@ -1,5 +1,6 @@
 package io.meshcontrol.core.config;
 
+import io.meshcontrol.core.config.ConfigKey.Support;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,18 +25,26 @@ public final class ConfigSchema {
                     "Address of /metrics and /debug; null (or empty in SVC_METRICS_LISTEN_ADDR) disables it.")
                     .withCheck(Checks.hostPort()),
 
-            optionalPath("tls_cert_path", null, "PEM certificate chain to serve HTTPS with; needs tls_key_path."),
-            optionalPath("tls_key_path", null, "PEM private key for tls_cert_path."),
+            optionalPath("tls_cert_path", null, "PEM certificate chain to serve HTTPS with; needs tls_key_path.")
+                    .notYet(Support.NOT_YET_REFUSED),
+            optionalPath("tls_key_path", null, "PEM private key for tls_cert_path.")
+                    .notYet(Support.NOT_YET_REFUSED),
             optionalString("tls_letsencrypt_hostname", null,
-                    "Host name to obtain a Let's Encrypt certificate for; excludes tls_cert_path."),
-            path("tls_letsencrypt_cache_dir", "data/cache", "Where ACME account keys and certificates are kept."),
+                    "Host name to obtain a Let's Encrypt certificate for; excludes tls_cert_path.")
+                    .notYet(Support.NOT_YET_REFUSED),
+            path("tls_letsencrypt_cache_dir", "data/cache", "Where ACME account keys and certificates are kept.")
+                    .notYet(Support.NOT_YET),
             choice("tls_letsencrypt_challenge_type", MeshConfig.LetsEncrypt.Challenge.class,
-                    MeshConfig.LetsEncrypt.Challenge.HTTP_01, "ACME challenge to answer."),
+                    MeshConfig.LetsEncrypt.Challenge.HTTP_01, "ACME challenge to answer.")
+                    .notYet(Support.NOT_YET),
             string("tls_letsencrypt_listen", ":http",
-                    "Address the HTTP-01 challenge listener binds to.").withCheck(Checks.hostPort()),
+                    "Address the HTTP-01 challenge listener binds to.").withCheck(Checks.hostPort())
+                    .notYet(Support.NOT_YET),
             string("acme_url", "https://acme-v02.api.letsencrypt.org/directory",
-                    "ACME directory URL.").withCheck(Checks.httpUrl()),
-            string("acme_email", "", "Contact e-mail registered with the ACME provider.").withCheck(Checks.emailOrEmpty()),
+                    "ACME directory URL.").withCheck(Checks.httpUrl())
+                    .notYet(Support.NOT_YET),
+            string("acme_email", "", "Contact e-mail registered with the ACME provider.").withCheck(Checks.emailOrEmpty())
+                    .notYet(Support.NOT_YET),
 
             path("noise.private_key_path", "data/noise_private.key",
                     "Server's Noise (ts2021) private key; created when missing."),
@@ -51,25 +60,32 @@ public final class ConfigSchema {
 
             choice("database.type", MeshConfig.Database.Type.class, MeshConfig.Database.Type.SQLITE,
                     "Database engine; only sqlite for now."),
-            bool("database.debug", false, "Log every SQL statement (at debug level)."),
+            bool("database.debug", false, "Log every SQL statement (at debug level).")
+                    .notYet(Support.NOT_YET),
             bool("database.query_log.parameterized", true,
-                    "Log statements with placeholders instead of the bound values."),
-            bool("database.query_log.log_not_found", false, "Also log lookups that found no row."),
-            millis("database.query_log.slow_threshold", 1000, "Log statements slower than this many milliseconds."),
+                    "Log statements with placeholders instead of the bound values.")
+                    .notYet(Support.NOT_YET),
+            bool("database.query_log.log_not_found", false, "Also log lookups that found no row.")
+                    .notYet(Support.NOT_YET),
+            millis("database.query_log.slow_threshold", 1000, "Log statements slower than this many milliseconds.")
+                    .notYet(Support.NOT_YET),
             path("database.sqlite.path", "data/db.sqlite", "SQLite database file."),
             bool("database.sqlite.write_ahead_log", true, "Use SQLite's write-ahead log (recommended)."),
             integer("database.sqlite.wal_autocheckpoint", 1000,
                     "WAL pages before an automatic checkpoint; 0 turns automatic checkpoints off.")
-                    .withCheck(Checks.between(0, Integer.MAX_VALUE)),
+                    .withCheck(Checks.between(0, Integer.MAX_VALUE))
+                    .notYet(Support.NOT_YET),
 
             choice("log.level", LogLevel.class, LogLevel.INFO, "Least severe level that is logged."),
-            choice("log.format", MeshConfig.Log.Format.class, MeshConfig.Log.Format.TEXT, "Log line format."),
+            choice("log.format", MeshConfig.Log.Format.class, MeshConfig.Log.Format.TEXT, "Log line format.")
+                    .notYet(Support.NOT_YET),
 
             choice("policy.mode", MeshConfig.Policy.Mode.class, MeshConfig.Policy.Mode.DATABASE,
                     "Where the policy lives: in the database (edited through the API) or in policy.path."),
             optionalPath("policy.path", null,
                     "HuJSON policy file; required when policy.mode is file. Reloaded when it changes and on SIGHUP."),
-            optionalPath("policy.geoip_database", null, "MaxMind-format GeoIP database for location-based policy."),
+            optionalPath("policy.geoip_database", null, "MaxMind-format GeoIP database for location-based policy.")
+                    .notYet(Support.NOT_YET),
 
             bool("derp.server.enabled", true, "Run the embedded DERP relay (with STUN) on server_url."),
             integer("derp.server.region_id", 999, "Region ID the embedded relay is published as.")
@@ -102,7 +118,8 @@ public final class ConfigSchema {
             bool("dns.magic_dns", true, "Give nodes names under dns.base_domain (MagicDNS)."),
             string("dns.base_domain", "mesh.internal",
                     "Domain node names live under; must not contain server_url's host.").withCheck(Checks.domainOrEmpty()),
-            bool("dns.override_local_dns", false, "Make nodes use dns.nameservers.global instead of their own resolvers."),
+            bool("dns.override_local_dns", false, "Make nodes use dns.nameservers.global instead of their own resolvers.")
+                    .notYet(Support.NOT_YET),
             stringList("dns.nameservers.global", List.of(),
                     "Resolvers for all names: IP addresses or https:// DNS-over-HTTPS URLs.").withCheck(Checks.resolvers()),
             stringListMap("dns.nameservers.split", Map.of(),
@@ -110,58 +127,88 @@ public final class ConfigSchema {
                     .withCheck(Checks.splitResolvers()),
             stringList("dns.search_domains", List.of(), "Extra search domains sent to nodes.").withCheck(Checks.domains()),
             recordList("dns.extra_records", "Extra DNS records: objects with name, type (A or AAAA) and value.")
-                    .withCheck(Checks.dnsRecords()),
+                    .withCheck(Checks.dnsRecords())
+                    .notYet(Support.NOT_YET),
 
             optionalString("oidc.issuer", null, "OpenID Connect issuer URL; setting it turns on OIDC login.")
-                    .withCheck(Checks.httpUrl()),
-            string("oidc.client_id", "", "OIDC client ID."),
-            optionalString("oidc.client_secret", null, "OIDC client secret; excludes oidc.client_secret_path."),
-            optionalPath("oidc.client_secret_path", null, "File holding the OIDC client secret."),
-            stringList("oidc.scope", List.of("openid", "profile", "email"), "Scopes requested at login."),
-            stringMap("oidc.extra_params", Map.of(), "Extra query parameters for the authorization request."),
-            stringList("oidc.allowed_domains", List.of(), "Only e-mail domains listed here may log in (empty: any)."),
-            stringList("oidc.allowed_users", List.of(), "Only e-mail addresses listed here may log in (empty: any)."),
-            stringList("oidc.allowed_groups", List.of(), "Only members of a group listed here may log in (empty: any)."),
-            duration("oidc.expiry", Duration.ofDays(180), "How long a node logged in through OIDC stays valid; 0s: forever."),
-            bool("oidc.use_expiry_from_token", false, "Use the ID token's expiry instead of oidc.expiry."),
-            bool("oidc.only_start_if_oidc_is_available", true, "Refuse to start while the issuer cannot be reached."),
-            bool("oidc.pkce.enabled", false, "Use PKCE in the authorization code flow."),
-            choice("oidc.pkce.method", MeshConfig.Pkce.Method.class, MeshConfig.Pkce.Method.S256, "PKCE challenge method."),
+                    .withCheck(Checks.httpUrl())
+                    .notYet(Support.NOT_YET_REFUSED),
+            string("oidc.client_id", "", "OIDC client ID.")
+                    .notYet(Support.NOT_YET_REFUSED),
+            optionalString("oidc.client_secret", null, "OIDC client secret; excludes oidc.client_secret_path.")
+                    .notYet(Support.NOT_YET_REFUSED),
+            optionalPath("oidc.client_secret_path", null, "File holding the OIDC client secret.")
+                    .notYet(Support.NOT_YET_REFUSED),
+            stringList("oidc.scope", List.of("openid", "profile", "email"), "Scopes requested at login.")
+                    .notYet(Support.NOT_YET_REFUSED),
+            stringMap("oidc.extra_params", Map.of(), "Extra query parameters for the authorization request.")
+                    .notYet(Support.NOT_YET_REFUSED),
+            stringList("oidc.allowed_domains", List.of(), "Only e-mail domains listed here may log in (empty: any).")
+                    .notYet(Support.NOT_YET_REFUSED),
+            stringList("oidc.allowed_users", List.of(), "Only e-mail addresses listed here may log in (empty: any).")
+                    .notYet(Support.NOT_YET_REFUSED),
+            stringList("oidc.allowed_groups", List.of(), "Only members of a group listed here may log in (empty: any).")
+                    .notYet(Support.NOT_YET_REFUSED),
+            duration("oidc.expiry", Duration.ofDays(180), "How long a node logged in through OIDC stays valid; 0s: forever.")
+                    .notYet(Support.NOT_YET_REFUSED),
+            bool("oidc.use_expiry_from_token", false, "Use the ID token's expiry instead of oidc.expiry.")
+                    .notYet(Support.NOT_YET_REFUSED),
+            bool("oidc.only_start_if_oidc_is_available", true, "Refuse to start while the issuer cannot be reached.")
+                    .notYet(Support.NOT_YET_REFUSED),
+            bool("oidc.pkce.enabled", false, "Use PKCE in the authorization code flow.")
+                    .notYet(Support.NOT_YET_REFUSED),
+            choice("oidc.pkce.method", MeshConfig.Pkce.Method.class, MeshConfig.Pkce.Method.S256, "PKCE challenge method.")
+                    .notYet(Support.NOT_YET_REFUSED),
 
             duration("node.expiry", Duration.ZERO, "Default key expiry of newly registered nodes; 0s: no expiry."),
             duration("node.ephemeral.inactivity_timeout", Duration.ofMinutes(30),
                     "Offline time after which an ephemeral node is removed.").withCheck(Checks.atLeast(Duration.ofSeconds(65))),
             bool("node.routes.ha", true, "Fail over between subnet routers sharing a prefix; false: the lowest node id serves it."),
 
-            optionalString("notifications.smtp.host", null, "Mail server for e-mail notifications; unset disables e-mail."),
+            optionalString("notifications.smtp.host", null, "Mail server for e-mail notifications; unset disables e-mail.")
+                    .notYet(Support.NOT_YET),
             integer("notifications.smtp.port", 0, "Mail server port; 0 picks 587 (starttls), 465 (tls) or 25 (none).")
-                    .withCheck(Checks.between(0, 65535)),
-            optionalString("notifications.smtp.username", null, "Mail server login."),
-            optionalString("notifications.smtp.password", null, "Mail server password."),
-            string("notifications.smtp.from", "", "Sender address; required with a mail server.").withCheck(Checks.emailOrEmpty()),
+                    .withCheck(Checks.between(0, 65535))
+                    .notYet(Support.NOT_YET),
+            optionalString("notifications.smtp.username", null, "Mail server login.")
+                    .notYet(Support.NOT_YET),
+            optionalString("notifications.smtp.password", null, "Mail server password.")
+                    .notYet(Support.NOT_YET),
+            string("notifications.smtp.from", "", "Sender address; required with a mail server.").withCheck(Checks.emailOrEmpty())
+                    .notYet(Support.NOT_YET),
             choice("notifications.smtp.encryption", MeshConfig.Smtp.Encryption.class, MeshConfig.Smtp.Encryption.STARTTLS,
-                    "starttls upgrades a plain connection, tls is implicit TLS, none sends in clear."),
+                    "starttls upgrades a plain connection, tls is implicit TLS, none sends in clear.")
+                    .notYet(Support.NOT_YET),
 
-            bool("client_updates.check", true, "Look up the latest stable client release every client_updates.interval."),
+            bool("client_updates.check", true, "Look up the latest stable client release every client_updates.interval.")
+                    .notYet(Support.NOT_YET),
             duration("client_updates.interval", Duration.ofHours(24), "How often the release lookup runs; at least 1h.")
-                    .withCheck(Checks.atLeast(Duration.ofHours(1))),
+                    .withCheck(Checks.atLeast(Duration.ofHours(1)))
+                    .notYet(Support.NOT_YET),
 
             stringList("control_dial_plan", List.of(),
                     "IP addresses clients try for this server before resolving its name; empty: rely on DNS.")
-                    .withCheck(Checks.ipAddresses()),
+                    .withCheck(Checks.ipAddresses())
+                    .notYet(Support.NOT_YET),
 
             bool("egress.deny_private_targets", false, "Also refuse outgoing requests (webhooks, DERP maps) to private ranges."),
             bool("egress.allow_loopback_targets", false, "Allow outgoing requests to loopback addresses again."),
 
             bool("ssh_recording.notify_failures", true,
-                    "Have nodes report failed SSH session recordings (sshRecordingFailed events)."),
-            bool("https_certificates.enabled", false, "Let nodes obtain TLS certificates for their MagicDNS names."),
-            bool("funnel.enabled", false, "Allow nodes the policy permits to publish services to the internet (Funnel)."),
+                    "Have nodes report failed SSH session recordings (sshRecordingFailed events).")
+                    .notYet(Support.NOT_YET),
+            bool("https_certificates.enabled", false, "Let nodes obtain TLS certificates for their MagicDNS names.")
+                    .notYet(Support.NOT_YET),
+            bool("funnel.enabled", false, "Allow nodes the policy permits to publish services to the internet (Funnel).")
+                    .notYet(Support.NOT_YET),
 
-            string("branding.title", "Mesh Control", "Product name shown in the console and in e-mail."),
-            optionalPath("branding.logo_path", null, "Image shown in the console instead of the built-in logo."),
+            string("branding.title", "Mesh Control", "Product name shown in the console and in e-mail.")
+                    .notYet(Support.NOT_YET),
+            optionalPath("branding.logo_path", null, "Image shown in the console instead of the built-in logo.")
+                    .notYet(Support.NOT_YET),
 
-            bool("debug.node_api_enabled", false, "Expose POST /api/v1/debug/node (development only)."),
+            bool("debug.node_api_enabled", false, "Expose POST /api/v1/debug/node (development only).")
+                    .notYet(Support.NOT_YET),
 
             optionalString("cli.address", null,
                     "Server the CLI talks to; a bare host (with optional port) means https.").withCheck(Checks.cliAddress()),
@@ -170,7 +217,8 @@ public final class ConfigSchema {
             optionalPath("cli.local_credential_path", null,
                     "Owner-only file where a running server leaves the local CLI's credential; none: a per-user folder (docs/cli.md)."),
             duration("cli.timeout", Duration.ofSeconds(10), "How long the CLI waits for an answer.")
-                    .withCheck(Checks.atLeast(Duration.ofMillis(1)))));
+                    .withCheck(Checks.atLeast(Duration.ofMillis(1)))
+                    .notYet(Support.NOT_YET)));
 
     private final List<ConfigKey> keys;
     private final Map<String, ConfigKey> byPath;
@@ -218,7 +266,8 @@ public final class ConfigSchema {
     }
 
     private static ConfigKey key(String path, ValueType type, Object defaultValue, String description) {
-        return new ConfigKey(path, type, defaultValue, List.of(), ConfigKey.Check.NONE, description);
+        return new ConfigKey(path, type, defaultValue, List.of(), ConfigKey.Check.NONE, description,
+                ConfigKey.Support.SUPPORTED);
     }
 
     private static ConfigKey string(String path, String defaultValue, String description) {
@@ -272,6 +321,7 @@ public final class ConfigSchema {
     private static <E extends Enum<E> & ConfigChoice> ConfigKey choice(String path, Class<E> type, E defaultValue,
                                                                        String description) {
         return new ConfigKey(path, ValueType.CHOICE, defaultValue.configName(), ConfigChoice.names(type),
-                ConfigKey.Check.NONE, description);
+                ConfigKey.Check.NONE, description,
+                ConfigKey.Support.SUPPORTED);
     }
 }

@@ -68,6 +68,11 @@ public final class ExampleConfig {
             if (key.type() == ValueType.CHOICE) {
                 out.append(" One of: ").append(String.join(", ", key.choices())).append('.');
             }
+            out.append(switch (key.support()) {
+                case SUPPORTED -> "";
+                case NOT_YET -> " NOT SUPPORTED YET: ignored; another value is a warning.";
+                case NOT_YET_REFUSED -> " NOT SUPPORTED YET: another value stops the server.";
+            });
             out.append('\n');
             out.append(indent).append(segments.get(segments.size() - 1)).append(": ")
                     .append(yaml(key.type(), key.defaultValue())).append('\n');

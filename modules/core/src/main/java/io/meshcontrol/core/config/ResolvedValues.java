@@ -49,6 +49,11 @@ final class ResolvedValues {
         return Optional.ofNullable(origins.get(path));
     }
 
+    /** The decoded value of {@code path}, whatever its type; not counted as read. */
+    Object raw(String path) {
+        return values.get(path);
+    }
+
     Set<String> keysRead() {
         return Set.copyOf(read);
     }

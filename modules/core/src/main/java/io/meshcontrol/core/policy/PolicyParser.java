@@ -121,7 +121,10 @@ final class PolicyParser {
                 }
                 if (!owner.contains("@") && !owner.startsWith("group:") && !owner.startsWith("tag:")
                         && !owner.startsWith(AutoGroup.PREFIX)) {
-                    throw new PolicyException(where + "\"" + owner + "\": owners are users, groups, tags or autogroups");
+                    // As the vendor: a bare name is no user. Say how to write one rather than only refusing it.
+                    throw new PolicyException(where + "\"" + owner + "\": owners are users, groups, tags or autogroups;"
+                            + " users are written with an @: \"" + owner + "@\" (a user without an e-mail address)"
+                            + " or their e-mail address");
                 }
             }
         }

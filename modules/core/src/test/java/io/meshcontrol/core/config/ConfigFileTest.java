@@ -63,8 +63,8 @@ class ConfigFileTest {
                 cli:
                   address: mesh.example.com:8443
                 """);
-        assertEquals(List.of(), loaded.errors());
-        assertEquals(List.of(), loaded.warnings());
+        assertEquals(List.of(), ConfigFixture.errors(loaded));
+        assertEquals(List.of(), ConfigFixture.warnings(loaded));
         MeshConfig config = loaded.config();
         assertEquals("https://mesh.example.com", config.serverUrl(), "a trailing slash is dropped");
         assertEquals("0.0.0.0:443", config.listenAddr());
@@ -178,7 +178,7 @@ class ConfigFileTest {
                 oidc:
                   scope: openid email
                 """);
-        assertEquals(List.of(), loaded.errors());
+        assertEquals(List.of(), ConfigFixture.errors(loaded));
         assertEquals(900, loaded.config().derp().server().regionId());
         assertEquals("42", loaded.config().derp().server().regionCode());
         assertTrue(loaded.config().derp().server().enabled());

@@ -44,7 +44,21 @@ final class ConfigFixture {
         }
     }
 
+    /** The errors as text, leaving out reports of keys that are not supported yet (UnsupportedKeysTest covers those). */
     static List<String> messages(LoadedConfig loaded) {
-        return loaded.errors().stream().map(ConfigProblem::toString).toList();
+        return errors(loaded).stream().map(ConfigProblem::toString).toList();
+    }
+
+    /**
+     * The errors that are about values, leaving out reports of keys that are not supported yet: tests of how a key is
+     * read and checked still use those keys.
+     */
+    static List<ConfigProblem> errors(LoadedConfig loaded) {
+        return loaded.errors().stream().filter(problem -> !problem.reason().startsWith("is not supported yet")).toList();
+    }
+
+    /** The warnings, leaving out reports of keys that are not supported yet. */
+    static List<String> warnings(LoadedConfig loaded) {
+        return loaded.warnings().stream().filter(warning -> !warning.contains(" is not supported yet")).toList();
     }
 }

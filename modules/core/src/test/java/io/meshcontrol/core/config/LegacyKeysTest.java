@@ -46,7 +46,7 @@ class LegacyKeysTest {
                 "database.gorm.skip_err_record_not_found is deprecated: use database.query_log.log_not_found"
                         + " (with the opposite value) instead",
                 "database.gorm.slow_threshold is deprecated: use database.query_log.slow_threshold instead"),
-                loaded.warnings());
+                ConfigFixture.warnings(loaded));
     }
 
     @Test

@@ -89,7 +89,7 @@ class MeshConfigTest {
                 cli:
                   api_key: cli-s3cret
                 """);
-        assertEquals(List.of(), loaded.errors());
+        assertEquals(List.of(), ConfigFixture.errors(loaded));
         String text = loaded.config().toString();
         for (String secret : List.of("oidc-s3cret", "smtp-s3cret", "cli-s3cret")) {
             assertFalse(text.contains(secret), secret + " leaked into toString()");

@@ -41,6 +41,10 @@ class PolicyValidationTest {
                         "tagOwners[\"tag:сервер\"]: tag names must start with a letter, after 'tag:'"),
                 Arguments.of("'tagOwners': {'tag:x': ['group:nobody']}",
                         "tagOwners[\"tag:x\"]: group not found: \"group:nobody\""),
+                // a bare name is refused as by the vendor, and the message shows how users are written
+                Arguments.of("'tagOwners': {'tag:x': ['alice']}",
+                        "tagOwners[\"tag:x\"]: \"alice\": owners are users, groups, tags or autogroups; users are written"
+                                + " with an @: \"alice@\" (a user without an e-mail address) or their e-mail address"),
                 // acls
                 Arguments.of("'acls': [{'action': 'accept', 'src': ['tag:x'], 'dst': ['*:*']}]",
                         "src=tag not found: \"tag:x\""),

@@ -1,0 +1,47 @@
+package io.meshcontrol.core.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Reports keys the server does not act on yet ({@link ConfigKey.Support}) whose value is not the default. Only a
+ * changed value is reported, so a copy of {@code config.yaml.example} (every key at its default) passes quietly.
+ */
+final class UnsupportedKeys {
+
+    /** What {@code svc configtest} and {@code svc serve} report: errors stop the server, warnings do not. */
+    record Report(List<ConfigProblem> errors, List<String> warnings) {
+    }
+
+    private UnsupportedKeys() {
+    }
+
+    static Report check(ResolvedValues values) {
+        List<ConfigProblem> errors = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        for (ConfigKey key : values.schema().keys()) {
+            if (key.support() == ConfigKey.Support.SUPPORTED
+                    || Objects.equals(values.raw(key.path()), key.defaultValue())) {
+                continue;
+            }
+            String where = values.origin(key.path()).map(variable -> " (set by " + variable + ")").orElse("");
+            if (key.support() == ConfigKey.Support.NOT_YET_REFUSED) {
+                errors.add(new ConfigProblem(key.path(), "is not supported yet" + where + ": " + advice(key.path())));
+            } else {
+                warnings.add(key.path() + " is not supported yet and is ignored" + where + "; remove it to silence this");
+            }
+        }
+        return new Report(errors, warnings);
+    }
+
+    /** What the server would do instead of what the key promises, and what to do about it. */
+    private static String advice(String path) {
+        if (path.startsWith("oidc.")) {
+            return "the server has no OIDC login and would not apply it; remove the oidc settings and let nodes join "
+                    + "with pre-auth keys (svc preauthkeys create)";
+        }
+        return "the server serves plain HTTP only; remove it and terminate TLS in a reverse proxy in front of "
+                + "listen_addr, with server_url set to the proxy's https:// address";
+    }
+}
