@@ -29,6 +29,17 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
         return "network " + tailnetId + " ready at " + serverUrl;
     }
 
+    /** What a new user does next, printed once the server is ready: a user, a key, the exact line to join with. */
+    static String nextSteps(String serverUrl) {
+        return String.join(System.lineSeparator(),
+                "next steps (in another shell, on this machine):",
+                "  1. create a user:            svc users create --name alice --role admin",
+                "  2. create a key to join:     svc preauthkeys create --user alice",
+                "  3. join each machine:        tailscale up --login-server=" + serverUrl + " --auth-key=<that key>",
+                "  the browser console is not built yet (planned at " + serverUrl.replaceAll("/+$", "")
+                        + "/admin); until then, svc --help lists everything the CLI does");
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         CliContext context = context();
@@ -60,6 +71,7 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
         });
         LOG.log(Level.INFO, readyLine(application.network().tailnetId(), application.server().localUrl(),
                 config.serverUrl()));
+        LOG.log(Level.INFO, nextSteps(config.serverUrl()));
 
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -46,6 +46,8 @@ class LocalServerCliTest {
             serve.waitFor(30, TimeUnit.SECONDS);
         }
         assertTrue(Files.notExists(credential), "a stopped server removes its credential");
+        String log = Files.readString(folder.resolve("serve.log"));
+        assertTrue(log.contains("tailscale up --login-server=http://127.0.0.1:8080 --auth-key="), log);
     }
 
     @Test

@@ -18,4 +18,13 @@ class ServeAnnouncementTest {
         assertEquals("network T1 ready at http://127.0.0.1:8080",
                 ServeCommand.readyLine("T1", URI.create("http://127.0.0.1:8080"), "http://127.0.0.1:8080"));
     }
+
+    @Test
+    void onceReadyItSaysWhatToDoNextWithTheExactJoinLine() {
+        String steps = ServeCommand.nextSteps("https://mesh.example.com/");
+        assertTrue(steps.contains("svc users create --name alice --role admin"), steps);
+        assertTrue(steps.contains("svc preauthkeys create --user alice"), steps);
+        assertTrue(steps.contains("tailscale up --login-server=https://mesh.example.com/ --auth-key="), steps);
+        assertTrue(steps.contains("planned at https://mesh.example.com/admin"), steps);
+    }
 }
