@@ -17,6 +17,8 @@ public final class StunServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(StunServer.class.getName());
 
+    private static final java.time.Duration CLOSE_WAIT = java.time.Duration.ofSeconds(5);
+
     private final DatagramChannel channel;
     private final Thread thread;
 
@@ -65,6 +67,11 @@ public final class StunServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the socket and waits (briefly) for the serving thread to leave its receive: a channel closed while a
+     * (virtual) thread is blocked in it gives its port back only once that thread has left, and whoever turns STUN
+     * off and on again, or moves it, needs the port free when this returns.
+     */
     @Override
     public void close() {
         try {
@@ -73,5 +80,10 @@ public final class StunServer implements AutoCloseable {
             // closing a datagram socket does not fail in a way worth reporting
         }
         thread.interrupt();
+        try {
+            thread.join(CLOSE_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
