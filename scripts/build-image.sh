@@ -43,6 +43,8 @@ modules=$(printf '%s\n' ${modules//,/ } $required $extra | sort -u | paste -sd, 
 # start would then parse and verify the JDK's classes) and on which the client archive below builds.
 "$JAVA_HOME/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages \
   --compress=zip-6 --generate-cds-archive --output "$out/runtime"
+# Its twin for heaps over 32 GB (no compressed pointers) would add 14 MB; such a server starts without one.
+rm -f "$out/runtime/lib/server/classes_nocoops.jsa"
 
 # JDK 24+ warns when a library (zstd-jni, sqlite-jdbc) uses sun.misc.Unsafe's memory access unless allowed.
 unsafe_flag=""
