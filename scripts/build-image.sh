@@ -7,6 +7,7 @@
 #   OUT/runtime/   the jlinked JDK (java.base, java.sql, ... as computed below; no jmods, headers or man pages)
 #   OUT/lib/       svc's own modules and their dependencies, run on the module path
 #   OUT/bin/svc    the launcher: OUT/bin/svc serve, OUT/bin/svc version, ...
+#   OUT/cds/       the class-data archive client commands start from (docs/performance.md, "CLI start-up")
 #
 # The third-party libraries stay jars rather than being linked into the runtime: several are automatic
 # modules, which jlink refuses (shared/reference/java-stack.md, path (b)). Needs a JDK 21+ (scripts/find-jdk.sh).
@@ -38,24 +39,44 @@ extra="jdk.jfr jdk.management"
 if "$JAVA_HOME/bin/java" --list-modules | grep -q '^jdk.crypto.ec@'; then extra="$extra jdk.crypto.ec"; fi
 modules=$(printf '%s\n' ${modules//,/ } $required $extra | sort -u | paste -sd, -)
 
+# --generate-cds-archive: the JDK's own class-data archive, which a jlinked runtime otherwise lacks (every
+# start would then parse and verify the JDK's classes) and on which the client archive below builds.
 "$JAVA_HOME/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages \
-  --compress=zip-6 --output "$out/runtime"
+  --compress=zip-6 --generate-cds-archive --output "$out/runtime"
+# Its twin for heaps over 32 GB (no compressed pointers) would add 14 MB; such a server starts without one.
+rm -f "$out/runtime/lib/server/classes_nocoops.jsa"
 
 # JDK 24+ warns when a library (zstd-jni, sqlite-jdbc) uses sun.misc.Unsafe's memory access unless allowed.
 unsafe_flag=""
 if [ "$(svc_java_major "$JAVA_HOME/bin/java")" -ge 24 ]; then unsafe_flag="--sun-misc-unsafe-memory-access=allow"; fi
 
-cat >"$out/bin/svc" <<EOF
-#!/bin/sh
-# svc launcher: the bundled runtime, the application's modules from ../lib. SVC_JAVA_OPTS adds JVM flags.
+# The launcher carries scripts/client-jvm.sh: how a client command line is told from `serve`, and its flags.
+{
+  echo '#!/bin/sh'
+  echo "# svc launcher: the bundled runtime, the application's modules from ../lib. SVC_JAVA_OPTS adds JVM flags."
+  cat "$root/scripts/client-jvm.sh"
+  cat <<EOF
 home=\$(cd "\$(dirname "\$(readlink -f "\$0")")/.." && pwd)
+client=""
+if [ "\$(svc_command "\$@")" != serve ]; then client=\$(svc_client_jvm_flags "\$home/cds/client.jsa"); fi
 exec "\$home/runtime/bin/java" \\
   --add-modules ALL-MODULE-PATH \\
   --add-reads org.jboss.logging=undertow.core,xnio.api,xnio.nio \\
   --enable-native-access=org.xerial.sqlitejdbc,com.github.luben.zstd_jni $unsafe_flag \\
   -Dorg.jboss.logging.provider=jdk \\
-  \${SVC_JAVA_OPTS:-} \\
+  \$client \${SVC_JAVA_OPTS:-} \\
   -p "\$home/lib" -m io.meshcontrol.cli/io.meshcontrol.cli.Svc "\$@"
 EOF
+} >"$out/bin/svc"
 chmod +x "$out/bin/svc"
+
+# The client commands' class-data archive, made by a training run that goes as far as a client gets without a
+# server: configuration, picocli, the HTTP client, refused at a closed port. In an empty folder, so that no
+# config.yaml is found; the failure it ends with is expected.
+mkdir -p "$out/cds"
+train=$(mktemp -d)
+(cd "$train" && SVC_CLI_ADDRESS=http://127.0.0.1:1 SVC_CLI_API_KEY=training \
+  SVC_JAVA_OPTS=-XX:+AutoCreateSharedArchive "$out/bin/svc" nodes list) >/dev/null 2>&1 || true
+rm -rf "$train"
+[ -f "$out/cds/client.jsa" ] || { echo "build-image: the class-data archive was not made" >&2; exit 1; }
 echo "svc image: $out ($(du -sh "$out" | cut -f1); runtime modules: $modules)"

@@ -31,5 +31,19 @@ if [ -n "$jdk21" ]; then
   found=$(cd "$root" && env -i PATH=/usr/bin:/bin HOME="$HOME" JAVA_HOME="$jdk21" bash -c '. scripts/find-jdk.sh; svc_find_jdk && echo "$JAVA_HOME"')
   check "$found" "$jdk21" "JAVA_HOME 21+ is used"
 fi
+# The version comes from the JDK's release file, without starting its java (here one that cannot start);
+# a JDK without that file is asked by running its java.
+fake=$(mktemp -d)
+mkdir -p "$fake/new/bin" "$fake/old/bin" "$fake/bare/bin"
+printf '#!/bin/sh\nexit 1\n' >"$fake/new/bin/java"
+echo 'JAVA_VERSION="25.0.3"' >"$fake/new/release"
+echo 'JAVA_VERSION="1.8.0_392"' >"$fake/old/release"
+printf '#!/bin/sh\necho "    java.specification.version = 22" >&2\n' >"$fake/bare/bin/java"
+chmod +x "$fake"/*/bin/java 2>/dev/null
+check "$(. "$root/scripts/find-jdk.sh"; svc_java_major "$fake/new/bin/java")" 25 "major version from the release file"
+check "$(. "$root/scripts/find-jdk.sh"; svc_java_major "$fake/old/bin/java")" 8 "1.8 is 8"
+check "$(. "$root/scripts/find-jdk.sh"; svc_java_major "$fake/bare/bin/java")" 22 "no release file: ask java"
+rm -rf "$fake"
+
 echo "find-jdk: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

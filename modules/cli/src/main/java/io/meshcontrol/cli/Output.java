@@ -18,16 +18,23 @@ final class Output {
             description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     Format format;
 
-    private static final JsonMapper JSON = ApiJson.mapper(false).rebuild().enable(SerializationFeature.INDENT_OUTPUT).build();
-    private static final YAMLMapper YAML = YAMLMapper.builder()
-            .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL))
-            .build();
+    /**
+     * The mappers live in a holder so that they are built on first print only: picocli initialises this class
+     * for every command line (it holds an option), and building them loads some 400 Jackson classes that
+     * {@code svc version} or {@code --help} never use (docs/performance.md, "CLI start-up").
+     */
+    private static final class Mappers {
+        static final JsonMapper JSON = ApiJson.mapper(false).rebuild().enable(SerializationFeature.INDENT_OUTPUT).build();
+        static final YAMLMapper YAML = YAMLMapper.builder()
+                .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL))
+                .build();
+    }
 
     /** Prints {@code document} as JSON or YAML, or {@code rows} as a table with the given columns. */
     <T> void print(CliContext context, Object document, List<T> rows, List<Column<T>> columns) {
         switch (format) {
-            case json -> context.out().println(JSON.writeValueAsString(document));
-            case yaml -> context.out().print(YAML.writeValueAsString(document));
+            case json -> context.out().println(Mappers.JSON.writeValueAsString(document));
+            case yaml -> context.out().print(Mappers.YAML.writeValueAsString(document));
             case table -> context.out().print(table(rows, columns));
         }
     }
