@@ -102,7 +102,6 @@ public final class MeshServer implements AutoCloseable {
 
         Routes routes = new Routes();
         ServerInfo info = new ServerInfo(settings.version(), network.tailnetId(), settings.serverUrl(), settings.baseDomain());
-        new ServerRoutes(info, network::databaseReachable).register(routes);
         new UserRoutes(network.users()).register(routes);
         new ApiKeyRoutes(network.apiKeys(), clock).register(routes);
         new PreAuthKeyRoutes(network.preAuthKeys(), clock).register(routes);
@@ -119,6 +118,7 @@ public final class MeshServer implements AutoCloseable {
         // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
         new VerifyRoute(network).register(routes);
         RelayRuntime relay = RelayRuntime.create(settings, network, routes, clock);
+        new ServerRoutes(info, network::databaseReachable, () -> relay.relay().stunProblem()).register(routes);
         RelayMetrics.register(registry, () -> relay.relay().derp());
         new DerpSettingsRoutes(relay.configuration(), relay.relay(), network.snapshots()).register(routes);
         // The relay's region names the listener's port, known once it is bound; until then maps carry the fixed map.

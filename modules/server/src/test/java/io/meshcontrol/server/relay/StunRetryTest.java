@@ -56,6 +56,10 @@ class StunRetryTest {
                     String.valueOf(shown));
             assertTrue(server.server.relayRuntime().describe().contains("STUN unavailable"),
                     server.server.relayRuntime().describe());
+            HttpResponse<String> health = server.request("GET", "/health", null, null);
+            assertEquals(200, health.statusCode());
+            assertTrue(health.body().contains("\"status\":\"warn\"") && health.body().contains(address),
+                    health.body());
         } finally {
             busy.close();
         }
@@ -66,6 +70,7 @@ class StunRetryTest {
         assertEquals(port, published().stunPort(), "bound within the retry period, and the map names the port");
         assertEquals(port, server.server.relay().orElseThrow().stunPort());
         assertEquals(null, server.adminClient().derp().value().stunUnavailable());
+        assertEquals("{\"status\":\"pass\"}", server.request("GET", "/health", null, null).body());
     }
 
     @Test
