@@ -9,6 +9,7 @@ import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.netmap.MapContext;
+import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.netmap.MapSessions;
 import io.meshcontrol.server.control.ControlTransport;
@@ -121,9 +122,9 @@ public final class MeshServer implements AutoCloseable {
         new ServerRoutes(info, network::databaseReachable, () -> relay.relay().stunProblem()).register(routes);
         RelayMetrics.register(registry, () -> relay.relay().derp());
         new DerpSettingsRoutes(relay.configuration(), relay.relay(), network.snapshots()).register(routes);
-        // The relay's region names the listener's port, known once it is bound; until then maps carry the fixed map.
+        // The DERP map names the listener's port, known once it is bound; until the relay publishes it maps have none.
         AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
-                settings.baseDomain(), settings.control().dns(), settings.control().derpMap()));
+                settings.baseDomain(), settings.control().dns(), new DERPMap(null, Map.of(), false)));
         MapSessions mapSessions = new MapSessions(network.snapshots(), new MapInputs.Source(network,
                 new AccessControl(network.policies(), settings.serverUrl()), mapContext::get, clock),
                 settings.control().keepAlive(), new MapMetrics(registry));

@@ -4,14 +4,12 @@ import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.config.MeshConfig;
-import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import io.meshcontrol.server.control.MapContexts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -38,7 +36,7 @@ public record ServerSettings(
         DerpMaps derpMaps) {
 
     /**
-     * Where the DERP map comes from besides {@link Control#derpMap} and the embedded relay: the defaults of the
+     * Where the DERP map comes from besides the embedded relay: the defaults of the
      * runtime DERP settings ({@code derp.urls}, {@code derp.auto_update_enabled}, {@code derp.update_frequency}),
      * the map files ({@code derp.paths}, file only), the guard on fetching URLs ({@code egress.*}) and how host names
      * are resolved (map URLs, {@code /bootstrap-dns}).
@@ -89,12 +87,10 @@ public record ServerSettings(
     /**
      * What the control protocol serves besides nodes.
      *
-     * @param derpMap relays every map carries, merged under the map URLs, files and the embedded relay (none: the
-     *                configuration has no such key; a fixed map is given as a {@code derp.paths} file)
      * @param keepAlive how often an idle map stream gets a keep-alive (clients give up after 120 s of silence)
      * @param ephemeralInactivityTimeout how long an ephemeral node may stay offline before it is removed
      */
-    public record Control(DNSConfig dns, DERPMap derpMap, Duration keepAlive, Duration ephemeralInactivityTimeout) {
+    public record Control(DNSConfig dns, Duration keepAlive, Duration ephemeralInactivityTimeout) {
 
         public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(50);
     }
@@ -106,8 +102,8 @@ public record ServerSettings(
         return new ServerSettings(listen.host(), listen.port(), metrics == null ? null : metrics.host(),
                 metrics == null ? 0 : metrics.port(), config.serverUrl(), config.dns().baseDomain(), launch.version(),
                 config.cli().localCredentialPath().orElseGet(LocalAccess::defaultLocation), config.noise().privateKeyPath(),
-                new Control(MapContexts.dns(config.dns()), new DERPMap(null, Map.of(), false),
-                        Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout()),
+                new Control(MapContexts.dns(config.dns()), Control.DEFAULT_KEEP_ALIVE,
+                        config.node().ephemeral().inactivityTimeout()),
                 Relay.from(config.derp(), listen.host()), DerpMaps.from(config, launch.resolver()));
     }
 }

@@ -48,7 +48,6 @@ public final class DerpConfiguration {
     private final DerpSettings defaults;
     private final DerpMapSources sources;
     private final EmbeddedRelay relay;
-    private final DERPMap fixedMap;
     private final Function<DerpSettings, Optional<EmbeddedRegion>> embeddedRegion;
     private final Consumer<DERPMap> publish;
     private final ScheduledExecutorService scheduler;
@@ -58,18 +57,16 @@ public final class DerpConfiguration {
 
     /**
      * @param defaults the configuration file's settings, in force until settings are saved
-     * @param fixedMap relays every map carries under everything else
      * @param embeddedRegion the embedded relay's region under given settings, once the listener is bound
      * @param publish receives every new map (for the map sessions and {@code /bootstrap-dns})
      */
     public DerpConfiguration(SavedDerpSettings savedSettings, DerpSettings defaults, DerpMapSources sources,
-            EmbeddedRelay relay, DERPMap fixedMap, Function<DerpSettings, Optional<EmbeddedRegion>> embeddedRegion,
+            EmbeddedRelay relay, Function<DerpSettings, Optional<EmbeddedRegion>> embeddedRegion,
             Consumer<DERPMap> publish, ScheduledExecutorService scheduler) {
         this.savedSettings = savedSettings;
         this.defaults = defaults;
         this.sources = sources;
         this.relay = relay;
-        this.fixedMap = fixedMap;
         this.embeddedRegion = embeddedRegion;
         this.publish = publish;
         this.scheduler = scheduler;
@@ -221,12 +218,10 @@ public final class DerpConfiguration {
         }
     }
 
-    /** Merges fixed relays, map URLs, map files, custom relays and the embedded region, in that order, and sends it. */
+    /** Merges map URLs, map files, custom relays and the embedded region, in that order, and sends it. */
     private void publishMap() {
         DerpSettings settings = current.settings();
         List<MapLayer> layers = new ArrayList<>();
-        layers.add(new MapLayer("fixed relays", fixedMap.regions() == null ? Map.of() : fixedMap.regions(), Set.of(),
-                Map.of(), false));
         layers.addAll(sources.layers(settings.urls()));
         Map<Integer, DERPRegion> own = new LinkedHashMap<>();
         for (DerpSettings.CustomRelay custom : settings.relays()) {

@@ -44,7 +44,6 @@ public final class RelayRuntime implements AutoCloseable {
                 settings.derpMaps().resolver(), scheduler);
         URI serverUrl = URI.create(settings.serverUrl());
         this.configuration = new DerpConfiguration(network.savedDerpSettings(), defaults(settings), sources, relay,
-                settings.control().derpMap(),
                 derpSettings -> boundPort < 0 ? java.util.Optional.empty()
                         : relay.region(serverUrl, settings.listenPort() == 0, boundPort, derpSettings),
                 map -> {
