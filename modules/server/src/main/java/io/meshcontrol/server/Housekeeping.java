@@ -21,7 +21,7 @@ final class Housekeeping {
         // Check a few times per timeout so that a node goes within about a quarter of it past its time.
         long everyMillis = Math.clamp(ephemeralInactivityTimeout.toMillis() / 4, 500, 60_000);
         scheduler.scheduleWithFixedDelay(() -> guarded("ephemeral reaper",
-                () -> network.nodes().reapEphemeral(network.snapshots(), ephemeralInactivityTimeout)),
+                () -> network.nodes().reapEphemeral(ephemeralInactivityTimeout)),
                 everyMillis, everyMillis, TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(() -> guarded("pre-auth key reaper", () -> network.preAuthKeys().reap()),
                 1, 60, TimeUnit.MINUTES);

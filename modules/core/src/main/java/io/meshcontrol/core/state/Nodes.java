@@ -113,9 +113,9 @@ public final class Nodes {
      * snapshot (no database scan); each removal checks the row again in its transaction, since the node may have
      * come back in the meantime.
      */
-    public int reapEphemeral(Snapshots snapshots, java.time.Duration timeout) {
+    public int reapEphemeral(java.time.Duration timeout) {
         Instant cutoff = clock.instant().minus(timeout);
-        List<Node> stale = snapshots.current().entries().values().stream()
+        List<Node> stale = feed.current().entries().values().stream()
                 .filter(entry -> entry.node().ephemeral() && !entry.online() && offlineSince(entry.node()).isBefore(cutoff))
                 .map(NetworkSnapshot.NodeEntry::node)
                 .toList();
@@ -123,7 +123,7 @@ public final class Nodes {
         for (Node node : stale) {
             boolean deleted = jdbi.inTransaction(h -> {
                 Node now = store.byId(h, node.id()).orElse(null);
-                if (now == null || snapshots.current().isOnline(now.id()) || !offlineSince(now).isBefore(cutoff)
+                if (now == null || feed.current().isOnline(now.id()) || !offlineSince(now).isBefore(cutoff)
                         || !store.delete(h, now.id())) {
                     return false;
                 }
