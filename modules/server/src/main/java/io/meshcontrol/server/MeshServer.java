@@ -142,17 +142,18 @@ public final class MeshServer implements AutoCloseable {
                 .build();
         MetricsListener metrics = null;
         try {
+            // Metrics first: once the main listener answers, everything about it can be scraped.
+            if (settings.metricsHost() != null) {
+                metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry,
+                        Map.of("/debug/derp-clients/", new DerpClientsPage(() -> relay.relay().active().orElse(null),
+                                network.snapshots(), clock)));
+            }
             undertow.start();
             int bound = ((InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress()).getPort();
             relay.start(bound, map -> {
                 mapContext.updateAndGet(context -> context.withDerpMap(map));
                 network.snapshots().mapContextChanged();
             });
-            if (settings.metricsHost() != null) {
-                metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry,
-                        Map.of("/debug/derp-clients/", new DerpClientsPage(() -> relay.relay().active().orElse(null),
-                                network.snapshots(), clock)));
-            }
             MeshServer server = new MeshServer(settings, routes, control, mapSessions, housekeeping, undertow, metrics,
                     workers, relay, mapContext);
             if (localToken != null) {
