@@ -17,7 +17,10 @@ import io.meshcontrol.server.control.MapEndpoint;
 import io.meshcontrol.server.control.RegisterEndpoint;
 import io.meshcontrol.server.control.MachineRoutes;
 import io.meshcontrol.server.docs.DocsRoutes;
+import io.meshcontrol.server.http.ApiStyle;
+import io.meshcontrol.server.http.ApiStyles;
 import io.meshcontrol.server.http.Authenticator;
+import io.meshcontrol.server.http.ProblemWriter;
 import io.meshcontrol.server.http.RequestPipeline;
 import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.metrics.DerpClientsPage;
@@ -38,6 +41,8 @@ import io.meshcontrol.server.v1.PreAuthKeyRoutes;
 import io.meshcontrol.server.v1.SettingsRoutes;
 import io.meshcontrol.server.v1.ServerRoutes;
 import io.meshcontrol.server.v1.UserRoutes;
+import io.meshcontrol.server.v2.VendorAuthentication;
+import io.meshcontrol.server.v2.VendorErrors;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
@@ -92,6 +97,12 @@ public final class MeshServer implements AutoCloseable {
         this.workers = workers;
     }
 
+    /** {@code /api/v1}: problem details and bearer keys; {@code /api/v2}: the vendor's error shape and credentials. */
+    private static ApiStyles apiStyles(Authenticator credentials, JsonMapper json) {
+        return new ApiStyles(new ApiStyle(new ProblemWriter(json), credentials),
+                new ApiStyle(new VendorErrors(json), new VendorAuthentication(credentials)));
+    }
+
     /** Starts the listeners over {@code network}; {@link Application} is the one caller. */
     static MeshServer start(ServerSettings settings, Network network, Clock clock) {
         MachinePrivateKey noiseKey = loadNoiseKey(settings.noiseKeyPath());
@@ -137,8 +148,8 @@ public final class MeshServer implements AutoCloseable {
                 .addHttpListener(settings.listenPort(), settings.listenHost())
                 .setServerOption(UndertowOptions.ENABLE_HTTP2, true)
                 .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, Routes.MAX_BODY_BYTES)
-                .setHandler(routes.build(pipeline, new Authenticator(network.apiKeys(), localToken), json,
-                        settings.version()))
+                .setHandler(routes.build(pipeline, apiStyles(new Authenticator(network.apiKeys(), localToken), json),
+                        json, settings.version()))
                 .build();
         MetricsListener metrics = null;
         try {

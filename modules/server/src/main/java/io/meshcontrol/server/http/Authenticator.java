@@ -11,7 +11,8 @@ import java.security.MessageDigest;
 
 /**
  * Turns {@code Authorization: Bearer <credential>} into a {@link Caller}: an API key, or the local
- * administrator credential, which is accepted only over loopback.
+ * administrator credential, which is accepted only over loopback. {@code /api/v2} reads its credential from other
+ * headers too and resolves it here ({@link #callerFor}).
  */
 public final class Authenticator implements Authentication {
 
@@ -33,7 +34,11 @@ public final class Authenticator implements Authentication {
         if (!header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             throw MeshException.unauthenticated("unsupported Authorization scheme: use Bearer <API key>");
         }
-        String credential = header.substring(7).trim();
+        return callerFor(header.substring(7).trim(), exchange);
+    }
+
+    /** The caller a credential stands for, however the request carried it. */
+    public Caller callerFor(String credential, HttpServerExchange exchange) {
         if (localToken != null && isLoopback(exchange) && MessageDigest.isEqual(
                 credential.getBytes(StandardCharsets.UTF_8), localToken.getBytes(StandardCharsets.UTF_8))) {
             return Caller.localAdmin();

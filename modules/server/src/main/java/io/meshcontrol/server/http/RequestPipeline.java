@@ -6,11 +6,12 @@ import io.undertow.server.RoutingHandler;
 import io.undertow.util.AttachmentKey;
 import io.undertow.util.StatusCodes;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
 
 /**
  * The one request pipeline every API is served through ({@code /api/v1} and the other routes of the main listener,
- * {@code /machine/*} over ts2021): the same small stages in the same order, with only the {@link ApiStyle} (error
- * format, authentication) differing between APIs.
+ * {@code /api/v2}, {@code /machine/*} over ts2021): the same small stages in the same order, with only the
+ * {@link ApiStyle} (error format, authentication) differing between APIs.
  *
  * <pre>
  * metrics -> worker dispatch -> errors -> authentication -> endpoint
@@ -73,12 +74,23 @@ public final class RequestPipeline {
      * API's error format and counted as route {@value #UNMATCHED}.
      */
     public RoutingHandler router(ApiStyle api) {
+        return router(path -> api);
+    }
+
+    /** A routing table for the main listener, whose unmatched requests are answered in the style of their path. */
+    public RoutingHandler router(ApiStyles styles) {
+        return router(styles::forPath);
+    }
+
+    private RoutingHandler router(Function<String, ApiStyle> styleOfPath) {
         RoutingHandler routing = new RoutingHandler();
-        routing.setFallbackHandler(new MetricsStage(metrics, null, UNMATCHED, exchange -> api.errors().refuse(
-                exchange, StatusCodes.NOT_FOUND, "no such endpoint: " + exchange.getRequestPath())));
-        routing.setInvalidMethodHandler(new MetricsStage(metrics, null, UNMATCHED, exchange -> api.errors().refuse(
-                exchange, StatusCodes.METHOD_NOT_ALLOWED,
-                exchange.getRequestMethod() + " is not supported on " + exchange.getRequestPath())));
+        routing.setFallbackHandler(new MetricsStage(metrics, null, UNMATCHED, exchange -> styleOfPath
+                .apply(exchange.getRequestPath()).errors()
+                .refuse(exchange, StatusCodes.NOT_FOUND, "no such endpoint: " + exchange.getRequestPath())));
+        routing.setInvalidMethodHandler(new MetricsStage(metrics, null, UNMATCHED, exchange -> styleOfPath
+                .apply(exchange.getRequestPath()).errors()
+                .refuse(exchange, StatusCodes.METHOD_NOT_ALLOWED,
+                        exchange.getRequestMethod() + " is not supported on " + exchange.getRequestPath())));
         return routing;
     }
 }

@@ -42,16 +42,16 @@ public final class Routes {
     }
 
     /**
-     * The main listener's handler: every route through the request pipeline in the {@code /api/v1} style (problem
-     * details, bearer credentials), each answer carrying the server's version.
+     * The main listener's handler: every route through the request pipeline in its API's style (chosen by path: see
+     * {@link ApiStyles}), each answer carrying the server's version.
      */
-    public HttpHandler build(RequestPipeline pipeline, Authenticator authenticator, JsonMapper json, String version) {
-        ApiStyle v1 = new ApiStyle(new ProblemWriter(json), authenticator);
-        RoutingHandler routing = pipeline.router(v1);
+    public HttpHandler build(RequestPipeline pipeline, ApiStyles styles, JsonMapper json, String version) {
+        RoutingHandler routing = pipeline.router(styles);
         for (Route route : routes) {
+            ApiStyle style = styles.forPath(route.template());
             routing.add(route.method(), route.template(), route.exchangeHandler() != null
-                    ? pipeline.onIoThread(v1, route.method(), route.template(), route.exchangeHandler())
-                    : pipeline.blocking(v1, route.method(), route.template(), route.authenticated(),
+                    ? pipeline.onIoThread(style, route.method(), route.template(), route.exchangeHandler())
+                    : pipeline.blocking(style, route.method(), route.template(), route.authenticated(),
                             new ApiEndpoint(route.handler(), json)));
         }
         HttpString versionHeader = HttpString.tryFromString(MeshClient.VERSION_HEADER);
