@@ -112,6 +112,23 @@ class ProblemDetailsTest {
     }
 
     @Test
+    void idsAreReadOnlyInTheirCanonicalDecimalForm() {
+        String id = server.adminClient().createUser(new io.meshcontrol.api.UserRequest("odin", null, null, null)).id();
+        assertEquals("1", id, "the spellings below are all of id 1");
+        assertEquals(200, server.request("GET", "/api/v1/user/1", server.localToken(), null).statusCode());
+        // Arabic-Indic one, fullwidth one, a plus sign, a leading zero, a space (encoded), beyond the largest id
+        for (String spelling : List.of("%D9%A1", "%EF%BC%91", "+1", "01", "%201", "1%20", "-1", "99999999999999999999")) {
+            for (String path : List.of("/api/v1/user/", "/api/v1/node/", "/api/v1/preauthkey/")) {
+                JsonNode problem = problem(server.request("GET", path + spelling, server.localToken(), null), 400);
+                assertTrue(problem.get("detail").asString().startsWith("path parameter id must be a decimal number"),
+                        problem.toString());
+            }
+        }
+        assertEquals(404, server.request("GET", "/api/v1/user/0", server.localToken(), null).statusCode(),
+                "0 is canonical, and no user has it");
+    }
+
+    @Test
     void unknownEndpointAndMethodAreProblemsToo() {
         problem(server.request("GET", "/api/v1/nothing-here", server.localToken(), null), 404);
         problem(server.request("PUT", "/api/v1/user", server.localToken(), "{}"), 405);

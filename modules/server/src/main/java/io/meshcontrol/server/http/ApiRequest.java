@@ -9,11 +9,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Deque;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /** A request as handlers see it: caller, path and query parameters, a JSON body. */
 public final class ApiRequest {
+
+    /** How ids are written in paths: one spelling per id (see pathId). */
+    private static final Pattern CANONICAL_ID = Pattern.compile("0|[1-9][0-9]{0,18}");
 
     private final HttpServerExchange exchange;
     private final Caller caller;
@@ -42,14 +46,24 @@ public final class ApiRequest {
         return value;
     }
 
+    /**
+     * An id in the path, in its one canonical form: ASCII digits with no sign and no leading zero. Long.parseLong
+     * alone would also take {@code +1}, {@code 01} and non-ASCII digits ({@code ١}, {@code １}), so that many
+     * spellings named one resource (docs/api.md, "Identifiers").
+     */
     public long pathId(String name) {
         String value = pathParam(name);
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw MeshException.invalid("path parameter " + name + " must be a number, got \"" + value + "\"");
+        if (CANONICAL_ID.matcher(value).matches()) {
+            try {
+                return Long.parseLong(value);
+            } catch (NumberFormatException e) {
+                // beyond the largest id: refused below like any other malformed one
+            }
         }
+        throw MeshException.invalid("path parameter " + name + " must be a decimal number written with the digits"
+                + " 0-9 only, without sign or leading zeros, got \"" + value + "\"");
     }
+
 
     public Optional<String> query(String name) {
         Deque<String> values = exchange.getQueryParameters().get(name);
