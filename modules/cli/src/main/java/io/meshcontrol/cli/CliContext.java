@@ -7,6 +7,20 @@ import java.util.Map;
 /** What a command reads from its surroundings; injectable so that tests run the real commands in-process. */
 public record CliContext(PrintStream out, PrintStream err, Map<String, String> env, Path workingDir, Path homeDir) {
 
+    /**
+     * Prints one line for people on stdout, with the characters that could take over a terminal shown as escapes
+     * ({@link TerminalText}): the text may carry names and messages from the server. Documents ({@code -o json},
+     * {@code policy get}) go to {@link #out()} as they are.
+     */
+    public void line(String text) {
+        out.println(TerminalText.escape(text));
+    }
+
+    /** {@link #line} on stderr: notes, warnings and errors. */
+    public void note(String text) {
+        err.println(TerminalText.escape(text));
+    }
+
     public static CliContext fromSystem() {
         return new CliContext(System.out, System.err, System.getenv(), Path.of("").toAbsolutePath(),
                 Path.of(System.getProperty("user.home")));

@@ -23,18 +23,18 @@ final class ConfigtestCommand extends Subcommand implements Callable<Integer> {
                 context.homeDir()));
         String source = loaded.source().map(Object::toString).orElse("built-in defaults (no config file found)");
         for (String warning : loaded.warnings()) {
-            context.err().println("warning: " + warning);
+            context.note("warning: " + warning);
         }
         List<ConfigProblem> problems = new ArrayList<>(loaded.errors());
         problems.addAll(derpMapFileProblems(loaded.config().derp().paths()));
         for (ConfigProblem problem : problems) {
-            context.err().println("error: " + problem);
+            context.note("error: " + problem);
         }
         if (!problems.isEmpty()) {
-            context.err().println(source + ": " + problems.size() + " problem(s)");
+            context.note(source + ": " + problems.size() + " problem(s)");
             return Svc.FAILED;
         }
-        context.out().println(source + ": configuration is valid");
+        context.line(source + ": configuration is valid");
         return 0;
     }
 

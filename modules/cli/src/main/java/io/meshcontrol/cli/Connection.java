@@ -29,7 +29,7 @@ final class Connection {
         ClientSettings settings = ClientSettings.read(located.file(), context.env(), request.workingDir(),
                 context.homeDir());
         try {
-            return settings.open(Svc.version(), warning -> context.err().println("svc: warning: " + warning));
+            return settings.open(Svc.version(), warning -> context.note("svc: warning: " + warning));
         } catch (LocalServerNotFoundException e) {
             throw new CliException(e.getMessage() + "; " + configChecked(request, located)
                     + ". Start one with 'svc serve', or set cli.address and cli.api_key to manage a remote server");

@@ -195,10 +195,10 @@ final class DerpCommand extends CommandGroup {
         public Integer call() {
             DerpRefreshResult result = client().refreshDerp();
             if (result.problems() == null || result.problems().isEmpty()) {
-                context().err().println("DERP maps refreshed");
+                context().note("DERP maps refreshed");
                 return 0;
             }
-            result.problems().forEach(problem -> context().err().println("svc: " + problem));
+            result.problems().forEach(problem -> context().note("svc: " + problem));
             return Svc.FAILED;
         }
     }

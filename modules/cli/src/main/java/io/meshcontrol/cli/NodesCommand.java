@@ -160,7 +160,7 @@ final class NodesCommand extends CommandGroup {
             MeshClient client = client();
             String id = resolve(client);
             client.deleteNode(id);
-            context().err().println("deleted node " + identifier);
+            context().note("deleted node " + identifier);
             return 0;
         }
     }

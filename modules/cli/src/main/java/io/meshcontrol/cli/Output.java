@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.function.Function;
 import picocli.CommandLine.Option;
 import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.CharacterEscapes;
+import tools.jackson.core.io.SerializedString;
+import tools.jackson.databind.ObjectWriter;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /** {@code --output json|yaml|table}: machine-readable documents or a table for people. */
@@ -24,10 +27,34 @@ final class Output {
      * {@code svc version} or {@code --help} never use (docs/performance.md, "CLI start-up").
      */
     private static final class Mappers {
-        static final JsonMapper JSON = ApiJson.mapper(false).rebuild().enable(SerializationFeature.INDENT_OUTPUT).build();
+        static final ObjectWriter JSON = ApiJson.mapper(false).rebuild().enable(SerializationFeature.INDENT_OUTPUT)
+                .build().writer().with(new TerminalSafeJson());
         static final YAMLMapper YAML = YAMLMapper.builder()
                 .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL))
                 .build();
+    }
+
+    /**
+     * JSON's own six-character escapes for the characters {@link TerminalText} escapes in tables: the document
+     * parses to exactly the same values, and printing it on a terminal is as safe as printing a table. JSON itself
+     * requires this for C0 controls only; Jackson writes the rest raw unless told.
+     */
+    private static final class TerminalSafeJson extends CharacterEscapes {
+        private static final int[] ASCII = standardAsciiEscapesForJSON();
+
+        static {
+            ASCII[0x7F] = ESCAPE_STANDARD;
+        }
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return ASCII;
+        }
+
+        @Override
+        public SerializableString getEscapeSequence(int c) {
+            return TerminalText.isUnsafe(c) ? new SerializedString(String.format("\\u%04x", c)) : null;
+        }
     }
 
     /** Prints {@code document} as JSON or YAML, or {@code rows} as a table with the given columns. */
@@ -53,7 +80,7 @@ final class Output {
             return;
         }
         context.out().println(secret);
-        notes.forEach(context.err()::println);
+        notes.forEach(context::note);
     }
 
     record Column<T>(String title, Function<T, Object> value) {
@@ -65,7 +92,7 @@ final class Output {
         for (T row : rows) {
             cells.add(columns.stream().map(c -> {
                 Object value = c.value().apply(row);
-                return value == null ? "" : value.toString();
+                return value == null ? "" : TerminalText.escape(value.toString());
             }).toArray(String[]::new));
         }
         int[] widths = new int[columns.size()];

@@ -40,7 +40,7 @@ final class PolicyCommand extends CommandGroup {
         @Override
         public Integer call() {
             PolicyDocument saved = client().setPolicy(read(context(), file));
-            context().err().println("policy saved (" + saved.policy().length() + " characters)");
+            context().note("policy saved (" + saved.policy().length() + " characters)");
             return 0;
         }
     }
@@ -53,7 +53,7 @@ final class PolicyCommand extends CommandGroup {
         @Override
         public Integer call() {
             PolicyCheck result = client().checkPolicy(read(context(), file));
-            context().out().println("policy is valid; " + plural(result.tests(), "test") + " and "
+            context().line("policy is valid; " + plural(result.tests(), "test") + " and "
                     + plural(result.sshTests(), "SSH test") + " passed");
             return 0;
         }

@@ -83,7 +83,7 @@ final class PreAuthKeysCommand extends CommandGroup {
         @Override
         public Integer call() {
             client().deletePreAuthKey(id);
-            context().err().println("revoked pre-auth key " + id);
+            context().note("revoked pre-auth key " + id);
             return 0;
         }
     }

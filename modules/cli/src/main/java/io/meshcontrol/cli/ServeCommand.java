@@ -46,8 +46,8 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
         LoadedConfig loaded = ConfigLoader.load(new ConfigRequest(root().config, context.env(), context.workingDir(),
                 context.homeDir()));
         if (!loaded.valid()) {
-            loaded.errors().forEach(problem -> context.err().println("svc: config: " + problem));
-            context.err().println("svc: not starting: fix the configuration (svc configtest lists every problem)");
+            loaded.errors().forEach(problem -> context.note("svc: config: " + problem));
+            context.note("svc: not starting: fix the configuration (svc configtest lists every problem)");
             return Svc.FAILED;
         }
         MeshConfig config = loaded.config();
@@ -60,8 +60,8 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
         try {
             application = Application.start(config, Application.Launch.of(Svc.version()));
         } catch (Application.PolicyFileRejected e) {
-            context.err().println("svc: " + e.getMessage());
-            context.err().println("svc: not starting: fix the policy file (svc policy simulate checks it offline)");
+            context.note("svc: " + e.getMessage());
+            context.note("svc: not starting: fix the policy file (svc policy simulate checks it offline)");
             return Svc.FAILED;
         }
         application.policyFile().ifPresent(file -> {

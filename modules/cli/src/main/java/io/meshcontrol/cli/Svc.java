@@ -31,12 +31,12 @@ public final class Svc {
         commandLine.setOut(new java.io.PrintWriter(context.out(), true));
         commandLine.setErr(new java.io.PrintWriter(context.err(), true));
         commandLine.setParameterExceptionHandler((e, arguments) -> {
-            context.err().println("svc: " + e.getMessage());
-            context.err().println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help' for usage.");
+            context.note("svc: " + e.getMessage());
+            context.note("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help' for usage.");
             return USAGE;
         });
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            context.err().println("svc: " + describe(e));
+            context.note("svc: " + describe(e));
             return FAILED;
         });
         return commandLine.execute(args);

@@ -114,7 +114,7 @@ final class UsersCommand extends CommandGroup {
         public Integer call() {
             var client = client();
             client.deleteUser(client.user(name).id());
-            context().err().println("deleted user " + name);
+            context().note("deleted user " + name);
             return 0;
         }
     }

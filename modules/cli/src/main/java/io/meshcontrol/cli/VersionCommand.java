@@ -9,7 +9,7 @@ final class VersionCommand extends Subcommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        context().out().println("svc " + Svc.version());
+        context().line("svc " + Svc.version());
         return 0;
     }
 
