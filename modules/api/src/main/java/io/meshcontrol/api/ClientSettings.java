@@ -12,10 +12,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonPointer;
+import tools.jackson.core.JsonToken;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.StringNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
+import tools.jackson.dataformat.yaml.YAMLParser;
 
 /**
  * How a client on this machine finds its server: the {@code cli} section of {@code config.yaml} with its
@@ -96,9 +100,11 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
 
     /** The {@code cli} mapping of the file; null when it has none. Everything else in the file is left alone. */
     private static JsonNode section(Path file) {
+        String text;
         JsonNode root;
         try {
-            root = YAML.readTree(Files.readString(file));
+            text = Files.readString(file);
+            root = YAML.readTree(text);
         } catch (IOException e) {
             throw new ClientSettingsException("cannot read " + file + ": " + e.getMessage());
         } catch (JacksonException e) {
@@ -106,6 +112,7 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
             String where = at == null || at.getLineNr() < 0 ? "" : " at line " + at.getLineNr();
             throw new ClientSettingsException(file + " is not valid YAML" + where + "; 'svc configtest' shows why");
         }
+        refuseAliasesInSection(text, file);
         JsonNode section = root == null || !root.isObject() ? null : root.get(SECTION);
         if (section == null || section.isNull()) {
             return null;
@@ -114,6 +121,25 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
             throw new ClientSettingsException(SECTION + ": must be a mapping of keys, in " + file);
         }
         return section;
+    }
+
+    /**
+     * The server resolves YAML aliases in the file (core.config.YamlTree), with limits that would have to be kept in
+     * step here; this reader takes the {@code cli} section as written instead, and says so rather than reading
+     * {@code *name} as the text "name" (docs/configuration.md, "Anchors and aliases").
+     */
+    private static void refuseAliasesInSection(String text, Path file) {
+        try (JsonParser parser = YAML.createParser(text)) {
+            for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+                JsonPointer at = parser.streamReadContext().pathAsPointer();
+                if (((YAMLParser) parser).isCurrentAlias() && SECTION.equals(at.getMatchingProperty())) {
+                    String key = at.tail().matches() ? SECTION : SECTION + at.tail().toString().replace('/', '.');
+                    throw new ClientSettingsException(key + ": is an alias (*" + parser.getString() + ") at line "
+                            + parser.currentTokenLocation().getLineNr() + " of " + file + "; the CLI reads its section"
+                            + " as written: put the value itself there");
+                }
+            }
+        }
     }
 
     /** The value of a key: its {@code SVC_CLI_} variable when set, else the file's, else none. */

@@ -89,6 +89,27 @@ class ClientSettingsTest {
     }
 
     @Test
+    void anAliasInTheCliSectionIsRefusedNotReadAsItsName() throws IOException {
+        Path file = file("""
+                remote: &remote mesh.example.com
+                cli:
+                  address: *remote
+                """);
+        ClientSettingsException refused = assertThrows(ClientSettingsException.class, () -> read(file, Map.of()));
+        assertEquals("cli.address: is an alias (*remote) at line 3 of " + file + "; the CLI reads its section as"
+                + " written: put the value itself there", refused.getMessage());
+
+        Path elsewhere = file("""
+                log: &quiet {level: warn}
+                other: *quiet
+                cli:
+                  address: mesh.example.com
+                """);
+        assertEquals(Optional.of(URI.create("https://mesh.example.com")), read(elsewhere, Map.of()).address(),
+                "aliases outside the cli section are the server's business");
+    }
+
+    @Test
     void theCredentialIsTheConfiguredFileElseTheDefaultLocation() throws IOException {
         Path file = file("cli:\n  local_credential_path: data/cli.json\n");
         ClientSettings configured = read(file, Map.of());

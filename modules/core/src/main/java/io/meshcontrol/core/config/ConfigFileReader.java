@@ -9,10 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * Reads a YAML configuration file into flat entries: dotted path to the YAML node found there. Flattening stops at
@@ -24,11 +22,6 @@ final class ConfigFileReader {
     /** The flattened entries in file order, and problems that stopped part of the file from being read. */
     record FileEntries(Map<String, JsonNode> entries, List<ConfigProblem> problems) {
     }
-
-    // A key written twice is almost always an editing mistake; silently taking the last one would hide it.
-    private static final YAMLMapper YAML = YAMLMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
 
     private ConfigFileReader() {
     }
@@ -47,7 +40,9 @@ final class ConfigFileReader {
     static FileEntries parse(String yaml, String sourceName, ConfigSchema schema) {
         JsonNode root;
         try {
-            root = YAML.readTree(yaml);
+            root = YamlTree.read(yaml);
+        } catch (YamlTree.RefusedException e) {
+            return failed(sourceName, e.getMessage());
         } catch (JacksonException e) {
             TokenStreamLocation at = e.getLocation();
             String where = at == null || at.getLineNr() < 0 ? "" : " at line " + at.getLineNr();

@@ -195,6 +195,85 @@ class ConfigFileTest {
     }
 
     @Test
+    void aliasesReadAsTheValuesTheirAnchorsMark() {
+        LoadedConfig loaded = fixture.load("""
+                server_url: &url https://mesh.example.com
+                dns:
+                  nameservers:
+                    global: &resolvers [1.1.1.1, 9.9.9.9]
+                    split:
+                      corp.example.com: *resolvers
+                derp:
+                  server:
+                    enabled: &on true
+                    verify_clients: *on
+                cli:
+                  address: *url
+                """);
+        assertEquals(List.of(), ConfigFixture.messages(loaded));
+        MeshConfig config = loaded.config();
+        assertEquals(List.of("1.1.1.1", "9.9.9.9"), config.dns().nameservers().global());
+        assertEquals(Map.of("corp.example.com", List.of("1.1.1.1", "9.9.9.9")), config.dns().nameservers().split());
+        assertTrue(config.derp().server().verifyClients(), "a scalar alias keeps its type");
+        assertEquals(Optional.of("https://mesh.example.com"), config.cli().address());
+    }
+
+    @Test
+    void anAliasWithoutItsAnchorIsAnErrorNamingTheLine() {
+        LoadedConfig loaded = fixture.load("log:\n  level: *level\n");
+        assertEquals(List.of(dir.resolve("config.yaml") + ": is not valid YAML at line 2: invalid alias: level"),
+                ConfigFixture.messages(loaded));
+    }
+
+    @Test
+    void mergeKeysAreRefusedNamingTheKeyAndLine() {
+        LoadedConfig loaded = fixture.load("""
+                derp:
+                  server: &relay
+                    enabled: true
+                oidc:
+                  issuer: https://login.example.com
+                notifications:
+                  smtp:
+                    <<: *relay
+                    host: smtp.example.com
+                """);
+        assertEquals(List.of(dir.resolve("config.yaml") + ": key notifications.smtp at line 8: merge keys (<<) are"
+                + " not supported; write the keys out, or use an alias for the whole value"),
+                ConfigFixture.messages(loaded));
+    }
+
+    /**
+     * The "billion laughs": each line ten times the one before, then a thousand aliases of the last line. Up to
+     * {@code c} each line is small (a thousand values) and only the total is too big; up to {@code i} one line alone is.
+     */
+    @ParameterizedTest(name = "nesting up to {0}")
+    @CsvSource({"c", "i"})
+    void aliasesOfAliasesThatMultiplyAreRefused(char last) {
+        StringBuilder yaml = new StringBuilder("laughs:\n  a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for (char level = 'b'; level <= last; level++) {
+            String previous = "*" + (char) (level - 1);
+            yaml.append("  ").append(level).append(": &").append(level).append(" [")
+                    .append(String.join(", ", java.util.Collections.nCopies(10, previous))).append("]\n");
+        }
+        yaml.append("  all: [").append(String.join(", ", java.util.Collections.nCopies(1000, "*" + last))).append("]\n");
+        LoadedConfig loaded = fixture.load(yaml.toString());
+        List<String> messages = ConfigFixture.messages(loaded);
+        assertEquals(1, messages.size(), messages.toString());
+        assertTrue(messages.get(0).startsWith(dir.resolve("config.yaml") + ": key laughs."), messages.get(0));
+        assertTrue(messages.get(0).endsWith(": the aliases in this file expand to more than 10000 values; write the"
+                + " values out instead of nesting aliases"), messages.get(0));
+    }
+
+    @Test
+    void manyAliasesOfOneSmallValueAreFineUpToTheLimit() {
+        String list = String.join(", ", java.util.Collections.nCopies(500, "*resolver"));
+        LoadedConfig loaded = fixture.load("dns:\n  nameservers:\n    global: [&resolver 1.1.1.1, " + list + "]\n");
+        assertEquals(List.of(), ConfigFixture.messages(loaded));
+        assertEquals(501, loaded.config().dns().nameservers().global().size());
+    }
+
+    @Test
     void duplicateKeyIsAnError() {
         LoadedConfig loaded = fixture.load("log:\n  level: info\n  level: debug\n");
         assertEquals(List.of(dir.resolve("config.yaml") + ": is not valid YAML at line 3: key \"level\" appears twice"),
