@@ -1,7 +1,9 @@
 package io.meshcontrol.core.config;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -11,6 +13,7 @@ import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLAnchorReplayingFactory;
 import tools.jackson.dataformat.yaml.YAMLMapper;
+import tools.jackson.dataformat.yaml.YAMLParser;
 
 /**
  * The text of {@code config.yaml} as a tree, with YAML's anchors and aliases resolved: {@code *name} reads as the
@@ -52,46 +55,69 @@ final class YamlTree {
      * @throws RefusedException  for merge keys and for aliases that expand too far
      */
     static JsonNode read(String yaml) {
-        int asWritten = countRefusingMergeKeys(yaml);
+        AsWritten written = readAsWritten(yaml);
         try (JsonParser parser = RESOLVING.createParser(yaml)) {
             int tokens = 0;
             try {
                 while (parser.nextToken() != null) {
-                    if (++tokens > asWritten + MAX_ALIAS_VALUES) {
-                        throw aliasBomb(parser);
+                    if (++tokens > written.tokens() + MAX_ALIAS_VALUES) {
+                        throw aliasBomb(parser, written);
                     }
                 }
             } catch (StreamConstraintsException e) {
-                throw aliasBomb(parser); // the replaying parser's own cap on one alias: the same story
+                throw aliasBomb(parser, written); // the replaying parser's own cap on one alias: the same story
             }
         }
         return RESOLVING.readTree(yaml);
     }
 
-    /** The tokens of the text as written, aliases unexpanded; refuses the first merge key. */
-    private static int countRefusingMergeKeys(String yaml) {
+    /**
+     * The text as written, aliases unexpanded: how many tokens, and where each alias is ({@code derp.urls[1]} to its
+     * line), to name the alias that expands too far.
+     */
+    private record AsWritten(int tokens, Map<String, Integer> aliasLines) {
+    }
+
+    /** Reads the text as written, refusing the first merge key. */
+    private static AsWritten readAsWritten(String yaml) {
         int tokens = 0;
+        Map<String, Integer> aliasLines = new HashMap<>();
         try (JsonParser parser = AS_WRITTEN.createParser(yaml)) {
             for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
                 tokens++;
+                int line = parser.currentTokenLocation().getLineNr();
                 if (token == JsonToken.PROPERTY_NAME && parser.currentName().equals("<<")) {
-                    throw new RefusedException(where(parser.streamReadContext().getParent(), parser)
+                    String mapping = String.join("", path(parser.streamReadContext().getParent()));
+                    throw new RefusedException((mapping.isEmpty() ? "" : "key " + mapping + " at ") + "line " + line
                             + ": merge keys (<<) are not supported; write the keys out, or use an alias for the"
                             + " whole value");
                 }
+                if (((YAMLParser) parser).isCurrentAlias()) {
+                    aliasLines.put(String.join("", path(parser.streamReadContext())), line);
+                }
             }
         }
-        return tokens;
+        return new AsWritten(tokens, aliasLines);
     }
 
-    private static RefusedException aliasBomb(JsonParser parser) {
-        return new RefusedException(where(parser.streamReadContext(), parser) + ": the aliases in this file expand"
-                + " to more than " + MAX_ALIAS_VALUES + " values; write the values out instead of nesting aliases");
+    /** Names the alias as written whose expansion the parser is in when the limit is reached. */
+    private static RefusedException aliasBomb(JsonParser parser, AsWritten written) {
+        List<String> expanded = path(parser.streamReadContext());
+        String where = "key " + String.join("", expanded);
+        for (int length = 1; length <= expanded.size(); length++) {
+            String key = String.join("", expanded.subList(0, length));
+            if (written.aliasLines().containsKey(key)) {
+                where = "key " + key + " at line " + written.aliasLines().get(key);
+                break;
+            }
+        }
+        return new RefusedException(where + ": the aliases in this file expand to more than " + MAX_ALIAS_VALUES
+                + " values; write the values out instead of nesting aliases");
     }
 
-    /** {@code key derp.urls[1] at line 7}, or {@code line 7} at the top level. */
-    private static String where(TokenStreamContext context, JsonParser parser) {
-        Deque<String> parts = new ArrayDeque<>();
+    /** The key path of a context as parts that join to {@code derp.urls[1]}; empty at the top level. */
+    private static List<String> path(TokenStreamContext context) {
+        List<String> parts = new ArrayList<>();
         for (TokenStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
             if (c.inArray()) {
                 parts.addFirst("[" + Math.max(c.getCurrentIndex(), 0) + "]");
@@ -99,7 +125,6 @@ final class YamlTree {
                 parts.addFirst((c.getParent() == null || c.getParent().inRoot() ? "" : ".") + c.currentName());
             }
         }
-        String line = "line " + parser.currentTokenLocation().getLineNr();
-        return parts.isEmpty() ? line : "key " + String.join("", parts) + " at " + line;
+        return parts;
     }
 }
