@@ -67,10 +67,14 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
 
     /**
      * A client of the server these settings name: {@code cli.address} with {@code cli.api_key}, else the server
-     * running on this machine through its credential file.
+     * running on this machine through its credential file. The local token is sent only to the run of the server
+     * that wrote the file: its process must be alive (a server killed with SIGKILL leaves its file behind) and the
+     * program answering at the file's URL must name the file's instance on {@code /version}, asked without the
+     * token (another program may have taken the port since).
      *
      * @throws ClientSettingsException      when an address is set without an API key
-     * @throws LocalServerNotFoundException when no local server's credential is found
+     * @throws LocalServerNotFoundException when no local server's credential is found, or the server that wrote it
+     *                                      is not the one running
      */
     public MeshClient open(String clientVersion, Consumer<String> warnings) {
         if (address.isPresent()) {
@@ -89,7 +93,30 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
                     + credentialOrigin + "): " + e.getMessage() + "; only the account that runs the server, or root,"
                     + " can use the local CLI without an API key");
         }
-        return new MeshClient(URI.create(access.url()), access.token(), false, clientVersion, warnings);
+        URI url = URI.create(access.url());
+        verifyWriterAnswers(access, url, clientVersion);
+        return new MeshClient(url, access.token(), false, clientVersion, warnings);
+    }
+
+    private void verifyWriterAnswers(LocalAccess access, URI url, String clientVersion) {
+        if (access.pid() == null || access.instance() == null) {
+            throw new LocalServerNotFoundException("the credential " + localCredential + " (" + credentialOrigin
+                    + ") does not say which server wrote it (a server of an earlier version did); restart that server");
+        }
+        String writer = "the local server that wrote " + localCredential + " (process " + access.pid() + ")";
+        if (!access.writerRunning()) {
+            throw new LocalServerNotFoundException(writer + " is no longer running");
+        }
+        Optional<String> answering;
+        try {
+            answering = new MeshClient(url, null, false, clientVersion, sameWarningLater -> { }).instance();
+        } catch (ServerUnreachableException | ApiException e) {
+            throw new LocalServerNotFoundException(writer + " does not answer at " + url + ": " + e.getMessage());
+        }
+        if (!answering.equals(Optional.of(access.instance()))) {
+            throw new LocalServerNotFoundException("the program answering at " + url + " is not " + writer
+                    + "; the local credential was not sent to it");
+        }
     }
 
     @Override

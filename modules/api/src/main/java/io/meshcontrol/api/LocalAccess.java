@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.json.JsonMapper;
@@ -14,8 +16,18 @@ import tools.jackson.databind.json.JsonMapper;
  * The credential a running server leaves for the CLI on its own machine: where the server listens and a
  * token that grants full access over loopback. The file is readable by its owner only, so only the
  * account that runs the server (or root) can use the local CLI without an API key.
+ *
+ * <p>A server killed with SIGKILL cannot remove its file, and another program may take its port afterwards; so the
+ * file also says which process wrote it and which run of the server it was, and a client sends the token only to
+ * that run (see {@link ClientSettings#open}).
+ *
+ * @param pid      the server's process id; null in a file written by a server of an earlier version
+ * @param started  when that process started, as the operating system reports it; with the pid it tells the server
+ *                 from a process that was given the same pid later; null when the system does not report it
+ * @param instance a random id of this run of the server, which it also states on {@code /version}
+ *                 ({@link MeshClient#INSTANCE_HEADER}); null in a file of an earlier version
  */
-public record LocalAccess(String url, String token) {
+public record LocalAccess(String url, String token, Long pid, Instant started, String instance) {
 
     private static final JsonMapper JSON = ApiJson.mapper(false);
     private static final String FILE_NAME = "cli-credential.json";
@@ -48,6 +60,26 @@ public record LocalAccess(String url, String token) {
         }
         Path path = Path.of(value);
         return path.isAbsolute() ? Optional.of(path) : Optional.empty();
+    }
+
+    /** The credential of a server running in this process, which writes it. */
+    public static LocalAccess ofThisProcess(String url, String token, String instance) {
+        ProcessHandle self = ProcessHandle.current();
+        return new LocalAccess(url, token, self.pid(), self.info().startInstant().orElse(null), instance);
+    }
+
+    /**
+     * Whether the process that wrote this credential is still running: a live process has its pid and started when
+     * the file says (to within a second: the system reports start times in clock ticks). False when the file names
+     * no process.
+     */
+    public boolean writerRunning() {
+        return pid != null && ProcessHandle.of(pid)
+                .filter(ProcessHandle::isAlive)
+                .filter(process -> started == null || process.info().startInstant()
+                        .map(start -> Duration.between(start, started).abs().compareTo(Duration.ofSeconds(1)) <= 0)
+                        .orElse(true))
+                .isPresent();
     }
 
     public static LocalAccess read(Path file) throws IOException {

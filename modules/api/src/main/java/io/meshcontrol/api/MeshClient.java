@@ -29,6 +29,8 @@ public final class MeshClient {
 
     /** Response header in which the server states its version. */
     public static final String VERSION_HEADER = "Svc-Version";
+    /** Response header of {@code /version} that names this run of the server ({@link LocalAccess#instance()}). */
+    public static final String INSTANCE_HEADER = "Svc-Instance";
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -63,6 +65,11 @@ public final class MeshClient {
 
     public VersionInfo version() {
         return send("GET", "version", null, VersionInfo.class);
+    }
+
+    /** The run of the server that answers, as {@code /version} names it; empty when it names none. */
+    public Optional<String> instance() {
+        return exchange("GET", "version", null, null).headers().firstValue(INSTANCE_HEADER);
     }
 
     public ServerInfo server() {
@@ -219,6 +226,21 @@ public final class MeshClient {
     }
 
     private <T> Tagged<T> sendTagged(String method, String relativePath, Object body, Class<T> type, String ifMatch) {
+        HttpResponse<byte[]> response = exchange(method, relativePath, body, ifMatch);
+        String etag = response.headers().firstValue("ETag").orElse(null);
+        if (type == Void.class || response.body().length == 0) {
+            return new Tagged<>(null, etag);
+        }
+        try {
+            return new Tagged<>(json.readValue(response.body(), type), etag);
+        } catch (JacksonException e) {
+            throw new ServerUnreachableException("the server at " + base + " answered " + response.uri().getPath()
+                    + " with something that is not this API (is the address right?)", e);
+        }
+    }
+
+    /** One request and its successful response; an {@link ApiException} for an error status. */
+    private HttpResponse<byte[]> exchange(String method, String relativePath, Object body, String ifMatch) {
         URI uri = base.resolve(relativePath);
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", "application/json");
         if (token != null) {
@@ -246,16 +268,7 @@ public final class MeshClient {
         if (response.statusCode() >= 400) {
             throw new ApiException(problemOf(response));
         }
-        String etag = response.headers().firstValue("ETag").orElse(null);
-        if (type == Void.class || response.body().length == 0) {
-            return new Tagged<>(null, etag);
-        }
-        try {
-            return new Tagged<>(json.readValue(response.body(), type), etag);
-        } catch (JacksonException e) {
-            throw new ServerUnreachableException("the server at " + base + " answered " + uri.getPath()
-                    + " with something that is not this API (is the address right?)", e);
-        }
+        return response;
     }
 
     private Problem problemOf(HttpResponse<byte[]> response) {

@@ -5,12 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -122,13 +128,101 @@ class ClientSettingsTest {
         assertEquals("the default, as cli.local_credential_path is not set", unset.credentialOrigin());
     }
 
+    /**
+     * Whatever answers on the credential's port: {@code /version} naming {@code instance} (none: no header), and
+     * every request's Authorization header noted.
+     */
+    private HttpServer portHolder(String instance, List<String> authorizations) throws IOException {
+        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        http.createContext("/", exchange -> {
+            authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            if (instance != null) {
+                exchange.getResponseHeaders().add(MeshClient.INSTANCE_HEADER, instance);
+            }
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            byte[] body = "{\"version\":\"1.0\",\"java\":\"21\"}".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        http.start();
+        return http;
+    }
+
+    private ClientSettings credentialIn(Path run, LocalAccess access) throws IOException {
+        access.write(run.resolve("svc/cli-credential.json"));
+        return read(null, Map.of("XDG_RUNTIME_DIR", run.toString()));
+    }
+
+    private static String url(HttpServer http) {
+        return "http://127.0.0.1:" + http.getAddress().getPort();
+    }
+
     @Test
-    void theLocalServerIsReachedThroughItsCredential() throws IOException {
+    void theLocalServerIsReachedThroughItsCredentialOnceItNamesItsRun() throws IOException {
+        List<String> authorizations = new CopyOnWriteArrayList<>();
+        HttpServer server = portHolder("run-1", authorizations);
+        try {
+            ClientSettings settings = credentialIn(folder.resolve("run"),
+                    LocalAccess.ofThisProcess(url(server), "svckey-local-x", "run-1"));
+            MeshClient client = settings.open("1.0", warning -> { });
+            assertEquals(URI.create(url(server) + "/"), client.baseUrl());
+            assertEquals(List.of("null"), authorizations, "the run is asked for its name without the token");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @ParameterizedTest(name = "answering with instance {0}")
+    @CsvSource(value = {"run-2", "NONE"}, nullValues = "NONE")
+    void anotherProgramOnThePortNeverSeesTheToken(String instance) throws IOException {
+        List<String> authorizations = new CopyOnWriteArrayList<>();
+        HttpServer squatter = portHolder(instance, authorizations);
+        try {
+            Path run = folder.resolve("run");
+            ClientSettings settings = credentialIn(run, LocalAccess.ofThisProcess(url(squatter), "svckey-local-x", "run-1"));
+            LocalServerNotFoundException e = assertThrows(LocalServerNotFoundException.class,
+                    () -> settings.open("1.0", warning -> { }));
+            assertEquals("the program answering at " + url(squatter) + " is not the local server that wrote "
+                    + run.resolve("svc/cli-credential.json") + " (process " + ProcessHandle.current().pid()
+                    + "); the local credential was not sent to it", e.getMessage());
+            assertEquals(List.of("null"), authorizations);
+        } finally {
+            squatter.stop(0);
+        }
+    }
+
+    @Test
+    void aCredentialWhoseServerIsGoneIsNotTrusted() throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        List<String> authorizations = new CopyOnWriteArrayList<>();
+        HttpServer squatter = portHolder("run-1", authorizations);
+        try {
+            Path run = folder.resolve("run");
+            ClientSettings settings = credentialIn(run, new LocalAccess(url(squatter), "svckey-local-x", ended.pid(),
+                    ended.info().startInstant().orElse(null), "run-1"));
+            LocalServerNotFoundException e = assertThrows(LocalServerNotFoundException.class,
+                    () -> settings.open("1.0", warning -> { }));
+            assertEquals("the local server that wrote " + run.resolve("svc/cli-credential.json") + " (process "
+                    + ended.pid() + ") is no longer running", e.getMessage());
+            assertEquals(List.of(), authorizations, "nothing is asked of whatever holds the port now");
+        } finally {
+            squatter.stop(0);
+        }
+    }
+
+    @Test
+    void aCredentialThatDoesNotNameItsWriterIsNotTrusted() throws IOException {
         Path credential = folder.resolve("run/svc/cli-credential.json");
-        new LocalAccess("http://127.0.0.1:1", "svckey-local-x").write(credential);
-        MeshClient client = read(null, Map.of("XDG_RUNTIME_DIR", folder.resolve("run").toString()))
-                .open("1.0", warning -> { });
-        assertEquals(URI.create("http://127.0.0.1:1/"), client.baseUrl());
+        Files.createDirectories(credential.getParent());
+        Files.writeString(credential, "{\"url\":\"http://127.0.0.1:1\",\"token\":\"svckey-local-x\"}");
+        ClientSettings settings = read(null, Map.of("XDG_RUNTIME_DIR", folder.resolve("run").toString()));
+        LocalServerNotFoundException e = assertThrows(LocalServerNotFoundException.class,
+                () -> settings.open("1.0", warning -> { }));
+        assertEquals("the credential " + credential + " (the default, as cli.local_credential_path is not set) does"
+                + " not say which server wrote it (a server of an earlier version did); restart that server",
+                e.getMessage());
     }
 
     @Test

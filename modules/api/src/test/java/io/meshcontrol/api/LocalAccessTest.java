@@ -2,11 +2,14 @@ package io.meshcontrol.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledOnOs;
@@ -41,7 +44,7 @@ class LocalAccessTest {
     @Test
     void writtenOwnerOnlyInAnOwnerOnlyFolderAndReadBack() throws IOException {
         Path file = folder.resolve("run/svc/cli-credential.json");
-        LocalAccess access = new LocalAccess("http://127.0.0.1:8080", "svckey-local-abc");
+        LocalAccess access = LocalAccess.ofThisProcess("http://127.0.0.1:8080", "svckey-local-abc", "run-1");
         access.write(file);
         assertEquals(access, LocalAccess.read(file));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
@@ -52,9 +55,9 @@ class LocalAccessTest {
     @Test
     void aRestartedServerReplacesTheOldCredential() throws IOException {
         Path file = folder.resolve("cli.json");
-        new LocalAccess("http://127.0.0.1:1", "old").write(file);
-        new LocalAccess("http://127.0.0.1:2", "new").write(file);
-        assertEquals(new LocalAccess("http://127.0.0.1:2", "new"), LocalAccess.read(file));
+        LocalAccess.ofThisProcess("http://127.0.0.1:1", "old", "run-1").write(file);
+        LocalAccess.ofThisProcess("http://127.0.0.1:2", "new", "run-2").write(file);
+        assertEquals(LocalAccess.ofThisProcess("http://127.0.0.1:2", "new", "run-2"), LocalAccess.read(file));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
     }
 
@@ -62,7 +65,32 @@ class LocalAccessTest {
     void aLeftoverTemporaryFileFromACrashIsNoObstacle() throws IOException {
         Path file = folder.resolve("cli.json");
         Files.writeString(folder.resolve("cli.json.tmp"), "half written");
-        new LocalAccess("http://127.0.0.1:3", "t").write(file);
+        LocalAccess.ofThisProcess("http://127.0.0.1:3", "t", "run-3").write(file);
         assertEquals("t", LocalAccess.read(file).token());
+    }
+
+    @Test
+    void theWriterIsRunningWhileItsProcessIsAliveWithTheRecordedStartTime() {
+        assertTrue(LocalAccess.ofThisProcess("http://127.0.0.1:1", "t", "run").writerRunning());
+    }
+
+    @Test
+    void theWriterIsNotRunningOnceItsProcessHasEnded() throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        Instant started = ended.info().startInstant().orElse(null);
+        assertFalse(new LocalAccess("http://127.0.0.1:1", "t", ended.pid(), started, "run").writerRunning());
+    }
+
+    @Test
+    void aProcessThatGotThePidLaterIsNotTheWriter() {
+        ProcessHandle self = ProcessHandle.current();
+        Instant earlier = self.info().startInstant().orElseThrow().minus(Duration.ofHours(1));
+        assertFalse(new LocalAccess("http://127.0.0.1:1", "t", self.pid(), earlier, "run").writerRunning());
+    }
+
+    @Test
+    void aCredentialThatNamesNoProcessHasNoWriterRunning() {
+        assertFalse(new LocalAccess("http://127.0.0.1:1", "t", null, null, null).writerRunning());
     }
 }

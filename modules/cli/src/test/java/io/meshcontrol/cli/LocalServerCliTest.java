@@ -51,6 +51,46 @@ class LocalServerCliTest {
     }
 
     @Test
+    void aCredentialLeftByAKilledServerIsDetectedAndTheNextServeReplacesIt() throws Exception {
+        Path config = folder.resolve("config.yaml");
+        Path credential = folder.resolve("data/cli.json");
+        Files.writeString(config, """
+                listen_addr: 127.0.0.1:%d
+                metrics_listen_addr: null
+                derp:
+                  urls: []
+                  server:
+                    stun_listen_addr: 127.0.0.1:0
+                cli:
+                  local_credential_path: %s
+                """.formatted(ServeProcess.freePort(), credential));
+        Process killed = ServeProcess.start(folder, config, folder.resolve("killed.log"));
+        try {
+            ServeProcess.awaitClient(credential, killed);
+        } finally {
+            killed.destroyForcibly(); // SIGKILL: the server cannot remove its credential
+            killed.waitFor(30, TimeUnit.SECONDS);
+        }
+        assertTrue(Files.exists(credential), "left behind");
+
+        CliRun stale = CliRun.withConfig(folder, config, "users", "list");
+        assertEquals(1, stale.exitCode(), stale.toString());
+        assertEquals("svc: the local server that wrote " + credential + " (process " + killed.pid() + ") is no longer"
+                + " running; configuration " + config + ". Start one with 'svc serve', or set cli.address and"
+                + " cli.api_key to manage a remote server\n", stale.err());
+
+        Process next = ServeProcess.start(folder, config, folder.resolve("next.log"));
+        try {
+            ServeProcess.awaitClient(credential, next);
+            CliRun fresh = CliRun.withConfig(folder, config, "users", "list");
+            assertEquals(0, fresh.exitCode(), fresh.toString());
+        } finally {
+            next.destroy();
+            next.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void noServerNamesEveryPlaceThatWasChecked() {
         Path run = folder.resolve("run");
         CliRun cli = CliRun.run(folder, Map.of("XDG_RUNTIME_DIR", run.toString()), "nodes", "list");

@@ -43,13 +43,16 @@ final class ServeProcess {
         return builder.start();
     }
 
-    /** A client of the started server, once it has written its local credential (at most 60 s). */
+    /**
+     * A client of the started server, once it has written its local credential (at most 60 s): a credential left
+     * by a server killed before does not count.
+     */
     static MeshClient awaitClient(Path credential, Process process) throws Exception {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
         while (Instant.now().isBefore(deadline)) {
             assertTrue(process.isAlive(), "svc serve exited early");
-            if (Files.exists(credential)) {
-                LocalAccess access = LocalAccess.read(credential);
+            LocalAccess access = Files.exists(credential) ? LocalAccess.read(credential) : null;
+            if (access != null && Long.valueOf(process.pid()).equals(access.pid())) {
                 return new MeshClient(URI.create(access.url()), access.token(), false, Svc.version(), w -> { });
             }
             Thread.sleep(100);

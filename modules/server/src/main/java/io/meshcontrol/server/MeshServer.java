@@ -111,6 +111,8 @@ public final class MeshServer implements AutoCloseable {
         HttpMetrics httpMetrics = new HttpMetrics(registry);
         ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
         String localToken = settings.localCredentialPath() == null ? null : "svckey-local-" + RandomText.alphanumeric(40);
+        // Names this run on /version, so that a client can tell it from whatever answers on its port after a SIGKILL.
+        String instance = RandomText.alphanumeric(16);
 
         Routes routes = new Routes();
         ServerInfo info = new ServerInfo(settings.version(), network.tailnetId(), settings.serverUrl(), settings.baseDomain());
@@ -130,7 +132,7 @@ public final class MeshServer implements AutoCloseable {
         // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
         new VerifyRoute(network).register(routes);
         RelayRuntime relay = RelayRuntime.create(settings, network, routes, clock);
-        new ServerRoutes(info, network::databaseReachable, () -> relay.relay().stunProblem()).register(routes);
+        new ServerRoutes(info, instance, network::databaseReachable, () -> relay.relay().stunProblem()).register(routes);
         RelayMetrics.register(registry, () -> relay.relay().derp());
         new DerpSettingsRoutes(relay.configuration(), relay.relay(), network.snapshots()).register(routes);
         // The DERP map names the listener's port, known once it is bound; until the relay publishes it maps have none.
@@ -168,7 +170,8 @@ public final class MeshServer implements AutoCloseable {
             MeshServer server = new MeshServer(settings, routes, control, mapSessions, housekeeping, undertow, metrics,
                     workers, relay, mapContext);
             if (localToken != null) {
-                new LocalAccess(server.localUrl().toString(), localToken).write(settings.localCredentialPath());
+                LocalAccess.ofThisProcess(server.localUrl().toString(), localToken, instance)
+                        .write(settings.localCredentialPath());
             }
             LOG.log(Level.INFO, "listening on " + server.localUrl() + server.metricsAddress()
                     .map(a -> ", metrics on http://" + a.getHostString() + ":" + a.getPort() + "/metrics").orElse("")

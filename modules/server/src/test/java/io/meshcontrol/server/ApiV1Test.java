@@ -107,7 +107,7 @@ class ApiV1Test {
     @Test
     void aCredentialAnotherServerWroteSinceIsLeftOnStop() throws Exception {
         Path file = server.localCredentialPath();
-        LocalAccess other = new LocalAccess("http://127.0.0.1:1", "svckey-local-other");
+        LocalAccess other = LocalAccess.ofThisProcess("http://127.0.0.1:1", "svckey-local-other", "other");
         other.write(file);
         server.close();
         assertEquals(other, LocalAccess.read(file));

@@ -1,5 +1,6 @@
 package io.meshcontrol.server.v1;
 
+import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.ServerInfo;
 import io.meshcontrol.api.VersionInfo;
 import io.meshcontrol.server.http.Reply;
@@ -13,22 +14,27 @@ import java.util.function.Supplier;
 public final class ServerRoutes {
 
     private final ServerInfo info;
+    private final String instance;
     private final BooleanSupplier databaseReachable;
     private final Supplier<Optional<String>> stunProblem;
 
     /**
+     * @param instance          names this run of the server on {@code /version} (the local credential records it)
      * @param databaseReachable whether the database answers, for {@code /health}
      * @param stunProblem       why STUN is not answering although it is on (its port is busy), if so
      */
-    public ServerRoutes(ServerInfo info, BooleanSupplier databaseReachable, Supplier<Optional<String>> stunProblem) {
+    public ServerRoutes(ServerInfo info, String instance, BooleanSupplier databaseReachable,
+            Supplier<Optional<String>> stunProblem) {
         this.info = info;
+        this.instance = instance;
         this.databaseReachable = databaseReachable;
         this.stunProblem = stunProblem;
     }
 
     public void register(Routes routes) {
         VersionInfo version = new VersionInfo(info.version(), Runtime.version().toString());
-        routes.addPublic("GET", "/version", request -> Reply.ok(version));
+        routes.addPublic("GET", "/version",
+                request -> new Reply(200, version, Map.of(MeshClient.INSTANCE_HEADER, instance)));
         routes.addPublic("GET", "/health", request -> health());
         routes.add("GET", "/api/v1/server", request -> {
             request.caller();
