@@ -39,18 +39,23 @@ final class LogSetup {
         }
     }
 
-    private static final class OneLine extends Formatter {
+    /**
+     * Messages carry text from clients and the API (node and user names, request details); escaped as the CLI's
+     * output is ({@link TerminalText}), a message stays one line and cannot forge another or drive the terminal.
+     * A stack trace keeps its line breaks, each of its lines escaped.
+     */
+    static final class OneLine extends Formatter {
         @Override
         public String format(LogRecord record) {
             StringBuilder line = new StringBuilder()
                     .append(Instant.ofEpochMilli(record.getMillis()))
                     .append(' ').append(record.getLevel().getName())
                     .append(' ').append(record.getLoggerName())
-                    .append(": ").append(formatMessage(record)).append('\n');
+                    .append(": ").append(TerminalText.escape(formatMessage(record))).append('\n');
             if (record.getThrown() != null) {
                 StringWriter trace = new StringWriter();
                 record.getThrown().printStackTrace(new PrintWriter(trace));
-                line.append(trace);
+                trace.toString().lines().forEach(traceLine -> line.append(TerminalText.escape(traceLine)).append('\n'));
             }
             return line.toString();
         }

@@ -71,7 +71,7 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
         });
         LOG.log(Level.INFO, readyLine(application.network().tailnetId(), application.server().localUrl(),
                 config.serverUrl()));
-        LOG.log(Level.INFO, nextSteps(config.serverUrl()));
+        nextSteps(config.serverUrl()).lines().forEach(line -> LOG.log(Level.INFO, line));
 
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

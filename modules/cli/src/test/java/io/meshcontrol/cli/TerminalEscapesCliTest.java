@@ -74,6 +74,17 @@ class TerminalEscapesCliTest {
     }
 
     @Test
+    void serverLogLinesAreEscapedAndStayOneLine() {
+        java.util.logging.LogRecord record = new java.util.logging.LogRecord(java.util.logging.Level.INFO,
+                "node \"laptop\u001b[2J\n2026-01-01T00:00:00Z INFO forged\" registered");
+        record.setLoggerName("io.meshcontrol.server");
+        String line = new LogSetup.OneLine().format(record);
+        assertEquals(1, line.lines().count(), line);
+        assertTrue(line.endsWith(" INFO io.meshcontrol.server: node \"laptop\\x1b[2J\\x0a2026-01-01T00:00:00Z INFO"
+                + " forged\" registered\n"), line);
+    }
+
+    @Test
     void theEscapesAreVisibleAndEverythingElsePassesUnchanged() {
         assertEquals("Jörg 日本 \\x00\\x09\\x0a\\x7f\\x85 \\u061c\\u200e\\u200f\\u202a\\u2069\\u2028\\u2029",
                 TerminalText.escape("Jörg 日本 \u0000\t\n\u007f\u0085 \u061c\u200e\u200f\u202a\u2069\u2028\u2029"));
