@@ -57,11 +57,29 @@ final class Output {
         }
     }
 
+    /**
+     * YAML's own escapes for what the YAML writer leaves raw: it escapes C0, DEL and C1 controls itself but writes the
+     * bidirectional characters and line separators as they are. Every string it writes is double-quoted (the
+     * documents' keys are field names, and quotes are not minimised), and in a double-quoted scalar
+     * <code>&#92;u202e</code> is the same character, so the document reads back unchanged (TerminalEscapesCliTest).
+     */
+    private static String terminalSafeYaml(String yaml) {
+        StringBuilder safe = new StringBuilder(yaml.length());
+        yaml.chars().forEach(c -> {
+            if (c != '\n' && TerminalText.isUnsafe(c)) {
+                safe.append(String.format("\\u%04x", c));
+            } else {
+                safe.append((char) c);
+            }
+        });
+        return safe.toString();
+    }
+
     /** Prints {@code document} as JSON or YAML, or {@code rows} as a table with the given columns. */
     <T> void print(CliContext context, Object document, List<T> rows, List<Column<T>> columns) {
         switch (format) {
             case json -> context.out().println(Mappers.JSON.writeValueAsString(document));
-            case yaml -> context.out().print(Mappers.YAML.writeValueAsString(document));
+            case yaml -> context.out().print(terminalSafeYaml(Mappers.YAML.writeValueAsString(document)));
             case table -> context.out().print(table(rows, columns));
         }
     }

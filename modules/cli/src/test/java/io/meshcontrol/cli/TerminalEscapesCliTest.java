@@ -60,6 +60,17 @@ class TerminalEscapesCliTest {
     }
 
     @Test
+    void yamlOutputKeepsTheExactValueInYamlEscapes() {
+        String stored = HOSTILE + "\u007f\u0085\u2028\u2066 " + "long ".repeat(30) + "\u202e";
+        assertEquals(0, cli.run("users", "create", "--name", "eve", "--display-name", stored).exitCode());
+        CliRun yaml = cli.run("users", "list", "--output", "yaml");
+        assertEquals(0, yaml.exitCode(), yaml.toString());
+        assertSafe(yaml.out());
+        JsonNode users = tools.jackson.dataformat.yaml.YAMLMapper.builder().build().readTree(yaml.out()).get("users");
+        assertEquals(stored, users.get(0).get("displayName").asString());
+    }
+
+    @Test
     void messagesFromTheServerAreEscapedToo() {
         CliRun refused = cli.run("users", "create", "--name", "\u001b]0;pwned\u0007");
         assertEquals(1, refused.exitCode());
