@@ -93,9 +93,10 @@ public final class DerpConfiguration {
         publishMap();
     }
 
+    /** The settings in force as {@code caller} may see them (map URL credentials only for those who may write). */
     public Current get(Caller caller) {
-        caller.require(SavedDerpSettings.READ_SCOPE);
-        return current;
+        Current now = current;
+        return new Current(SavedDerpSettings.shownTo(caller, now.settings()), now.etag(), now.saved());
     }
 
     /** The settings in force, for the server's own use. */
