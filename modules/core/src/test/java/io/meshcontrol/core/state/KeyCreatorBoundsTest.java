@@ -114,6 +114,15 @@ class KeyCreatorBoundsTest {
         ApiKeys.Issued issued = keys.create(net.admin, "olga", List.of(), "", null);
         assertNull(issued.key().creatorUserId());
         assertTrue(authenticated(issued).isAllAccess());
+
+        // A row from before creators were recorded: the migration leaves its creator NULL.
+        ApiKeys.Issued old = keys.create(networkAdmin, "olga", List.of(), "", null);
+        net.network.database().jdbi().useHandle(h -> h.execute(
+                "UPDATE api_keys SET creator_user_id = NULL WHERE id = ?", old.key().id()));
+        demote(nina, Role.MEMBER);
+        assertTrue(authenticated(old).may("dns"), "bounded by its owner only");
+        users.delete(net.admin, nina.id());
+        assertTrue(keys.authenticate(old.secret()).isPresent());
     }
 
     @Test
