@@ -238,6 +238,7 @@ class DerpSettingsApiTest {
             assertEquals(200, read.statusCode(), read.body());
             assertEquals(List.of(maps.url("/a.json")), JSON.convertValue(body(read).get("urls"), List.class));
             assertFalse(read.body().contains("secret") || read.body().contains("token"), read.body());
+            assertNotEquals(etag(get()), etag(read), "no hash of the hidden credentials either");
         }
         assertEquals(List.of(url), JSON.convertValue(body(server.request("GET", "/api/v1/derp", writer, null))
                 .get("urls"), List.class), "a writer reads what it would write back");
