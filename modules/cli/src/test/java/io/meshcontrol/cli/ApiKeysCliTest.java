@@ -64,6 +64,16 @@ class ApiKeysCliTest {
     }
 
     @Test
+    void anExpirationAboveTheCapIsOneLineNamingTheCap() {
+        CliRun refused = local("apikeys", "create", "--expiration", "876000h");
+        assertEquals(1, refused.exitCode(), refused.toString());
+        assertEquals(1, refused.err().lines().count(), refused.err());
+        assertTrue(refused.err().contains("8760h") && refused.err().contains("api_keys.max_expiration")
+                && refused.err().endsWith("(HTTP 400)\n"), refused.err());
+        assertEquals("", refused.out());
+    }
+
+    @Test
     void scopedKeyMintingThroughTheCli() {
         String scoped = local("apikeys", "create", "--scope", "api_access_tokens", "--scope", "dns").firstLine();
         CliRun dropped = remote(scoped, "apikeys", "create", "--scope", "dns", "--scope", "users");

@@ -89,6 +89,52 @@ class ApiV1Test {
     }
 
     @Test
+    void anItAdminCannotTouchTheOwnerWhateverFieldItChanges() {
+        UserView owner = admin.createUser(new UserRequest("olga", "Olga", "olga@example.com", "owner"));
+        admin.createUser(new UserRequest("ivan", null, null, "it-admin"));
+        MeshClient itAdmin = server.client(admin.createApiKey(new ApiKeyRequest("ivan", null, "", null)).secret());
+        for (UserRequest change : List.of(UserRequest.rename("boss"), new UserRequest(null, null, "ivan@example.com", null),
+                new UserRequest(null, "Ivan", null, null), UserRequest.role("member"))) {
+            ApiException refused = assertThrows(ApiException.class, () -> itAdmin.updateUser(owner.id(), change));
+            assertEquals(403, refused.status(), change.toString());
+        }
+        assertEquals(403, assertThrows(ApiException.class, () -> itAdmin.deleteUser(owner.id())).status());
+        assertEquals(owner, admin.user("olga"));
+        UserView mia = itAdmin.createUser(new UserRequest("mia", null, null, null));
+        ApiException taken = assertThrows(ApiException.class,
+                () -> itAdmin.updateUser(mia.id(), new UserRequest(null, null, "olga@example.com", null)));
+        assertEquals(409, taken.status(), "nobody takes the owner's login name");
+    }
+
+    @Test
+    void aKeyMintedForTheOwnerDiesWithTheNetworkAdminWhoMintedIt() {
+        admin.createUser(new UserRequest("olga", null, null, "owner"));
+        UserView nina = admin.createUser(new UserRequest("nina", null, null, "network-admin"));
+        MeshClient networkAdmin = server.client(admin.createApiKey(new ApiKeyRequest("nina", null, "", null)).secret());
+        MeshClient minted = server.client(networkAdmin.createApiKey(new ApiKeyRequest("olga", null, "", null)).secret());
+        assertEquals(server.network.tailnetId(), minted.server().tailnetId());
+        admin.updateUser(nina.id(), UserRequest.role("auditor"));
+        assertEquals(403, assertThrows(ApiException.class,
+                () -> minted.createApiKey(new ApiKeyRequest(null, null, "", null))).status(),
+                "the minted key lost api_access_tokens with its creator");
+        admin.deleteUser(nina.id());
+        assertEquals(401, assertThrows(ApiException.class, minted::server).status());
+    }
+
+    @Test
+    void anApiKeyLifetimeAboveTheCapIsRefusedNamingTheCap() {
+        ApiException refused = assertThrows(ApiException.class,
+                () -> admin.createApiKey(new ApiKeyRequest(null, null, "", "876000h")));
+        assertEquals(400, refused.status());
+        assertTrue(refused.getMessage().contains("8760h"), refused.getMessage());
+        IssuedApiKey issued = admin.createApiKey(new ApiKeyRequest(null, null, "", null));
+        ApiException rotation = assertThrows(ApiException.class,
+                () -> server.client(issued.secret()).rotateApiKey(issued.apiKey().prefix(), "876000h"));
+        assertEquals(400, rotation.status());
+        assertEquals(issued.apiKey().expiresAt(), admin.apiKeys().getFirst().expiresAt());
+    }
+
+    @Test
     void secretIsNeverListed() {
         IssuedApiKey issued = admin.createApiKey(new ApiKeyRequest(null, null, "", null));
         String listing = server.request("GET", "/api/v1/apikey", server.localToken(), null).body();

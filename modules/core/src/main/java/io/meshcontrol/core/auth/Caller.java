@@ -10,7 +10,7 @@ import java.util.List;
  *
  * @param apiKey the key used, or null for the local administrator credential
  * @param owner the key's owner, or null
- * @param effectiveScopes what the caller may do now (explicit scopes bounded by the owner's role)
+ * @param effectiveScopes what the caller may do now (explicit scopes bounded by the owner's and creator's roles)
  */
 public record Caller(Kind kind, String actor, ApiKey apiKey, User owner, List<String> effectiveScopes) {
 
@@ -30,9 +30,14 @@ public record Caller(Kind kind, String actor, ApiKey apiKey, User owner, List<St
         return new Caller(Kind.LOCAL_ADMIN, "local-admin", null, null, List.of(Scopes.ALL));
     }
 
-    /** The caller behind a stored key: explicit scopes, bounded by the owner's role at the time of the request. */
-    public static Caller forApiKey(ApiKey key, User owner) {
-        List<String> scopes = ScopeBounds.effective(key.scopes(), owner == null ? null : owner.role());
+    /**
+     * The caller behind a stored key: explicit scopes, bounded by the owner's and the creator's roles at the time of
+     * the request.
+     *
+     * @param creator the user who made the key, or null when none is recorded
+     */
+    public static Caller forApiKey(ApiKey key, User owner, User creator) {
+        List<String> scopes = ScopeBounds.boundedByOwnerAndCreator(key.scopes(), owner, creator);
         return new Caller(Kind.API_KEY, "apikey:" + key.id(), key, owner, scopes);
     }
 

@@ -1,7 +1,6 @@
 package io.meshcontrol.core.auth;
 
 import io.meshcontrol.core.MeshException;
-import io.meshcontrol.core.model.ApiKey;
 import io.meshcontrol.core.model.User;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,10 +18,11 @@ public final class KeyMinting {
      * What a new key gets.
      *
      * @param owner the key's owner, or null for an all-access key
+     * @param creatorUserId who bounds the key besides its owner ({@link ScopeBounds#creatorFor}), or null
      * @param scopes explicit scopes; empty = the owner's whole role
      * @param droppedScopes requested scopes the caller could not delegate
      */
-    public record Decision(User owner, List<String> scopes, List<String> droppedScopes) {
+    public record Decision(User owner, Long creatorUserId, List<String> scopes, List<String> droppedScopes) {
     }
 
     private KeyMinting() {
@@ -39,6 +39,7 @@ public final class KeyMinting {
         caller.require(MANAGE_SCOPE);
         // A bounded caller cannot make an all-access key: without --user the key is the caller's own.
         User owner = requestedOwner != null || caller.isAllAccess() ? requestedOwner : caller.owner();
+        Long creator = ScopeBounds.creatorFor(caller, owner);
         List<String> ownerRole = owner == null ? List.of(Scopes.ALL) : RoleScopes.of(owner.role());
 
         if (!requested.isEmpty()) {
@@ -60,13 +61,13 @@ public final class KeyMinting {
             if (kept.isEmpty()) {
                 throw MeshException.forbidden("none of the requested scopes can be delegated: " + String.join("; ", reasons));
             }
-            return new Decision(owner, kept, dropped);
+            return new Decision(owner, creator, kept, dropped);
         }
         if (caller.isAllAccess() && !caller.isScoped()) {
-            return new Decision(owner, List.of(), List.of());
+            return new Decision(owner, creator, List.of(), List.of());
         }
         if (!caller.isScoped() && owner != null && caller.owner() != null && owner.id() == caller.owner().id()) {
-            return new Decision(owner, List.of(), List.of());
+            return new Decision(owner, creator, List.of(), List.of());
         }
         // Inherit what the caller holds, written out so the new key can never outgrow it.
         List<String> inherited = caller.effectiveScopes().stream().filter(scope -> Scopes.covers(ownerRole, scope)).toList();
@@ -74,22 +75,23 @@ public final class KeyMinting {
             throw MeshException.forbidden("none of this credential's scopes can be delegated to user "
                     + Objects.requireNonNull(owner).name() + " (role " + owner.role().wireName() + ")");
         }
-        return new Decision(owner, inherited, List.of());
+        return new Decision(owner, creator, inherited, List.of());
     }
 
     /**
      * Rotating or expiring a key is allowed only to a caller that could have minted it.
      *
      * @param verb what is being done, for the message ("rotate", "expire")
+     * @param target the caller the key stands for now (what it may do, bounded by its owner and creator)
      */
-    public static void requireMayManage(Caller caller, String verb, ApiKey target, User targetOwner) {
+    public static void requireMayManage(Caller caller, String verb, Caller target) {
         if (caller.kind() == Caller.Kind.ACCESS_TOKEN) {
             throw MeshException.forbidden("an OAuth access token cannot " + verb + " API keys");
         }
         caller.require(MANAGE_SCOPE);
-        List<String> targetScopes = ScopeBounds.effective(target.scopes(), targetOwner == null ? null : targetOwner.role());
+        List<String> targetScopes = target.effectiveScopes();
         if (!Scopes.coversAll(caller.effectiveScopes(), targetScopes)) {
-            throw MeshException.forbidden("this credential may not " + verb + " key " + target.prefix()
+            throw MeshException.forbidden("this credential may not " + verb + " key " + target.apiKey().prefix()
                     + ": its scopes " + targetScopes + " exceed what this credential could mint "
                     + caller.effectiveScopes());
         }

@@ -66,6 +66,25 @@ public final class Scopes {
         return false;
     }
 
+    /**
+     * What holding both {@code a} and {@code b} allows: the scopes covered by each, leaving out those another of them covers
+     * ({@code [all]} and a role's list give the role's list; {@code [all:read]} and {@code [dns]} give {@code [dns:read]}).
+     */
+    public static List<String> intersection(Collection<String> a, Collection<String> b) {
+        // Whatever both cover is one of their scopes or the read form of one.
+        Set<String> candidates = new LinkedHashSet<>(a);
+        candidates.addAll(b);
+        for (String scope : List.copyOf(candidates)) {
+            if (!scope.equals(ALL) && !scope.endsWith(READ_SUFFIX)) {
+                candidates.add(scope + READ_SUFFIX);
+            }
+        }
+        List<String> common = candidates.stream().filter(scope -> covers(a, scope) && covers(b, scope)).toList();
+        return common.stream()
+                .filter(scope -> common.stream().noneMatch(other -> !other.equals(scope) && covers(List.of(other), scope)))
+                .toList();
+    }
+
     /** Whether every scope of {@code wanted} is covered by {@code held}. */
     public static boolean coversAll(Collection<String> held, Collection<String> wanted) {
         return wanted.stream().allMatch(scope -> covers(held, scope));

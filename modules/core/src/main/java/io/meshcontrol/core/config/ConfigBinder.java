@@ -112,6 +112,8 @@ final class ConfigBinder {
                         v.duration("node.expiry"),
                         new MeshConfig.Ephemeral(v.duration("node.ephemeral.inactivity_timeout")),
                         new MeshConfig.Routes(v.bool("node.routes.ha"))),
+                new MeshConfig.ApiKeys(v.duration("api_keys.max_expiration")),
+                new MeshConfig.PreauthKeys(v.duration("preauth_keys.max_expiration")),
                 new MeshConfig.Notifications(new MeshConfig.Smtp(
                         v.optional("notifications.smtp.host"),
                         v.integer("notifications.smtp.port"),

@@ -165,6 +165,13 @@ public final class ConfigSchema {
                     "Offline time after which an ephemeral node is removed.").withCheck(Checks.atLeast(Duration.ofSeconds(65))),
             bool("node.routes.ha", true, "Fail over between subnet routers sharing a prefix; false: the lowest node id serves it."),
 
+            duration("api_keys.max_expiration", Duration.ofDays(365),
+                    "Longest lifetime an API key may be created or rotated with; longer requests are refused.")
+                    .withCheck(Checks.atLeast(Duration.ofHours(1))),
+            duration("preauth_keys.max_expiration", Duration.ofDays(365),
+                    "Longest lifetime a pre-auth key may be created with; longer requests are refused.")
+                    .withCheck(Checks.atLeast(Duration.ofHours(1))),
+
             optionalString("notifications.smtp.host", null, "Mail server for e-mail notifications; unset disables e-mail.")
                     .notYet(Support.NOT_YET),
             integer("notifications.smtp.port", 0, "Mail server port; 0 picks 587 (starttls), 465 (tls) or 25 (none).")

@@ -31,6 +31,8 @@ public record MeshConfig(
         Dns dns,
         Oidc oidc,
         Node node,
+        ApiKeys apiKeys,
+        PreauthKeys preauthKeys,
         Notifications notifications,
         ClientUpdates clientUpdates,
         List<String> controlDialPlan,
@@ -222,6 +224,14 @@ public record MeshConfig(
 
     /** {@code expiry} zero means node keys do not expire by default. */
     public record Node(Duration expiry, Ephemeral ephemeral, Routes routes) {
+    }
+
+    /** @param maxExpiration the longest lifetime a key may be created or rotated with */
+    public record ApiKeys(Duration maxExpiration) {
+    }
+
+    /** @param maxExpiration the longest lifetime a pre-auth key may be created with */
+    public record PreauthKeys(Duration maxExpiration) {
     }
 
     public record Ephemeral(Duration inactivityTimeout) {

@@ -127,6 +127,12 @@ public record DerpSettings(List<String> urls, boolean autoUpdate, Duration updat
         }
     }
 
+    /** A copy whose map URLs are {@link #redactedUrl redacted}: what a reader who may not change them is shown. */
+    public DerpSettings withRedactedUrls() {
+        return new DerpSettings(urls.stream().map(DerpSettings::redactedUrl).toList(), autoUpdate, updateFrequency,
+                relayEnabled, ipv4, ipv6, verifyClients, stunEnabled, stunListenAddr, relays);
+    }
+
     /** A copy with the relays replaced. */
     public DerpSettings withRelays(List<CustomRelay> newRelays) {
         return new DerpSettings(urls, autoUpdate, updateFrequency, relayEnabled, ipv4, ipv6, verifyClients, stunEnabled,

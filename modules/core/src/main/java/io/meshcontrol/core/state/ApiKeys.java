@@ -41,24 +41,26 @@ public final class ApiKeys {
     private final ApiKeyStore keys;
     private final UserStore users;
     private final AuditStore audit;
+    private final MaxKeyLifetimes lifetimes;
     private final Clock clock;
     private final Map<String, Instant> lastUseWritten = new ConcurrentHashMap<>();
 
-    ApiKeys(Jdbi jdbi, ApiKeyStore keys, UserStore users, AuditStore audit, Clock clock) {
+    ApiKeys(Jdbi jdbi, ApiKeyStore keys, UserStore users, AuditStore audit, MaxKeyLifetimes lifetimes, Clock clock) {
         this.jdbi = jdbi;
         this.keys = keys;
         this.users = users;
         this.audit = audit;
+        this.lifetimes = lifetimes;
         this.clock = clock;
     }
 
     /**
      * @param userName the owner ({@code --user}), or null
-     * @param expiration how long the key lives, or null for the 90-day default
+     * @param expiration how long the key lives, at most {@code api_keys.max_expiration}; null for the 90-day default
      */
     public Issued create(Caller caller, String userName, List<String> scopes, String description, Duration expiration) {
         List<String> requested = Scopes.requireKnown(scopes == null ? List.of() : scopes);
-        Duration lifetime = validLifetime(expiration);
+        Duration lifetime = lifetimes.apiKeyLifetime(expiration);
         Instant now = clock.instant();
         return jdbi.inTransaction(h -> {
             User owner = userName == null ? null
@@ -66,7 +68,7 @@ public final class ApiKeys {
             KeyMinting.Decision decision = KeyMinting.decide(caller, owner, requested);
             KeySecret secret = KeySecret.generate(KeySecret.Kind.API);
             ApiKey key = new ApiKey("k" + RandomText.alphanumeric(10) + "CNTRL", secret.prefix(), secret.hash(),
-                    decision.owner() == null ? null : decision.owner().id(), decision.scopes(),
+                    decision.owner() == null ? null : decision.owner().id(), decision.creatorUserId(), decision.scopes(),
                     description == null ? "" : description, now, now.plus(lifetime), null, null);
             keys.insert(h, key);
             audit.append(h, now, caller.actor(), "apikey.create", key.id(), Map.of("prefix", key.prefix()));
@@ -84,34 +86,35 @@ public final class ApiKeys {
         Instant now = clock.instant();
         return jdbi.inTransaction(h -> {
             ApiKey key = byPrefix(h, prefix);
-            User owner = owner(h, key);
-            KeyMinting.requireMayManage(caller, "expire", key, owner);
+            Caller target = standingFor(h, key).orElseThrow(() -> unknownKey(prefix));
+            KeyMinting.requireMayManage(caller, "expire", target);
             keys.revoke(h, key.id(), now);
             audit.append(h, now, caller.actor(), "apikey.expire", key.id(), Map.of("prefix", key.prefix()));
-            return new Listed(keys.byPrefix(h, key.prefix()).orElseThrow(), owner);
+            return new Listed(keys.byPrefix(h, key.prefix()).orElseThrow(), target.owner());
         });
     }
 
     /**
-     * New secret and prefix; id, owner, scopes and description stay. The expiry stays unless a new
-     * lifetime is given (counted from now).
+     * New secret and prefix; id, owner, creator, scopes and description stay. The expiry stays unless a new
+     * lifetime is given (counted from now, at most {@code api_keys.max_expiration}).
      */
     public Issued rotate(Caller caller, String prefix, Duration expiration) {
         Instant now = clock.instant();
-        Duration lifetime = expiration == null ? null : validLifetime(expiration);
+        Duration lifetime = expiration == null ? null : lifetimes.apiKeyLifetime(expiration);
         return jdbi.inTransaction(h -> {
             ApiKey key = byPrefix(h, prefix);
-            User owner = owner(h, key);
             if (key.isExpired(now)) {
                 throw MeshException.invalid("key " + key.prefix() + " has expired and cannot be rotated; create a new key");
             }
-            KeyMinting.requireMayManage(caller, "rotate", key, owner);
+            Caller target = standingFor(h, key).orElseThrow(() -> unknownKey(prefix));
+            KeyMinting.requireMayManage(caller, "rotate", target);
             KeySecret secret = KeySecret.generate(KeySecret.Kind.API);
             Instant expiresAt = lifetime == null ? key.expiresAt() : now.plus(lifetime);
             keys.rotate(h, key.id(), secret.prefix(), secret.hash(), expiresAt);
             audit.append(h, now, caller.actor(), "apikey.rotate", key.id(),
                     Map.of("oldPrefix", key.prefix(), "newPrefix", secret.prefix()));
-            return new Issued(key.rotated(secret.prefix(), secret.hash(), expiresAt), owner, secret.text(), List.of());
+            return new Issued(key.rotated(secret.prefix(), secret.hash(), expiresAt), target.owner(), secret.text(),
+                    List.of());
         });
     }
 
@@ -127,8 +130,7 @@ public final class ApiKeys {
             if (found.isEmpty() || !parsed.get().matches(found.get().secretHash()) || found.get().isExpired(now)) {
                 return Optional.<Caller>empty();
             }
-            ApiKey key = found.get();
-            return Optional.of(Caller.forApiKey(key, owner(h, key)));
+            return standingFor(h, found.get());
         });
         caller.ifPresent(c -> noteUse(c.apiKey(), now));
         return caller;
@@ -144,20 +146,27 @@ public final class ApiKeys {
 
     private ApiKey byPrefix(Handle h, String prefix) {
         String normalized = KeySecret.normalizePrefix(KeySecret.Kind.API, prefix);
-        return keys.byPrefix(h, normalized).orElseThrow(() -> MeshException.notFound("no API key with prefix \"" + prefix + "\""));
+        return keys.byPrefix(h, normalized).orElseThrow(() -> unknownKey(prefix));
     }
 
     private User owner(Handle h, ApiKey key) {
         return key.ownerUserId() == null ? null : users.byId(h, key.ownerUserId()).orElse(null);
     }
 
-    private static Duration validLifetime(Duration expiration) {
-        if (expiration == null) {
-            return DEFAULT_EXPIRY;
+    /**
+     * The caller a key stands for now, bounded by its owner and its creator as they are; empty when either is
+     * recorded but gone (the key goes with them; outside a transaction a read may fall between the two deletes).
+     */
+    private Optional<Caller> standingFor(Handle h, ApiKey key) {
+        User owner = owner(h, key);
+        User creator = key.creatorUserId() == null ? null : users.byId(h, key.creatorUserId()).orElse(null);
+        if (key.ownerUserId() != null && owner == null || key.creatorUserId() != null && creator == null) {
+            return Optional.empty();
         }
-        if (expiration.isNegative() || expiration.isZero()) {
-            throw MeshException.invalid("expiration must be a positive duration, got " + expiration);
-        }
-        return expiration;
+        return Optional.of(Caller.forApiKey(key, owner, creator));
+    }
+
+    private static MeshException unknownKey(String prefix) {
+        return MeshException.notFound("no API key with prefix \"" + prefix + "\"");
     }
 }

@@ -71,8 +71,9 @@ public final class Network {
         this.routeApprovals = new RouteApprovals(jdbi, snapshots, nodeStore, userStore, policies, clock);
         policies.approveRoutesWith(routeApprovals);
         this.users = new Users(jdbi, userStore, nodeStore, snapshots, clock);
-        this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, clock);
-        this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, policies, clock);
+        this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, options.maxKeyLifetimes(), clock);
+        this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, policies, options.maxKeyLifetimes(),
+                clock);
         this.nodes = new Nodes(jdbi, nodeStore, snapshots, policies, routeApprovals, clock);
         this.settings = new Settings(jdbi, settingsStore);
         this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, policies,

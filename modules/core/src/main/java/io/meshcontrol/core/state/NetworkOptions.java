@@ -5,25 +5,39 @@ import io.meshcontrol.core.config.MeshConfig;
 import java.time.Duration;
 
 /**
- * The configuration the state services need (from {@code prefixes.*} and {@code node.*}).
+ * The configuration the state services need (from {@code prefixes.*}, {@code node.*}, {@code api_keys.*} and
+ * {@code preauth_keys.*}).
  *
  * @param nodeKeyExpiry lifetime of node keys; zero means they do not expire
  * @param routesHighAvailability {@code node.routes.ha}: subnet routes fail over to the next healthy router
+ * @param maxKeyLifetimes the longest API keys and pre-auth keys may live
  */
 public record NetworkOptions(String prefixV4, String prefixV6, AddressPool.Allocation allocation, Duration nodeKeyExpiry,
-        boolean routesHighAvailability) {
+        boolean routesHighAvailability, MaxKeyLifetimes maxKeyLifetimes) {
+
+    /** With the default key lifetime caps. */
+    public NetworkOptions(String prefixV4, String prefixV6, AddressPool.Allocation allocation, Duration nodeKeyExpiry,
+            boolean routesHighAvailability) {
+        this(prefixV4, prefixV6, allocation, nodeKeyExpiry, routesHighAvailability, MaxKeyLifetimes.defaults());
+    }
 
     /** With high availability on, its default. */
     public NetworkOptions(String prefixV4, String prefixV6, AddressPool.Allocation allocation, Duration nodeKeyExpiry) {
         this(prefixV4, prefixV6, allocation, nodeKeyExpiry, true);
     }
 
-    /** The options {@code prefixes.*} and {@code node.*} of the configuration give. */
+    /** The same options with other key lifetime caps. */
+    public NetworkOptions withMaxKeyLifetimes(MaxKeyLifetimes caps) {
+        return new NetworkOptions(prefixV4, prefixV6, allocation, nodeKeyExpiry, routesHighAvailability, caps);
+    }
+
+    /** The options the configuration gives. */
     public static NetworkOptions from(MeshConfig config) {
         AddressPool.Allocation allocation = config.prefixes().allocation() == MeshConfig.Prefixes.Allocation.RANDOM
                 ? AddressPool.Allocation.RANDOM : AddressPool.Allocation.SEQUENTIAL;
         return new NetworkOptions(config.prefixes().v4(), config.prefixes().v6(), allocation, config.node().expiry(),
-                config.node().routes().ha());
+                config.node().routes().ha(), new MaxKeyLifetimes(config.apiKeys().maxExpiration(),
+                        config.preauthKeys().maxExpiration()));
     }
 
     public static NetworkOptions defaults() {

@@ -24,7 +24,7 @@ public final class PreAuthKeys {
     /** How long a revoked, expired or used-up key stays readable as invalid before it is reaped. */
     public static final Duration INVALID_RETENTION = Duration.ofDays(7);
 
-    /** What a new key grants; {@code expiration} null means the 90-day default. */
+    /** What a new key grants; {@code expiration} null means the 90-day default (or the cap, when shorter). */
     public record NewKey(String user, List<String> tags, boolean reusable, boolean ephemeral, boolean preauthorized,
             String description, Duration expiration) {
     }
@@ -41,13 +41,16 @@ public final class PreAuthKeys {
     private final PreAuthKeyStore keys;
     private final UserStore users;
     private final Policies policies;
+    private final MaxKeyLifetimes lifetimes;
     private final Clock clock;
 
-    PreAuthKeys(Jdbi jdbi, PreAuthKeyStore keys, UserStore users, Policies policies, Clock clock) {
+    PreAuthKeys(Jdbi jdbi, PreAuthKeyStore keys, UserStore users, Policies policies, MaxKeyLifetimes lifetimes,
+            Clock clock) {
         this.jdbi = jdbi;
         this.keys = keys;
         this.users = users;
         this.policies = policies;
+        this.lifetimes = lifetimes;
         this.clock = clock;
     }
 
@@ -58,10 +61,7 @@ public final class PreAuthKeys {
             throw MeshException.invalid("a pre-auth key needs a user or at least one tag");
         }
         TagRules.requireCallerMayApply(policies.policy(), caller, tags);
-        Duration lifetime = request.expiration() == null ? DEFAULT_EXPIRY : request.expiration();
-        if (lifetime.isNegative() || lifetime.isZero()) {
-            throw MeshException.invalid("expiration must be a positive duration, got " + lifetime);
-        }
+        Duration lifetime = lifetimes.preAuthKeyLifetime(request.expiration());
         Instant now = clock.instant();
         return jdbi.inTransaction(h -> {
             User user = request.user() == null ? null : users.byName(h, request.user())

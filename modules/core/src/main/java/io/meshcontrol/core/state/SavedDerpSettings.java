@@ -73,6 +73,15 @@ public final class SavedDerpSettings {
         });
     }
 
+    /**
+     * The settings as {@code caller} may see them: whole for a caller who may change them (it writes back what it
+     * reads), with map URLs stripped of user info, query and fragment for a mere reader, as the audit log keeps them.
+     */
+    public static DerpSettings shownTo(Caller caller, DerpSettings settings) {
+        caller.require(READ_SCOPE);
+        return caller.may(WRITE_SCOPE) ? settings : settings.withRedactedUrls();
+    }
+
     /** A tag that changes whenever the settings do: a hash of their saved form, quoted as HTTP writes an ETag. */
     public static String etag(DerpSettings settings) {
         try {

@@ -79,10 +79,11 @@ public final class Users {
         String name = validName(request.name());
         String email = validEmail(request.email());
         Role role = request.role() == null ? Role.MEMBER : request.role();
-        requireMayGrant(caller, role);
+        requireMayManage(caller, role);
         Instant now = clock.instant();
         return jdbi.inTransaction(h -> {
-            requireFreeName(h, name);
+            requireUnclaimed(h, name, null);
+            requireUnclaimed(h, email, null);
             User user = store.insert(h, name, nullToEmpty(request.displayName()), email, role, now);
             feed.publishOnCommit(h, new MeshEvent.UserCreated(now, user, caller.actor()));
             return user;
@@ -94,11 +95,15 @@ public final class Users {
         Instant now = clock.instant();
         return jdbi.inTransaction(h -> {
             User current = store.byId(h, id).orElseThrow(() -> unknown(Long.toString(id)));
+            requireMayManage(caller, current.role()); // whichever field changes, not only the role
             User updated = current;
             if (change.name() != null && !change.name().equals(current.name())) {
                 String name = validName(change.name());
-                requireFreeName(h, name);
+                requireUnclaimed(h, name, current);
                 updated = updated.withName(name);
+            }
+            if (change.email() != null && !change.email().equals(current.email())) {
+                requireUnclaimed(h, validEmail(change.email()), current);
             }
             if (change.displayName() != null || change.email() != null) {
                 updated = updated.withProfile(
@@ -106,8 +111,7 @@ public final class Users {
                         change.email() == null ? updated.email() : validEmail(change.email()));
             }
             if (change.role() != null && change.role() != current.role()) {
-                requireMayGrant(caller, current.role());
-                requireMayGrant(caller, change.role());
+                requireMayManage(caller, change.role());
                 updated = updated.withRole(change.role());
             }
             if (updated.equals(current)) {
@@ -131,7 +135,7 @@ public final class Users {
         Instant now = clock.instant();
         jdbi.useTransaction(h -> {
             User user = store.byId(h, id).orElseThrow(() -> unknown(Long.toString(id)));
-            requireMayGrant(caller, user.role());
+            requireMayManage(caller, user.role());
             int owned = nodes.countForUser(h, id);
             if (owned > 0) {
                 throw MeshException.invalid("user " + user.name() + " still owns " + owned
@@ -142,17 +146,34 @@ public final class Users {
         });
     }
 
-    /** Nobody hands out (or takes away) a role with more rights than they hold themselves. */
-    private static void requireMayGrant(Caller caller, Role role) {
+    /**
+     * The rank rule: nobody creates, changes (any field) or deletes a user whose role holds more than their own
+     * credential, and nobody hands out such a role.
+     */
+    private static void requireMayManage(Caller caller, Role role) {
         if (!Scopes.coversAll(caller.effectiveScopes(), RoleScopes.of(role))) {
             throw MeshException.forbidden("this credential may not manage users with the role " + role.wireName()
                     + ": the role holds more than the credential");
         }
     }
 
-    private void requireFreeName(Handle h, String name) {
-        if (store.byName(h, name).isPresent()) {
-            throw MeshException.conflict("a user named \"" + name + "\" already exists");
+    /**
+     * A name or e-mail address is one user's: no other user may go by it as name or e-mail in any case, since either
+     * can be the login name peers and webhooks show.
+     *
+     * @param self the user taking it, who may keep their own; null for a new user
+     */
+    private void requireUnclaimed(Handle h, String nameOrEmail, User self) {
+        if (nameOrEmail.isEmpty()) {
+            return;
+        }
+        for (User other : store.goingBy(h, nameOrEmail)) {
+            if (self != null && other.id() == self.id()) {
+                continue;
+            }
+            throw MeshException.conflict(other.name().equals(nameOrEmail)
+                    ? "a user named \"" + nameOrEmail + "\" already exists"
+                    : "\"" + nameOrEmail + "\" is already the name or e-mail address of user " + other.name());
         }
     }
 

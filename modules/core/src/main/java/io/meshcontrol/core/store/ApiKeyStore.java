@@ -13,15 +13,17 @@ import org.jdbi.v3.core.statement.StatementContext;
 public final class ApiKeyStore {
 
     private static final String COLUMNS =
-            "id, prefix, secret_hash, owner_user_id, scopes, description, created_at, expires_at, revoked_at, last_used_at";
+            "id, prefix, secret_hash, owner_user_id, creator_user_id, scopes, description, created_at, expires_at, "
+                    + "revoked_at, last_used_at";
 
     public void insert(Handle handle, ApiKey key) {
-        handle.createUpdate("INSERT INTO api_keys (" + COLUMNS + ") VALUES (:id, :prefix, :secretHash, :owner, :scopes, "
+        handle.createUpdate("INSERT INTO api_keys (" + COLUMNS + ") VALUES (:id, :prefix, :secretHash, :owner, :creator, :scopes, "
                         + ":description, :createdAt, :expiresAt, :revokedAt, :lastUsedAt)")
                 .bind("id", key.id())
                 .bind("prefix", key.prefix())
                 .bind("secretHash", key.secretHash())
                 .bind("owner", key.ownerUserId())
+                .bind("creator", key.creatorUserId())
                 .bind("scopes", TextLists.join(key.scopes()))
                 .bind("description", key.description())
                 .bind("createdAt", key.createdAt().toEpochMilli())
@@ -62,11 +64,15 @@ public final class ApiKeyStore {
         return handle.createQuery("SELECT " + COLUMNS + " FROM api_keys ORDER BY created_at, id").map(ApiKeyStore::map).list();
     }
 
+    private static Long userId(ResultSet rs, String column) throws SQLException {
+        long id = rs.getLong(column);
+        return rs.wasNull() ? null : id;
+    }
+
     private static ApiKey map(ResultSet rs, StatementContext ctx) throws SQLException {
-        long owner = rs.getLong("owner_user_id");
-        Long ownerId = rs.wasNull() ? null : owner;
         List<String> scopeList = TextLists.split(rs.getString("scopes"));
-        return new ApiKey(rs.getString("id"), rs.getString("prefix"), rs.getString("secret_hash"), ownerId, scopeList,
+        return new ApiKey(rs.getString("id"), rs.getString("prefix"), rs.getString("secret_hash"),
+                userId(rs, "owner_user_id"), userId(rs, "creator_user_id"), scopeList,
                 rs.getString("description"), Times.instant(rs, "created_at"), Times.instant(rs, "expires_at"),
                 Times.instant(rs, "revoked_at"), Times.instant(rs, "last_used_at"));
     }

@@ -74,6 +74,13 @@ public final class UserStore {
                 .map(UserStore::map).findOne();
     }
 
+    /** The users whose name or e-mail address is {@code text}, ignoring case: who already goes by it. */
+    public List<User> goingBy(Handle handle, String text) {
+        return handle.createQuery("SELECT " + COLUMNS + " FROM users WHERE lower(name) = lower(:text) "
+                        + "OR lower(email) = lower(:text) ORDER BY id")
+                .bind("text", text).map(UserStore::map).list();
+    }
+
     public List<User> all(Handle handle) {
         return handle.createQuery("SELECT " + COLUMNS + " FROM users ORDER BY id").map(UserStore::map).list();
     }

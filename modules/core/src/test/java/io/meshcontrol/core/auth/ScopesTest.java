@@ -25,4 +25,23 @@ class ScopesTest {
         List<String> heldScopes = held.isBlank() ? List.of() : Arrays.asList(held.split(" "));
         assertEquals(covered, Scopes.covers(heldScopes, wanted));
     }
+
+    @ParameterizedTest(name = "[{0}] and [{1}]: [{2}]")
+    @CsvSource({
+            "all, all, all",
+            "all, dns users, dns users",
+            "all, all:read, all:read",
+            "all:read, dns, dns:read",
+            "all:read dns, dns policy_file, dns policy_file:read",
+            "dns:read, dns, dns:read",
+            "users, dns, ''",
+            "'', all, ''",
+    })
+    void intersectionHoldsWhatBothCoverAndNothingTwice(String a, String b, String both) {
+        assertEquals(list(both), Scopes.intersection(list(a), list(b)));
+    }
+
+    private static List<String> list(String text) {
+        return text.isBlank() ? List.of() : Arrays.asList(text.split(" "));
+    }
 }

@@ -20,7 +20,7 @@ class NetworkOptionsTest {
     Path folder;
 
     @Test
-    void prefixesAllocationNodeExpiryAndRouteFailoverComeFromTheConfiguration() throws IOException {
+    void prefixesAllocationNodeExpiryRouteFailoverAndKeyCapsComeFromTheConfiguration() throws IOException {
         Path config = folder.resolve("config.yaml");
         Files.writeString(config, """
                 prefixes:
@@ -31,10 +31,14 @@ class NetworkOptionsTest {
                   expiry: 720h
                   routes:
                     ha: false
+                api_keys:
+                  max_expiration: 2160h
+                preauth_keys:
+                  max_expiration: 48h
                 """);
         NetworkOptions options = NetworkOptions.from(ConfigLoader.load(
                 new ConfigRequest(config, Map.of(), folder, folder)).config());
         assertEquals(new NetworkOptions("100.80.0.0/16", "fd7a:115c:a1e0:ab::/64", AddressPool.Allocation.RANDOM,
-                Duration.ofHours(720), false), options);
+                Duration.ofHours(720), false, new MaxKeyLifetimes(Duration.ofDays(90), Duration.ofHours(48))), options);
     }
 }

@@ -9,6 +9,7 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.DerpSettings;
+import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.testing.TestNetwork;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,6 +40,22 @@ class SavedDerpSettingsTest {
 
     private static final DerpSettings HOME = settings("https://reader:secret@maps.example/derp.json?token=abc",
             List.of(new DerpSettings.CustomRelay(900, "home", "relay.example.com", null)));
+
+    @Test
+    void readersSeeMapUrlsWithoutCredentialsAndWritersSeeThemWhole() {
+        net.user("audrey", Role.AUDITOR);
+        for (Caller reader : List.of(net.callerFor("audrey", List.of()), net.callerFor(null, List.of("all:read")),
+                net.callerFor(null, List.of("networking_settings:read")))) {
+            DerpSettings shown = SavedDerpSettings.shownTo(reader, HOME);
+            assertEquals(List.of("https://maps.example/derp.json"), shown.urls());
+            assertEquals(HOME.relays(), shown.relays(), "only the URLs are cut");
+        }
+        assertEquals(HOME, SavedDerpSettings.shownTo(net.callerFor(null, List.of("networking_settings")), HOME));
+        assertEquals(HOME, SavedDerpSettings.shownTo(net.admin, HOME));
+        MeshException refused = assertThrows(MeshException.class,
+                () -> SavedDerpSettings.shownTo(net.callerFor(null, List.of("dns")), HOME));
+        assertEquals(MeshException.Reason.FORBIDDEN, refused.reason());
+    }
 
     @Test
     void savedSettingsReadBackWithAnAuditEntryWithoutMapUrlCredentials() {

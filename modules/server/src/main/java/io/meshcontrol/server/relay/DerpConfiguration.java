@@ -93,9 +93,14 @@ public final class DerpConfiguration {
         publishMap();
     }
 
+    /**
+     * The settings in force as {@code caller} may see them (map URL credentials only for those who may write), with
+     * the ETag of what is shown: a hash of hidden credentials would let a reader test guesses of them.
+     */
     public Current get(Caller caller) {
-        caller.require(SavedDerpSettings.READ_SCOPE);
-        return current;
+        Current now = current;
+        DerpSettings shown = SavedDerpSettings.shownTo(caller, now.settings());
+        return shown.equals(now.settings()) ? now : new Current(shown, SavedDerpSettings.etag(shown), now.saved());
     }
 
     /** The settings in force, for the server's own use. */

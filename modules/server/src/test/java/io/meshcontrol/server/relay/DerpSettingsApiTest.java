@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.ApiKeyRequest;
+import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.testing.LoopbackHttpServer;
 import io.meshcontrol.core.wire.DERPMap;
@@ -220,6 +221,28 @@ class DerpSettingsApiTest {
         assertTrue(entries.stream().noneMatch(e -> e.details().toString().contains("secret")
                 || e.details().toString().contains("token")));
         assertEquals("local-admin", update.actor());
+    }
+
+    @Test
+    void mapUrlCredentialsAreHiddenFromReadersAndShownToWriters() {
+        String url = maps.url("/a.json").replace("http://", "http://reader:secret@") + "?token=abc";
+        assertEquals(200, put("{\"urls\":[\"" + url + "\"]}", null).statusCode());
+        server.adminClient().createUser(new UserRequest("audrey", null, null, "auditor"));
+        String auditor = server.adminClient().createApiKey(new ApiKeyRequest("audrey", null, "auditor", null)).secret();
+        String allRead = server.adminClient().createApiKey(new ApiKeyRequest(null, List.of("all:read"), "r", null))
+                .secret();
+        String writer = server.adminClient().createApiKey(new ApiKeyRequest(null, List.of("networking_settings"),
+                "writer", null)).secret();
+        for (String reader : List.of(auditor, allRead)) {
+            HttpResponse<String> read = server.request("GET", "/api/v1/derp", reader, null);
+            assertEquals(200, read.statusCode(), read.body());
+            assertEquals(List.of(maps.url("/a.json")), JSON.convertValue(body(read).get("urls"), List.class));
+            assertFalse(read.body().contains("secret") || read.body().contains("token"), read.body());
+            assertNotEquals(etag(get()), etag(read), "no hash of the hidden credentials either");
+        }
+        assertEquals(List.of(url), JSON.convertValue(body(server.request("GET", "/api/v1/derp", writer, null))
+                .get("urls"), List.class), "a writer reads what it would write back");
+        assertEquals(List.of(url), JSON.convertValue(body(get()).get("urls"), List.class));
     }
 
     @Test
