@@ -91,8 +91,8 @@ public final class OAuthClients {
         List<String> tags = Tags.requireValid(request.tags());
         boundByCreator(caller, scopes, tags);
         Instant now = clock.instant();
-        KeySecret secret = kind == OAuthClient.Kind.CLIENT ? KeySecret.generate(KeySecret.Kind.CLIENT) : null;
-        String id = secret != null ? secret.prefix() : RandomText.lowerAlphanumeric(ID_LENGTH);
+        KeySecret secret = kind == OAuthClient.Kind.CLIENT ? clientSecret() : null;
+        String id = secret != null ? secret.prefix() : identityId();
         OAuthClient.Trust trust = kind == OAuthClient.Kind.CLIENT ? noTrust(request)
                 : trust(id, new OAuthClient.Trust(request.issuer(), request.audience(), request.subject(),
                         request.customClaimRules()));
@@ -107,6 +107,9 @@ public final class OAuthClients {
 
     /** One client or identity; a token may always read the client it came from. */
     public OAuthClient get(Caller caller, String id) {
+        if (!id.equals(caller.clientId())) {
+            requireEither(caller, ":read");
+        }
         OAuthClient client = jdbi.withHandle(h -> find(h, id));
         if (!id.equals(caller.clientId())) {
             caller.require(writeScope(client.kind()) + ":read");
@@ -116,18 +119,16 @@ public final class OAuthClients {
 
     /** The clients and identities the caller may read: clients with {@code oauth_keys:read}, identities with {@code federated_keys:read}. */
     public List<OAuthClient> list(Caller caller) {
+        requireEither(caller, ":read");
         boolean readsClients = caller.may(CLIENT_SCOPE + ":read");
         boolean readsIdentities = caller.may(FEDERATED_SCOPE + ":read");
-        if (!readsClients && !readsIdentities) {
-            throw MeshException.forbidden("this credential lacks the scope \"" + CLIENT_SCOPE + ":read\" or \""
-                    + FEDERATED_SCOPE + ":read\"");
-        }
         return jdbi.withHandle(h -> clients.all(h)).stream()
                 .filter(c -> c.kind() == OAuthClient.Kind.CLIENT ? readsClients : readsIdentities).toList();
     }
 
     /** Changes in place what the request names; left-out fields keep their value. The id and a client's secret stay. */
     public OAuthClient update(Caller caller, String id, Fields change) {
+        requireEither(caller, "");
         Instant now = clock.instant();
         return jdbi.inTransaction(h -> {
             OAuthClient current = find(h, id);
@@ -163,6 +164,7 @@ public final class OAuthClients {
 
     /** Revokes a client or identity: its secret and its tokens stop working at once; it stays readable as revoked. */
     public OAuthClient revoke(Caller caller, String id) {
+        requireEither(caller, "");
         Instant now = clock.instant();
         return jdbi.inTransaction(h -> {
             OAuthClient client = find(h, id);
@@ -326,6 +328,27 @@ public final class OAuthClients {
         return new OAuthClient.Trust(trust.issuer(), audience, trust.subject(), trust.customClaimRules());
     }
 
+    /** A client's id is its secret's prefix. Numeric ids are auth keys' in /api/v2: client ids always hold a letter. */
+    private static KeySecret clientSecret() {
+        KeySecret secret;
+        do {
+            secret = KeySecret.generate(KeySecret.Kind.CLIENT);
+        } while (allDigits(secret.prefix()));
+        return secret;
+    }
+
+    private static String identityId() {
+        String id;
+        do {
+            id = RandomText.lowerAlphanumeric(ID_LENGTH);
+        } while (allDigits(id));
+        return id;
+    }
+
+    private static boolean allDigits(String id) {
+        return id.chars().allMatch(Character::isDigit);
+    }
+
     private OAuthClient find(Handle h, String id) {
         return clients.byId(h, id).orElseThrow(() -> MeshException.notFound("no OAuth client or federated identity \"" + id + "\""));
     }
@@ -335,6 +358,14 @@ public final class OAuthClients {
             return OAuthClient.Kind.fromWireName(keyType);
         } catch (IllegalArgumentException e) {
             throw MeshException.invalid("keyType must be client or federated, got \"" + keyType + "\"");
+        }
+    }
+
+    /** Refuses at once a caller that holds neither kind's scope, before anything is looked up. */
+    private static void requireEither(Caller caller, String suffix) {
+        if (!caller.may(CLIENT_SCOPE + suffix) && !caller.may(FEDERATED_SCOPE + suffix)) {
+            throw MeshException.forbidden("this credential lacks the scope \"" + CLIENT_SCOPE + suffix + "\" or \""
+                    + FEDERATED_SCOPE + suffix + "\"");
         }
     }
 
