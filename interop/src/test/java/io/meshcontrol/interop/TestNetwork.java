@@ -12,6 +12,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * The set-up of every real-client test: our server on loopback (started as {@code svc serve} starts it, through
@@ -42,12 +43,20 @@ final class TestNetwork implements AutoCloseable {
      *                                   {@link #clock()} on instead of sleeping
      */
     static TestNetwork start(Path folder, TailscaleNodes nodes, Duration ephemeralInactivityTimeout) throws Exception {
+        return start(folder, nodes, ephemeralInactivityTimeout, Map.of());
+    }
+
+    /** As {@link #start(Path, TailscaleNodes, Duration)}, with more configuration ({@code egress.*}, say). */
+    static TestNetwork start(Path folder, TailscaleNodes nodes, Duration ephemeralInactivityTimeout,
+            Map<String, String> settings) throws Exception {
         Derper derper = Derper.start(ClientBinaries.of(ClientVersions.newest()), folder.resolve("derper"));
         try {
             Path map = Files.writeString(folder.resolve("derper-map.json"), derper.derpMapJson());
             MovableClock clock = MovableClock.running();
-            TestServer server = TestServer.in(folder).clock(clock).set("derp.paths", map.toString())
-                    .set("node.ephemeral.inactivity_timeout", ephemeralInactivityTimeout.toSeconds() + "s").start();
+            TestServer.Builder builder = TestServer.in(folder).clock(clock).set("derp.paths", map.toString())
+                    .set("node.ephemeral.inactivity_timeout", ephemeralInactivityTimeout.toSeconds() + "s");
+            settings.forEach(builder::set);
+            TestServer server = builder.start();
             return new TestNetwork(folder, clock, derper, server, nodes);
         } catch (RuntimeException e) {
             derper.close();

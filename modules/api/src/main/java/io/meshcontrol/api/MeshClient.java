@@ -114,6 +114,22 @@ public final class MeshClient {
                 IssuedApiKey.class);
     }
 
+    public List<OAuthClientView> oauthClients() {
+        return send("GET", "api/v1/oauth-client", null, OAuthClientList.class).oauthClients();
+    }
+
+    public IssuedOAuthClient createOAuthClient(OAuthClientRequest request) {
+        return send("POST", "api/v1/oauth-client", request, IssuedOAuthClient.class);
+    }
+
+    public OAuthClientView updateOAuthClient(String id, OAuthClientRequest change) {
+        return send("PATCH", "api/v1/oauth-client/" + path(id), change, OAuthClientView.class);
+    }
+
+    public void deleteOAuthClient(String id) {
+        send("DELETE", "api/v1/oauth-client/" + path(id), null, Void.class);
+    }
+
     public List<PreAuthKeyView> preAuthKeys() {
         return send("GET", "api/v1/preauthkey", null, PreAuthKeyList.class).preAuthKeys();
     }

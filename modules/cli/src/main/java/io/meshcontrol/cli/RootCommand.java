@@ -15,6 +15,7 @@ import picocli.CommandLine.Option;
                 UsersCommand.class,
                 ApiKeysCommand.class,
                 PreAuthKeysCommand.class,
+                OAuthClientsCommand.class,
                 NodesCommand.class,
                 SettingsCommand.class,
                 AuthCommand.class,

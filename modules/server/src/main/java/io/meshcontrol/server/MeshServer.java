@@ -41,6 +41,11 @@ import io.meshcontrol.server.v1.PreAuthKeyRoutes;
 import io.meshcontrol.server.v1.SettingsRoutes;
 import io.meshcontrol.server.v1.ServerRoutes;
 import io.meshcontrol.server.v1.UserRoutes;
+import io.meshcontrol.server.identity.OidcIssuers;
+import io.meshcontrol.server.v1.OAuthClientRoutes;
+import io.meshcontrol.server.v2.KeyRoutes;
+import io.meshcontrol.server.v2.OAuthTokenRoutes;
+import io.meshcontrol.server.v2.V2Routes;
 import io.meshcontrol.server.v2.VendorAuthentication;
 import io.meshcontrol.server.v2.VendorErrors;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -119,6 +124,12 @@ public final class MeshServer implements AutoCloseable {
         new UserRoutes(network.users()).register(routes);
         new ApiKeyRoutes(network.apiKeys(), clock).register(routes);
         new PreAuthKeyRoutes(network.preAuthKeys(), clock).register(routes);
+        new OAuthClientRoutes(network.oauthClients()).register(routes);
+        V2Routes v2 = new V2Routes(routes, network.tailnetId());
+        // ID tokens of workload identities (and OIDC login) are checked against their issuers' published keys.
+        OidcIssuers oidcIssuers = new OidcIssuers(settings.derpMaps().egress(), settings.derpMaps().resolver(), clock);
+        new OAuthTokenRoutes(network.oauthClients(), oidcIssuers).register(v2);
+        new KeyRoutes(network.preAuthKeys(), network.oauthClients(), clock).register(v2);
         new NodeRoutes(network.nodes(), network.routeApprovals(), network.routeElection(), network.snapshots(), clock)
                 .register(routes);
         new SettingsRoutes(network.settings()).register(routes);
@@ -150,7 +161,7 @@ public final class MeshServer implements AutoCloseable {
                 .addHttpListener(settings.listenPort(), settings.listenHost())
                 .setServerOption(UndertowOptions.ENABLE_HTTP2, true)
                 .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, Routes.MAX_BODY_BYTES)
-                .setHandler(routes.build(pipeline, apiStyles(new Authenticator(network.apiKeys(), localToken), json),
+                .setHandler(routes.build(pipeline, apiStyles(new Authenticator(network.apiKeys(), network.oauthClients(), localToken), json),
                         json, settings.version()))
                 .build();
         MetricsListener metrics = null;

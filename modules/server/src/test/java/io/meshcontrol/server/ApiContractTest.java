@@ -8,6 +8,7 @@ import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.api.ApiKeyRequest;
 import io.meshcontrol.api.AuthRegisterRequest;
 import io.meshcontrol.api.NodeRequest;
+import io.meshcontrol.api.OAuthClientRequest;
 import io.meshcontrol.api.PolicyDocument;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.RoutesRequest;
@@ -174,6 +175,7 @@ class ApiContractTest {
             String admin = server.localToken();
             exerciseServerAndDocs(admin);
             exerciseUsersAndKeys(admin);
+            exerciseOAuthClients(admin);
             exerciseNodes(admin);
             exercisePolicyAndSettings(admin);
             exerciseDerpSettings(admin);
@@ -242,6 +244,28 @@ class ApiContractTest {
         call("GET", "/api/v1/preauthkey/" + preAuth, admin, null, 200);
         call("DELETE", "/api/v1/preauthkey/" + preAuth, admin, null, 204);
         call("GET", "/api/v1/preauthkey/" + preAuth, admin, null, 200);
+    }
+
+    private void exerciseOAuthClients(String admin) {
+        call("PUT", "/api/v1/policy", admin, body(new PolicyDocument("""
+                {"tagOwners": {"tag:ci": []}, "acls": [{"action": "accept", "src": ["*"], "dst": ["*:*"]}]}
+                """)), 200);
+        String client = JSON.readTree(call("POST", "/api/v1/oauth-client", admin, body(new OAuthClientRequest(
+                "client", List.of("auth_keys"), List.of("tag:ci"), "ci", null, null, null, null)), 201).body())
+                .get("oauthClient").get("id").asString();
+        String identity = JSON.readTree(call("POST", "/api/v1/oauth-client", admin, body(new OAuthClientRequest(
+                "federated", List.of("auth_keys"), List.of("tag:ci"), "gha", "https://token.actions.example",
+                "mesh", "repo:acme/*", Map.of("ref", "refs/heads/main"))), 201).body()).get("oauthClient").get("id")
+                .asString();
+        call("POST", "/api/v1/oauth-client", admin, body(new OAuthClientRequest("client", List.of("dns"), List.of(),
+                null, "https://token.actions.example", null, null, null)), 400);
+        call("POST", "/api/v1/oauth-client", powerless, body(new OAuthClientRequest("client", List.of("dns"),
+                List.of(), null, null, null, null, null)), 403);
+        call("GET", "/api/v1/oauth-client", admin, null, 200);
+        call("GET", "/api/v1/oauth-client/" + identity, admin, null, 200);
+        call("PATCH", "/api/v1/oauth-client/" + identity, admin, body(OAuthClientRequest.subject("repo:acme/app")), 200);
+        call("PATCH", "/api/v1/oauth-client/" + client, admin, body(OAuthClientRequest.subject("x")), 400);
+        call("DELETE", "/api/v1/oauth-client/" + client, admin, null, 204);
     }
 
     private void exerciseNodes(String admin) {
@@ -350,7 +374,8 @@ class ApiContractTest {
         for (String operation : contract.operations()) {
             String method = operation.substring(0, operation.indexOf(' '));
             String template = operation.substring(operation.indexOf(' ') + 1);
-            String path = template.replace("{id}", "999999").replace("{prefix}", "nosuchprefix");
+            String path = template.replace("{id}", "999999").replace("{prefix}", "nosuchprefix")
+                    .replace("{clientId}", "nosuchclient");
             String body = PROBE_BODIES.get(operation);
             Set<String> statuses = contract.unchecked();
             if (statuses.contains(operation + " 401")) {
@@ -377,7 +402,9 @@ class ApiContractTest {
             Map.entry("POST /api/v1/auth/register", "{\"user\": \"odin\", \"authId\": \"nosuch\"}"),
             Map.entry("PUT /api/v1/policy", "{\"policy\": \"{}\"}"),
             Map.entry("POST /api/v1/policy/check", "{\"policy\": \"{}\"}"),
-            Map.entry("PUT /api/v1/derp", "{}"));
+            Map.entry("PUT /api/v1/derp", "{}"),
+            Map.entry("POST /api/v1/oauth-client", "{\"scopes\": [\"dns\"]}"),
+            Map.entry("PATCH /api/v1/oauth-client/{clientId}", "{\"description\": \"probe\"}"));
 
     private Node join(String authKey, String hostname, String hostinfo) {
         return server.network.registrations().withAuthKey(new Registrations.Request(

@@ -11,8 +11,11 @@ import java.util.List;
  * @param apiKey the key used, or null for the local administrator credential
  * @param owner the key's owner, or null
  * @param effectiveScopes what the caller may do now (explicit scopes bounded by the owner's and creator's roles)
+ * @param tags the tags an access token holds (from its OAuth client or federated identity); empty for other callers
+ * @param clientId the OAuth client or federated identity behind an access token, or null
  */
-public record Caller(Kind kind, String actor, ApiKey apiKey, User owner, List<String> effectiveScopes) {
+public record Caller(Kind kind, String actor, ApiKey apiKey, User owner, List<String> effectiveScopes,
+        List<String> tags, String clientId) {
 
     public enum Kind {
         /** The credential the server writes for the CLI on its own machine. */
@@ -24,6 +27,17 @@ public record Caller(Kind kind, String actor, ApiKey apiKey, User owner, List<St
 
     public Caller {
         effectiveScopes = List.copyOf(effectiveScopes);
+        tags = List.copyOf(tags);
+    }
+
+    /** A caller without tags: the local administrator or an API key. */
+    public Caller(Kind kind, String actor, ApiKey apiKey, User owner, List<String> effectiveScopes) {
+        this(kind, actor, apiKey, owner, effectiveScopes, List.of(), null);
+    }
+
+    /** The caller behind an OAuth access token: the scopes and tags it carries, no owner (the network owns it). */
+    public static Caller forAccessToken(String clientId, List<String> scopes, List<String> tags) {
+        return new Caller(Kind.ACCESS_TOKEN, "oauth:" + clientId, null, null, scopes, tags, clientId);
     }
 
     public static Caller localAdmin() {

@@ -5,24 +5,42 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
- * The text form of a secret key, {@code svckey-<kind>-<prefix>-<secret>}: API keys and pre-auth keys. The
- * prefix is public (it names the key in listings and commands); the secret is shown once and stored only
- * as a SHA-256 hash, which is enough for a random 32-character secret.
+ * The text form of a secret key, {@code svckey-<kind>-<prefix>-<secret>}: API keys, pre-auth keys, OAuth client
+ * secrets (whose prefix is the client's id) and OAuth access tokens. The prefix is public (it names the key in
+ * listings and commands); the secret is shown once and stored only as a SHA-256 hash, which is enough for a random
+ * 32-character secret.
  */
 public record KeySecret(Kind kind, String prefix, String secret) {
 
     public enum Kind {
         API("svckey-api-"),
         /** Pre-auth keys, which nodes present at registration. */
-        AUTH("svckey-auth-");
+        AUTH("svckey-auth-"),
+        /**
+         * OAuth client secrets. Node clients turn an auth key into a client secret only when it starts with the
+         * vendor's prefix, so the spec's {@code meshkey-client-} and the real client's {@code tskey-client-} are
+         * accepted as well (docs/identity.md).
+         */
+        CLIENT("svckey-client-", "meshkey-client-", "tskey-client-"),
+        /** OAuth access tokens from {@code /api/v2/oauth/token} and {@code /api/v2/oauth/token-exchange}. */
+        TOKEN("svckey-token-");
 
         private final String textPrefix;
+        private final List<String> acceptedPrefixes;
 
-        Kind(String textPrefix) {
+        Kind(String textPrefix, String... aliases) {
             this.textPrefix = textPrefix;
+            this.acceptedPrefixes = Stream.concat(Stream.of(textPrefix), Stream.of(aliases)).toList();
+        }
+
+        /** The prefix of a presented key of this kind, or null when it has none of the accepted ones. */
+        String acceptedPrefixOf(String text) {
+            return acceptedPrefixes.stream().filter(text::startsWith).findFirst().orElse(null);
         }
 
         public String textPrefix() {
@@ -39,10 +57,11 @@ public record KeySecret(Kind kind, String prefix, String secret) {
 
     /** Parses a presented key; empty when the text is not a key of this kind. */
     public static Optional<KeySecret> parse(Kind kind, String text) {
-        if (text == null || !text.startsWith(kind.textPrefix)) {
+        String accepted = text == null ? null : kind.acceptedPrefixOf(text);
+        if (accepted == null) {
             return Optional.empty();
         }
-        String rest = text.substring(kind.textPrefix.length());
+        String rest = text.substring(accepted.length());
         int dash = rest.indexOf('-');
         if (dash != PREFIX_LENGTH || rest.length() - dash - 1 != SECRET_LENGTH) {
             return Optional.empty();

@@ -198,7 +198,8 @@ public final class ConfigSchema {
                     .withCheck(Checks.ipAddresses())
                     .notYet(Support.NOT_YET),
 
-            bool("egress.deny_private_targets", false, "Also refuse outgoing requests (webhooks, DERP maps) to private ranges."),
+            bool("egress.deny_private_targets", false,
+                    "Also refuse outgoing requests (webhooks, DERP maps, OIDC issuers) to private ranges."),
             bool("egress.allow_loopback_targets", false, "Allow outgoing requests to loopback addresses again."),
 
             bool("ssh_recording.notify_failures", true,

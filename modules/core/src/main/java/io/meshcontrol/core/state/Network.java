@@ -1,11 +1,13 @@
 package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.event.EventBus;
+import io.meshcontrol.core.store.AccessTokenStore;
 import io.meshcontrol.core.store.ApiKeyStore;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.Database;
 import io.meshcontrol.core.store.DerpSettingsStore;
 import io.meshcontrol.core.store.NodeStore;
+import io.meshcontrol.core.store.OAuthClientStore;
 import io.meshcontrol.core.store.PolicyStore;
 import io.meshcontrol.core.store.PreAuthKeyStore;
 import io.meshcontrol.core.store.SettingsStore;
@@ -36,6 +38,7 @@ public final class Network {
     private final RouteApprovals routeApprovals;
     private final RouteElection routeElection;
     private final SavedDerpSettings savedDerpSettings;
+    private final OAuthClients oauthClients;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -80,6 +83,8 @@ public final class Network {
                 routeApprovals, options, snapshots, clock);
         this.pendingLogins = new PendingLogins(registrations, users, clock);
         this.savedDerpSettings = new SavedDerpSettings(jdbi, new DerpSettingsStore(), audit, clock);
+        this.oauthClients = new OAuthClients(jdbi, new OAuthClientStore(), new AccessTokenStore(), audit, policies,
+                tailnetId, clock);
     }
 
     /** The database, for core's own tests. */
@@ -156,5 +161,10 @@ public final class Network {
 
     public SavedDerpSettings savedDerpSettings() {
         return savedDerpSettings;
+    }
+
+    /** OAuth clients, federated identities and the access tokens they are exchanged for. */
+    public OAuthClients oauthClients() {
+        return oauthClients;
     }
 }

@@ -19,10 +19,16 @@ final class TagRules {
     private TagRules() {
     }
 
-    /** Tags set by a credential: keys it mints, nodes it tags. Policy editors may use every defined tag. */
+    /**
+     * Tags set by a credential: keys it mints, nodes it tags, OAuth clients it creates. Policy editors may use every
+     * defined tag. An OAuth access token may use only the tags it holds and the tags those own through
+     * {@code tagOwners}, whatever its scopes (Authentication, item 4).
+     */
     static void requireCallerMayApply(Policy policy, Caller caller, List<String> tags) {
+        Set<String> held = Set.copyOf(caller.tags());
         List<String> refused = tags.stream().filter(tag -> !policy.definesTag(tag)
-                || !(caller.may(Policies.WRITE_SCOPE) || (caller.owner() != null && owns(policy, caller.owner(), tag))))
+                || !(caller.kind() == Caller.Kind.ACCESS_TOKEN ? policy.tagsOwn(held, tag)
+                        : caller.may(Policies.WRITE_SCOPE) || (caller.owner() != null && owns(policy, caller.owner(), tag))))
                 .toList();
         refuseIfAny(refused);
     }

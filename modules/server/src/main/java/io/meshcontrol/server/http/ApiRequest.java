@@ -7,7 +7,11 @@ import io.undertow.server.RequestTooBigException;
 import io.undertow.util.PathTemplateMatch;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
@@ -76,6 +80,41 @@ public final class ApiRequest {
 
     /** The JSON body as {@code type}; an empty body when {@code type} allows it yields null. */
     public <T> T body(Class<T> type) {
+        byte[] bytes = bodyBytes();
+        if (bytes.length == 0) {
+            return null;
+        }
+        try {
+            return json.readValue(bytes, type);
+        } catch (JacksonException e) {
+            throw JsonBodyErrors.invalid(e);
+        }
+    }
+
+    /**
+     * The body as an HTML form ({@code application/x-www-form-urlencoded}, what OAuth token requests send): each
+     * field's first value. An empty body is an empty form.
+     */
+    public Map<String, String> form() {
+        Map<String, String> fields = new LinkedHashMap<>();
+        String text = new String(bodyBytes(), StandardCharsets.UTF_8);
+        for (String pair : text.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int equals = pair.indexOf('=');
+            try {
+                String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
+                String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
+                fields.putIfAbsent(name, value);
+            } catch (IllegalArgumentException e) {
+                throw MeshException.invalid("the form body is not URL-encoded: " + e.getMessage());
+            }
+        }
+        return fields;
+    }
+
+    private byte[] bodyBytes() {
         byte[] bytes;
         try (InputStream in = exchange.getInputStream()) {
             bytes = in.readNBytes((int) Routes.MAX_BODY_BYTES + 1);
@@ -87,14 +126,7 @@ public final class ApiRequest {
         if (bytes.length > Routes.MAX_BODY_BYTES) {
             throw new BodyTooLargeException();
         }
-        if (bytes.length == 0) {
-            return null;
-        }
-        try {
-            return json.readValue(bytes, type);
-        } catch (JacksonException e) {
-            throw JsonBodyErrors.invalid(e);
-        }
+        return bytes;
     }
 
     /** The body, which this operation requires. */

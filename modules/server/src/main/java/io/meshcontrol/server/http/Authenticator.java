@@ -3,6 +3,7 @@ package io.meshcontrol.server.http;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.state.ApiKeys;
+import io.meshcontrol.core.state.OAuthClients;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import java.net.InetSocketAddress;
@@ -10,18 +11,20 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
 /**
- * Turns {@code Authorization: Bearer <credential>} into a {@link Caller}: an API key, or the local
- * administrator credential, which is accepted only over loopback. {@code /api/v2} reads its credential from other
+ * Turns {@code Authorization: Bearer <credential>} into a {@link Caller}: an API key, an OAuth access token, or the
+ * local administrator credential, which is accepted only over loopback. {@code /api/v2} reads its credential from other
  * headers too and resolves it here ({@link #callerFor}).
  */
 public final class Authenticator implements Authentication {
 
     private final ApiKeys apiKeys;
+    private final OAuthClients oauthClients;
     private final String localToken;
 
     /** @param localToken the local administrator credential, or null when there is none */
-    public Authenticator(ApiKeys apiKeys, String localToken) {
+    public Authenticator(ApiKeys apiKeys, OAuthClients oauthClients, String localToken) {
         this.apiKeys = apiKeys;
+        this.oauthClients = oauthClients;
         this.localToken = localToken;
     }
 
@@ -43,7 +46,7 @@ public final class Authenticator implements Authentication {
                 credential.getBytes(StandardCharsets.UTF_8), localToken.getBytes(StandardCharsets.UTF_8))) {
             return Caller.localAdmin();
         }
-        return apiKeys.authenticate(credential)
+        return apiKeys.authenticate(credential).or(() -> oauthClients.authenticate(credential))
                 .orElseThrow(() -> MeshException.unauthenticated("invalid, expired or revoked credential"));
     }
 

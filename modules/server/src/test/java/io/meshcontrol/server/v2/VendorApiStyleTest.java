@@ -62,7 +62,7 @@ class VendorApiStyleTest {
         });
         routes.add("GET", "/api/v1/probe", request -> Reply.ok(Map.of("caller", request.caller().actor())));
         workers = Executors.newVirtualThreadPerTaskExecutor();
-        Authenticator credentials = new Authenticator(network.network.apiKeys(), null);
+        Authenticator credentials = new Authenticator(network.network.apiKeys(), network.network.oauthClients(), null);
         ApiStyles styles = new ApiStyles(new ApiStyle(new ProblemWriter(json), credentials),
                 new ApiStyle(new VendorErrors(json), new VendorAuthentication(credentials)));
         undertow = Undertow.builder().addHttpListener(0, "127.0.0.1")

@@ -1,0 +1,237 @@
+package io.meshcontrol.server.v2;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.model.OAuthClient;
+import io.meshcontrol.core.model.PreAuthKey;
+import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.state.OAuthClients;
+import io.meshcontrol.core.state.PreAuthKeys;
+import io.meshcontrol.server.http.ApiRequest;
+import io.meshcontrol.server.http.Reply;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code /api/v2/tailnet/{tailnet}/keys}: auth keys (pre-auth keys, keyType {@code auth}), OAuth clients
+ * ({@code client}) and federated identities ({@code federated}) in the vendor's Key shape
+ * (shared/reference/vendor-api-v2.md section 5). Each kind needs its scope: {@code auth_keys}, {@code oauth_keys},
+ * {@code federated_keys} (their {@code :read} forms to read); an access token may always read the client it came
+ * from. Creating answers 200, as the vendor's node client requires, with the secret in that answer only.
+ */
+public final class KeyRoutes {
+
+    private final PreAuthKeys authKeys;
+    private final OAuthClients clients;
+    private final Clock clock;
+
+    public KeyRoutes(PreAuthKeys authKeys, OAuthClients clients, Clock clock) {
+        this.authKeys = authKeys;
+        this.clients = clients;
+        this.clock = clock;
+    }
+
+    public void register(V2Routes routes) {
+        routes.tailnet("GET", "/keys", this::list);
+        routes.tailnet("POST", "/keys", this::create);
+        routes.tailnet("GET", "/keys/{keyId}", request -> Reply.ok(read(request.caller(), request.pathParam("keyId"))));
+        routes.tailnet("PUT", "/keys/{keyId}", this::replace);
+        routes.tailnet("DELETE", "/keys/{keyId}", this::delete);
+    }
+
+    private Reply list(ApiRequest request) {
+        Caller caller = request.caller();
+        boolean readsAuthKeys = caller.may(PreAuthKeys.READ_SCOPE);
+        boolean readsClients = caller.may(OAuthClients.CLIENT_SCOPE + ":read")
+                || caller.may(OAuthClients.FEDERATED_SCOPE + ":read");
+        if (!readsAuthKeys && !readsClients) {
+            throw MeshException.forbidden("listing keys needs auth_keys:read, oauth_keys:read or federated_keys:read");
+        }
+        List<Map<String, Object>> keys = new ArrayList<>();
+        if (readsAuthKeys) {
+            authKeys.list(caller).forEach(listed -> keys.add(authKey(listed.key(), listed.user(), null)));
+        }
+        if (readsClients) {
+            clients.list(caller).forEach(client -> keys.add(client(client, null)));
+        }
+        return Reply.ok(Map.of("keys", keys));
+    }
+
+    private Reply create(ApiRequest request) {
+        JsonNode body = request.body(JsonNode.class);
+        if (body == null || !body.isObject()) {
+            throw MeshException.invalid("the body must be a JSON object (a Key)");
+        }
+        String keyType = text(body, "keyType");
+        if (keyType == null || keyType.isEmpty() || keyType.equals("auth")) {
+            return Reply.ok(createAuthKey(request.caller(), body));
+        }
+        if (!keyType.equals("client") && !keyType.equals("federated")) {
+            throw MeshException.invalid("keyType must be auth, client or federated, got \"" + keyType
+                    + "\" (API access tokens are made with svc apikeys or /api/v1/apikey)");
+        }
+        OAuthClients.Issued issued = clients.create(request.caller(), fields(body, keyType));
+        return Reply.ok(client(issued.client(), issued.secret()));
+    }
+
+    private Map<String, Object> createAuthKey(Caller caller, JsonNode body) {
+        JsonNode create = body.path("capabilities").path("devices").path("create");
+        long expirySeconds = body.path("expirySeconds").asLong(0);
+        if (expirySeconds < 0) {
+            throw MeshException.invalid("expirySeconds must not be negative, got " + expirySeconds);
+        }
+        // A user's API key makes keys of that user; keys made through OAuth belong to the network, so carry tags.
+        User owner = caller.owner();
+        PreAuthKeys.Issued issued = authKeys.create(caller, new PreAuthKeys.NewKey(owner == null ? null : owner.name(),
+                strings(create.path("tags")), create.path("reusable").asBoolean(false),
+                create.path("ephemeral").asBoolean(false), create.path("preauthorized").asBoolean(false),
+                text(body, "description"), expirySeconds == 0 ? null : Duration.ofSeconds(expirySeconds)));
+        return authKey(issued.key(), issued.user(), issued.secret());
+    }
+
+    private Map<String, Object> read(Caller caller, String keyId) {
+        if (isAuthKeyId(keyId)) {
+            PreAuthKeys.Listed listed = authKeys.get(caller, Long.parseLong(keyId));
+            return authKey(listed.key(), listed.user(), null);
+        }
+        return client(clients.get(caller, keyId), null);
+    }
+
+    /** Replaces an OAuth client or federated identity (the vendor's Set key); auth keys cannot be changed. */
+    private Reply replace(ApiRequest request) {
+        String keyId = request.pathParam("keyId");
+        if (isAuthKeyId(keyId)) {
+            throw MeshException.invalid("auth keys cannot be changed; delete the key and create another");
+        }
+        JsonNode body = request.body(JsonNode.class);
+        if (body == null || !body.isObject()) {
+            throw MeshException.invalid("the body must be a JSON object (a Key)");
+        }
+        return Reply.ok(client(clients.update(request.caller(), keyId, fields(body, text(body, "keyType"))), null));
+    }
+
+    /** Revokes an auth key (readable as invalid until reaped) or revokes a client or identity. */
+    private Reply delete(ApiRequest request) {
+        String keyId = request.pathParam("keyId");
+        if (isAuthKeyId(keyId)) {
+            authKeys.revoke(request.caller(), Long.parseLong(keyId));
+        } else {
+            clients.revoke(request.caller(), keyId);
+        }
+        return Reply.ok(Map.of());
+    }
+
+    /** Auth keys have numeric ids; OAuth client ids always contain a letter. */
+    private static boolean isAuthKeyId(String keyId) {
+        return !keyId.isEmpty() && keyId.length() <= 18 && keyId.chars().allMatch(Character::isDigit);
+    }
+
+    private Map<String, Object> authKey(PreAuthKey key, User user, String secret) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("id", Long.toString(key.id()));
+        if (secret != null) {
+            json.put("key", secret);
+        }
+        json.put("keyType", "auth");
+        json.put("description", key.description());
+        json.put("created", key.createdAt().toString());
+        json.put("expires", key.expiresAt().toString());
+        json.put("expirySeconds", Duration.between(key.createdAt(), key.expiresAt()).toSeconds());
+        if (key.revokedAt() != null) {
+            json.put("revoked", key.revokedAt().toString());
+        }
+        json.put("invalid", !key.isValid(clock.instant()));
+        Map<String, Object> create = new LinkedHashMap<>();
+        create.put("reusable", key.reusable());
+        create.put("ephemeral", key.ephemeral());
+        create.put("preauthorized", key.preauthorized());
+        create.put("tags", key.tags());
+        json.put("capabilities", Map.of("devices", Map.of("create", create)));
+        if (user != null) {
+            json.put("userId", Long.toString(user.id()));
+        }
+        return json;
+    }
+
+    private static Map<String, Object> client(OAuthClient client, String secret) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("id", client.id());
+        if (secret != null) {
+            json.put("key", secret);
+        }
+        json.put("keyType", client.kind().wireName());
+        json.put("description", client.description());
+        json.put("created", client.createdAt().toString());
+        json.put("updated", client.updatedAt().toString());
+        if (client.revokedAt() != null) {
+            json.put("revoked", client.revokedAt().toString());
+        }
+        json.put("invalid", client.isRevoked());
+        json.put("scopes", client.scopes());
+        json.put("tags", client.tags());
+        OAuthClient.Trust trust = client.trust();
+        if (trust != null) {
+            json.put("issuer", trust.issuer());
+            json.put("audience", trust.audience());
+            json.put("subject", trust.subject());
+            json.put("customClaimRules", trust.customClaimRules());
+        }
+        return json;
+    }
+
+    private static OAuthClients.Fields fields(JsonNode body, String keyType) {
+        Map<String, String> rules = null;
+        JsonNode ruleNode = body.get("customClaimRules");
+        if (ruleNode != null && !ruleNode.isNull()) {
+            if (!ruleNode.isObject()) {
+                throw MeshException.invalid("customClaimRules must be an object of claim name to pattern");
+            }
+            rules = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonNode> rule : ruleNode.properties()) {
+                if (!rule.getValue().isString()) {
+                    throw MeshException.invalid("customClaimRules." + rule.getKey() + " must be a string pattern");
+                }
+                rules.put(rule.getKey(), rule.getValue().asString());
+            }
+        }
+        return new OAuthClients.Fields(keyType, nullableStrings(body.get("scopes")), nullableStrings(body.get("tags")),
+                text(body, "description"), text(body, "issuer"), text(body, "audience"), text(body, "subject"), rules);
+    }
+
+    private static String text(JsonNode body, String field) {
+        JsonNode node = body.get(field);
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isString()) {
+            throw MeshException.invalid(field + " must be a string");
+        }
+        return node.asString();
+    }
+
+    private static List<String> nullableStrings(JsonNode node) {
+        return node == null || node.isNull() ? null : strings(node);
+    }
+
+    private static List<String> strings(JsonNode node) {
+        if (node.isMissingNode() || node.isNull()) {
+            return List.of();
+        }
+        if (!node.isArray()) {
+            throw MeshException.invalid("expected a list of strings, got " + node);
+        }
+        List<String> values = new ArrayList<>();
+        for (JsonNode item : node) {
+            if (!item.isString()) {
+                throw MeshException.invalid("expected a list of strings, got " + node);
+            }
+            values.add(item.asString());
+        }
+        return values;
+    }
+}

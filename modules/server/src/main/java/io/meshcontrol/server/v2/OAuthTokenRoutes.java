@@ -1,0 +1,130 @@
+package io.meshcontrol.server.v2;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.state.OAuthClients;
+import io.meshcontrol.server.http.ApiRequest;
+import io.meshcontrol.server.http.Reply;
+import io.meshcontrol.server.identity.OidcIssuers;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The OAuth token endpoints, as the vendor's clients call them (shared/reference/vendor-api-v2.md 1.4 and 1.5):
+ *
+ * <ul>
+ *   <li>{@code POST /api/v2/oauth/token}: client credentials, in HTTP Basic ({@code QueryEscape(id):QueryEscape(secret)})
+ *       or in the form body; the client is found by its secret alone, since node clients send the placeholder id
+ *       {@code some-client-id}. A missing {@code grant_type} means {@code client_credentials}; {@code scope}
+ *       (space-separated) narrows the token.</li>
+ *   <li>{@code POST /api/v2/oauth/token-exchange}: form {@code client_id} and {@code jwt} (the workload's ID token),
+ *       with or without {@code grant_type=authorization_code&code=} and an empty Basic credential.</li>
+ * </ul>
+ *
+ * Both answer {@code application/json} {@code {access_token, token_type, expires_in, scope}}. Refusals are OAuth
+ * error objects ({@code error}, {@code error_description}) that also carry the vendor's {@code message}, so that
+ * OAuth libraries and the vendor's API clients both print the reason.
+ */
+public final class OAuthTokenRoutes {
+
+    private final OAuthClients clients;
+    private final OidcIssuers issuers;
+
+    public OAuthTokenRoutes(OAuthClients clients, OidcIssuers issuers) {
+        this.clients = clients;
+        this.issuers = issuers;
+    }
+
+    public void register(V2Routes routes) {
+        routes.open("POST", "/oauth/token", this::token);
+        routes.open("POST", "/oauth/token-exchange", this::exchange);
+    }
+
+    private Reply token(ApiRequest request) {
+        try {
+            Map<String, String> form = request.form();
+            String grant = form.getOrDefault("grant_type", "client_credentials");
+            if (!grant.isEmpty() && !grant.equals("client_credentials")) {
+                return error(400, "unsupported_grant_type", "grant_type must be client_credentials, got \"" + grant + "\"");
+            }
+            String secret = basicPassword(request);
+            if (secret == null || secret.isEmpty()) {
+                secret = form.get("client_secret");
+            }
+            if (secret == null || secret.isEmpty()) {
+                return error(401, "invalid_client", "no client secret: send it as the Basic password or as client_secret");
+            }
+            String scope = form.getOrDefault("scope", "").trim();
+            List<String> scopes = scope.isEmpty() ? List.of() : Arrays.asList(scope.split(" +"));
+            return granted(clients.issueToken(secret, scopes));
+        } catch (MeshException e) {
+            return refusal(e, "invalid_client", "invalid_scope");
+        }
+    }
+
+    private Reply exchange(ApiRequest request) {
+        try {
+            Map<String, String> form = request.form();
+            String clientId = form.get("client_id");
+            String jwt = form.get("jwt");
+            if (clientId == null || clientId.isBlank() || jwt == null || jwt.isBlank()) {
+                return error(400, "invalid_request", "the form needs client_id (the federated identity) and jwt "
+                        + "(the workload's OIDC token)");
+            }
+            return granted(clients.exchange(clientId, issuer -> issuers.verify(issuer, jwt).claims()));
+        } catch (MeshException e) {
+            return refusal(e, "invalid_grant", "invalid_request");
+        }
+    }
+
+    private static Reply granted(OAuthClients.Token token) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("access_token", token.text());
+        body.put("token_type", "Bearer");
+        body.put("expires_in", token.lifetime().toSeconds());
+        body.put("scope", String.join(" ", token.scopes()));
+        return Reply.ok(body);
+    }
+
+    /** Unauthenticated refusals are the credential's fault; invalid ones the request's (a scope, an issuer). */
+    private static Reply refusal(MeshException e, String credentialError, String requestError) {
+        return e.reason() == MeshException.Reason.UNAUTHENTICATED
+                ? error(401, credentialError, e.getMessage())
+                : error(400, requestError, e.getMessage());
+    }
+
+    private static Reply error(int status, String code, String description) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error", code);
+        body.put("error_description", description);
+        body.put("message", description);
+        return new Reply(status, body, Map.of("Cache-Control", "no-store"));
+    }
+
+    /** The Basic password, URL-decoded as x/oauth2 encodes it; null without Basic credentials. */
+    private static String basicPassword(ApiRequest request) {
+        String header = request.header("Authorization").orElse("").trim();
+        if (!header.regionMatches(true, 0, "Basic ", 0, 6)) {
+            return null;
+        }
+        String decoded;
+        try {
+            decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        int colon = decoded.indexOf(':');
+        if (colon < 0) {
+            return null;
+        }
+        try {
+            return URLDecoder.decode(decoded.substring(colon + 1), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return decoded.substring(colon + 1);
+        }
+    }
+}
