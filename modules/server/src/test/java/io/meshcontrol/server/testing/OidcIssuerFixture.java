@@ -1,0 +1,110 @@
+package io.meshcontrol.server.testing;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import no.nav.security.mock.oauth2.MockOAuth2Server;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A real OIDC issuer on loopback for tests: {@code mock-oauth2-server} (Maven Central), run in the test's JVM. It
+ * publishes a discovery document and a JWKS, signs ID tokens with its own key, and serves the authorization code
+ * flow with a login form. Each issuer path ({@link #issuer(String)}) is an issuer of its own, with its own keys.
+ *
+ * <pre>{@code
+ * try (OidcIssuerFixture oidc = OidcIssuerFixture.start()) {
+ *     String issuer = oidc.issuer("ci");                 // http://127.0.0.1:<port>/ci
+ *     String jwt = oidc.clientCredentialsToken("ci", "repo:acme/app", "svc-audience");
+ * }
+ * }</pre>
+ *
+ * The server under test must run with {@code egress.allow_loopback_targets} to fetch from it.
+ */
+public final class OidcIssuerFixture implements AutoCloseable {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private final MockOAuth2Server server;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private OidcIssuerFixture(MockOAuth2Server server) {
+        this.server = server;
+    }
+
+    /** Starts an issuer on a free loopback port. */
+    public static OidcIssuerFixture start() {
+        MockOAuth2Server server = new MockOAuth2Server();
+        server.start(InetAddress.getLoopbackAddress(), 0);
+        return new OidcIssuerFixture(server);
+    }
+
+    /** The issuer URL of {@code issuerId}, as its discovery document and its tokens name it (no trailing slash). */
+    public String issuer(String issuerId) {
+        String url = server.issuerUrl(issuerId).toString();
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    /** {@code <issuer>/.well-known/openid-configuration}. */
+    public String discoveryUrl(String issuerId) {
+        return server.wellKnownUrl(issuerId).toString();
+    }
+
+    /** The token endpoint of {@code issuerId}. */
+    public String tokenEndpoint(String issuerId) {
+        return server.tokenEndpointUrl(issuerId).toString();
+    }
+
+    /**
+     * A token signed by the issuer's key with exactly these claims besides the standard ones ({@code iss},
+     * {@code sub}, {@code aud}, {@code iat}, {@code nbf}, {@code exp} one hour on, {@code jti}).
+     */
+    public String signedToken(String issuerId, String subject, String audience, Map<String, Object> claims) {
+        return server.issueToken(issuerId, subject, audience, claims, 3600).serialize();
+    }
+
+    /**
+     * An ID token fetched over HTTP from the issuer's token endpoint, the way a CI runner asks its platform for one:
+     * the client-credentials grant, with {@code subject} as client id (the issuer makes it the {@code sub}) and
+     * {@code audience} as scope (which it makes the {@code aud}).
+     */
+    public String clientCredentialsToken(String issuerId, String subject, String audience) {
+        String form = "grant_type=client_credentials&client_id=" + encode(subject) + "&client_secret=secret"
+                + "&scope=" + encode(audience); // this issuer makes the requested scope the token's audience
+        HttpRequest request = HttpRequest.newBuilder(URI.create(tokenEndpoint(issuerId)))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build();
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("issuer answered " + response.statusCode() + ": " + response.body());
+            }
+            JsonNode body = JSON.readTree(response.body());
+            return body.get("access_token").asString();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot reach the test issuer", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The underlying server, for what this fixture does not offer (login form behaviour, callbacks). */
+    public MockOAuth2Server server() {
+        return server;
+    }
+
+    private static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        server.shutdown();
+    }
+}
