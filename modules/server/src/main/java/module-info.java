@@ -13,6 +13,9 @@ module io.meshcontrol.server {
     requires io.prometheus.metrics.core;
     requires io.prometheus.metrics.model;
     requires io.prometheus.writer.text;
+    // OIDC issuers' discovery documents and key sets (identity), ID token signatures.
+    requires java.net.http;
+    requires com.nimbusds.jose.jwt;
 
     exports io.meshcontrol.server;
     // The /key answer and the early payload are records written by Jackson.

@@ -8,8 +8,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
+import okhttp3.HttpUrl;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -44,28 +47,41 @@ public final class OidcIssuerFixture implements AutoCloseable {
         return new OidcIssuerFixture(server);
     }
 
-    /** The issuer URL of {@code issuerId}, as its discovery document and its tokens name it (no trailing slash). */
+    /**
+     * The issuer URL of {@code issuerId}, as its discovery document and its tokens name it (no trailing slash). It
+     * is written with the address 127.0.0.1, not a name: test servers resolve no names, and this issuer names itself
+     * after the host its callers used.
+     */
     public String issuer(String issuerId) {
-        String url = server.issuerUrl(issuerId).toString();
-        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        return "http://127.0.0.1:" + server.baseUrl().port() + "/" + issuerId;
     }
 
     /** {@code <issuer>/.well-known/openid-configuration}. */
     public String discoveryUrl(String issuerId) {
-        return server.wellKnownUrl(issuerId).toString();
+        return issuer(issuerId) + "/.well-known/openid-configuration";
     }
 
     /** The token endpoint of {@code issuerId}. */
     public String tokenEndpoint(String issuerId) {
-        return server.tokenEndpointUrl(issuerId).toString();
+        return issuer(issuerId) + "/token";
     }
 
     /**
-     * A token signed by the issuer's key with exactly these claims besides the standard ones ({@code iss},
-     * {@code sub}, {@code aud}, {@code iat}, {@code nbf}, {@code exp} one hour on, {@code jti}).
+     * A token signed by the issuer's key, with {@code iss}, {@code sub}, {@code aud}, {@code iat}, {@code nbf},
+     * {@code exp} ({@code lifetime} on) and {@code claims}, which may also override the standard ones.
      */
+    public String signedToken(String issuerId, String subject, String audience, Map<String, Object> claims,
+            Duration lifetime) {
+        Map<String, Object> all = new HashMap<>();
+        all.put("sub", subject);
+        all.put("aud", audience);
+        all.putAll(claims);
+        return server.anyToken(HttpUrl.get(issuer(issuerId)), all, lifetime).serialize();
+    }
+
+    /** {@link #signedToken(String, String, String, Map, Duration)} valid for an hour. */
     public String signedToken(String issuerId, String subject, String audience, Map<String, Object> claims) {
-        return server.issueToken(issuerId, subject, audience, claims, 3600).serialize();
+        return signedToken(issuerId, subject, audience, claims, Duration.ofHours(1));
     }
 
     /**

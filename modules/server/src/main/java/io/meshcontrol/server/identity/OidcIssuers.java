@@ -1,0 +1,284 @@
+package io.meshcontrol.server.identity;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.JWSVerifier;
+import com.nimbusds.jose.crypto.factories.DefaultJWSVerifierFactory;
+import com.nimbusds.jose.jwk.AsymmetricJWK;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.KeyUse;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.address.EgressGuard;
+import io.meshcontrol.relay.map.MapUrlFetcher;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.Key;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Verifies ID tokens of OIDC issuers: the issuer's discovery document names its JWKS, whose keys are cached per
+ * issuer and fetched again when a token names a key id the cache lacks (the issuer rotated its keys). A token passes
+ * when it is signed with an asymmetric algorithm by one of the issuer's keys, names the issuer as {@code iss}, and is
+ * within its {@code exp}, {@code nbf} and {@code iat} with {@link #LEEWAY} of clock difference. Audience, subject and
+ * other claims are the caller's to check.
+ *
+ * <p>Issuer and JWKS URLs are outgoing requests: their hosts' resolved addresses must pass the {@link EgressGuard}.
+ * As with DERP map URLs, the HTTP client resolves the name once more when it connects; a DNS answer that changes in
+ * between is not caught, and only public keys are read from the answer.
+ */
+public final class OidcIssuers {
+
+    /** The spec's clock leeway for federated tokens; also used for OIDC login. */
+    public static final Duration LEEWAY = Duration.ofMinutes(1);
+    /** Discovery documents and key sets are small; anything bigger is refused. */
+    static final int MAX_DOCUMENT_BYTES = 512 * 1024;
+    /** A token naming an unknown key fetches the key set again at most this often per issuer. */
+    static final Duration REFETCH_INTERVAL = Duration.ofSeconds(10);
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final List<JWSAlgorithm> ALLOWED = List.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384,
+            JWSAlgorithm.RS512, JWSAlgorithm.PS256, JWSAlgorithm.PS384, JWSAlgorithm.PS512, JWSAlgorithm.ES256,
+            JWSAlgorithm.ES384, JWSAlgorithm.ES512, JWSAlgorithm.EdDSA, JWSAlgorithm.Ed25519);
+
+    /** A token that passed: its claims as the issuer wrote them ({@code aud} may be a string or a list). */
+    public record VerifiedToken(String issuer, String subject, List<String> audience, Map<String, Object> claims) {
+
+        public VerifiedToken {
+            audience = List.copyOf(audience);
+            claims = Map.copyOf(claims);
+        }
+
+        /** A claim as text: strings as they are, other values (numbers, booleans) in their JSON form. */
+        public Optional<String> claimText(String name) {
+            Object value = claims.get(name);
+            return value == null ? Optional.empty() : Optional.of(value instanceof String s ? s : String.valueOf(value));
+        }
+    }
+
+    /** What the issuer published: its discovery document (all fields) and its key set. */
+    private record IssuerKeys(JsonNode discovery, JWKSet keys, Instant fetchedAt) {
+    }
+
+    private final EgressGuard guard;
+    private final MapUrlFetcher.Resolver resolver;
+    private final Clock clock;
+    private final JsonMapper json = JsonMapper.builder().build();
+    private final Map<String, IssuerKeys> cache = new ConcurrentHashMap<>();
+    private final HttpClient http = HttpClient.newBuilder()
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(TIMEOUT)
+            .build();
+
+    public OidcIssuers(EgressGuard guard, MapUrlFetcher.Resolver resolver, Clock clock) {
+        this.guard = guard;
+        this.resolver = resolver;
+        this.clock = clock;
+    }
+
+    /**
+     * The issuer's discovery document ({@code authorization_endpoint}, {@code token_endpoint}, ...), fetched once and
+     * cached with its keys.
+     */
+    public JsonNode discovery(String issuer) {
+        return keysOf(issuer).discovery();
+    }
+
+    /**
+     * Verifies {@code idToken} as issued by {@code issuer}.
+     *
+     * @throws MeshException (unauthenticated) naming why the token is refused, or (invalid) when the issuer cannot
+     *                       be reached or is not a usable OIDC issuer
+     */
+    public VerifiedToken verify(String issuer, String idToken) {
+        SignedJWT jwt;
+        JWTClaimsSet claims;
+        try {
+            jwt = SignedJWT.parse(idToken == null ? "" : idToken.trim());
+            claims = jwt.getJWTClaimsSet();
+        } catch (ParseException e) {
+            throw refused("the token is not a signed JWT (" + e.getMessage() + ")");
+        }
+        JWSHeader header = jwt.getHeader();
+        if (!ALLOWED.contains(header.getAlgorithm())) {
+            throw refused("the token is signed with " + header.getAlgorithm() + "; only asymmetric algorithms are accepted");
+        }
+        if (!issuer.equals(claims.getIssuer())) {
+            throw refused("the token's issuer is \"" + claims.getIssuer() + "\", expected \"" + issuer + "\"");
+        }
+        if (!verifiedBy(keyFor(issuer, header), jwt)) {
+            throw refused("the token's signature does not verify with the issuer's key " + header.getKeyID());
+        }
+        checkTimes(claims);
+        return new VerifiedToken(claims.getIssuer(), claims.getSubject(),
+                claims.getAudience() == null ? List.of() : claims.getAudience(), claims.getClaims());
+    }
+
+    private void checkTimes(JWTClaimsSet claims) {
+        Instant now = clock.instant();
+        Date exp = claims.getExpirationTime();
+        if (exp == null) {
+            throw refused("the token has no expiry (exp)");
+        }
+        if (now.isAfter(exp.toInstant().plus(LEEWAY))) {
+            throw refused("the token expired at " + exp.toInstant() + " (now " + now + ", leeway " + LEEWAY.toSeconds() + " s)");
+        }
+        Date nbf = claims.getNotBeforeTime();
+        if (nbf != null && now.plus(LEEWAY).isBefore(nbf.toInstant())) {
+            throw refused("the token is not valid before " + nbf.toInstant() + " (now " + now + ")");
+        }
+        Date iat = claims.getIssueTime();
+        if (iat != null && now.plus(LEEWAY).isBefore(iat.toInstant())) {
+            throw refused("the token was issued in the future, at " + iat.toInstant() + " (now " + now + ")");
+        }
+    }
+
+    /** The key the header names; an unknown key id fetches the key set again (rotation), at most once per interval. */
+    private JWK keyFor(String issuer, JWSHeader header) {
+        IssuerKeys known = keysOf(issuer);
+        Optional<JWK> key = select(known.keys(), header);
+        if (key.isEmpty() && !clock.instant().isBefore(known.fetchedAt().plus(REFETCH_INTERVAL))) {
+            cache.remove(issuer, known);
+            key = select(keysOf(issuer).keys(), header);
+        }
+        return key.orElseThrow(() -> refused("the issuer " + issuer + " publishes no key "
+                + (header.getKeyID() == null ? "for " + header.getAlgorithm() : "with id " + header.getKeyID())));
+    }
+
+    private static Optional<JWK> select(JWKSet keys, JWSHeader header) {
+        List<JWK> signing = keys.getKeys().stream()
+                .filter(k -> k.getKeyUse() == null || KeyUse.SIGNATURE.equals(k.getKeyUse()))
+                .filter(k -> k instanceof AsymmetricJWK)
+                .toList();
+        if (header.getKeyID() != null) {
+            return signing.stream().filter(k -> header.getKeyID().equals(k.getKeyID())).findFirst();
+        }
+        // Without a key id only an unambiguous key set will do.
+        return signing.size() == 1 ? Optional.of(signing.getFirst()) : Optional.empty();
+    }
+
+    private static boolean verifiedBy(JWK jwk, SignedJWT jwt) {
+        try {
+            Key key = ((AsymmetricJWK) jwk).toPublicKey();
+            JWSVerifier verifier = new DefaultJWSVerifierFactory().createJWSVerifier(jwt.getHeader(), key);
+            return jwt.verify(verifier);
+        } catch (JOSEException e) {
+            throw refused("the token cannot be verified with the issuer's key " + jwk.getKeyID() + ": " + e.getMessage());
+        }
+    }
+
+    private IssuerKeys keysOf(String issuer) {
+        return cache.computeIfAbsent(issuer, this::fetch);
+    }
+
+    private IssuerKeys fetch(String issuer) {
+        String base = issuer.endsWith("/") ? issuer.substring(0, issuer.length() - 1) : issuer;
+        JsonNode discovery = readJson(base + "/.well-known/openid-configuration", "discovery document");
+        JsonNode named = discovery.get("issuer");
+        if (named == null || !issuer.equals(named.asString())) {
+            throw unusable(issuer, "its discovery document names the issuer "
+                    + (named == null ? "(none)" : "\"" + named.asString() + "\""));
+        }
+        JsonNode jwksUri = discovery.get("jwks_uri");
+        if (jwksUri == null || !jwksUri.isString()) {
+            throw unusable(issuer, "its discovery document has no jwks_uri");
+        }
+        String jwksText = new String(get(jwksUri.asString(), "key set"), StandardCharsets.UTF_8);
+        try {
+            return new IssuerKeys(discovery, JWKSet.parse(jwksText), clock.instant());
+        } catch (ParseException e) {
+            throw unusable(issuer, "its key set at " + jwksUri.asString() + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    private JsonNode readJson(String url, String what) {
+        try {
+            JsonNode node = json.readTree(get(url, what));
+            if (node == null || !node.isObject()) {
+                throw MeshException.invalid("the OIDC " + what + " at " + url + " is not a JSON object");
+            }
+            return node;
+        } catch (JacksonException e) {
+            throw MeshException.invalid("the OIDC " + what + " at " + url + " is not JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    private byte[] get(String url, String what) {
+        URI uri;
+        try {
+            uri = URI.create(url);
+        } catch (IllegalArgumentException e) {
+            throw MeshException.invalid("the OIDC " + what + " URL " + url + " is not a URL");
+        }
+        if (!"https".equalsIgnoreCase(uri.getScheme()) && !"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+            throw MeshException.invalid("the OIDC " + what + " URL " + url + " is not an http(s) URL");
+        }
+        checkAddresses(uri, what);
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().header("Accept", "application/json").build();
+        try {
+            HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            try (InputStream body = response.body()) {
+                if (response.statusCode() != 200) {
+                    throw MeshException.invalid("the OIDC " + what + " at " + url + " answered HTTP " + response.statusCode());
+                }
+                byte[] bytes = body.readNBytes(MAX_DOCUMENT_BYTES + 1);
+                if (bytes.length > MAX_DOCUMENT_BYTES) {
+                    throw MeshException.invalid("the OIDC " + what + " at " + url + " is larger than "
+                            + MAX_DOCUMENT_BYTES / 1024 + " KiB");
+                }
+                return bytes;
+            }
+        } catch (IOException e) {
+            throw MeshException.invalid("cannot fetch the OIDC " + what + " at " + url + ": "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw MeshException.invalid("interrupted while fetching the OIDC " + what + " at " + url);
+        }
+    }
+
+    private void checkAddresses(URI uri, String what) {
+        String host = uri.getHost();
+        InetAddress[] addresses;
+        try {
+            addresses = resolver.resolve(host.startsWith("[") ? host.substring(1, host.length() - 1) : host);
+        } catch (UnknownHostException e) {
+            throw MeshException.invalid("cannot fetch the OIDC " + what + " at " + uri + ": unknown host " + host);
+        }
+        for (InetAddress address : addresses) {
+            Optional<String> refusal = guard.refusal(address);
+            if (refusal.isPresent()) {
+                throw MeshException.invalid("the OIDC " + what + " URL " + uri + " points at " + refusal.get()
+                        + ", which the server does not fetch from");
+            }
+        }
+    }
+
+    private static MeshException unusable(String issuer, String why) {
+        return MeshException.invalid("the OIDC issuer " + issuer + " cannot be used: " + why);
+    }
+
+    private static MeshException refused(String why) {
+        return MeshException.unauthenticated("ID token refused: " + why);
+    }
+}
