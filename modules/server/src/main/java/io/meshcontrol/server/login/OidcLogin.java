@@ -175,7 +175,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
             return LoginPages.page(400, "This login has expired",
                     "The link was used already or is too old. Start again: run tailscale up again, or open /login.");
         }
-        if (!state.equals(SessionCookies.cookie(request.header("Cookie").orElse(null), SessionCookies.LOGIN_STATE))) {
+        if (!SessionCookies.startedHere(request.header("Cookie").orElse(null), state.get())) {
             return LoginPages.page(400, "This login was started elsewhere",
                     "Finish the login in the browser that started it, or start again.");
         }

@@ -24,8 +24,11 @@ import java.util.Set;
 public final class SessionCookies implements SessionAuthentication {
 
     static final String SESSION = "svc_session";
-    /** Binds a login under way to the browser that started it: the callback must come back with it. */
-    static final String LOGIN_STATE = "svc_login";
+    /**
+     * Binds a login under way to the browser that started it: the callback must come back with the cookie of its
+     * state (one per login, so that two logins under way in one browser do not overwrite each other's).
+     */
+    private static final String LOGIN_STATE = "svc_login_";
     public static final String CSRF_HEADER = "X-CSRF-Token";
     static final String CALLBACK_PATH = "/oidc/callback";
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
@@ -89,8 +92,13 @@ public final class SessionCookies implements SessionAuthentication {
 
     /** Sent back by the browser on the issuer's redirect to the callback (a top-level GET: Lax lets it through). */
     String loginStateCookie(String state) {
-        return LOGIN_STATE + "=" + state + "; Path=" + CALLBACK_PATH + "; Max-Age="
+        return LOGIN_STATE + state + "=1; Path=" + CALLBACK_PATH + "; Max-Age="
                 + LoginFlows.LIFETIME.toSeconds() + attributes();
+    }
+
+    /** Whether the callback's request came from the browser that started the login of {@code state}. */
+    static boolean startedHere(String cookieHeader, String state) {
+        return cookie(cookieHeader, LOGIN_STATE + state).isPresent();
     }
 
     private String attributes() {
