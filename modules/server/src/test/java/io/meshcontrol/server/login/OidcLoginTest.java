@@ -243,6 +243,16 @@ class OidcLoginTest {
     }
 
     @Test
+    void aSessionHasNoMoreThanTheUsersRole() {
+        start(b -> b);
+        assertEquals(200, browser.logIn(server.url().resolve("/login"), "sub-freya", FREYA).status());
+        String csrf = JSON.readTree(get("/session").body()).get("csrfToken").asString();
+        assertEquals("member", JSON.readTree(get("/session").body()).get("role").asString());
+        HttpResponse<String> create = send("POST", "/api/v1/user", "{\"name\": \"thor\"}", Map.of("X-CSRF-Token", csrf));
+        assertEquals(403, create.statusCode(), "a member may not manage users: " + create.body());
+    }
+
+    @Test
     void aMemberWaitingForApprovalGetsNoSession() {
         start(b -> b);
         server.network.settings().update(io.meshcontrol.core.auth.Caller.localAdmin(), null, true, null);
