@@ -21,6 +21,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Base64;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -142,9 +144,16 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
     }
 
     private Reply toIssuer(LoginFlows.Purpose purpose) {
-        JsonNode endpoint = issuers.discovery(issuer).get("authorization_endpoint");
+        JsonNode endpoint;
+        try {
+            endpoint = issuers.discovery(issuer).get("authorization_endpoint");
+        } catch (MeshException e) {
+            LOG.log(Level.WARNING, "OIDC login cannot start: " + e.getMessage());
+            return LoginPages.page(502, "The identity provider cannot be reached", e.getMessage());
+        }
         if (endpoint == null || !endpoint.isString()) {
-            throw MeshException.invalid("the OIDC issuer " + issuer + " publishes no authorization_endpoint");
+            return LoginPages.page(502, "The identity provider cannot be used",
+                    "The OIDC issuer " + issuer + " publishes no authorization_endpoint.");
         }
         LoginFlows.Flow flow = flows.begin(purpose);
         Map<String, String> query = new LinkedHashMap<>();
@@ -253,7 +262,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
             form.put("client_id", settings.clientId());
         } else {
             // client_secret_basic, the default of every issuer (RFC 6749 2.3.1: both parts form-encoded first)
-            authorization = "Basic " + java.util.Base64.getEncoder().encodeToString((encode(settings.clientId()) + ":"
+            authorization = "Basic " + Base64.getEncoder().encodeToString((encode(settings.clientId()) + ":"
                     + encode(clientSecret)).getBytes(StandardCharsets.UTF_8));
         }
         JsonNode answer = issuers.tokenRequest(issuer, form, authorization);
@@ -273,7 +282,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
             throw MeshException.unauthenticated("ID token refused: it names no subject (sub)");
         }
         Object exp = token.claims().get("exp");
-        Instant expires = exp instanceof java.util.Date date ? date.toInstant() : clock.instant();
+        Instant expires = exp instanceof Date date ? date.toInstant() : clock.instant();
         return new IdentityClaims(token.issuer(), token.subject(), text(token, "email"),
                 Boolean.TRUE.equals(token.claims().get("email_verified"))
                         || "true".equals(token.claims().get("email_verified")),

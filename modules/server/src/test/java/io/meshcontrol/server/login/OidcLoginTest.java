@@ -273,6 +273,9 @@ class OidcLoginTest {
                 .set("oidc.issuer", "http://127.0.0.1:9/nowhere").set("oidc.client_id", "mesh")
                 .set("oidc.only_start_if_oidc_is_available", "false").start();
         assertEquals(200, server.request("GET", "/version", null, null).statusCode());
+        LoginBrowser.Page page = browser.open(server.url().resolve("/login"));
+        assertEquals(502, page.status());
+        assertTrue(page.body().contains("cannot be reached"), page.body());
     }
 
     private HttpResponse<String> get(String path) {
