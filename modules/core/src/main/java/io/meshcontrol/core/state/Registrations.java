@@ -190,9 +190,10 @@ public final class Registrations {
     /** A known machine keeps its id, addresses and name; a new one gets fresh ones. */
     private Registered upsert(Handle h, Request request, Grant grant, Instant now) {
         TailnetSettings current = settings.read(h);
-        // A user waiting for users approval has its machines held until it is approved, whatever the key says.
-        boolean authorized = (grant.preauthorized() || !current.devicesApprovalOn())
-                && (grant.user() == null || grant.user().approved());
+        boolean deviceLetIn = grant.preauthorized() || !current.devicesApprovalOn();
+        // A user waiting for users approval has its machines held until it is approved, whatever the key says, and
+        // also a machine that was let in before under someone else.
+        boolean userLetIn = grant.user() == null || grant.user().approved();
         Optional<Node> existing = nodes.byMachineKey(h, request.machineKey());
         requireNodeKeyFree(h, request.nodeKey(), existing.map(Node::id).orElse(-1L));
         Long userId = grant.user() == null ? null : grant.user().id();
@@ -205,9 +206,9 @@ public final class Registrations {
             node = approvals.autoApprove(h, new Node(before.id(), before.stableId(), before.machineKey(),
                     request.nodeKey(), before.discoKey(), request.hostname(), before.givenName(), userId, grant.tags(),
                     before.ipv4(), before.ipv6(), request.hostinfo(), before.endpoints(),
-                    before.authorized() || authorized, grant.ephemeral(), grant.preAuthKeyId(), grant.method(),
-                    before.createdAt(), before.lastSeen(), keyExpiry(current, grant.life(), now), advertised,
-                    sameOwner ? before.approvedRoutes() : List.of()));
+                    (before.authorized() || deviceLetIn) && userLetIn, grant.ephemeral(), grant.preAuthKeyId(),
+                    grant.method(), before.createdAt(), before.lastSeen(), keyExpiry(current, grant.life(), now),
+                    advertised, sameOwner ? before.approvedRoutes() : List.of()));
             nodes.update(h, node);
         } else {
             Set<String> used = new HashSet<>(h.createQuery("SELECT ipv4 FROM nodes").mapTo(String.class).list());
@@ -216,9 +217,9 @@ public final class Registrations {
                     candidate -> nodes.byGivenName(h, candidate).isPresent());
             node = approvals.autoApprove(h, new Node(nodes.nextId(h), "n" + RandomText.alphanumeric(10) + "CNTRL",
                     request.machineKey(), request.nodeKey(), null, request.hostname(), name, userId, grant.tags(),
-                    pair.ipv4(), pair.ipv6(), request.hostinfo(), List.of(), authorized, grant.ephemeral(),
-                    grant.preAuthKeyId(), grant.method(), now, null, keyExpiry(current, grant.life(), now), advertised,
-                    List.of()));
+                    pair.ipv4(), pair.ipv6(), request.hostinfo(), List.of(), deviceLetIn && userLetIn,
+                    grant.ephemeral(), grant.preAuthKeyId(), grant.method(), now, null,
+                    keyExpiry(current, grant.life(), now), advertised, List.of()));
             nodes.insert(h, node);
         }
         return new Registered(node, grant.user(), existing.isEmpty());

@@ -104,6 +104,22 @@ class PersonLoginTest {
     }
 
     @Test
+    void aMachineLetInBeforeIsHeldWhenAWaitingUserLogsInOnIt() {
+        net.user("odin", Role.MEMBER);
+        PendingLogins logins = net.network.pendingLogins();
+        Registrations.Request laptop = Machine.named("laptop").machineKey(MachinePrivateKey.generate().publicKey())
+                .hostinfo("{}").request();
+        Node before = logins.complete(net.admin, logins.start(laptop, false), "odin").node();
+        assertTrue(before.authorized());
+        net.network.settings().update(net.admin, null, true, null);
+        User freya = users.logIn(login("sub-1", "freya", "")).user();
+        Node after = logins.completeByLogin(logins.start(laptop, false), freya,
+                new Registrations.KeyLife.NetworkDefault()).node();
+        assertEquals(before.id(), after.id());
+        assertFalse(after.authorized());
+    }
+
+    @Test
     void approvingAUserLeavesItsMachinesToDeviceApprovalWhenThatIsOn() {
         net.network.settings().update(net.admin, true, true, null);
         User freya = users.logIn(login("sub-1", "freya", "")).user();
