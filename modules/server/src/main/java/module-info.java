@@ -22,4 +22,6 @@ module io.meshcontrol.server {
     exports io.meshcontrol.server.control to tools.jackson.databind;
     // The debug pages write their rows (records) as JSON.
     exports io.meshcontrol.server.metrics to tools.jackson.databind;
+    // GET /session answers a record written by Jackson.
+    exports io.meshcontrol.server.login to tools.jackson.databind;
 }

@@ -71,6 +71,17 @@ final class TestNetwork implements AutoCloseable {
                 nodes);
     }
 
+    /**
+     * The server with its embedded relay, configured further by {@code configure} (the {@code oidc} settings of a
+     * login test, say).
+     */
+    static TestNetwork withEmbeddedRelay(Path folder, TailscaleNodes nodes,
+            java.util.function.UnaryOperator<TestServer.Builder> configure) {
+        MovableClock clock = MovableClock.running();
+        return new TestNetwork(folder, clock, null, configure.apply(TestServer.in(folder).clock(clock).relay(false))
+                .start(), nodes);
+    }
+
     /** The server without any relay, for tests that bring their own. */
     static TestNetwork withoutRelay(Path folder, TailscaleNodes nodes) {
         MovableClock clock = MovableClock.running();

@@ -93,6 +93,11 @@ public final class MeshClient {
         return send("PATCH", "api/v1/user/" + path(id), change, UserView.class);
     }
 
+    /** Users approval: lets a user made by a first login into the network. */
+    public UserView approveUser(String id) {
+        return send("POST", "api/v1/user/" + path(id) + "/approve", null, UserView.class);
+    }
+
     public void deleteUser(String id) {
         send("DELETE", "api/v1/user/" + path(id), null, Void.class);
     }

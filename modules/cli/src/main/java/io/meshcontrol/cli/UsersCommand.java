@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "users", description = "Manage users and their roles.",
         subcommands = {UsersCommand.ListUsers.class, UsersCommand.Create.class, UsersCommand.Rename.class,
-                UsersCommand.SetRole.class, UsersCommand.Delete.class})
+                UsersCommand.SetRole.class, UsersCommand.Approve.class, UsersCommand.Delete.class})
 final class UsersCommand extends CommandGroup {
 
     static final List<Output.Column<UserView>> COLUMNS = List.of(
@@ -20,6 +20,7 @@ final class UsersCommand extends CommandGroup {
             new Output.Column<>("DISPLAY NAME", UserView::displayName),
             new Output.Column<>("EMAIL", UserView::email),
             new Output.Column<>("ROLE", UserView::role),
+            new Output.Column<>("STATUS", user -> user.approved() ? "active" : "needs approval"),
             new Output.Column<>("CREATED", UserView::createdAt));
 
     @Command(name = "list", description = "List users, or show one with --name.")
@@ -102,6 +103,24 @@ final class UsersCommand extends CommandGroup {
         @Override
         UserRequest change() {
             return UserRequest.role(role);
+        }
+    }
+
+    @Command(name = "approve", description = "Approve a user who waits for users approval (a first login while "
+            + "usersApprovalOn is set); their waiting machines join.")
+    static final class Approve extends Subcommand implements Callable<Integer> {
+        @Option(names = "--name", required = true, description = "User name")
+        String name;
+
+        @Mixin
+        Output output;
+
+        @Override
+        public Integer call() {
+            var client = client();
+            UserView user = client.approveUser(client.user(name).id());
+            output.print(context(), user, List.of(user), COLUMNS);
+            return 0;
         }
     }
 

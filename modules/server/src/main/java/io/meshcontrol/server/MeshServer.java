@@ -23,6 +23,9 @@ import io.meshcontrol.server.http.Authenticator;
 import io.meshcontrol.server.http.ProblemWriter;
 import io.meshcontrol.server.http.RequestPipeline;
 import io.meshcontrol.server.http.Routes;
+import io.meshcontrol.server.http.SessionAuthentication;
+import io.meshcontrol.server.identity.OidcIssuers;
+import io.meshcontrol.server.login.OidcLogin;
 import io.meshcontrol.server.metrics.DerpClientsPage;
 import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
@@ -134,7 +137,16 @@ public final class MeshServer implements AutoCloseable {
                 .register(routes);
         new SettingsRoutes(network.settings()).register(routes);
         new PolicyRoutes(network.policies()).register(routes);
-        new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), clock).register(routes);
+        // OIDC login for people, when oidc.issuer is set: machines' AuthURLs lead to the issuer; browser sessions.
+        OidcLogin oidc = settings.oidc().enabled() ? new OidcLogin(settings.oidc(), settings.serverUrl(),
+                new OidcIssuers(settings.derpMaps().egress(), settings.derpMaps().resolver(), clock), network, clock)
+                : null;
+        if (oidc != null) {
+            oidc.checkIssuer();
+            oidc.register(routes);
+        }
+        new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), clock,
+                oidc == null ? AuthRoutes.BY_ADMINISTRATOR : oidc).register(routes);
         new DocsRoutes(settings.version()).register(routes);
         // One pipeline of stages (metrics, worker dispatch, error ids, authentication) for /api/v1 and /machine/*.
         RequestPipeline pipeline = new RequestPipeline(httpMetrics, workers);
@@ -161,7 +173,8 @@ public final class MeshServer implements AutoCloseable {
                 .addHttpListener(settings.listenPort(), settings.listenHost())
                 .setServerOption(UndertowOptions.ENABLE_HTTP2, true)
                 .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, Routes.MAX_BODY_BYTES)
-                .setHandler(routes.build(pipeline, apiStyles(new Authenticator(network.apiKeys(), network.oauthClients(), localToken), json),
+                .setHandler(routes.build(pipeline, apiStyles(new Authenticator(network.apiKeys(), network.oauthClients(),
+                        localToken, oidc == null ? SessionAuthentication.NONE : oidc.sessionCookies()), json),
                         json, settings.version()))
                 .build();
         MetricsListener metrics = null;

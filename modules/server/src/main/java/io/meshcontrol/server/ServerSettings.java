@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param localCredentialPath where to leave the local CLI credential, or null for none
  * @param noiseKeyPath the server's Noise (ts2021) private key file, created on first start; clients pin its public
  *                     half, so it must survive restarts
+ * @param oidc OIDC login for people ({@code oidc.*}); on when its issuer is set
  */
 public record ServerSettings(
         String listenHost,
@@ -33,7 +34,8 @@ public record ServerSettings(
         Path noiseKeyPath,
         Control control,
         Relay relay,
-        DerpMaps derpMaps) {
+        DerpMaps derpMaps,
+        MeshConfig.Oidc oidc) {
 
     /**
      * Where the DERP map comes from besides the embedded relay: the defaults of the
@@ -104,6 +106,6 @@ public record ServerSettings(
                 config.cli().localCredentialPath().orElseGet(LocalAccess::defaultLocation), config.noise().privateKeyPath(),
                 new Control(MapContexts.dns(config.dns()), Control.DEFAULT_KEEP_ALIVE,
                         config.node().ephemeral().inactivityTimeout()),
-                Relay.from(config.derp(), listen.host()), DerpMaps.from(config, launch.resolver()));
+                Relay.from(config.derp(), listen.host()), DerpMaps.from(config, launch.resolver()), config.oidc());
     }
 }

@@ -18,6 +18,7 @@ import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.state.Users;
 import io.meshcontrol.server.docs.OpenApiDocument;
 import io.meshcontrol.server.http.ApiStyles;
 import io.meshcontrol.server.http.Route;
@@ -219,6 +220,14 @@ class ApiContractTest {
         refused("PATCH", "/api/v1/user/" + loki, admin, body(UserRequest.rename("no spaces")), 400);
         call("PATCH", "/api/v1/user/" + loki, admin, body(UserRequest.rename("odin")), 409);
         call("DELETE", "/api/v1/user/" + loki, admin, null, 204);
+        call("PATCH", "/api/v1/settings", admin, body(new SettingsView(null, true, null)), 200);
+        String waiting = Long.toString(server.network.users().logIn(new Users.PersonLogin("https://login.example.com",
+                "sub-1", "freya", "", "")).user().id());
+        call("POST", "/api/v1/user/" + waiting + "/approve", powerless, null, 403);
+        call("POST", "/api/v1/user/" + waiting + "/approve", admin, null, 200);
+        call("POST", "/api/v1/user/" + waiting + "/approve", admin, null, 400);
+        call("POST", "/api/v1/user/999999/approve", admin, null, 404);
+        call("PATCH", "/api/v1/settings", admin, body(new SettingsView(null, false, null)), 200);
 
         String ci = prefix(call("POST", "/api/v1/apikey", admin,
                 body(new ApiKeyRequest("odin", List.of("devices:core:read"), "ci", "720h")), 201));

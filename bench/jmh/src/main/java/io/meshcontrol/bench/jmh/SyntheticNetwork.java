@@ -32,7 +32,8 @@ public final class SyntheticNetwork {
         Random random = new Random(42);
         Map<Long, User> userMap = new HashMap<>();
         for (long u = 1; u <= users; u++) {
-            userMap.put(u, new User(u, "user" + u, "User " + u, "user" + u + "@example.com", Role.MEMBER, CREATED));
+            userMap.put(u, new User(u, "user" + u, "User " + u, "user" + u + "@example.com", Role.MEMBER, CREATED,
+                    true));
         }
         Map<Long, Node> nodeMap = new HashMap<>();
         for (long id = 1; id <= nodes; id++) {

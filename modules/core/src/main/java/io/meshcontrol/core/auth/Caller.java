@@ -22,7 +22,9 @@ public record Caller(Kind kind, String actor, ApiKey apiKey, User owner, List<St
         LOCAL_ADMIN,
         API_KEY,
         /** An OAuth or federated access token; it cannot mint API keys. */
-        ACCESS_TOKEN
+        ACCESS_TOKEN,
+        /** A person's browser session, from an OIDC login: bounded by the user's role. */
+        SESSION
     }
 
     public Caller {
@@ -53,6 +55,12 @@ public record Caller(Kind kind, String actor, ApiKey apiKey, User owner, List<St
     public static Caller forApiKey(ApiKey key, User owner, User creator) {
         List<String> scopes = ScopeBounds.boundedByOwnerAndCreator(key.scopes(), owner, creator);
         return new Caller(Kind.API_KEY, "apikey:" + key.id(), key, owner, scopes);
+    }
+
+    /** The caller behind a browser session: the user, with the whole of the user's role. */
+    public static Caller forSession(User user) {
+        return new Caller(Kind.SESSION, "user:" + user.name(), null, user,
+                RoleScopes.of(user.role()));
     }
 
     public boolean isAllAccess() {

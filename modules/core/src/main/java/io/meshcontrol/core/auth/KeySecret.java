@@ -88,7 +88,8 @@ public record KeySecret(Kind kind, String prefix, String secret) {
                 storedHash.getBytes(StandardCharsets.US_ASCII));
     }
 
-    static String sha256Hex(String text) {
+    /** Lower-case hex SHA-256 of the text's UTF-8 bytes: how random secrets are stored. */
+    public static String sha256Hex(String text) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest);

@@ -45,6 +45,8 @@ public final class ScopeBounds {
     public static Long creatorFor(Caller minter, User owner) {
         return switch (minter.kind()) {
             case LOCAL_ADMIN -> null;
+            // A person in a browser session is bounded by their own role, whoever the new credential is for.
+            case SESSION -> minter.owner().id();
             case ACCESS_TOKEN -> throw new IllegalArgumentException(
                     "an access token is bounded by its OAuth client, not by a user who made it");
             case API_KEY -> {

@@ -102,6 +102,7 @@ final class ConfigBinder {
                         v.stringList("oidc.allowed_domains"),
                         v.stringList("oidc.allowed_users"),
                         v.stringList("oidc.allowed_groups"),
+                        v.bool("oidc.email_verified_required"),
                         v.duration("oidc.expiry"),
                         v.bool("oidc.use_expiry_from_token"),
                         v.bool("oidc.only_start_if_oidc_is_available"),

@@ -131,34 +131,25 @@ public final class ConfigSchema {
                     .notYet(Support.NOT_YET),
 
             optionalString("oidc.issuer", null, "OpenID Connect issuer URL; setting it turns on OIDC login.")
-                    .withCheck(Checks.httpUrl())
-                    .notYet(Support.NOT_YET_REFUSED),
-            string("oidc.client_id", "", "OIDC client ID.")
-                    .notYet(Support.NOT_YET_REFUSED),
-            optionalString("oidc.client_secret", null, "OIDC client secret; excludes oidc.client_secret_path.")
-                    .notYet(Support.NOT_YET_REFUSED),
-            optionalPath("oidc.client_secret_path", null, "File holding the OIDC client secret.")
-                    .notYet(Support.NOT_YET_REFUSED),
-            stringList("oidc.scope", List.of("openid", "profile", "email"), "Scopes requested at login.")
-                    .notYet(Support.NOT_YET_REFUSED),
-            stringMap("oidc.extra_params", Map.of(), "Extra query parameters for the authorization request.")
-                    .notYet(Support.NOT_YET_REFUSED),
-            stringList("oidc.allowed_domains", List.of(), "Only e-mail domains listed here may log in (empty: any).")
-                    .notYet(Support.NOT_YET_REFUSED),
-            stringList("oidc.allowed_users", List.of(), "Only e-mail addresses listed here may log in (empty: any).")
-                    .notYet(Support.NOT_YET_REFUSED),
-            stringList("oidc.allowed_groups", List.of(), "Only members of a group listed here may log in (empty: any).")
-                    .notYet(Support.NOT_YET_REFUSED),
-            duration("oidc.expiry", Duration.ofDays(180), "How long a node logged in through OIDC stays valid; 0s: forever.")
-                    .notYet(Support.NOT_YET_REFUSED),
-            bool("oidc.use_expiry_from_token", false, "Use the ID token's expiry instead of oidc.expiry.")
-                    .notYet(Support.NOT_YET_REFUSED),
-            bool("oidc.only_start_if_oidc_is_available", true, "Refuse to start while the issuer cannot be reached.")
-                    .notYet(Support.NOT_YET_REFUSED),
-            bool("oidc.pkce.enabled", false, "Use PKCE in the authorization code flow.")
-                    .notYet(Support.NOT_YET_REFUSED),
-            choice("oidc.pkce.method", MeshConfig.Pkce.Method.class, MeshConfig.Pkce.Method.S256, "PKCE challenge method.")
-                    .notYet(Support.NOT_YET_REFUSED),
+                    .withCheck(Checks.httpUrl()),
+            string("oidc.client_id", "", "OIDC client ID."),
+            optionalString("oidc.client_secret", null, "OIDC client secret; excludes oidc.client_secret_path."),
+            optionalPath("oidc.client_secret_path", null, "File holding the OIDC client secret."),
+            stringList("oidc.scope", List.of("openid", "profile", "email"), "Scopes requested at login."),
+            stringMap("oidc.extra_params", Map.of(), "Extra query parameters for the authorization request."),
+            stringList("oidc.allowed_domains", List.of(), "Only e-mail domains listed here may log in (empty: any)."),
+            stringList("oidc.allowed_users", List.of(), "Only e-mail addresses listed here may log in (empty: any)."),
+            stringList("oidc.allowed_groups", List.of(),
+                    "Only members of a group listed here (the groups claim) may log in (empty: any)."),
+            bool("oidc.email_verified_required", true,
+                    "Trust the e-mail claim (allowed_domains, allowed_users, the profile) only when email_verified is true."),
+            duration("oidc.expiry", Duration.ofDays(180),
+                    "Key lifetime of a node registered through OIDC login; 0s: never expires."),
+            bool("oidc.use_expiry_from_token", false,
+                    "Expire such a node's key when the ID token expires, instead of after oidc.expiry."),
+            bool("oidc.only_start_if_oidc_is_available", true, "Refuse to start while the issuer cannot be reached."),
+            bool("oidc.pkce.enabled", true, "Send a PKCE challenge with the authorization request (RFC 7636)."),
+            choice("oidc.pkce.method", MeshConfig.Pkce.Method.class, MeshConfig.Pkce.Method.S256, "PKCE challenge method."),
 
             duration("node.expiry", Duration.ZERO, "Default key expiry of newly registered nodes; 0s: no expiry."),
             duration("node.ephemeral.inactivity_timeout", Duration.ofMinutes(30),

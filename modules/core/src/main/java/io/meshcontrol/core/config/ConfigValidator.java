@@ -90,6 +90,9 @@ final class ConfigValidator {
         if (v.optional("oidc.issuer").isPresent() && v.string("oidc.client_id").isEmpty()) {
             report("oidc.client_id", "must be set when oidc.issuer is set");
         }
+        if (v.optional("oidc.issuer").isPresent() && !v.stringList("oidc.scope").contains("openid")) {
+            report("oidc.scope", "must include openid: without it the issuer sends no ID token");
+        }
     }
 
     private void smtp() {

@@ -181,7 +181,7 @@ public record MeshConfig(
     public record Oidc(Optional<String> issuer, String clientId, Optional<String> clientSecret,
                        Optional<Path> clientSecretPath, List<String> scope, Map<String, String> extraParams,
                        List<String> allowedDomains, List<String> allowedUsers, List<String> allowedGroups,
-                       Duration expiry, boolean useExpiryFromToken, boolean onlyStartIfOidcIsAvailable, Pkce pkce) {
+                       boolean emailVerifiedRequired, Duration expiry, boolean useExpiryFromToken, boolean onlyStartIfOidcIsAvailable, Pkce pkce) {
         public Oidc {
             scope = List.copyOf(scope);
             extraParams = Collections.unmodifiableMap(new LinkedHashMap<>(extraParams));
@@ -199,7 +199,8 @@ public record MeshConfig(
             return "Oidc[issuer=" + issuer + ", clientId=" + clientId
                     + ", clientSecret=" + clientSecret.map(secret -> REDACTED) + ", clientSecretPath=" + clientSecretPath
                     + ", scope=" + scope + ", extraParams=" + extraParams + ", allowedDomains=" + allowedDomains
-                    + ", allowedUsers=" + allowedUsers + ", allowedGroups=" + allowedGroups + ", expiry=" + expiry
+                    + ", allowedUsers=" + allowedUsers + ", allowedGroups=" + allowedGroups
+                    + ", emailVerifiedRequired=" + emailVerifiedRequired + ", expiry=" + expiry
                     + ", useExpiryFromToken=" + useExpiryFromToken
                     + ", onlyStartIfOidcIsAvailable=" + onlyStartIfOidcIsAvailable + ", pkce=" + pkce + "]";
         }

@@ -14,6 +14,10 @@ final class UnsupportedKeys {
     record Report(List<ConfigProblem> errors, List<String> warnings) {
     }
 
+    /** The refused keys are the TLS ones: what the server does instead, and what to do about it. */
+    private static final String TLS_ADVICE = "the server serves plain HTTP only; remove it and terminate TLS in a "
+            + "reverse proxy in front of listen_addr, with server_url set to the proxy's https:// address";
+
     private UnsupportedKeys() {
     }
 
@@ -27,21 +31,11 @@ final class UnsupportedKeys {
             }
             String where = values.origin(key.path()).map(variable -> " (set by " + variable + ")").orElse("");
             if (key.support() == ConfigKey.Support.NOT_YET_REFUSED) {
-                errors.add(new ConfigProblem(key.path(), "is not supported yet" + where + ": " + advice(key.path())));
+                errors.add(new ConfigProblem(key.path(), "is not supported yet" + where + ": " + TLS_ADVICE));
             } else {
                 warnings.add(key.path() + " is not supported yet and is ignored" + where + "; remove it to silence this");
             }
         }
         return new Report(errors, warnings);
-    }
-
-    /** What the server would do instead of what the key promises, and what to do about it. */
-    private static String advice(String path) {
-        if (path.startsWith("oidc.")) {
-            return "the server has no OIDC login and would not apply it; remove the oidc settings and let nodes join "
-                    + "with pre-auth keys (svc preauthkeys create)";
-        }
-        return "the server serves plain HTTP only; remove it and terminate TLS in a reverse proxy in front of "
-                + "listen_addr, with server_url set to the proxy's https:// address";
     }
 }

@@ -24,6 +24,21 @@ public sealed interface MeshEvent {
         }
     }
 
+    /** A user made by a first login while users approval is on: it waits for {@code svc users approve}. */
+    record UserNeedsApproval(Instant at, User user) implements MeshEvent {
+        @Override
+        public String type() {
+            return "userNeedsApproval";
+        }
+    }
+
+    record UserApproved(Instant at, User user, String actor) implements MeshEvent {
+        @Override
+        public String type() {
+            return "userApproved";
+        }
+    }
+
     record UserDeleted(Instant at, User user, String actor) implements MeshEvent {
         @Override
         public String type() {

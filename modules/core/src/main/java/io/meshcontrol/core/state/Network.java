@@ -3,6 +3,7 @@ package io.meshcontrol.core.state;
 import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.store.AccessTokenStore;
 import io.meshcontrol.core.store.ApiKeyStore;
+import io.meshcontrol.core.store.BrowserSessionStore;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.Database;
 import io.meshcontrol.core.store.DerpSettingsStore;
@@ -32,6 +33,7 @@ public final class Network {
     private final Settings settings;
     private final Registrations registrations;
     private final PendingLogins pendingLogins;
+    private final BrowserSessions browserSessions;
     private final Snapshots snapshots;
     private final Presence presence;
     private final Policies policies;
@@ -73,7 +75,7 @@ public final class Network {
         this.routeElection = new RouteElection(snapshots, options.routesHighAvailability(), clock);
         this.routeApprovals = new RouteApprovals(jdbi, snapshots, nodeStore, userStore, policies, clock);
         policies.approveRoutesWith(routeApprovals);
-        this.users = new Users(jdbi, userStore, nodeStore, snapshots, clock);
+        this.users = new Users(jdbi, userStore, nodeStore, settingsStore, snapshots, clock);
         this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, options.maxKeyLifetimes(), clock);
         this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, policies, options.maxKeyLifetimes(),
                 clock);
@@ -82,6 +84,7 @@ public final class Network {
         this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, policies,
                 routeApprovals, options, snapshots, clock);
         this.pendingLogins = new PendingLogins(registrations, users, clock);
+        this.browserSessions = new BrowserSessions(jdbi, new BrowserSessionStore(), userStore, clock);
         this.savedDerpSettings = new SavedDerpSettings(jdbi, new DerpSettingsStore(), audit, clock);
         this.oauthClients = new OAuthClients(jdbi, new OAuthClientStore(), new AccessTokenStore(), audit, policies,
                 tailnetId, clock);
@@ -136,6 +139,11 @@ public final class Network {
 
     public PendingLogins pendingLogins() {
         return pendingLogins;
+    }
+
+    /** Browser sessions of people who logged in (the console). */
+    public BrowserSessions browserSessions() {
+        return browserSessions;
     }
 
     /** The change feed and the snapshot it keeps. */

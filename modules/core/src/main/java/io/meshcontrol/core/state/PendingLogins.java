@@ -17,8 +17,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Interactive logins: a machine without a key gets an auth id (its AuthURL ends in it) and waits; an
- * administrator completes it with {@code svc auth register --user U --auth-id ID}, and the waiting machine
- * is registered for that user. Pending logins live in memory and lapse after {@link #LIFETIME}.
+ * administrator completes it with {@code svc auth register --user U --auth-id ID}, or the person logs in at the
+ * OIDC issuer, and the waiting machine is registered for that user. Pending logins live in memory and lapse after
+ * {@link #LIFETIME}.
  */
 public final class PendingLogins {
 
@@ -73,16 +74,33 @@ public final class PendingLogins {
     /** Registers the waiting machine for {@code userName} and wakes it. */
     public Registrations.Registered complete(Caller caller, String authId, String userName) {
         caller.require(Nodes.WRITE_SCOPE);
+        Pending login = requirePending(authId);
+        User user = users.byName(userName).orElseThrow(() -> MeshException.notFound("no user \"" + userName + "\""));
+        return complete(authId, login, user, new Registrations.KeyLife.NetworkDefault());
+    }
+
+    /**
+     * Registers the waiting machine for the user who logged in at the OIDC issuer (the server verified the ID token),
+     * with the key life the {@code oidc} settings ask for, and wakes it.
+     */
+    public Registrations.Registered completeByLogin(String authId, User user, Registrations.KeyLife life) {
+        return complete(authId, requirePending(authId), user, life);
+    }
+
+    private Registrations.Registered complete(String authId, Pending login, User user, Registrations.KeyLife life) {
+        Registrations.Registered registered = registrations.forUser(login.request(), user, login.ephemeral(), life);
+        pending.remove(authId);
+        login.done().complete(registered);
+        return registered;
+    }
+
+    private Pending requirePending(String authId) {
         Pending login = pending.get(authId);
         if (login == null || !clock.instant().isBefore(login.expires())) {
             throw MeshException.notFound("no pending login with auth id \"" + authId + "\" (it may have expired; "
                     + "run tailscale up again for a new one)");
         }
-        User user = users.byName(userName).orElseThrow(() -> MeshException.notFound("no user \"" + userName + "\""));
-        Registrations.Registered registered = registrations.forUser(login.request(), user, login.ephemeral());
-        pending.remove(authId);
-        login.done().complete(registered);
-        return registered;
+        return login;
     }
 
     private void dropLapsed() {

@@ -50,6 +50,25 @@ public final class Registrations {
         }
     }
 
+    /**
+     * How long the key of a node registered by an interactive login lives, as the file's settings ask: the
+     * network's default ({@code node.expiry}), a fixed lifetime ({@code oidc.expiry}) or an instant (the ID token's
+     * expiry, {@code oidc.use_expiry_from_token}).
+     */
+    public sealed interface KeyLife {
+        /** {@code node.expiry}, or the tailnet key duration when set. */
+        record NetworkDefault() implements KeyLife {
+        }
+
+        /** A lifetime from the file (zero: never expires); the tailnet key duration wins when set. */
+        record Lifetime(Duration duration) implements KeyLife {
+        }
+
+        /** Expires at this instant, whatever the other settings say. */
+        record Until(Instant at) implements KeyLife {
+        }
+    }
+
     /** A node after registration, with its owner (null for a tagged node). */
     public record Registered(Node node, User user, boolean created) {
     }
@@ -89,7 +108,7 @@ public final class Registrations {
             User keyUser = key.tags().isEmpty() && key.userId() != null ? users.byId(h, key.userId()).orElseThrow() : null;
             List<String> tags = TagRules.forRegistration(policies.policy(), keyUser, key.tags(), request.requestTags());
             Registered result = upsert(h, request, new Grant(tags.isEmpty() ? keyUser : null, tags, key.ephemeral(),
-                    key.preauthorized(), key.id(), Node.RegisterMethod.AUTH_KEY), now);
+                    key.preauthorized(), key.id(), Node.RegisterMethod.AUTH_KEY, new KeyLife.NetworkDefault()), now);
             preAuthKeys.recordUse(h, key, now);
             publishOnCommit(h, result, now);
             return result;
@@ -97,12 +116,12 @@ public final class Registrations {
     }
 
     /** Registers the machine of a completed interactive login for {@code user}. */
-    Registered forUser(Request request, User user, boolean ephemeral) {
+    Registered forUser(Request request, User user, boolean ephemeral, KeyLife life) {
         Instant now = clock.instant();
         List<String> tags = TagRules.forRegistration(policies.policy(), user, List.of(), request.requestTags());
         return jdbi.inTransaction(h -> {
             Registered registered = upsert(h, request, new Grant(tags.isEmpty() ? user : null, tags, ephemeral, false,
-                    null, Node.RegisterMethod.INTERACTIVE), now);
+                    null, Node.RegisterMethod.INTERACTIVE, life), now);
             publishOnCommit(h, registered, now);
             return registered;
         });
@@ -132,7 +151,7 @@ public final class Registrations {
                 return Optional.<Registered>empty();
             }
             requireNodeKeyFree(h, newKey, node.get().id());
-            Node updated = node.get().withNodeKey(newKey, keyExpiry(settings.read(h), now));
+            Node updated = node.get().withNodeKey(newKey, keyExpiry(settings.read(h), new KeyLife.NetworkDefault(), now));
             nodes.update(h, updated);
             feed.publishOnCommit(h, new MeshEvent.NodeChanged(now, updated, "node key rotated"));
             return Optional.of(new Registered(updated,
@@ -163,15 +182,18 @@ public final class Registrations {
         });
     }
 
-    /** What a registration grants the node: its owner or tags, and how it came in. */
+    /** What a registration grants the node: its owner or tags, how it came in, how long its key lives. */
     private record Grant(User user, List<String> tags, boolean ephemeral, boolean preauthorized, Long preAuthKeyId,
-            Node.RegisterMethod method) {
+            Node.RegisterMethod method, KeyLife life) {
     }
 
     /** A known machine keeps its id, addresses and name; a new one gets fresh ones. */
     private Registered upsert(Handle h, Request request, Grant grant, Instant now) {
         TailnetSettings current = settings.read(h);
-        boolean authorized = grant.preauthorized() || !current.devicesApprovalOn();
+        boolean deviceLetIn = grant.preauthorized() || !current.devicesApprovalOn();
+        // A user waiting for users approval has its machines held until it is approved, whatever the key says, and
+        // also a machine that was let in before under someone else.
+        boolean userLetIn = grant.user() == null || grant.user().approved();
         Optional<Node> existing = nodes.byMachineKey(h, request.machineKey());
         requireNodeKeyFree(h, request.nodeKey(), existing.map(Node::id).orElse(-1L));
         Long userId = grant.user() == null ? null : grant.user().id();
@@ -184,9 +206,9 @@ public final class Registrations {
             node = approvals.autoApprove(h, new Node(before.id(), before.stableId(), before.machineKey(),
                     request.nodeKey(), before.discoKey(), request.hostname(), before.givenName(), userId, grant.tags(),
                     before.ipv4(), before.ipv6(), request.hostinfo(), before.endpoints(),
-                    before.authorized() || authorized, grant.ephemeral(), grant.preAuthKeyId(), grant.method(),
-                    before.createdAt(), before.lastSeen(), keyExpiry(current, now), advertised,
-                    sameOwner ? before.approvedRoutes() : List.of()));
+                    (before.authorized() || deviceLetIn) && userLetIn, grant.ephemeral(), grant.preAuthKeyId(),
+                    grant.method(), before.createdAt(), before.lastSeen(), keyExpiry(current, grant.life(), now),
+                    advertised, sameOwner ? before.approvedRoutes() : List.of()));
             nodes.update(h, node);
         } else {
             Set<String> used = new HashSet<>(h.createQuery("SELECT ipv4 FROM nodes").mapTo(String.class).list());
@@ -195,8 +217,9 @@ public final class Registrations {
                     candidate -> nodes.byGivenName(h, candidate).isPresent());
             node = approvals.autoApprove(h, new Node(nodes.nextId(h), "n" + RandomText.alphanumeric(10) + "CNTRL",
                     request.machineKey(), request.nodeKey(), null, request.hostname(), name, userId, grant.tags(),
-                    pair.ipv4(), pair.ipv6(), request.hostinfo(), List.of(), authorized, grant.ephemeral(),
-                    grant.preAuthKeyId(), grant.method(), now, null, keyExpiry(current, now), advertised, List.of()));
+                    pair.ipv4(), pair.ipv6(), request.hostinfo(), List.of(), deviceLetIn && userLetIn,
+                    grant.ephemeral(), grant.preAuthKeyId(), grant.method(), now, null,
+                    keyExpiry(current, grant.life(), now), advertised, List.of()));
             nodes.insert(h, node);
         }
         return new Registered(node, grant.user(), existing.isEmpty());
@@ -217,10 +240,21 @@ public final class Registrations {
         }
     }
 
-    /** The tailnet setting (days) wins over {@code node.expiry}; zero in both means keys do not expire. */
-    private Instant keyExpiry(TailnetSettings current, Instant now) {
+    /**
+     * The tailnet setting (days) wins over {@code node.expiry} and {@code oidc.expiry}; zero means keys do not expire.
+     * An expiry taken from an ID token wins over both.
+     */
+    private Instant keyExpiry(TailnetSettings current, KeyLife life, Instant now) {
+        Duration fromFile;
+        switch (life) {
+            case KeyLife.Until until -> {
+                return until.at();
+            }
+            case KeyLife.Lifetime lifetime -> fromFile = lifetime.duration();
+            case KeyLife.NetworkDefault ignored -> fromFile = options.nodeKeyExpiry();
+        }
         Duration lifetime = current.devicesKeyDurationDays() > 0 ? Duration.ofDays(current.devicesKeyDurationDays())
-                : options.nodeKeyExpiry();
+                : fromFile;
         return lifetime.isZero() ? null : now.plus(lifetime);
     }
 }

@@ -5,9 +5,11 @@ import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.auth.RoleScopes;
 import io.meshcontrol.core.auth.Scopes;
 import io.meshcontrol.core.event.MeshEvent;
+import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.store.NodeStore;
+import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.UserStore;
 import java.time.Clock;
 import java.time.Instant;
@@ -38,16 +40,37 @@ public final class Users {
     public record UserChange(String name, String displayName, String email, Role role) {
     }
 
+    /**
+     * A person who proved to an issuer who they are (a verified ID token).
+     *
+     * @param issuer the token's {@code iss}, with {@code subject} its {@code sub}: the identity a user is linked to
+     * @param preferredName the name the user gets on first login, if free and valid (else it is derived)
+     * @param email empty unless the issuer's e-mail claim is trusted
+     */
+    public record PersonLogin(String issuer, String subject, String preferredName, String displayName, String email) {
+        public PersonLogin {
+            preferredName = nullToEmpty(preferredName);
+            displayName = nullToEmpty(displayName);
+            email = nullToEmpty(email);
+        }
+    }
+
+    /** The user a login is for; {@code created} on a first login. */
+    public record LoggedIn(User user, boolean created) {
+    }
+
     private final Jdbi jdbi;
     private final UserStore store;
     private final NodeStore nodes;
+    private final SettingsStore settings;
     private final Snapshots feed;
     private final Clock clock;
 
-    Users(Jdbi jdbi, UserStore store, NodeStore nodes, Snapshots feed, Clock clock) {
+    Users(Jdbi jdbi, UserStore store, NodeStore nodes, SettingsStore settings, Snapshots feed, Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
         this.nodes = nodes;
+        this.settings = settings;
         this.feed = feed;
         this.clock = clock;
     }
@@ -84,9 +107,74 @@ public final class Users {
         return jdbi.inTransaction(h -> {
             requireUnclaimed(h, name, null);
             requireUnclaimed(h, email, null);
-            User user = store.insert(h, name, nullToEmpty(request.displayName()), email, role, now);
+            // An administrator who makes a user approves it by doing so; users approval holds first logins only.
+            User user = store.insert(h, new UserStore.NewRow(name, nullToEmpty(request.displayName()), email, role, now,
+                    true));
             feed.publishOnCommit(h, new MeshEvent.UserCreated(now, user, caller.actor()));
             return user;
+        });
+    }
+
+    /**
+     * The user a verified login is for: the one linked to the identity; else an unlinked user with the same (trusted)
+     * e-mail, which an administrator made beforehand and which the identity is now linked to; else a new member, made
+     * here ({@code userCreated}), who waits for approval while users approval is on ({@code userNeedsApproval}).
+     * No caller: the issuer vouched for the person, and the server calls this only with a verified ID token.
+     */
+    public LoggedIn logIn(PersonLogin login) {
+        Instant now = clock.instant();
+        return jdbi.inTransaction(h -> {
+            Optional<User> linked = store.byIdentity(h, login.issuer(), login.subject());
+            if (linked.isPresent()) {
+                return new LoggedIn(linked.get(), false);
+            }
+            Optional<User> byEmail = login.email().isEmpty() ? Optional.empty() : store.byEmail(h, login.email())
+                    .filter(user -> !store.hasIdentity(h, user.id()));
+            if (byEmail.isPresent()) {
+                store.linkIdentity(h, login.issuer(), login.subject(), byEmail.get().id());
+                return new LoggedIn(byEmail.get(), false);
+            }
+            boolean approved = !settings.read(h).usersApprovalOn();
+            // A name or e-mail address belongs to one user: an address another user already goes by is not copied.
+            String email = EMAIL.matcher(login.email()).matches() && store.goingBy(h, login.email()).isEmpty()
+                    ? login.email() : "";
+            User user = store.insert(h, new UserStore.NewRow(freeName(h, login), login.displayName(), email,
+                    Role.MEMBER, now, approved));
+            store.linkIdentity(h, login.issuer(), login.subject(), user.id());
+            String actor = "login:" + login.issuer();
+            feed.publishOnCommit(h, new MeshEvent.UserCreated(now, user, actor));
+            if (!approved) {
+                feed.publishOnCommit(h, new MeshEvent.UserNeedsApproval(now, user));
+            }
+            return new LoggedIn(user, true);
+        });
+    }
+
+    /**
+     * Users approval: lets a user made by a first login into the network. Its machines that were held for it are
+     * let in too, unless device approval is on (then each still waits for its own approval).
+     */
+    public User approve(Caller caller, long id) {
+        caller.require(WRITE_SCOPE);
+        Instant now = clock.instant();
+        return jdbi.inTransaction(h -> {
+            User user = store.byId(h, id).orElseThrow(() -> unknown(Long.toString(id)));
+            if (user.approved()) {
+                throw MeshException.invalid("user " + user.name() + " is already approved");
+            }
+            User approved = user.withApproved();
+            store.update(h, approved);
+            feed.publishOnCommit(h, new MeshEvent.UserApproved(now, approved, caller.actor()));
+            if (!settings.read(h).devicesApprovalOn()) {
+                for (Node node : nodes.all(h)) {
+                    if (Long.valueOf(id).equals(node.userId()) && !node.authorized()) {
+                        Node let = node.withAuthorized(true);
+                        nodes.update(h, let);
+                        feed.publishOnCommit(h, new MeshEvent.NodeApproved(now, let));
+                    }
+                }
+            }
+            return approved;
         });
     }
 
@@ -175,6 +263,19 @@ public final class Users {
                     ? "a user named \"" + nameOrEmail + "\" already exists"
                     : "\"" + nameOrEmail + "\" is already the name or e-mail address of user " + other.name());
         }
+    }
+
+    /** The login's preferred name, else its e-mail, else its subject, made valid and free (suffix -2, -3, ...). */
+    private String freeName(Handle h, PersonLogin login) {
+        String wanted = !login.preferredName().isBlank() ? login.preferredName()
+                : !login.email().isBlank() ? login.email() : login.subject();
+        String base = wanted.replaceAll("[^A-Za-z0-9._@+-]", "-").replaceFirst("^[^A-Za-z0-9]+", "");
+        base = base.isEmpty() ? "user" : base.substring(0, Math.min(base.length(), 56));
+        String name = base;
+        for (int n = 2; !store.goingBy(h, name).isEmpty(); n++) {
+            name = base + "-" + n;
+        }
+        return name;
     }
 
     private static MeshException unknown(String nameOrId) {

@@ -23,19 +23,28 @@ public final class UserStore {
         this.listener = commitListener;
     }
 
-    private static final String COLUMNS = "id, name, display_name, email, role, created_at";
+    private static final String COLUMNS = "id, name, display_name, email, role, created_at, approved";
+    private static final String PREFIXED = "u.id, u.name, u.display_name, u.email, u.role, u.created_at, u.approved";
 
-    public User insert(Handle handle, String name, String displayName, String email, Role role, Instant createdAt) {
+    /** A user to insert; the store gives it its id. */
+    public record NewRow(String name, String displayName, String email, Role role, Instant createdAt,
+            boolean approved) {
+    }
+
+    public User insert(Handle handle, NewRow row) {
         CommitListener.requireTransaction(handle);
         long id = IdSequences.next(handle, "users");
-        User user = new User(id, name, displayName, email, role, createdAt);
-        handle.createUpdate("INSERT INTO users (" + COLUMNS + ") VALUES (:id, :name, :displayName, :email, :role, :createdAt)")
+        User user = new User(id, row.name(), row.displayName(), row.email(), row.role(), row.createdAt(),
+                row.approved());
+        handle.createUpdate("INSERT INTO users (" + COLUMNS + ") "
+                        + "VALUES (:id, :name, :displayName, :email, :role, :createdAt, :approved)")
                 .bind("id", id)
-                .bind("name", name)
-                .bind("displayName", displayName)
-                .bind("email", email)
-                .bind("role", role.wireName())
-                .bind("createdAt", createdAt.toEpochMilli())
+                .bind("name", user.name())
+                .bind("displayName", user.displayName())
+                .bind("email", user.email())
+                .bind("role", user.role().wireName())
+                .bind("createdAt", user.createdAt().toEpochMilli())
+                .bind("approved", user.approved())
                 .execute();
         handle.afterCommit(() -> listener.userWritten(user));
         return user;
@@ -43,13 +52,14 @@ public final class UserStore {
 
     public void update(Handle handle, User user) {
         CommitListener.requireTransaction(handle);
-        if (handle.createUpdate("UPDATE users SET name = :name, display_name = :displayName, email = :email, role = :role "
-                        + "WHERE id = :id")
+        if (handle.createUpdate("UPDATE users SET name = :name, display_name = :displayName, email = :email, role = :role, "
+                        + "approved = :approved WHERE id = :id")
                 .bind("id", user.id())
                 .bind("name", user.name())
                 .bind("displayName", user.displayName())
                 .bind("email", user.email())
                 .bind("role", user.role().wireName())
+                .bind("approved", user.approved())
                 .execute() == 1) {
             handle.afterCommit(() -> listener.userWritten(user));
         }
@@ -81,12 +91,39 @@ public final class UserStore {
                 .bind("text", text).map(UserStore::map).list();
     }
 
+    /** The user an issuer's identity (its ID tokens' {@code iss} and {@code sub}) is linked to. */
+    public Optional<User> byIdentity(Handle handle, String issuer, String subject) {
+        return handle.createQuery("SELECT " + PREFIXED + " FROM users u JOIN user_identities i ON i.user_id = u.id "
+                        + "WHERE i.issuer = :issuer AND i.subject = :subject")
+                .bind("issuer", issuer).bind("subject", subject)
+                .map(UserStore::map).findOne();
+    }
+
+    /** Whether any issuer identity is linked to this user. */
+    public boolean hasIdentity(Handle handle, long userId) {
+        return handle.createQuery("SELECT COUNT(*) FROM user_identities WHERE user_id = :id").bind("id", userId)
+                .mapTo(Integer.class).one() > 0;
+    }
+
+    public void linkIdentity(Handle handle, String issuer, String subject, long userId) {
+        CommitListener.requireTransaction(handle);
+        handle.createUpdate("INSERT INTO user_identities (issuer, subject, user_id) VALUES (:issuer, :subject, :userId)")
+                .bind("issuer", issuer).bind("subject", subject).bind("userId", userId)
+                .execute();
+    }
+
+    public Optional<User> byEmail(Handle handle, String email) {
+        return handle.createQuery("SELECT " + COLUMNS + " FROM users WHERE email = :email ORDER BY id LIMIT 1")
+                .bind("email", email)
+                .map(UserStore::map).findOne();
+    }
+
     public List<User> all(Handle handle) {
         return handle.createQuery("SELECT " + COLUMNS + " FROM users ORDER BY id").map(UserStore::map).list();
     }
 
     private static User map(ResultSet rs, StatementContext ctx) throws SQLException {
         return new User(rs.getLong("id"), rs.getString("name"), rs.getString("display_name"), rs.getString("email"),
-                Role.fromWireName(rs.getString("role")), Times.instant(rs, "created_at"));
+                Role.fromWireName(rs.getString("role")), Times.instant(rs, "created_at"), rs.getBoolean("approved"));
     }
 }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class ScopeBoundsTest {
 
     private static User user(Role role) {
-        return new User(1, "u", "", "", role, Instant.EPOCH);
+        return new User(1, "u", "", "", role, Instant.EPOCH, true);
     }
 
     @Test

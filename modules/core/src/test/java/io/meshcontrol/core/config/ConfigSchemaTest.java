@@ -27,6 +27,7 @@ class ConfigSchemaTest {
             "database.query_log.slow_threshold", "database.sqlite.path", "database.sqlite.write_ahead_log",
             "oidc.issuer", "oidc.client_id", "oidc.client_secret", "oidc.client_secret_path", "oidc.scope",
             "oidc.extra_params", "oidc.allowed_domains", "oidc.allowed_users", "oidc.allowed_groups", "oidc.expiry",
+            "oidc.email_verified_required", "oidc.only_start_if_oidc_is_available",
             "oidc.use_expiry_from_token", "oidc.pkce.enabled", "oidc.pkce.method",
             "policy.mode", "policy.path", "policy.geoip_database",
             "derp.server.enabled", "derp.server.region_id", "derp.server.region_code", "derp.server.region_name",

@@ -34,13 +34,6 @@ class UnsupportedKeysReportTest {
     }
 
     @Test
-    void anOidcIssuerIsAnErrorNamingTheKey() {
-        LoadedConfig loaded = fixture.load("oidc:\n  issuer: https://login.example.com\n  client_id: mesh\n");
-        assertEquals(List.of("oidc.issuer", "oidc.client_id"), loaded.errors().stream().map(ConfigProblem::key).toList());
-        assertTrue(loaded.errors().getFirst().reason().contains("no OIDC login"), loaded.errors().getFirst().reason());
-    }
-
-    @Test
     void anIgnoredSettingWithoutSecurityWeightIsAWarning() {
         LoadedConfig loaded = fixture.load("log:\n  format: json\nfunnel:\n  enabled: true\n");
         assertTrue(loaded.valid(), loaded.errors().toString());

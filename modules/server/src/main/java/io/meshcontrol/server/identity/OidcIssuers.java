@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -212,8 +213,12 @@ public final class OidcIssuers {
     }
 
     private JsonNode readJson(String url, String what) {
+        return readJson(get(url, what), url, what);
+    }
+
+    private JsonNode readJson(byte[] bytes, String url, String what) {
         try {
-            JsonNode node = json.readTree(get(url, what));
+            JsonNode node = json.readTree(bytes);
             if (node == null || !node.isObject()) {
                 throw MeshException.invalid("the OIDC " + what + " at " + url + " is not a JSON object");
             }
@@ -224,6 +229,37 @@ public final class OidcIssuers {
     }
 
     private byte[] get(String url, String what) {
+        URI uri = guarded(url, what);
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().header("Accept", "application/json").build();
+        return send(request, url, what);
+    }
+
+    /**
+     * Posts a form to the issuer's token endpoint (OIDC login redeems its authorization code there) through the same
+     * guard, and returns the JSON answer; an answer other than 200 is refused naming the issuer's {@code error}.
+     *
+     * @param authorization the {@code Authorization} header (client_secret_basic), or null to send none
+     */
+    public JsonNode tokenRequest(String issuer, Map<String, String> form, String authorization) {
+        JsonNode endpoint = discovery(issuer).get("token_endpoint");
+        if (endpoint == null || !endpoint.isString()) {
+            throw unusable(issuer, "its discovery document has no token_endpoint");
+        }
+        String url = endpoint.asString();
+        StringBuilder body = new StringBuilder();
+        form.forEach((name, value) -> body.append(body.isEmpty() ? "" : "&")
+                .append(URLEncoder.encode(name, StandardCharsets.UTF_8)).append('=')
+                .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        HttpRequest.Builder request = HttpRequest.newBuilder(guarded(url, "token endpoint")).timeout(TIMEOUT)
+                .header("Content-Type", "application/x-www-form-urlencoded").header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return readJson(send(request.build(), url, "token endpoint"), url, "token endpoint");
+    }
+
+    private URI guarded(String url, String what) {
         URI uri;
         try {
             uri = URI.create(url);
@@ -234,14 +270,18 @@ public final class OidcIssuers {
             throw MeshException.invalid("the OIDC " + what + " URL " + url + " is not an http(s) URL");
         }
         checkAddresses(uri, what);
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().header("Accept", "application/json").build();
+        return uri;
+    }
+
+    private byte[] send(HttpRequest request, String url, String what) {
         try {
             HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
             try (InputStream body = response.body()) {
-                if (response.statusCode() != 200) {
-                    throw MeshException.invalid("the OIDC " + what + " at " + url + " answered HTTP " + response.statusCode());
-                }
                 byte[] bytes = body.readNBytes(MAX_DOCUMENT_BYTES + 1);
+                if (response.statusCode() != 200) {
+                    throw MeshException.invalid("the OIDC " + what + " at " + url + " answered HTTP " + response.statusCode()
+                            + errorOf(bytes));
+                }
                 if (bytes.length > MAX_DOCUMENT_BYTES) {
                     throw MeshException.invalid("the OIDC " + what + " at " + url + " is larger than "
                             + MAX_DOCUMENT_BYTES / 1024 + " KiB");
@@ -254,6 +294,22 @@ public final class OidcIssuers {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw MeshException.invalid("interrupted while fetching the OIDC " + what + " at " + url);
+        }
+    }
+
+    /** The OAuth {@code error} (and its description) of a refusal's JSON body, if it has one. */
+    private String errorOf(byte[] body) {
+        try {
+            JsonNode node = json.readTree(body);
+            JsonNode error = node == null ? null : node.get("error");
+            if (error == null || !error.isString()) {
+                return "";
+            }
+            JsonNode description = node.get("error_description");
+            return " (" + error.asString() + (description != null && description.isString()
+                    ? ": " + description.asString() : "") + ")";
+        } catch (JacksonException e) {
+            return "";
         }
     }
 

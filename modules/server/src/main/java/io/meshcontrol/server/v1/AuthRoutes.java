@@ -13,22 +13,39 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 
 /**
- * Interactive login: the page a machine's AuthURL opens ({@code /register/{authId}}), and
- * {@code POST /api/v1/auth/register}, which completes it for a user.
+ * Interactive login: the page a machine's AuthURL opens ({@code /register/{authId}}: the administrator's command,
+ * or with OIDC on the issuer's login), and {@code POST /api/v1/auth/register}, which completes it for a user.
  */
 public final class AuthRoutes {
+
+    /** Where a machine's AuthURL leads a person: the administrator's page, or the OIDC issuer's login. */
+    @FunctionalInterface
+    public interface MachineLogin {
+        /** What the browser gets for the pending login {@code authId}. */
+        Reply start(String authId);
+    }
+
+    /** Without OIDC: a page telling the administrator the command that completes the login. */
+    public static final MachineLogin BY_ADMINISTRATOR = authId ->
+            Reply.ok(new RawBody("text/html; charset=utf-8", page(authId).getBytes(StandardCharsets.UTF_8)));
 
     private final PendingLogins logins;
     private final RouteElection election;
     private final Snapshots snapshots;
     private final Clock clock;
+    private final MachineLogin machineLogin;
 
-    /** @param snapshots where the node's online state is read (a re-login may come from a connected node) */
-    public AuthRoutes(PendingLogins logins, RouteElection election, Snapshots snapshots, Clock clock) {
+    /**
+     * @param snapshots where the node's online state is read (a re-login may come from a connected node)
+     * @param machineLogin what the AuthURL opens: {@link #BY_ADMINISTRATOR}, or the OIDC login
+     */
+    public AuthRoutes(PendingLogins logins, RouteElection election, Snapshots snapshots, Clock clock,
+            MachineLogin machineLogin) {
         this.logins = logins;
         this.election = election;
         this.snapshots = snapshots;
         this.clock = clock;
+        this.machineLogin = machineLogin;
     }
 
     public void register(Routes routes) {
@@ -46,7 +63,7 @@ public final class AuthRoutes {
             if (!authId.matches("[A-Za-z0-9]{1,64}") || !logins.isPending(authId)) {
                 throw MeshException.notFound("no pending login with this id; run tailscale up again for a new link");
             }
-            return Reply.ok(new RawBody("text/html; charset=utf-8", page(authId).getBytes(StandardCharsets.UTF_8)));
+            return machineLogin.start(authId);
         });
     }
 

@@ -9,7 +9,7 @@ import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
 import java.util.List;
 
-/** {@code /api/v1/user}: list, find by name, create, rename, change role, delete. */
+/** {@code /api/v1/user}: list, find by name, create, rename, change role, approve, delete. */
 public final class UserRoutes {
 
     private final Users users;
@@ -43,6 +43,8 @@ public final class UserRoutes {
                     new Users.UserChange(body.name(), body.displayName(), body.email(), role(body.role())));
             return Reply.ok(Views.user(updated));
         });
+        routes.add("POST", "/api/v1/user/{id}/approve", request ->
+                Reply.ok(Views.user(users.approve(request.caller(), request.pathId("id")))));
         routes.add("DELETE", "/api/v1/user/{id}", request -> {
             users.delete(request.caller(), request.pathId("id"));
             return Reply.noContent();

@@ -25,7 +25,7 @@ final class Views {
 
     static UserView user(User user) {
         return new UserView(Long.toString(user.id()), user.name(), user.displayName(), user.email(),
-                user.role().wireName(), user.createdAt());
+                user.role().wireName(), user.createdAt(), user.approved());
     }
 
     static ApiKeyView apiKey(ApiKey key, User owner, Instant now) {

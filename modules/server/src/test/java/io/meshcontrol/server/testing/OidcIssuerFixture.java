@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
+import no.nav.security.mock.oauth2.OAuth2Config;
 import okhttp3.HttpUrl;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -43,6 +44,16 @@ public final class OidcIssuerFixture implements AutoCloseable {
     /** Starts an issuer on a free loopback port. */
     public static OidcIssuerFixture start() {
         MockOAuth2Server server = new MockOAuth2Server();
+        server.start(InetAddress.getLoopbackAddress(), 0);
+        return new OidcIssuerFixture(server);
+    }
+
+    /**
+     * Starts an issuer whose authorization endpoint shows a login form (a {@code username}, which becomes the ID
+     * token's {@code sub}, and optional {@code claims} as JSON), for tests that log a person in through a browser.
+     */
+    public static OidcIssuerFixture startWithLoginForm() {
+        MockOAuth2Server server = new MockOAuth2Server(new OAuth2Config(true));
         server.start(InetAddress.getLoopbackAddress(), 0);
         return new OidcIssuerFixture(server);
     }

@@ -98,6 +98,20 @@ public final class TestServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * {@code listen_addr} on a loopback port free now, and {@code server_url} naming it, for tests that follow
+         * URLs the server writes for others (a machine's AuthURL, the OIDC callback the issuer redirects to).
+         */
+        public Builder reachableServerUrl() {
+            int port;
+            try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                port = socket.getLocalPort();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return set("listen_addr", "127.0.0.1:" + port).set("server_url", "http://127.0.0.1:" + port);
+        }
+
         /** The embedded relay on ({@code derp.server.enabled}), its key in the data folder. */
         public Builder relay(boolean verifyClients) {
             return set("derp.server.enabled", "true").set("derp.server.verify_clients", Boolean.toString(verifyClients));
