@@ -4,13 +4,17 @@ import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.store.ApiKeyStore;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.address.AddressPool;
 import io.meshcontrol.core.store.DerpSettingsStore;
+import io.meshcontrol.core.store.DnsSettingsStore;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.PolicyStore;
+import io.meshcontrol.core.store.PostureStore;
 import io.meshcontrol.core.store.PreAuthKeyStore;
 import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.TailnetStore;
 import io.meshcontrol.core.store.UserStore;
+import io.meshcontrol.core.store.VipServiceStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,6 +40,9 @@ public final class Network {
     private final RouteApprovals routeApprovals;
     private final RouteElection routeElection;
     private final SavedDerpSettings savedDerpSettings;
+    private final Dns dns;
+    private final VipServices vipServices;
+    private final Posture posture;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -73,12 +80,17 @@ public final class Network {
         this.users = new Users(jdbi, userStore, nodeStore, snapshots, clock);
         this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, clock);
         this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, policies, clock);
-        this.nodes = new Nodes(jdbi, nodeStore, snapshots, policies, routeApprovals, clock);
+        this.nodes = new Nodes(jdbi, nodeStore, snapshots, policies, routeApprovals, settingsStore,
+                options.nodeKeyExpiry(), clock);
         this.settings = new Settings(jdbi, settingsStore);
         this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, policies,
                 routeApprovals, options, snapshots, clock);
         this.pendingLogins = new PendingLogins(registrations, users, clock);
         this.savedDerpSettings = new SavedDerpSettings(jdbi, new DerpSettingsStore(), audit, clock);
+        this.dns = new Dns(jdbi, new DnsSettingsStore(), audit, clock, options.dns());
+        this.vipServices = new VipServices(jdbi, new VipServiceStore(), new AddressPool(options.prefixV4(),
+                options.prefixV6(), options.allocation()), clock);
+        this.posture = new Posture(jdbi, new PostureStore(), nodeStore, clock);
     }
 
     /** The database, for core's own tests. */
@@ -155,5 +167,17 @@ public final class Network {
 
     public SavedDerpSettings savedDerpSettings() {
         return savedDerpSettings;
+    }
+
+    public Dns dns() {
+        return dns;
+    }
+
+    public VipServices vipServices() {
+        return vipServices;
+    }
+
+    public Posture posture() {
+        return posture;
     }
 }

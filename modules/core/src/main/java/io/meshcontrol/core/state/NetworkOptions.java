@@ -1,6 +1,7 @@
 package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.address.AddressPool;
+import io.meshcontrol.core.model.DnsSettings;
 import io.meshcontrol.core.config.MeshConfig;
 import java.time.Duration;
 
@@ -9,9 +10,16 @@ import java.time.Duration;
  *
  * @param nodeKeyExpiry lifetime of node keys; zero means they do not expire
  * @param routesHighAvailability {@code node.routes.ha}: subnet routes fail over to the next healthy router
+ * @param dns {@code dns.*}: in force until DNS is saved through the API, and MagicDNS always
  */
 public record NetworkOptions(String prefixV4, String prefixV6, AddressPool.Allocation allocation, Duration nodeKeyExpiry,
-        boolean routesHighAvailability) {
+        boolean routesHighAvailability, DnsSettings dns) {
+
+    /** With the default DNS. */
+    public NetworkOptions(String prefixV4, String prefixV6, AddressPool.Allocation allocation, Duration nodeKeyExpiry,
+            boolean routesHighAvailability) {
+        this(prefixV4, prefixV6, allocation, nodeKeyExpiry, routesHighAvailability, DnsSettings.defaults());
+    }
 
     /** With high availability on, its default. */
     public NetworkOptions(String prefixV4, String prefixV6, AddressPool.Allocation allocation, Duration nodeKeyExpiry) {
@@ -22,8 +30,10 @@ public record NetworkOptions(String prefixV4, String prefixV6, AddressPool.Alloc
     public static NetworkOptions from(MeshConfig config) {
         AddressPool.Allocation allocation = config.prefixes().allocation() == MeshConfig.Prefixes.Allocation.RANDOM
                 ? AddressPool.Allocation.RANDOM : AddressPool.Allocation.SEQUENTIAL;
+        MeshConfig.Dns dns = config.dns();
         return new NetworkOptions(config.prefixes().v4(), config.prefixes().v6(), allocation, config.node().expiry(),
-                config.node().routes().ha());
+                config.node().routes().ha(), DnsSettings.configured(dns.magicDns(), dns.overrideLocalDns(),
+                        dns.nameservers().global(), dns.nameservers().split(), dns.searchDomains()));
     }
 
     public static NetworkOptions defaults() {

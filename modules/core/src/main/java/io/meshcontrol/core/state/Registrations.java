@@ -14,6 +14,7 @@ import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.UserStore;
+import io.meshcontrol.core.store.VipServiceStore;
 import io.meshcontrol.core.net.IpPrefix;
 import java.time.Clock;
 import java.time.Duration;
@@ -189,7 +190,7 @@ public final class Registrations {
                     sameOwner ? before.approvedRoutes() : List.of()));
             nodes.update(h, node);
         } else {
-            Set<String> used = new HashSet<>(h.createQuery("SELECT ipv4 FROM nodes").mapTo(String.class).list());
+            Set<String> used = VipServiceStore.ipv4InUse(h);
             AddressPool.Addresses pair = addresses.allocate(used);
             String name = DnsLabels.unique(DnsLabels.fromHostname(request.hostname()),
                     candidate -> nodes.byGivenName(h, candidate).isPresent());
@@ -219,8 +220,7 @@ public final class Registrations {
 
     /** The tailnet setting (days) wins over {@code node.expiry}; zero in both means keys do not expire. */
     private Instant keyExpiry(TailnetSettings current, Instant now) {
-        Duration lifetime = current.devicesKeyDurationDays() > 0 ? Duration.ofDays(current.devicesKeyDurationDays())
-                : options.nodeKeyExpiry();
+        Duration lifetime = current.nodeKeyLifetime(options.nodeKeyExpiry());
         return lifetime.isZero() ? null : now.plus(lifetime);
     }
 }
