@@ -19,4 +19,6 @@ module io.meshcontrol.server {
     exports io.meshcontrol.server.control to tools.jackson.databind;
     // The debug pages write their rows (records) as JSON.
     exports io.meshcontrol.server.metrics to tools.jackson.databind;
+    // The /api/v2 request bodies are package-private records that Jackson builds.
+    opens io.meshcontrol.server.v2 to tools.jackson.databind;
 }

@@ -13,6 +13,7 @@ import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.netmap.MapSessions;
 import io.meshcontrol.server.control.ControlTransport;
+import io.meshcontrol.server.control.MapContexts;
 import io.meshcontrol.server.control.MapEndpoint;
 import io.meshcontrol.server.control.RegisterEndpoint;
 import io.meshcontrol.server.control.MachineRoutes;
@@ -41,6 +42,8 @@ import io.meshcontrol.server.v1.PreAuthKeyRoutes;
 import io.meshcontrol.server.v1.SettingsRoutes;
 import io.meshcontrol.server.v1.ServerRoutes;
 import io.meshcontrol.server.v1.UserRoutes;
+import io.meshcontrol.server.v2.V2Routes;
+import io.meshcontrol.server.v2.VendorApi;
 import io.meshcontrol.server.v2.VendorAuthentication;
 import io.meshcontrol.server.v2.VendorErrors;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -123,6 +126,8 @@ public final class MeshServer implements AutoCloseable {
         new PolicyRoutes(network.policies()).register(routes);
         new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), clock).register(routes);
         new DocsRoutes(settings.version()).register(routes);
+        new VendorApi(network, settings.baseDomain(), settings.version(), clock).register(new V2Routes(routes,
+                network.tailnetId()));
         // One pipeline of stages (metrics, worker dispatch, error ids, authentication) for /api/v1 and /machine/*.
         RequestPipeline pipeline = new RequestPipeline(httpMetrics, workers);
         ControlTransport control = new ControlTransport(noiseKey, pipeline, clock);
@@ -135,7 +140,12 @@ public final class MeshServer implements AutoCloseable {
         new DerpSettingsRoutes(relay.configuration(), relay.relay(), network.snapshots()).register(routes);
         // The DERP map names the listener's port, known once it is bound; until the relay publishes it maps have none.
         AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
-                settings.baseDomain(), settings.control().dns(), new DERPMap(null, Map.of(), false)));
+                settings.baseDomain(), MapContexts.dns(network.dns().current(), settings.baseDomain()),
+                new DERPMap(null, Map.of(), false)));
+        network.dns().onChange(dns -> {
+            mapContext.updateAndGet(context -> context.withDnsConfig(MapContexts.dns(dns, settings.baseDomain())));
+            network.snapshots().mapContextChanged();
+        });
         MapSessions mapSessions = new MapSessions(network.snapshots(), new MapInputs.Source(network,
                 new AccessControl(network.policies(), settings.serverUrl()), mapContext::get, clock),
                 settings.control().keepAlive(), new MapMetrics(registry));

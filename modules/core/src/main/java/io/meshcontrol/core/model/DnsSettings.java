@@ -76,7 +76,8 @@ public record DnsSettings(boolean magicDns, boolean overrideLocalDns, List<Resol
         return addresses.stream().map(address -> new Resolver(address, false)).toList();
     }
 
-    private static String domain(String text) {
+    /** A domain as kept: lowercase, without a final dot; refused when it is not a domain name. */
+    public static String domain(String text) {
         String domain = text == null ? "" : text.toLowerCase(Locale.ROOT);
         if (domain.endsWith(".")) {
             domain = domain.substring(0, domain.length() - 1);

@@ -8,7 +8,9 @@ import io.undertow.util.PathTemplateMatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -62,6 +64,19 @@ public final class ApiRequest {
 
     /** The JSON body as {@code type}; an empty body when {@code type} allows it yields null. */
     public <T> T body(Class<T> type) {
+        byte[] bytes = rawBody();
+        if (bytes.length == 0) {
+            return null;
+        }
+        try {
+            return json.readValue(bytes, type);
+        } catch (JacksonException e) {
+            throw JsonBodyErrors.invalid(e);
+        }
+    }
+
+    /** The body as sent, for operations whose body is not JSON (a HuJSON policy); empty when there is none. */
+    public byte[] rawBody() {
         byte[] bytes;
         try (InputStream in = exchange.getInputStream()) {
             bytes = in.readNBytes((int) Routes.MAX_BODY_BYTES + 1);
@@ -73,14 +88,18 @@ public final class ApiRequest {
         if (bytes.length > Routes.MAX_BODY_BYTES) {
             throw new BodyTooLargeException();
         }
-        if (bytes.length == 0) {
-            return null;
-        }
-        try {
-            return json.readValue(bytes, type);
-        } catch (JacksonException e) {
-            throw JsonBodyErrors.invalid(e);
-        }
+        return bytes;
+    }
+
+    /** Every value of a query parameter, in order; empty when it is absent. */
+    public List<String> queryAll(String name) {
+        Deque<String> values = exchange.getQueryParameters().get(name);
+        return values == null ? List.of() : List.copyOf(values);
+    }
+
+    /** The names of the query parameters sent. */
+    public Set<String> queryNames() {
+        return Set.copyOf(exchange.getQueryParameters().keySet());
     }
 
     /** The body, which this operation requires. */
