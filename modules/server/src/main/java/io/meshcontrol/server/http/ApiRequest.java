@@ -97,9 +97,14 @@ public final class ApiRequest {
         return values == null ? List.of() : List.copyOf(values);
     }
 
-    /** The names of the query parameters sent. */
+    /** The names of the query parameters sent (the router files path parameters among them: those are not). */
     public Set<String> queryNames() {
-        return Set.copyOf(exchange.getQueryParameters().keySet());
+        Set<String> names = new java.util.HashSet<>(exchange.getQueryParameters().keySet());
+        PathTemplateMatch match = exchange.getAttachment(PathTemplateMatch.ATTACHMENT_KEY);
+        if (match != null) {
+            names.removeAll(match.getParameters().keySet());
+        }
+        return Set.copyOf(names);
     }
 
     /** The body, which this operation requires. */
