@@ -126,8 +126,9 @@ public final class MeshServer implements AutoCloseable {
         new PolicyRoutes(network.policies()).register(routes);
         new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), clock).register(routes);
         new DocsRoutes(settings.version()).register(routes);
-        new VendorApi(network, settings.baseDomain(), settings.version(), clock).register(new V2Routes(routes,
-                network.tailnetId()));
+        // /api/v2: every operation through one V2Routes, which /api/v2/docs lists.
+        V2Routes v2 = new V2Routes(routes, network.tailnetId());
+        new VendorApi(network, settings.baseDomain(), settings.version(), clock).register(v2);
         // One pipeline of stages (metrics, worker dispatch, error ids, authentication) for /api/v1 and /machine/*.
         RequestPipeline pipeline = new RequestPipeline(httpMetrics, workers);
         ControlTransport control = new ControlTransport(noiseKey, pipeline, clock);

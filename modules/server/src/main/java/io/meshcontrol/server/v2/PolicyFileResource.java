@@ -49,6 +49,7 @@ final class PolicyFileResource {
     }
 
     private Reply set(ApiRequest request) {
+        request.caller().require(Policies.WRITE_SCOPE);
         String text = text(request);
         if (text.isBlank()) {
             text = Policy.EMPTY.text();
