@@ -483,8 +483,16 @@ func TestUnsupportedResourcesAre404(t *testing.T) {
 			if _, err := s.c.Contacts().Get(ctx); !tsclient.IsNotFound(err) {
 				t.Fatalf("contacts: want 404, got %v", err)
 			}
+			email := "security@example.com"
+			err := s.c.Contacts().Update(ctx, tsclient.ContactSecurity, tsclient.UpdateContactRequest{Email: &email})
+			if !tsclient.IsNotFound(err) {
+				t.Fatalf("updating contacts: want 404, got %v", err)
+			}
 			if _, err := s.c.Logging().CreateOrGetAwsExternalId(ctx, false); !tsclient.IsNotFound(err) {
 				t.Fatalf("AWS external id: want 404, got %v", err)
+			}
+			if err := s.c.Logging().ValidateAWSTrustPolicy(ctx, "x", "arn:aws:iam::1:role/r"); !tsclient.IsNotFound(err) {
+				t.Fatalf("AWS trust policy: want 404, got %v", err)
 			}
 			other, _ := url.Parse(os.Getenv("MESH_BASE_URL"))
 			c := &tsclient.Client{BaseURL: other, APIKey: os.Getenv("MESH_API_KEY"), Tailnet: "example.com"}
