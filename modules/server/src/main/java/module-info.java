@@ -24,4 +24,6 @@ module io.meshcontrol.server {
     exports io.meshcontrol.server.metrics to tools.jackson.databind;
     // GET /session answers a record written by Jackson.
     exports io.meshcontrol.server.login to tools.jackson.databind;
+    // The /api/v2 request bodies are package-private records that Jackson builds.
+    opens io.meshcontrol.server.v2 to tools.jackson.databind;
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.state.Settings;
 import io.meshcontrol.core.state.Users;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class UsersApprovalCliTest {
     @Test
     void aWaitingUserIsListedAsSuchUntilApproved() {
         var network = cli.server().network;
-        network.settings().update(Caller.localAdmin(), null, true, null);
+        network.settings().update(Caller.localAdmin(), new Settings.Change(null, true, null, null));
         network.users().logIn(new Users.PersonLogin("https://login.example.com", "sub-1", "freya", "Freya", ""));
 
         CliRun listed = cli.run("users", "list");

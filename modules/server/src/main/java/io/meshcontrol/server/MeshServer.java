@@ -13,6 +13,7 @@ import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.netmap.MapSessions;
 import io.meshcontrol.server.control.ControlTransport;
+import io.meshcontrol.server.control.MapContexts;
 import io.meshcontrol.server.control.MapEndpoint;
 import io.meshcontrol.server.control.RegisterEndpoint;
 import io.meshcontrol.server.control.MachineRoutes;
@@ -24,7 +25,6 @@ import io.meshcontrol.server.http.ProblemWriter;
 import io.meshcontrol.server.http.RequestPipeline;
 import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.http.SessionAuthentication;
-import io.meshcontrol.server.identity.OidcIssuers;
 import io.meshcontrol.server.login.OidcLogin;
 import io.meshcontrol.server.metrics.DerpClientsPage;
 import io.meshcontrol.server.metrics.HttpMetrics;
@@ -49,6 +49,7 @@ import io.meshcontrol.server.v1.OAuthClientRoutes;
 import io.meshcontrol.server.v2.KeyRoutes;
 import io.meshcontrol.server.v2.OAuthTokenRoutes;
 import io.meshcontrol.server.v2.V2Routes;
+import io.meshcontrol.server.v2.VendorApi;
 import io.meshcontrol.server.v2.VendorAuthentication;
 import io.meshcontrol.server.v2.VendorErrors;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -128,6 +129,7 @@ public final class MeshServer implements AutoCloseable {
         new ApiKeyRoutes(network.apiKeys(), clock).register(routes);
         new PreAuthKeyRoutes(network.preAuthKeys(), clock).register(routes);
         new OAuthClientRoutes(network.oauthClients()).register(routes);
+        // /api/v2: every operation through one V2Routes, which /api/v2/docs lists.
         V2Routes v2 = new V2Routes(routes, network.tailnetId());
         // ID tokens of workload identities (and OIDC login) are checked against their issuers' published keys.
         OidcIssuers oidcIssuers = new OidcIssuers(settings.derpMaps().egress(), settings.derpMaps().resolver(), clock);
@@ -138,9 +140,8 @@ public final class MeshServer implements AutoCloseable {
         new SettingsRoutes(network.settings()).register(routes);
         new PolicyRoutes(network.policies()).register(routes);
         // OIDC login for people, when oidc.issuer is set: machines' AuthURLs lead to the issuer; browser sessions.
-        OidcLogin oidc = settings.oidc().enabled() ? new OidcLogin(settings.oidc(), settings.serverUrl(),
-                new OidcIssuers(settings.derpMaps().egress(), settings.derpMaps().resolver(), clock), network, clock)
-                : null;
+        OidcLogin oidc = settings.oidc().enabled()
+                ? new OidcLogin(settings.oidc(), settings.serverUrl(), oidcIssuers, network, clock) : null;
         if (oidc != null) {
             oidc.checkIssuer();
             oidc.register(routes);
@@ -148,6 +149,7 @@ public final class MeshServer implements AutoCloseable {
         new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), clock,
                 oidc == null ? AuthRoutes.BY_ADMINISTRATOR : oidc).register(routes);
         new DocsRoutes(settings.version()).register(routes);
+        new VendorApi(network, settings.baseDomain(), settings.version(), clock).register(v2);
         // One pipeline of stages (metrics, worker dispatch, error ids, authentication) for /api/v1 and /machine/*.
         RequestPipeline pipeline = new RequestPipeline(httpMetrics, workers);
         ControlTransport control = new ControlTransport(noiseKey, pipeline, clock);
@@ -160,7 +162,12 @@ public final class MeshServer implements AutoCloseable {
         new DerpSettingsRoutes(relay.configuration(), relay.relay(), network.snapshots()).register(routes);
         // The DERP map names the listener's port, known once it is bound; until the relay publishes it maps have none.
         AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
-                settings.baseDomain(), settings.control().dns(), new DERPMap(null, Map.of(), false)));
+                settings.baseDomain(), MapContexts.dns(network.dns().current(), settings.baseDomain()),
+                new DERPMap(null, Map.of(), false)));
+        network.dns().onChange(dns -> {
+            mapContext.updateAndGet(context -> context.withDnsConfig(MapContexts.dns(dns, settings.baseDomain())));
+            network.snapshots().mapContextChanged();
+        });
         MapSessions mapSessions = new MapSessions(network.snapshots(), new MapInputs.Source(network,
                 new AccessControl(network.policies(), settings.serverUrl()), mapContext::get, clock),
                 settings.control().keepAlive(), new MapMetrics(registry));

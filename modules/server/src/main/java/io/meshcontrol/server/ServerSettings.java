@@ -87,12 +87,12 @@ public record ServerSettings(
     }
 
     /**
-     * What the control protocol serves besides nodes.
+     * What the control protocol serves besides nodes (DNS is the network's: {@code Network.dns()}).
      *
      * @param keepAlive how often an idle map stream gets a keep-alive (clients give up after 120 s of silence)
      * @param ephemeralInactivityTimeout how long an ephemeral node may stay offline before it is removed
      */
-    public record Control(DNSConfig dns, Duration keepAlive, Duration ephemeralInactivityTimeout) {
+    public record Control(Duration keepAlive, Duration ephemeralInactivityTimeout) {
 
         public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(50);
     }
@@ -104,7 +104,7 @@ public record ServerSettings(
         return new ServerSettings(listen.host(), listen.port(), metrics == null ? null : metrics.host(),
                 metrics == null ? 0 : metrics.port(), config.serverUrl(), config.dns().baseDomain(), launch.version(),
                 config.cli().localCredentialPath().orElseGet(LocalAccess::defaultLocation), config.noise().privateKeyPath(),
-                new Control(MapContexts.dns(config.dns()), Control.DEFAULT_KEEP_ALIVE,
+                new Control(Control.DEFAULT_KEEP_ALIVE,
                         config.node().ephemeral().inactivityTimeout()),
                 Relay.from(config.derp(), listen.host()), DerpMaps.from(config, launch.resolver()), config.oidc());
     }

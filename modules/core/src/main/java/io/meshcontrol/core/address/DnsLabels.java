@@ -5,8 +5,12 @@ import java.util.Locale;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
-/** A node's name in MagicDNS: one DNS label, unique in the network. */
+/** A node's name in MagicDNS: one DNS label, unique in the network; and what a domain name is. */
 public final class DnsLabels {
+
+    /** A domain name (split DNS, search domains): dot-separated labels, 253 characters at most. */
+    public static final Pattern DOMAIN = Pattern.compile(
+            "(?=.{1,253}$)([A-Za-z0-9_]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)*[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
 
     private static final Pattern LABEL = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
     private static final int MAX = 63;

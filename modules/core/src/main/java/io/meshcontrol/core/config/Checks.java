@@ -16,8 +16,7 @@ import java.util.regex.Pattern;
 /** The per-key rules the schema attaches to keys. Each answers a reason that ends with the offending value. */
 final class Checks {
 
-    private static final Pattern DOMAIN = Pattern.compile(
-            "(?=.{1,253}$)([A-Za-z0-9_]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)*[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
+    private static final Pattern DOMAIN = io.meshcontrol.core.address.DnsLabels.DOMAIN;
 
     private Checks() {
     }

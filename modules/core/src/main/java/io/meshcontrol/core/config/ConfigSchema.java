@@ -118,8 +118,8 @@ public final class ConfigSchema {
             bool("dns.magic_dns", true, "Give nodes names under dns.base_domain (MagicDNS)."),
             string("dns.base_domain", "mesh.internal",
                     "Domain node names live under; must not contain server_url's host.").withCheck(Checks.domainOrEmpty()),
-            bool("dns.override_local_dns", false, "Make nodes use dns.nameservers.global instead of their own resolvers.")
-                    .notYet(Support.NOT_YET),
+            bool("dns.override_local_dns", false,
+                    "Make nodes use dns.nameservers.global instead of their own resolvers (false: only as fallbacks)."),
             stringList("dns.nameservers.global", List.of(),
                     "Resolvers for all names: IP addresses or https:// DNS-over-HTTPS URLs.").withCheck(Checks.resolvers()),
             stringListMap("dns.nameservers.split", Map.of(),

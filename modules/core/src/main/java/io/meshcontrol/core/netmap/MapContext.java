@@ -24,6 +24,10 @@ public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfi
     static final int PINNED_RELAY_CERTIFICATES = 115;
     private static final String PIN_PREFIX = "sha256-raw:";
 
+    public MapContext withDnsConfig(DNSConfig dns) {
+        return new MapContext(tailnetId, baseDomain, dns, derpMap);
+    }
+
     public MapContext withDerpMap(DERPMap map) {
         return new MapContext(tailnetId, baseDomain, dnsConfig, map);
     }

@@ -1,7 +1,9 @@
 package io.meshcontrol.core.policy;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -19,14 +21,27 @@ public final class PolicyChecks {
      *     followed by the failing cases
      */
     public static void check(Policy policy, PolicyInventory inventory) {
-        Set<String> domains = domains(inventory);
-        checkDomains(policy, domains);
-        List<String> failures = new ArrayList<>();
-        PolicyTestRunner runner = new PolicyTestRunner(policy, inventory);
-        policy.tests().forEach(test -> failures.addAll(runner.run(test)));
-        policy.sshTests().forEach(test -> failures.addAll(runner.run(test)));
+        checkDomains(policy, inventory);
+        List<String> failures = failedTests(policy, inventory).stream().flatMap(f -> f.errors().stream()).toList();
         if (!failures.isEmpty()) {
             throw new PolicyException("test(s) failed: " + String.join("; ", failures));
+        }
+    }
+
+    /** The policy's {@code tests} and {@code sshTests} that fail, grouped by their source (the vendor's shape). */
+    public static List<PolicyTestFailure> failedTests(Policy policy, PolicyInventory inventory) {
+        Map<String, List<String>> bySource = new LinkedHashMap<>();
+        PolicyTestRunner runner = new PolicyTestRunner(policy, inventory);
+        policy.tests().forEach(test -> add(bySource, test.src(), runner.run(test)));
+        policy.sshTests().forEach(test -> add(bySource, test.src(), runner.run(test)));
+        List<PolicyTestFailure> failures = new ArrayList<>();
+        bySource.forEach((source, errors) -> failures.add(new PolicyTestFailure(source, errors)));
+        return failures;
+    }
+
+    private static void add(Map<String, List<String>> bySource, String source, List<String> errors) {
+        if (!errors.isEmpty()) {
+            bySource.computeIfAbsent(source, s -> new ArrayList<>()).addAll(errors);
         }
     }
 
@@ -46,6 +61,11 @@ public final class PolicyChecks {
             }
         }
         return owners.isEmpty() ? all : owners;
+    }
+
+    /** @throws PolicyException naming a domain of {@code user:*@domain} no user of the network has */
+    public static void checkDomains(Policy policy, PolicyInventory inventory) {
+        checkDomains(policy, domains(inventory));
     }
 
     private static void checkDomains(Policy policy, Set<String> domains) {

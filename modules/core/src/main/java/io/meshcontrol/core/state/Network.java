@@ -6,14 +6,18 @@ import io.meshcontrol.core.store.ApiKeyStore;
 import io.meshcontrol.core.store.BrowserSessionStore;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.address.AddressPool;
 import io.meshcontrol.core.store.DerpSettingsStore;
+import io.meshcontrol.core.store.DnsSettingsStore;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.OAuthClientStore;
 import io.meshcontrol.core.store.PolicyStore;
+import io.meshcontrol.core.store.PostureStore;
 import io.meshcontrol.core.store.PreAuthKeyStore;
 import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.TailnetStore;
 import io.meshcontrol.core.store.UserStore;
+import io.meshcontrol.core.store.VipServiceStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,6 +45,9 @@ public final class Network {
     private final RouteElection routeElection;
     private final SavedDerpSettings savedDerpSettings;
     private final OAuthClients oauthClients;
+    private final Dns dns;
+    private final VipServices vipServices;
+    private final Posture posture;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -79,7 +86,8 @@ public final class Network {
         this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, options.maxKeyLifetimes(), clock);
         this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, policies, options.maxKeyLifetimes(),
                 clock);
-        this.nodes = new Nodes(jdbi, nodeStore, snapshots, policies, routeApprovals, clock);
+        this.nodes = new Nodes(jdbi, nodeStore, snapshots, policies, routeApprovals, settingsStore,
+                options.nodeKeyExpiry(), clock);
         this.settings = new Settings(jdbi, settingsStore);
         this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, policies,
                 routeApprovals, options, snapshots, clock);
@@ -88,6 +96,10 @@ public final class Network {
         this.savedDerpSettings = new SavedDerpSettings(jdbi, new DerpSettingsStore(), audit, clock);
         this.oauthClients = new OAuthClients(jdbi, new OAuthClientStore(), new AccessTokenStore(), audit, policies,
                 tailnetId, clock);
+        this.dns = new Dns(jdbi, new DnsSettingsStore(), audit, clock, options.dns());
+        this.vipServices = new VipServices(jdbi, new VipServiceStore(), new AddressPool(options.prefixV4(),
+                options.prefixV6(), options.allocation()), clock);
+        this.posture = new Posture(jdbi, new PostureStore(), nodeStore, clock);
     }
 
     /** The database, for core's own tests. */
@@ -174,5 +186,17 @@ public final class Network {
     /** OAuth clients, federated identities and the access tokens they are exchanged for. */
     public OAuthClients oauthClients() {
         return oauthClients;
+    }
+
+    public Dns dns() {
+        return dns;
+    }
+
+    public VipServices vipServices() {
+        return vipServices;
+    }
+
+    public Posture posture() {
+        return posture;
     }
 }

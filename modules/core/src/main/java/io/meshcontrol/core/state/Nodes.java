@@ -7,6 +7,7 @@ import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.store.NodeStore;
+import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.net.IpPrefix;
 import java.time.Clock;
 import java.time.Instant;
@@ -28,14 +29,20 @@ public final class Nodes {
     private final Snapshots feed;
     private final Policies policies;
     private final RouteApprovals approvals;
+    private final SettingsStore settings;
+    private final java.time.Duration keyLifetime;
     private final Clock clock;
 
-    Nodes(Jdbi jdbi, NodeStore store, Snapshots feed, Policies policies, RouteApprovals approvals, Clock clock) {
+    /** @param keyLifetime {@code node.expiry}, the node key lifetime when the tailnet setting names none */
+    Nodes(Jdbi jdbi, NodeStore store, Snapshots feed, Policies policies, RouteApprovals approvals,
+            SettingsStore settings, java.time.Duration keyLifetime, Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
         this.feed = feed;
         this.policies = policies;
         this.approvals = approvals;
+        this.settings = settings;
+        this.keyLifetime = keyLifetime;
         this.clock = clock;
     }
 
@@ -73,6 +80,37 @@ public final class Nodes {
             }
             return node.withAuthorized(true);
         }, MeshEvent.NodeApproved::new);
+    }
+
+    /**
+     * Device approval as a switch (the vendor's {@code authorized}): setting the value a node already has changes
+     * nothing, and taking approval back shuts the node out until it is approved again.
+     */
+    public Node authorize(Caller caller, long id, boolean authorized) {
+        caller.require(WRITE_SCOPE);
+        Node node = get(caller, id);
+        if (node.authorized() == authorized) {
+            return node;
+        }
+        return change(caller, id, n -> n.withAuthorized(authorized), authorized ? MeshEvent.NodeApproved::new
+                : (at, n) -> new MeshEvent.NodeChanged(at, n, "approval revoked"));
+    }
+
+    /**
+     * Whether the node's key expires. Disabling clears its expiry; enabling gives a node without one the key
+     * lifetime in force from now on (none when keys never expire here), and leaves an existing expiry as it is.
+     */
+    public Node setKeyExpiryDisabled(Caller caller, long id, boolean disabled) {
+        return change(caller, id, node -> {
+            if (disabled) {
+                return node.withKeyExpiry(null);
+            }
+            if (node.keyExpiry() != null) {
+                return node;
+            }
+            java.time.Duration lifetime = jdbi.withHandle(settings::read).nodeKeyLifetime(keyLifetime);
+            return node.withKeyExpiry(lifetime.isZero() ? null : clock.instant().plus(lifetime));
+        }, (at, node) -> new MeshEvent.NodeChanged(at, node, disabled ? "key expiry disabled" : "key expiry enabled"));
     }
 
     /** Sets the node's tags; a user's node handed tags then belongs to the tags. */

@@ -7,6 +7,7 @@ import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyChecks;
 import io.meshcontrol.core.policy.PolicyException;
 import io.meshcontrol.core.policy.PolicyInventory;
+import io.meshcontrol.core.policy.PolicyTestFailure;
 import io.meshcontrol.core.store.PolicyStore;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -18,6 +19,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.function.Supplier;
 import org.jdbi.v3.core.Jdbi;
 
@@ -36,6 +38,9 @@ public final class Policies {
     public static final String READ_SCOPE = "policy_file:read";
     /** The actor of a change that came from the policy file. */
     public static final String FILE_ACTOR = "policy-file";
+
+    /** What the vendor's clients send as If-Match to write only over the default policy. */
+    public static final String DEFAULT_ETAG = "\"ts-default\"";
 
     /** The policy with its ETag (quoted, as HTTP writes it). */
     public record Current(Policy policy, String etag) {
@@ -108,9 +113,31 @@ public final class Policies {
     }
 
     /**
+     * The policy's failing tests, for callers that report them case by case (the vendor's validate call); a
+     * policy that does not parse or names domains no user has is refused as {@link #check} refuses it.
+     */
+    public List<PolicyTestFailure> failedTests(Caller caller, String text) {
+        caller.require(READ_SCOPE);
+        Policy policy;
+        try {
+            policy = Policy.parse(text);
+            PolicyChecks.checkDomains(policy, inventory.get());
+        } catch (PolicyException e) {
+            throw MeshException.invalid(e.getMessage());
+        }
+        return PolicyChecks.failedTests(policy, inventory.get());
+    }
+
+    /** Whether the policy in force is still the default one (nothing saved, or the default saved again). */
+    public boolean isDefault() {
+        return current.policy().text().equals(Policy.EMPTY.text());
+    }
+
+    /**
      * Saves {@code text} after validating it.
      *
-     * @param ifMatch the ETag the caller last read, {@code *} for any, or null for an unconditional write
+     * @param ifMatch the ETag the caller last read, {@code *} for any, {@code "ts-default"} for "only while the
+     *     policy is the default one" (the vendor's clients send it on first write), or null for an unconditional write
      */
     public synchronized Current set(Caller caller, String text, String ifMatch) {
         caller.require(WRITE_SCOPE);
@@ -118,7 +145,8 @@ public final class Policies {
             throw MeshException.conflict("the policy is read from " + file + " (policy.mode: file); edit that file "
                     + "instead: the server reloads it when it changes and on SIGHUP");
         }
-        if (ifMatch != null && !ifMatch.trim().equals("*") && !ifMatch.trim().equals(current.etag())) {
+        if (ifMatch != null && !ifMatch.trim().equals("*") && !ifMatch.trim().equals(current.etag())
+                && !(ifMatch.trim().equals(DEFAULT_ETAG) && isDefault())) {
             throw new MeshException(MeshException.Reason.PRECONDITION_FAILED,
                     "the policy changed since it was read (ETag " + current.etag() + "); read it again and retry");
         }

@@ -14,6 +14,7 @@ import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.UserStore;
+import io.meshcontrol.core.store.VipServiceStore;
 import io.meshcontrol.core.net.IpPrefix;
 import java.time.Clock;
 import java.time.Duration;
@@ -211,7 +212,7 @@ public final class Registrations {
                     advertised, sameOwner ? before.approvedRoutes() : List.of()));
             nodes.update(h, node);
         } else {
-            Set<String> used = new HashSet<>(h.createQuery("SELECT ipv4 FROM nodes").mapTo(String.class).list());
+            Set<String> used = VipServiceStore.ipv4InUse(h);
             AddressPool.Addresses pair = addresses.allocate(used);
             String name = DnsLabels.unique(DnsLabels.fromHostname(request.hostname()),
                     candidate -> nodes.byGivenName(h, candidate).isPresent());
@@ -253,8 +254,7 @@ public final class Registrations {
             case KeyLife.Lifetime lifetime -> fromFile = lifetime.duration();
             case KeyLife.NetworkDefault ignored -> fromFile = options.nodeKeyExpiry();
         }
-        Duration lifetime = current.devicesKeyDurationDays() > 0 ? Duration.ofDays(current.devicesKeyDurationDays())
-                : fromFile;
+        Duration lifetime = current.nodeKeyLifetime(fromFile);
         return lifetime.isZero() ? null : now.plus(lifetime);
     }
 }

@@ -25,21 +25,35 @@ public final class Settings {
         return jdbi.withHandle(store::read);
     }
 
-    /** Null fields keep their value. */
-    public TailnetSettings update(Caller caller, Boolean devicesApprovalOn, Boolean usersApprovalOn, Integer keyDurationDays) {
+    /**
+     * A change of the settings; a null field keeps its value.
+     *
+     * @param devicesKeyDurationDays 1 to 180, or 0 for {@code node.expiry}
+     */
+    public record Change(Boolean devicesApprovalOn, Boolean usersApprovalOn, Integer devicesKeyDurationDays,
+            Boolean postureIdentityCollectionOn) {
+    }
+
+    public TailnetSettings update(Caller caller, Change change) {
         caller.require(WRITE_SCOPE);
-        if (keyDurationDays != null && (keyDurationDays < 0 || keyDurationDays > 180)) {
+        Integer days = change.devicesKeyDurationDays();
+        if (days != null && (days < 0 || days > 180)) {
             throw MeshException.invalid("devicesKeyDurationDays must be between 1 and 180 (0 = use node.expiry), got "
-                    + keyDurationDays);
+                    + days);
         }
         return jdbi.inTransaction(h -> {
             TailnetSettings current = store.read(h);
             TailnetSettings updated = new TailnetSettings(
-                    devicesApprovalOn == null ? current.devicesApprovalOn() : devicesApprovalOn,
-                    usersApprovalOn == null ? current.usersApprovalOn() : usersApprovalOn,
-                    keyDurationDays == null ? current.devicesKeyDurationDays() : keyDurationDays);
+                    orElse(change.devicesApprovalOn(), current.devicesApprovalOn()),
+                    orElse(change.usersApprovalOn(), current.usersApprovalOn()),
+                    orElse(days, current.devicesKeyDurationDays()),
+                    orElse(change.postureIdentityCollectionOn(), current.postureIdentityCollectionOn()));
             store.write(h, updated);
             return updated;
         });
+    }
+
+    private static <T> T orElse(T value, T current) {
+        return value == null ? current : value;
     }
 }

@@ -13,6 +13,7 @@ import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Users;
+import io.meshcontrol.core.state.Settings;
 import io.meshcontrol.core.testing.AuthKey;
 import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.core.testing.TestNetwork;
@@ -114,7 +115,7 @@ class MapSessionStateTest {
     @Test
     void nodesWaitingForApprovalAreInvisibleAndSeeNobody() {
         Node a = join("a");
-        network.settings().update(admin, true, null, null);
+        network.settings().update(admin, new Settings.Change(true, null, null, null));
         Node waiting = join("waiting");
         MapSessionState forA = new MapSessionState(a.id(), 142);
         assertTrue(initial(forA).peers().isEmpty());

@@ -39,6 +39,7 @@ class NetworkOptionsTest {
         NetworkOptions options = NetworkOptions.from(ConfigLoader.load(
                 new ConfigRequest(config, Map.of(), folder, folder)).config());
         assertEquals(new NetworkOptions("100.80.0.0/16", "fd7a:115c:a1e0:ab::/64", AddressPool.Allocation.RANDOM,
-                Duration.ofHours(720), false, new MaxKeyLifetimes(Duration.ofDays(90), Duration.ofHours(48))), options);
+                Duration.ofHours(720), false, new MaxKeyLifetimes(Duration.ofDays(90), Duration.ofHours(48)),
+                options.dns()), options);
     }
 }

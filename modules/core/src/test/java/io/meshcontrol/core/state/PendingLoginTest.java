@@ -67,7 +67,7 @@ class PendingLoginTest {
 
     @Test
     void interactiveLoginIsHeldByDeviceApproval() {
-        net.network.settings().update(net.admin, true, null, null);
+        net.network.settings().update(net.admin, new Settings.Change(true, null, null, null));
         Node node = logins.complete(net.admin, logins.start(request(MachinePrivateKey.generate().publicKey()), true), "odin").node();
         assertFalse(node.authorized(), "an interactive login is never pre-authorized");
         assertTrue(node.ephemeral());

@@ -85,7 +85,7 @@ class PersonLoginTest {
 
     @Test
     void whileUsersApprovalIsOnAFirstLoginWaitsAndItsMachineIsHeld() {
-        net.network.settings().update(net.admin, null, true, null);
+        net.network.settings().update(net.admin, new Settings.Change(null, true, null, null));
         User freya = users.logIn(login("sub-1", "freya", "")).user();
         assertFalse(freya.approved());
         assertEquals(List.of("userCreated", "userNeedsApproval"), events.stream().map(MeshEvent::type).toList());
@@ -111,7 +111,7 @@ class PersonLoginTest {
                 .hostinfo("{}").request();
         Node before = logins.complete(net.admin, logins.start(laptop, false), "odin").node();
         assertTrue(before.authorized());
-        net.network.settings().update(net.admin, null, true, null);
+        net.network.settings().update(net.admin, new Settings.Change(null, true, null, null));
         User freya = users.logIn(login("sub-1", "freya", "")).user();
         Node after = logins.completeByLogin(logins.start(laptop, false), freya,
                 new Registrations.KeyLife.NetworkDefault()).node();
@@ -121,7 +121,7 @@ class PersonLoginTest {
 
     @Test
     void approvingAUserLeavesItsMachinesToDeviceApprovalWhenThatIsOn() {
-        net.network.settings().update(net.admin, true, true, null);
+        net.network.settings().update(net.admin, new Settings.Change(true, true, null, null));
         User freya = users.logIn(login("sub-1", "freya", "")).user();
         Node held = net.network.pendingLogins().completeByLogin(pendingMachine(), freya,
                 new Registrations.KeyLife.NetworkDefault()).node();
@@ -131,13 +131,13 @@ class PersonLoginTest {
 
     @Test
     void usersMadeByAnAdministratorNeedNoApproval() {
-        net.network.settings().update(net.admin, null, true, null);
+        net.network.settings().update(net.admin, new Settings.Change(null, true, null, null));
         assertTrue(net.user("odin", Role.MEMBER).approved());
     }
 
     @Test
     void approvingNeedsTheUsersScope() {
-        net.network.settings().update(net.admin, null, true, null);
+        net.network.settings().update(net.admin, new Settings.Change(null, true, null, null));
         User freya = users.logIn(login("sub-1", "freya", "")).user();
         net.user("ann", Role.AUDITOR);
         MeshException refused = assertThrows(MeshException.class,
@@ -161,7 +161,7 @@ class PersonLoginTest {
                 new Registrations.KeyLife.Until(now.plusSeconds(3600))).node();
         assertEquals(now.plusSeconds(3600), fromToken.keyExpiry());
 
-        net.network.settings().update(net.admin, null, null, 7);
+        net.network.settings().update(net.admin, new Settings.Change(null, null, 7, null));
         Node tailnet = logins.completeByLogin(pendingMachine(), freya,
                 new Registrations.KeyLife.Lifetime(Duration.ofDays(180))).node();
         assertEquals(now.plus(Duration.ofDays(7)), tailnet.keyExpiry(), "the tailnet key duration wins over the file");
@@ -189,7 +189,7 @@ class PersonLoginTest {
 
     @Test
     void aWaitingUserGetsNoSession() {
-        net.network.settings().update(net.admin, null, true, null);
+        net.network.settings().update(net.admin, new Settings.Change(null, true, null, null));
         User freya = users.logIn(login("sub-1", "freya", "")).user();
         MeshException refused = assertThrows(MeshException.class, () -> net.network.browserSessions().start(freya));
         assertEquals(MeshException.Reason.FORBIDDEN, refused.reason());

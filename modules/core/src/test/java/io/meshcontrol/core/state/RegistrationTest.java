@@ -122,7 +122,7 @@ class RegistrationTest {
 
     @Test
     void deviceApprovalHoldsNodesWithoutAPreauthorizedKey() {
-        net.network.settings().update(net.admin, true, null, null);
+        net.network.settings().update(net.admin, new Settings.Change(true, null, null, null));
         Node held = net.network.registrations().withAuthKey(machine(MachinePrivateKey.generate().publicKey(), "a"),
                 key(false, false, List.of(), "odin")).node();
         assertFalse(held.authorized());
@@ -147,7 +147,7 @@ class RegistrationTest {
 
     @Test
     void nodeKeyExpiryFollowsTheSettingThenTheConfiguration() {
-        net.network.settings().update(net.admin, null, null, 30);
+        net.network.settings().update(net.admin, new Settings.Change(null, null, 30, null));
         Node node = net.network.registrations().withAuthKey(machine(MachinePrivateKey.generate().publicKey(), "a"),
                 key(false, false, List.of(), "odin")).node();
         assertEquals(net.clock.instant().plus(Duration.ofDays(30)), node.keyExpiry());

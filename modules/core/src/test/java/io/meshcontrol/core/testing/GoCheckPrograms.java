@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -25,9 +27,23 @@ public final class GoCheckPrograms {
 
     /** Builds {@code interop/<name>} into {@code folder}; fails the test with the build output when it fails. */
     public static Path build(String name, Path folder) throws IOException, InterruptedException {
-        Path binary = folder.resolve(name);
-        Path log = folder.resolve(name + "-build.log");
-        Process build = new ProcessBuilder("go", "build", "-o", binary.toString(), ".")
+        return compile(name, folder.resolve(name), "build");
+    }
+
+    /**
+     * Compiles the Go tests of {@code interop/<name>} into one test binary in {@code folder} ({@code go test -c}),
+     * for modules whose checks are Go tests; run it with {@code -test.v}.
+     */
+    public static Path buildTests(String name, Path folder) throws IOException, InterruptedException {
+        return compile(name, folder.resolve(name + ".test"), "test", "-c");
+    }
+
+    private static Path compile(String name, Path binary, String... goCommand) throws IOException, InterruptedException {
+        Path log = binary.resolveSibling(name + "-build.log");
+        List<String> command = new ArrayList<>(List.of("go"));
+        command.addAll(List.of(goCommand));
+        command.addAll(List.of("-o", binary.toString(), "."));
+        Process build = new ProcessBuilder(command)
                 .directory(locate(name).toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())

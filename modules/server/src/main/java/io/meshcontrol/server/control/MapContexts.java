@@ -1,6 +1,6 @@
 package io.meshcontrol.server.control;
 
-import io.meshcontrol.core.config.MeshConfig;
+import io.meshcontrol.core.model.DnsSettings;
 import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.core.wire.DNSResolver;
 import java.util.ArrayList;
@@ -9,26 +9,38 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The part of every map that comes from configuration: DNS ({@code dns.*}). The relay map is managed at runtime by
- * {@code io.meshcontrol.server.relay.DerpConfiguration}.
+ * The DNS part of every map, from the network's DNS settings ({@code dns.*}, or what the API saved). The relay map
+ * is managed at runtime by {@code io.meshcontrol.server.relay.DerpConfiguration}.
  */
 public final class MapContexts {
 
     private MapContexts() {
     }
 
-    public static DNSConfig dns(MeshConfig.Dns dns) {
+    /**
+     * With {@code overrideLocalDns} the nameservers replace the nodes' own resolvers; without it they are only
+     * fallbacks, and nodes keep their own. The base domain comes first among the search domains.
+     */
+    public static DNSConfig dns(DnsSettings dns, String baseDomain) {
         Map<String, List<DNSResolver>> routes = new LinkedHashMap<>();
-        dns.nameservers().split().forEach((domain, servers) ->
-                routes.put(domain, servers.stream().map(DNSResolver::at).toList()));
+        dns.splitDns().forEach((domain, servers) ->
+                routes.put(domain, servers.stream().map(MapContexts::resolver).toList()));
         List<String> domains = new ArrayList<>();
-        domains.add(dns.baseDomain());
-        domains.addAll(dns.searchDomains());
+        if (!baseDomain.isEmpty()) {
+            domains.add(baseDomain);
+        }
+        domains.addAll(dns.searchPaths());
+        List<DNSResolver> nameservers = dns.nameservers().stream().map(MapContexts::resolver).toList();
         return DNSConfig.builder()
-                .resolvers(dns.nameservers().global().stream().map(DNSResolver::at).toList())
+                .resolvers(dns.overrideLocalDns() ? nameservers : List.of())
+                .fallbackResolvers(dns.overrideLocalDns() ? List.of() : nameservers)
                 .routes(routes)
                 .domains(domains)
                 .proxied(dns.magicDns())
                 .build();
+    }
+
+    private static DNSResolver resolver(DnsSettings.Resolver resolver) {
+        return new DNSResolver(resolver.address(), null, resolver.useWithExitNode());
     }
 }

@@ -10,9 +10,12 @@ import java.io.InputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
@@ -80,7 +83,7 @@ public final class ApiRequest {
 
     /** The JSON body as {@code type}; an empty body when {@code type} allows it yields null. */
     public <T> T body(Class<T> type) {
-        byte[] bytes = bodyBytes();
+        byte[] bytes = rawBody();
         if (bytes.length == 0) {
             return null;
         }
@@ -97,7 +100,7 @@ public final class ApiRequest {
      */
     public Map<String, String> form() {
         Map<String, String> fields = new LinkedHashMap<>();
-        String text = new String(bodyBytes(), StandardCharsets.UTF_8);
+        String text = new String(rawBody(), StandardCharsets.UTF_8);
         for (String pair : text.split("&")) {
             if (pair.isEmpty()) {
                 continue;
@@ -114,7 +117,8 @@ public final class ApiRequest {
         return fields;
     }
 
-    private byte[] bodyBytes() {
+    /** The body as sent, for operations whose body is not JSON (a HuJSON policy); empty when there is none. */
+    public byte[] rawBody() {
         byte[] bytes;
         try (InputStream in = exchange.getInputStream()) {
             bytes = in.readNBytes((int) Routes.MAX_BODY_BYTES + 1);
@@ -127,6 +131,22 @@ public final class ApiRequest {
             throw new BodyTooLargeException();
         }
         return bytes;
+    }
+
+    /** Every value of a query parameter, in order; empty when it is absent. */
+    public List<String> queryAll(String name) {
+        Deque<String> values = exchange.getQueryParameters().get(name);
+        return values == null ? List.of() : List.copyOf(values);
+    }
+
+    /** The names of the query parameters sent (the router files path parameters among them: those are not). */
+    public Set<String> queryNames() {
+        Set<String> names = new HashSet<>(exchange.getQueryParameters().keySet());
+        PathTemplateMatch match = exchange.getAttachment(PathTemplateMatch.ATTACHMENT_KEY);
+        if (match != null) {
+            names.removeAll(match.getParameters().keySet());
+        }
+        return Set.copyOf(names);
     }
 
     /** The body, which this operation requires. */

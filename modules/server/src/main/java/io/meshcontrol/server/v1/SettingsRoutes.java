@@ -18,8 +18,8 @@ public final class SettingsRoutes {
         routes.add("GET", "/api/v1/settings", request -> Reply.ok(Views.settings(settings.get(request.caller()))));
         routes.add("PATCH", "/api/v1/settings", request -> {
             SettingsView body = request.requiredBody(SettingsView.class);
-            return Reply.ok(Views.settings(settings.update(request.caller(), body.devicesApprovalOn(),
-                    body.usersApprovalOn(), body.devicesKeyDurationDays())));
+            return Reply.ok(Views.settings(settings.update(request.caller(), new Settings.Change(
+                    body.devicesApprovalOn(), body.usersApprovalOn(), body.devicesKeyDurationDays(), null))));
         });
     }
 }

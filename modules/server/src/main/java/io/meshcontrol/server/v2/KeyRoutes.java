@@ -37,11 +37,19 @@ public final class KeyRoutes {
     }
 
     public void register(V2Routes routes) {
-        routes.tailnet("GET", "/keys", this::list);
-        routes.tailnet("POST", "/keys", this::create);
-        routes.tailnet("GET", "/keys/{keyId}", request -> Reply.ok(read(request.caller(), request.pathParam("keyId"))));
-        routes.tailnet("PUT", "/keys/{keyId}", this::replace);
-        routes.tailnet("DELETE", "/keys/{keyId}", this::delete);
+        routes.tailnet("GET", "/keys", this::list)
+                .doc("auth_keys:read", "Auth keys, OAuth clients and federated identities the credential may read "
+                        + "(oauth_keys:read, federated_keys:read for the latter two). API access tokens are not listed.");
+        routes.tailnet("POST", "/keys", this::create)
+                .doc("auth_keys", "Creates an auth key (keyType auth), an OAuth client (client, oauth_keys) or a "
+                        + "federated identity (federated, federated_keys); the secret is shown here only.");
+        routes.tailnet("GET", "/keys/{keyId}", request -> Reply.ok(read(request.caller(), request.pathParam("keyId"))))
+                .doc("auth_keys:read", "One key; every credential may read the key it is.");
+        routes.tailnet("PUT", "/keys/{keyId}", this::replace)
+                .doc("oauth_keys", "Replaces an OAuth client's or federated identity's settings (federated_keys for "
+                        + "the latter); auth keys cannot be changed.");
+        routes.tailnet("DELETE", "/keys/{keyId}", this::delete)
+                .doc("auth_keys", "Revokes a key; a revoked auth key reads as invalid until it is reaped.");
     }
 
     private Reply list(ApiRequest request) {

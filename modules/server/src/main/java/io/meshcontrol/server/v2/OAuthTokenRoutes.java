@@ -40,8 +40,12 @@ public final class OAuthTokenRoutes {
     }
 
     public void register(V2Routes routes) {
-        routes.open("POST", "/oauth/token", this::token);
-        routes.open("POST", "/oauth/token-exchange", this::exchange);
+        routes.open("POST", "/oauth/token", this::token)
+                .doc("", "OAuth client credentials (Basic or form body) for a one-hour access token with the "
+                        + "client's scopes and tags.");
+        routes.open("POST", "/oauth/token-exchange", this::exchange)
+                .doc("", "A workload's OIDC token (client_id, jwt) for a one-hour access token, checked against the "
+                        + "federated identity's issuer, audience, subject and claim rules; audited.");
     }
 
     private Reply token(ApiRequest request) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.core.config.ConfigLoader;
 import io.meshcontrol.core.config.ConfigRequest;
 import io.meshcontrol.core.config.MeshConfig;
+import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.core.wire.DNSResolver;
 import java.nio.file.Files;
@@ -39,10 +40,25 @@ class MapContextsTest {
                     split:
                       corp.example: [10.0.0.53]
                 """);
-        DNSConfig dns = MapContexts.dns(config.dns());
+        DNSConfig dns = MapContexts.dns(NetworkOptions.from(config).dns(), config.dns().baseDomain());
         assertTrue(dns.proxied());
         assertEquals(List.of("mesh.example", "corp.example"), dns.domains());
-        assertEquals(List.of(DNSResolver.at("1.1.1.1"), DNSResolver.at("https://dns.example/dns-query")), dns.resolvers());
+        assertEquals(List.of(), dns.resolvers(), "without override_local_dns nodes keep their own resolvers");
+        assertEquals(List.of(DNSResolver.at("1.1.1.1"), DNSResolver.at("https://dns.example/dns-query")),
+                dns.fallbackResolvers());
         assertEquals(Map.of("corp.example", List.of(DNSResolver.at("10.0.0.53"))), dns.routes());
+    }
+
+    @Test
+    void overridingLocalDnsMakesTheNameserversTheNodesResolvers() throws Exception {
+        MeshConfig config = load("""
+                dns:
+                  override_local_dns: true
+                  nameservers:
+                    global: [1.1.1.1]
+                """);
+        DNSConfig dns = MapContexts.dns(NetworkOptions.from(config).dns(), config.dns().baseDomain());
+        assertEquals(List.of(DNSResolver.at("1.1.1.1")), dns.resolvers());
+        assertEquals(List.of(), dns.fallbackResolvers());
     }
 }

@@ -10,6 +10,7 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.state.Settings;
 import io.meshcontrol.core.state.Users;
 import io.meshcontrol.server.testing.LoginBrowser;
 import io.meshcontrol.server.testing.OidcIssuerFixture;
@@ -168,7 +169,7 @@ class OidcLoginTest {
     @Test
     void whileUsersApprovalIsOnTheMachineWaitsUntilTheUserIsApproved() {
         start(b -> b);
-        server.network.settings().update(io.meshcontrol.core.auth.Caller.localAdmin(), null, true, null);
+        server.network.settings().update(io.meshcontrol.core.auth.Caller.localAdmin(), new Settings.Change(null, true, null, null));
         LoginBrowser.Page held = browser.logIn(authUrl(pendingMachine()), "sub-freya", FREYA);
         assertEquals(200, held.status());
         assertTrue(held.body().contains("joins once an administrator approves you"), held.body());
@@ -255,7 +256,7 @@ class OidcLoginTest {
     @Test
     void aMemberWaitingForApprovalGetsNoSession() {
         start(b -> b);
-        server.network.settings().update(io.meshcontrol.core.auth.Caller.localAdmin(), null, true, null);
+        server.network.settings().update(io.meshcontrol.core.auth.Caller.localAdmin(), new Settings.Change(null, true, null, null));
         LoginBrowser.Page done = browser.logIn(server.url().resolve("/login"), "sub-freya", FREYA);
         assertEquals(403, done.status());
         assertTrue(done.body().contains("approve you first"), done.body());

@@ -1,0 +1,504 @@
+// Package gov2 drives the vendor's Go API client (what its Terraform provider and Kubernetes operator are built on)
+// against a Mesh Control server and checks that every answer decodes strictly into the client's own types.
+package gov2
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tsclient "tailscale.com/client/tailscale/v2"
+)
+
+// recorder keeps the body of the last answer, so each test can decode it again strictly.
+type recorder struct {
+	mu   sync.Mutex
+	last []byte
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	r.mu.Lock()
+	r.last = body
+	r.mu.Unlock()
+	return resp, nil
+}
+
+func (r *recorder) body() []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
+}
+
+// session is one authenticated client and the recorder behind it.
+type session struct {
+	c   *tsclient.Client
+	rec *recorder
+}
+
+// sessions are the ways the tests authenticate: an API key always, OAuth client credentials when configured.
+func sessions(t *testing.T) map[string]session {
+	base := os.Getenv("MESH_BASE_URL")
+	if base == "" {
+		t.Skip("MESH_BASE_URL is not set: run through VendorGoClientInteropTest")
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newSession := func(configure func(*tsclient.Client)) session {
+		rec := &recorder{}
+		c := &tsclient.Client{BaseURL: u, HTTP: &http.Client{Transport: rec, Timeout: time.Minute}}
+		configure(c)
+		return session{c: c, rec: rec}
+	}
+	out := map[string]session{"api-key": newSession(func(c *tsclient.Client) { c.APIKey = os.Getenv("MESH_API_KEY") })}
+	// OAuth-authenticated runs: set by the Java side once the server issues OAuth access tokens.
+	if id, secret := os.Getenv("MESH_OAUTH_CLIENT_ID"), os.Getenv("MESH_OAUTH_CLIENT_SECRET"); id != "" {
+		out["oauth"] = newSession(func(c *tsclient.Client) {
+			c.Auth = &tsclient.OAuth{ClientID: id, ClientSecret: secret}
+		})
+	}
+	return out
+}
+
+// strict decodes the last answer into T, refusing fields T does not have, and checks that keys are present.
+func strict[T any](t *testing.T, s session, keys ...string) T {
+	t.Helper()
+	var v T
+	dec := json.NewDecoder(bytes.NewReader(s.rec.body()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("answer does not decode strictly into %T: %v\n%s", v, err, s.rec.body())
+	}
+	requireKeys(t, s.rec.body(), keys...)
+	return v
+}
+
+// requireKeys checks that a JSON object (or the first element of its only list) has every key.
+func requireKeys(t *testing.T, body []byte, keys ...string) {
+	t.Helper()
+	if len(keys) == 0 {
+		return
+	}
+	var object map[string]json.RawMessage
+	if err := json.Unmarshal(body, &object); err != nil {
+		t.Fatalf("not a JSON object: %v\n%s", err, body)
+	}
+	if len(object) == 1 {
+		for _, only := range object {
+			var list []map[string]json.RawMessage
+			if json.Unmarshal(only, &list) == nil && len(list) > 0 {
+				object = list[0]
+			}
+		}
+	}
+	for _, key := range keys {
+		if _, ok := object[key]; !ok {
+			t.Errorf("field %q missing from %s", key, body)
+		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func status(err error) int {
+	var apiErr tsclient.APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.Status
+	}
+	return 0
+}
+
+var deviceKeys = []string{"addresses", "authorized", "blocksIncomingConnections", "clientVersion", "created", "id",
+	"keyExpiryDisabled", "machineKey", "nodeId", "nodeKey", "os", "tags", "tailnetLockError", "tailnetLockKey",
+	"updateAvailable", "user", "name", "hostname", "isExternal", "connectedToControl", "isEphemeral"}
+
+func TestDevices(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range sessions(t) {
+		t.Run(name, func(t *testing.T) {
+			devices, err := s.c.Devices().List(ctx)
+			must(t, err)
+			strict[map[string][]tsclient.Device](t, s, deviceKeys...)
+			if len(devices) < 2 {
+				t.Fatalf("want the seeded laptop and router, got %d devices", len(devices))
+			}
+			_, err = s.c.Devices().ListWithAllFields(ctx)
+			must(t, err)
+			strict[map[string][]tsclient.Device](t, s, append(deviceKeys, "enabledRoutes", "advertisedRoutes",
+				"clientConnectivity", "sshEnabled", "distro")...)
+			var router tsclient.Device
+			for _, d := range devices {
+				if d.Hostname == "router" {
+					router = d
+				}
+			}
+			filtered, err := s.c.Devices().List(ctx, tsclient.WithFilter("hostname", []string{"router"}))
+			must(t, err)
+			if len(filtered) != 1 || filtered[0].NodeID != router.NodeID {
+				t.Fatalf("filter hostname=router gave %v", filtered)
+			}
+
+			got, err := s.c.Devices().Get(ctx, router.NodeID)
+			must(t, err)
+			strict[tsclient.Device](t, s, deviceKeys...)
+			if got.ID != router.ID {
+				t.Fatalf("by nodeId: id %s, want %s", got.ID, router.ID)
+			}
+			_, err = s.c.Devices().GetWithAllFields(ctx, router.ID)
+			must(t, err)
+			strict[tsclient.Device](t, s, "advertisedRoutes", "enabledRoutes")
+
+			must(t, s.c.Devices().SetAuthorized(ctx, router.ID, true))
+			must(t, s.c.Devices().SetName(ctx, router.ID, "gateway-"+name))
+			must(t, s.c.Devices().SetKey(ctx, router.ID, tsclient.DeviceKey{KeyExpiryDisabled: true}))
+			must(t, s.c.Devices().SetTags(ctx, router.ID, []string{"tag:router"}))
+			got, err = s.c.Devices().Get(ctx, router.ID)
+			must(t, err)
+			if !strings.HasPrefix(got.Name, "gateway-"+name+".") || !got.KeyExpiryDisabled || !slices.Equal(got.Tags, []string{"tag:router"}) {
+				t.Fatalf("changes not visible: %+v", got)
+			}
+
+			routes, err := s.c.Devices().SubnetRoutes(ctx, router.ID)
+			must(t, err)
+			strict[tsclient.DeviceRoutes](t, s, "advertisedRoutes", "enabledRoutes")
+			if !slices.Equal(routes.Advertised, []string{"10.1.0.0/16"}) {
+				t.Fatalf("advertised %v", routes.Advertised)
+			}
+			must(t, s.c.Devices().SetSubnetRoutes(ctx, router.ID, []string{"10.1.0.0/16"}))
+			routes, err = s.c.Devices().SubnetRoutes(ctx, router.ID)
+			must(t, err)
+			if !slices.Equal(routes.Enabled, []string{"10.1.0.0/16"}) {
+				t.Fatalf("enabled %v", routes.Enabled)
+			}
+
+			must(t, s.c.Devices().SetPostureAttribute(ctx, router.ID, "custom:tier",
+				tsclient.DevicePostureAttributeRequest{Value: "gold", Comment: "set by gov2"}))
+			attributes, err := s.c.Devices().GetPostureAttributes(ctx, router.ID)
+			must(t, err)
+			strict[tsclient.DevicePostureAttributes](t, s, "attributes", "expiries")
+			if attributes.Attributes["custom:tier"] != "gold" {
+				t.Fatalf("attributes %v", attributes.Attributes)
+			}
+			must(t, s.c.Devices().DeletePostureAttribute(ctx, router.ID, "custom:tier"))
+
+			_, err = s.c.Devices().Get(ctx, "nNOSUCHCNTRL")
+			if !tsclient.IsNotFound(err) {
+				t.Fatalf("unknown device: want a 404 the client recognises, got %v", err)
+			}
+		})
+	}
+}
+
+func TestDeviceDelete(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range sessions(t) {
+		t.Run(name, func(t *testing.T) {
+			devices, err := s.c.Devices().List(ctx, tsclient.WithFilter("hostname", []string{"spare-" + name}))
+			must(t, err)
+			if len(devices) != 1 {
+				t.Fatalf("want the seeded spare-%s, got %v", name, devices)
+			}
+			must(t, s.c.Devices().Delete(ctx, devices[0].NodeID))
+			if err := s.c.Devices().Delete(ctx, devices[0].NodeID); !tsclient.IsNotFound(err) {
+				t.Fatalf("deleting again: want 404, got %v", err)
+			}
+		})
+	}
+}
+
+const policy = `// written by gov2
+{
+	"tagOwners": {"tag:router": ["odin@example.com"]},
+	"acls": [{"action": "accept", "src": ["odin@example.com"], "dst": ["*:22"]}],
+	"tests": [{"src": "odin@example.com", "accept": ["100.64.0.1:22"]}],
+}
+`
+
+func TestPolicyFile(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range sessions(t) {
+		t.Run(name, func(t *testing.T) {
+			raw, err := s.c.PolicyFile().Raw(ctx)
+			must(t, err)
+			if raw.ETag == "" {
+				t.Fatal("no ETag")
+			}
+			text := strings.Replace(policy, "gov2", "gov2 "+name, 1)
+			must(t, s.c.PolicyFile().Validate(ctx, text))
+			must(t, s.c.PolicyFile().Set(ctx, text, raw.ETag))
+			if err := s.c.PolicyFile().Set(ctx, text, raw.ETag); status(err) != http.StatusPreconditionFailed {
+				t.Fatalf("stale ETag: want 412, got %v", err)
+			}
+			raw, err = s.c.PolicyFile().Raw(ctx)
+			must(t, err)
+			if raw.HuJSON != text {
+				t.Fatalf("HuJSON not kept as written:\n%s", raw.HuJSON)
+			}
+			acl, err := s.c.PolicyFile().Get(ctx)
+			must(t, err)
+			strict[tsclient.ACL](t, s, "acls", "tagOwners", "tests")
+			if acl.ETag != raw.ETag || len(acl.ACLs) != 1 {
+				t.Fatalf("JSON form: %+v", acl)
+			}
+			acl.ACLs[0].Destination = []string{"*:22", "*:443"}
+			updated, err := s.c.PolicyFile().SetAndGet(ctx, *acl, acl.ETag)
+			must(t, err)
+			if updated.ETag == acl.ETag || len(updated.ACLs[0].Destination) != 2 {
+				t.Fatalf("SetAndGet: %+v", updated)
+			}
+
+			failing := strings.Replace(text, "100.64.0.1:22", "100.64.0.1:80", 1)
+			// Validate turns the 200 answer's message and data into its own error text.
+			err = s.c.PolicyFile().Validate(ctx, failing)
+			if err == nil || !strings.Contains(err.Error(), "test(s) failed") ||
+				!strings.Contains(err.Error(), "odin@example.com") || !strings.Contains(err.Error(), "100.64.0.1:80") {
+				t.Fatalf("failing tests: want the vendor's test(s) failed with data, got %v", err)
+			}
+			err = s.c.PolicyFile().Set(ctx, failing, "")
+			var apiErr tsclient.APIError
+			if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest || apiErr.Message != "test(s) failed" ||
+				len(apiErr.Data) != 1 || apiErr.Data[0].User != "odin@example.com" {
+				t.Fatalf("saving failing tests: want 400 test(s) failed with data, got %#v", err)
+			}
+		})
+	}
+}
+
+func TestDNS(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range sessions(t) {
+		t.Run(name, func(t *testing.T) {
+			dns := s.c.DNS()
+			must(t, dns.SetNameservers(ctx, []string{"9.9.9.9", "1.1.1.1"}))
+			servers, err := dns.Nameservers(ctx)
+			must(t, err)
+			if !slices.Equal(servers, []string{"1.1.1.1", "9.9.9.9"}) {
+				t.Fatalf("nameservers %v", servers)
+			}
+			must(t, dns.SetSearchPaths(ctx, []string{"corp.example"}))
+			paths, err := dns.SearchPaths(ctx)
+			must(t, err)
+			if !slices.Equal(paths, []string{"corp.example"}) {
+				t.Fatalf("search paths %v", paths)
+			}
+			prefs, err := dns.Preferences(ctx)
+			must(t, err)
+			strict[tsclient.DNSPreferences](t, s, "magicDNS")
+			must(t, dns.SetPreferences(ctx, *prefs))
+			// SetPreferences swallows errors, so the refusal is checked on the configuration resource.
+
+			merged, err := dns.UpdateSplitDNS(ctx, tsclient.SplitDNSRequest{"a.example": {"10.0.0.53"}})
+			must(t, err)
+			if !slices.Equal(merged["a.example"], []string{"10.0.0.53"}) {
+				t.Fatalf("split DNS after PATCH %v", merged)
+			}
+			merged, err = dns.UpdateSplitDNS(ctx, tsclient.SplitDNSRequest{"a.example": nil})
+			must(t, err)
+			if len(merged) != 0 {
+				t.Fatalf("null removes a domain: %v", merged)
+			}
+			must(t, dns.SetSplitDNS(ctx, tsclient.SplitDNSRequest{"b.example": {"10.0.0.54"}}))
+			split, err := dns.SplitDNS(ctx)
+			must(t, err)
+			if len(split) != 1 || split["b.example"][0] != "10.0.0.54" {
+				t.Fatalf("split DNS after PUT %v", split)
+			}
+
+			config := tsclient.DNSConfiguration{
+				Nameservers: []tsclient.DNSConfigurationResolver{{Address: "1.1.1.1", UseWithExitNode: true}},
+				SplitDNS:    map[string][]tsclient.DNSConfigurationResolver{"corp.example": {{Address: "10.0.0.53"}}},
+				SearchPaths: []string{"a.example"},
+				Preferences: tsclient.DNSConfigurationPreferences{OverrideLocalDNS: true, MagicDNS: true},
+			}
+			must(t, dns.SetConfiguration(ctx, config))
+			got, err := dns.Configuration(ctx)
+			must(t, err)
+			strict[tsclient.DNSConfiguration](t, s, "nameservers", "splitDNS", "searchPaths", "preferences")
+			if !got.Nameservers[0].UseWithExitNode || !got.Preferences.OverrideLocalDNS || got.SearchPaths[0] != "a.example" {
+				t.Fatalf("configuration %+v", got)
+			}
+		})
+	}
+}
+
+func TestTailnetSettings(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range sessions(t) {
+		t.Run(name, func(t *testing.T) {
+			settings, err := s.c.TailnetSettings().Get(ctx)
+			must(t, err)
+			strict[tsclient.TailnetSettings](t, s, "aclsExternallyManagedOn", "aclsExternalLink", "devicesApprovalOn",
+				"devicesAutoUpdatesOn", "devicesKeyDurationDays", "usersApprovalOn",
+				"usersRoleAllowedToJoinExternalTailnets", "networkFlowLoggingOn", "regionalRoutingOn",
+				"postureIdentityCollectionOn", "httpsEnabled")
+			on, days := !settings.DevicesApprovalOn, 30
+			// The provider always sends the two ACL fields, as they are.
+			must(t, s.c.TailnetSettings().Update(ctx, tsclient.UpdateTailnetSettingsRequest{
+				ACLsExternallyManagedOn: &settings.ACLsExternallyManagedOn, ACLsExternalLink: &settings.ACLsExternalLink,
+				DevicesApprovalOn: &on, DevicesKeyDurationDays: &days, PostureIdentityCollectionOn: &on,
+				UsersApprovalOn: &on}))
+			after, err := s.c.TailnetSettings().Get(ctx)
+			must(t, err)
+			if after.DevicesApprovalOn != on || after.UsersApprovalOn != on || after.PostureIdentityCollectionOn != on ||
+				after.DevicesKeyDurationDays != days {
+				t.Fatalf("settings after update %+v", after)
+			}
+			logging := true
+			err = s.c.TailnetSettings().Update(ctx, tsclient.UpdateTailnetSettingsRequest{NetworkFlowLoggingOn: &logging})
+			if status(err) != http.StatusBadRequest {
+				t.Fatalf("a read-only setting: want 400, got %v", err)
+			}
+		})
+	}
+}
+
+func TestUsers(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range sessions(t) {
+		t.Run(name, func(t *testing.T) {
+			users, err := s.c.Users().List(ctx, nil, nil)
+			must(t, err)
+			strict[map[string][]tsclient.User](t, s, "id", "displayName", "loginName", "profilePicUrl", "tailnetId",
+				"created", "type", "role", "status", "deviceCount", "currentlyConnected")
+			var odin *tsclient.User
+			for i := range users {
+				if users[i].LoginName == "odin@example.com" {
+					odin = &users[i]
+				}
+			}
+			if odin == nil {
+				t.Fatalf("the seeded user is not listed: %v", users)
+			}
+			member := tsclient.UserTypeMember
+			members, err := s.c.Users().List(ctx, &member, nil)
+			must(t, err)
+			if len(members) != len(users) {
+				t.Fatalf("type=member: %d of %d", len(members), len(users))
+			}
+			got, err := s.c.Users().Get(ctx, odin.ID)
+			must(t, err)
+			strict[tsclient.User](t, s)
+			if got.LoginName != odin.LoginName || got.Created.IsZero() {
+				t.Fatalf("user %+v", got)
+			}
+		})
+	}
+}
+
+func TestServices(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range sessions(t) {
+		t.Run(name, func(t *testing.T) {
+			svcName := "svc:web-" + name
+			must(t, s.c.Services().CreateOrUpdate(ctx, tsclient.Service{Name: svcName, Comment: "gov2",
+				Ports: []string{"tcp:443"}, Tags: []string{"tag:router"},
+				Annotations: map[string]string{"tailscale.com/owner-references": "gov2"}}))
+			got, err := s.c.Services().Get(ctx, svcName)
+			must(t, err)
+			strict[tsclient.Service](t, s, "name", "addrs", "ports", "tags", "annotations")
+			if len(got.Addrs) != 2 || got.Annotations["tailscale.com/owner-references"] != "gov2" {
+				t.Fatalf("service %+v", got)
+			}
+			got.Ports = []string{"tcp:80"}
+			must(t, s.c.Services().CreateOrUpdate(ctx, *got))
+			list, err := s.c.Services().List(ctx)
+			must(t, err)
+			strict[map[string][]tsclient.Service](t, s)
+			if !slices.ContainsFunc(list, func(x tsclient.Service) bool { return x.Name == svcName && x.Ports[0] == "tcp:80" }) {
+				t.Fatalf("list %v", list)
+			}
+			must(t, s.c.Services().Delete(ctx, svcName))
+			if _, err := s.c.Services().Get(ctx, svcName); !tsclient.IsNotFound(err) {
+				t.Fatalf("deleted service: want 404, got %v", err)
+			}
+		})
+	}
+}
+
+func TestPostureIntegrations(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range sessions(t) {
+		t.Run(name, func(t *testing.T) {
+			provider := map[string]tsclient.PostureIntegrationProvider{"api-key": tsclient.PostureIntegrationProviderKolide,
+				"oauth": tsclient.PostureIntegrationProviderKandji}[name]
+			created, err := s.c.DevicePosture().CreateIntegration(ctx, tsclient.CreatePostureIntegrationRequest{
+				Provider: provider, ClientID: "id", ClientSecret: "secret"})
+			must(t, err)
+			strict[tsclient.PostureIntegration](t, s, "id", "provider")
+			secret := "rotated"
+			_, err = s.c.DevicePosture().UpdateIntegration(ctx, created.ID, tsclient.UpdatePostureIntegrationRequest{
+				ClientSecret: &secret})
+			must(t, err)
+			got, err := s.c.DevicePosture().GetIntegration(ctx, created.ID)
+			must(t, err)
+			if got.ClientID != "id" || got.Provider != provider {
+				t.Fatalf("integration %+v", got)
+			}
+			list, err := s.c.DevicePosture().ListIntegrations(ctx)
+			must(t, err)
+			strict[map[string][]tsclient.PostureIntegration](t, s)
+			if len(list) == 0 {
+				t.Fatal("no integrations listed")
+			}
+			_, err = s.c.DevicePosture().CreateIntegration(ctx, tsclient.CreatePostureIntegrationRequest{
+				Provider: tsclient.PostureIntegrationProviderFleet, ClientSecret: "x"})
+			if status(err) != http.StatusBadRequest || !strings.Contains(err.Error(), "fleet") {
+				t.Fatalf("fleet: want 400 naming it, got %v", err)
+			}
+			must(t, s.c.DevicePosture().DeleteIntegration(ctx, created.ID))
+		})
+	}
+}
+
+func TestUnsupportedResourcesAre404(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range sessions(t) {
+		t.Run(name, func(t *testing.T) {
+			if _, err := s.c.Contacts().Get(ctx); !tsclient.IsNotFound(err) {
+				t.Fatalf("contacts: want 404, got %v", err)
+			}
+			email := "security@example.com"
+			err := s.c.Contacts().Update(ctx, tsclient.ContactSecurity, tsclient.UpdateContactRequest{Email: &email})
+			if !tsclient.IsNotFound(err) {
+				t.Fatalf("updating contacts: want 404, got %v", err)
+			}
+			if _, err := s.c.Logging().CreateOrGetAwsExternalId(ctx, false); !tsclient.IsNotFound(err) {
+				t.Fatalf("AWS external id: want 404, got %v", err)
+			}
+			if err := s.c.Logging().ValidateAWSTrustPolicy(ctx, "x", "arn:aws:iam::1:role/r"); !tsclient.IsNotFound(err) {
+				t.Fatalf("AWS trust policy: want 404, got %v", err)
+			}
+			other, _ := url.Parse(os.Getenv("MESH_BASE_URL"))
+			c := &tsclient.Client{BaseURL: other, APIKey: os.Getenv("MESH_API_KEY"), Tailnet: "example.com"}
+			if _, err := c.Devices().List(ctx); !tsclient.IsNotFound(err) {
+				t.Fatalf("another tailnet: want 404, got %v", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,68 @@
+package io.meshcontrol.server.v2;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** Request bodies of {@code /api/v2}, field for field what the vendor's clients send. */
+final class Bodies {
+
+    private Bodies() {
+    }
+
+    record Authorized(Boolean authorized) {
+    }
+
+    record Name(String name) {
+    }
+
+    record Tags(List<String> tags) {
+    }
+
+    record Key(Boolean keyExpiryDisabled) {
+    }
+
+    record Routes(List<String> routes) {
+    }
+
+    /** @param expiry the Go client sends its zero time when there is none */
+    record Attribute(Object value, Instant expiry, String comment) {
+    }
+
+    record Nameservers(List<String> dns) {
+    }
+
+    record Preferences(@JsonProperty("magicDNS") Boolean magicDns) {
+    }
+
+    record SearchPaths(List<String> searchPaths) {
+    }
+
+    record Resolver(String address, Boolean useWithExitNode) {
+    }
+
+    record DnsPreferences(@JsonProperty("overrideLocalDNS") Boolean overrideLocalDns,
+            @JsonProperty("magicDNS") Boolean magicDns) {
+    }
+
+    /** Every field may be left out, meaning empty or false (the Go client leaves out zero values). */
+    record DnsConfiguration(List<Resolver> nameservers, @JsonProperty("splitDNS") Map<String, List<Resolver>> splitDns,
+            List<String> searchPaths, DnsPreferences preferences) {
+    }
+
+    /** Null or absent: unchanged. */
+    record TailnetSettings(Boolean aclsExternallyManagedOn, String aclsExternalLink, Boolean devicesApprovalOn,
+            Boolean devicesAutoUpdatesOn, Integer devicesKeyDurationDays, Boolean usersApprovalOn,
+            String usersRoleAllowedToJoinExternalTailnets, Boolean networkFlowLoggingOn, Boolean regionalRoutingOn,
+            Boolean postureIdentityCollectionOn, Boolean httpsEnabled) {
+    }
+
+    record Service(String name, List<String> addrs, String comment, Map<String, String> annotations,
+            List<String> ports, List<String> tags) {
+    }
+
+    record PostureIntegration(String provider, String cloudId, String clientId, String tenantId,
+            String clientSecret) {
+    }
+}

@@ -1,0 +1,199 @@
+package io.meshcontrol.server.v2;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.model.PostureAttribute;
+import io.meshcontrol.core.routes.RoutePrefixes;
+import io.meshcontrol.core.state.NetworkSnapshot;
+import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.Nodes;
+import io.meshcontrol.core.state.Posture;
+import io.meshcontrol.server.http.ApiRequest;
+import io.meshcontrol.server.http.Reply;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Devices: the network's nodes in the vendor's shape. A device is addressed by its number ({@code id}) or its
+ * stable id ({@code nodeId}); the Terraform provider keeps whichever the answer echoes.
+ */
+final class DeviceResource {
+
+    /** The vendor's zero time, which its Go client sends for "no expiry". */
+    private static final Instant GO_ZERO_TIME = Instant.parse("0001-01-01T00:00:00Z");
+
+    private final Network network;
+    private final String baseDomain;
+
+    DeviceResource(Network network, String baseDomain) {
+        this.network = network;
+        this.baseDomain = baseDomain;
+    }
+
+    void register(V2Routes v2) {
+        v2.tailnet("GET", "/devices", this::list)
+                .doc(Nodes.READ_SCOPE, "Lists devices: {\"devices\":[...]}. fields=all adds routes, connectivity, SSH, "
+                        + "posture identity and distribution; any other parameter filters on a top-level field "
+                        + "(exact match, all given values of a list field)");
+        v2.global("GET", "/device/{id}", request -> {
+            request.caller().require(Nodes.READ_SCOPE);
+            return Reply.ok(view(node(request), allFields(request)));
+        })
+                .doc(Nodes.READ_SCOPE, "One device by id or nodeId; fields=all as for the list");
+        v2.global("DELETE", "/device/{id}", request -> {
+            network.nodes().delete(request.caller(), node(request).id());
+            return Reply.ok(Map.of());
+        }).doc(Nodes.WRITE_SCOPE, "Removes the device");
+        v2.global("POST", "/device/{id}/authorized", request -> {
+            Bodies.Authorized body = request.requiredBody(Bodies.Authorized.class);
+            return Reply.ok(view(network.nodes().authorize(request.caller(), node(request).id(),
+                    required(body.authorized(), "authorized")), false));
+        }).doc(Nodes.WRITE_SCOPE, "Device approval on or off ({\"authorized\":bool}); matters while device approval "
+                + "is on");
+        v2.global("POST", "/device/{id}/name", request -> {
+            Bodies.Name body = request.requiredBody(Bodies.Name.class);
+            return Reply.ok(view(network.nodes().rename(request.caller(), node(request).id(),
+                    shortName(required(body.name(), "name"))), false));
+        }).doc(Nodes.WRITE_SCOPE, "Renames the device (its MagicDNS label; a full name under the base domain is "
+                + "taken too)");
+        v2.global("POST", "/device/{id}/tags", request -> {
+            Bodies.Tags body = request.requiredBody(Bodies.Tags.class);
+            return Reply.ok(view(network.nodes().setTags(request.caller(), node(request).id(),
+                    required(body.tags(), "tags")), false));
+        }).doc(Nodes.WRITE_SCOPE, "Sets the tags; tagging a user's device hands it to the tags (400 on tags the "
+                + "policy does not let the caller apply)");
+        v2.global("POST", "/device/{id}/key", request -> {
+            Bodies.Key body = request.requiredBody(Bodies.Key.class);
+            return Reply.ok(view(network.nodes().setKeyExpiryDisabled(request.caller(), node(request).id(),
+                    required(body.keyExpiryDisabled(), "keyExpiryDisabled")), false));
+        }).doc(Nodes.WRITE_SCOPE, "Whether the device's key expires ({\"keyExpiryDisabled\":bool})");
+        v2.global("POST", "/device/{id}/expire", request -> Reply.ok(view(
+                network.nodes().expire(request.caller(), node(request).id()), false)))
+                .doc(Nodes.WRITE_SCOPE, "Expires the device's key now: it must log in again");
+        v2.global("GET", "/device/{id}/routes", request -> Reply.ok(routes(
+                network.routeApprovals().get(request.caller(), node(request).id()))))
+                .doc("devices:routes:read", "{\"advertisedRoutes\",\"enabledRoutes\"}");
+        v2.global("POST", "/device/{id}/routes", request -> {
+            Bodies.Routes body = request.requiredBody(Bodies.Routes.class);
+            return Reply.ok(routes(network.routeApprovals().setApproved(request.caller(), node(request).id(),
+                    required(body.routes(), "routes"))));
+        }).doc("devices:routes", "Replaces the approved (enabled) routes; a route may be approved before it is "
+                + "advertised");
+        v2.global("GET", "/device/{id}/attributes", this::attributes)
+                .doc(Posture.ATTRIBUTES_READ_SCOPE, "The device's custom posture attributes: "
+                        + "{\"attributes\":{},\"expiries\":{}}. Partial: the vendor's node:* attributes are not reported");
+        v2.global("POST", "/device/{id}/attributes/{key}", request -> {
+            Bodies.Attribute body = request.requiredBody(Bodies.Attribute.class);
+            Instant expiry = body.expiry() == null || body.expiry().equals(GO_ZERO_TIME) ? null : body.expiry();
+            network.posture().setAttribute(request.caller(), node(request).id(), new PostureAttribute(
+                    request.pathParam("key"), body.value(), expiry, Objects.requireNonNullElse(body.comment(), "")));
+            return Reply.ok(Map.of());
+        }).doc(Posture.ATTRIBUTES_WRITE_SCOPE, "Sets a custom:<name> attribute (a string, number or boolean, "
+                + "optional expiry and comment)");
+        v2.global("DELETE", "/device/{id}/attributes/{key}", request -> {
+            network.posture().deleteAttribute(request.caller(), node(request).id(), request.pathParam("key"));
+            return Reply.ok(Map.of());
+        }).doc(Posture.ATTRIBUTES_WRITE_SCOPE, "Removes a custom attribute");
+    }
+
+    private Reply list(ApiRequest request) {
+        List<Node> nodes = network.nodes().list(request.caller());
+        Map<String, List<String>> filters = new LinkedHashMap<>();
+        for (String name : request.queryNames()) {
+            if (!name.equals("fields")) {
+                filters.put(name, request.queryAll(name));
+            }
+        }
+        boolean all = allFields(request);
+        List<Map<String, Object>> devices = nodes.stream()
+                .filter(node -> filters.isEmpty() || matches(view(node, true), filters))
+                .map(node -> view(node, all))
+                .toList();
+        return Reply.ok(Map.of("devices", devices));
+    }
+
+    /** The vendor's filters: exact match on a top-level field; a list field must hold every value given. */
+    private static boolean matches(Map<String, Object> device, Map<String, List<String>> filters) {
+        for (Map.Entry<String, List<String>> filter : filters.entrySet()) {
+            Object value = device.get(filter.getKey());
+            if (value == null || value instanceof Map<?, ?>) {
+                throw MeshException.invalid("cannot filter devices on \"" + filter.getKey()
+                        + "\": filters name a top-level device field of simple or list type");
+            }
+            List<String> wanted = filter.getValue();
+            boolean match = value instanceof List<?> list
+                    ? wanted.stream().allMatch(w -> list.stream().anyMatch(item -> String.valueOf(item).equals(w)))
+                    : wanted.stream().allMatch(w -> String.valueOf(value).equals(w));
+            if (!match) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Reply attributes(ApiRequest request) {
+        Map<String, Object> attributes = new LinkedHashMap<>();
+        Map<String, Object> expiries = new LinkedHashMap<>();
+        for (PostureAttribute a : network.posture().attributes(request.caller(), node(request).id())) {
+            attributes.put(a.name(), a.value());
+            if (a.expiry() != null) {
+                expiries.put(a.name(), a.expiry());
+            }
+        }
+        return Reply.ok(Map.of("attributes", attributes, "expiries", expiries));
+    }
+
+    private static boolean allFields(ApiRequest request) {
+        String fields = request.query("fields").orElse("default");
+        if (!fields.equals("all") && !fields.equals("default")) {
+            throw MeshException.invalid("fields must be \"all\" or \"default\", got \"" + fields + "\"");
+        }
+        return fields.equals("all");
+    }
+
+    /** The node a {@code {id}} names: its number or its stable id. What may be done with it is the service's. */
+    private Node node(ApiRequest request) {
+        String id = request.pathParam("id");
+        NetworkSnapshot snapshot = network.snapshots().current();
+        Node node;
+        if (!id.isEmpty() && id.chars().allMatch(Character::isDigit) && id.length() < 19) {
+            node = snapshot.node(Long.parseLong(id)).orElse(null);
+        } else {
+            node = snapshot.nodes().values().stream().filter(n -> n.stableId().equals(id)).findFirst().orElse(null);
+        }
+        if (node == null) {
+            throw MeshException.notFound("device not found: " + id);
+        }
+        return node;
+    }
+
+    private Map<String, Object> view(Node node, boolean allFields) {
+        NetworkSnapshot snapshot = network.snapshots().current();
+        return DeviceView.of(node, new DeviceView.Facts(snapshot.user(node.userId()).orElse(null),
+                snapshot.isOnline(node.id()), baseDomain), allFields);
+    }
+
+    private static Map<String, Object> routes(Node node) {
+        Map<String, Object> routes = new LinkedHashMap<>();
+        routes.put("advertisedRoutes", RoutePrefixes.sorted(node.advertisedRoutes()).stream().map(Object::toString).toList());
+        routes.put("enabledRoutes", RoutePrefixes.sorted(node.approvedRoutes()).stream().map(Object::toString).toList());
+        return routes;
+    }
+
+    private String shortName(String name) {
+        String suffix = "." + baseDomain;
+        String trimmed = name.endsWith(".") ? name.substring(0, name.length() - 1) : name;
+        return !baseDomain.isEmpty() && trimmed.endsWith(suffix)
+                ? trimmed.substring(0, trimmed.length() - suffix.length()) : trimmed;
+    }
+
+    static <T> T required(T value, String field) {
+        if (value == null) {
+            throw MeshException.invalid("the body needs the field \"" + field + "\"");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,176 @@
+package io.meshcontrol.server.v2;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.model.DnsSettings;
+import io.meshcontrol.core.state.Dns;
+import io.meshcontrol.server.http.ApiRequest;
+import io.meshcontrol.server.http.Reply;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
+
+/**
+ * DNS: nameservers, search paths, split DNS, preferences and the whole configuration, all one {@link Dns} setting.
+ * MagicDNS is the configuration file's: sending the value in force succeeds, another one is refused with 400.
+ * Resolver lists are answered sorted by address, which keeps the Terraform provider's plans stable.
+ */
+final class DnsResource {
+
+    private final Dns dns;
+
+    DnsResource(Dns dns) {
+        this.dns = dns;
+    }
+
+    void register(V2Routes v2) {
+        v2.tailnet("GET", "/dns/nameservers", request -> Reply.ok(nameservers(dns.get(request.caller()))))
+                .doc(Dns.READ_SCOPE, "{\"dns\":[...]}: the global nameservers");
+        v2.tailnet("POST", "/dns/nameservers", request -> {
+            List<String> addresses = DeviceResource.required(request.requiredBody(Bodies.Nameservers.class).dns(), "dns");
+            return Reply.ok(nameservers(change(request.caller(), current -> current.withNameservers(
+                    addresses.stream().map(a -> new DnsSettings.Resolver(a, usedWithExitNode(current, a))).toList()))));
+        }).doc(Dns.WRITE_SCOPE, "Replaces the global nameservers");
+        v2.tailnet("GET", "/dns/preferences", request -> Reply.ok(Map.of("magicDNS", dns.get(request.caller()).magicDns())))
+                .doc(Dns.READ_SCOPE, "{\"magicDNS\":bool}");
+        v2.tailnet("POST", "/dns/preferences", request -> {
+            Boolean magicDns = DeviceResource.required(request.requiredBody(Bodies.Preferences.class).magicDns(),
+                    "magicDNS");
+            DnsSettings current = dns.get(request.caller());
+            DnsSettings saved = dns.save(request.caller(), new DnsSettings(magicDns, current.overrideLocalDns(),
+                    current.nameservers(), current.splitDns(), current.searchPaths()));
+            return Reply.ok(Map.of("magicDNS", saved.magicDns()));
+        }).doc(Dns.WRITE_SCOPE, "Partial: MagicDNS is set in the configuration file (dns.magic_dns); repeating the "
+                + "value in force succeeds, changing it is refused with 400");
+        v2.tailnet("GET", "/dns/searchpaths", request -> Reply.ok(Map.of("searchPaths",
+                dns.get(request.caller()).searchPaths())))
+                .doc(Dns.READ_SCOPE, "{\"searchPaths\":[...]}");
+        v2.tailnet("POST", "/dns/searchpaths", request -> {
+            List<String> paths = DeviceResource.required(request.requiredBody(Bodies.SearchPaths.class).searchPaths(),
+                    "searchPaths");
+            return Reply.ok(Map.of("searchPaths", change(request.caller(), c -> c.withSearchPaths(paths)).searchPaths()));
+        }).doc(Dns.WRITE_SCOPE, "Replaces the search paths");
+        v2.tailnet("GET", "/dns/split-dns", request -> Reply.ok(split(dns.get(request.caller()))))
+                .doc(Dns.READ_SCOPE, "{\"<domain>\":[\"<resolver>\",...]}");
+        v2.tailnet("PATCH", "/dns/split-dns", request -> {
+            Map<String, List<String>> patch = splitBody(request);
+            return Reply.ok(split(change(request.caller(), current -> {
+                Map<String, List<DnsSettings.Resolver>> merged = new LinkedHashMap<>(current.splitDns());
+                patch.forEach((domain, servers) -> {
+                    if (servers == null || servers.isEmpty()) {
+                        merged.remove(DnsSettings.domain(domain));
+                    } else {
+                        merged.put(DnsSettings.domain(domain), resolvers(current, servers));
+                    }
+                });
+                return current.withSplitDns(merged);
+            })));
+        }).doc(Dns.WRITE_SCOPE, "Merges: a domain with resolvers is set, with [] or null removed, others kept; "
+                + "answers the resulting map");
+        v2.tailnet("PUT", "/dns/split-dns", request -> {
+            Map<String, List<String>> all = splitBody(request);
+            return Reply.ok(split(change(request.caller(), current -> {
+                Map<String, List<DnsSettings.Resolver>> replaced = new LinkedHashMap<>();
+                all.forEach((domain, servers) -> {
+                    if (servers != null && !servers.isEmpty()) {
+                        replaced.put(domain, resolvers(current, servers));
+                    }
+                });
+                return current.withSplitDns(replaced);
+            })));
+        }).doc(Dns.WRITE_SCOPE, "Replaces all split DNS ({} clears it)");
+        v2.tailnet("GET", "/dns/configuration", request -> Reply.ok(configuration(dns.get(request.caller()))))
+                .doc(Dns.READ_SCOPE, "The whole DNS configuration: nameservers (with useWithExitNode), splitDNS, "
+                        + "searchPaths, preferences (overrideLocalDNS, magicDNS)");
+        v2.tailnet("POST", "/dns/configuration", request -> {
+            Bodies.DnsConfiguration body = request.requiredBody(Bodies.DnsConfiguration.class);
+            Bodies.DnsPreferences preferences = body.preferences() == null
+                    ? new Bodies.DnsPreferences(null, null) : body.preferences();
+            Map<String, List<DnsSettings.Resolver>> split = new LinkedHashMap<>();
+            if (body.splitDns() != null) {
+                body.splitDns().forEach((domain, servers) -> {
+                    if (servers != null && !servers.isEmpty()) {
+                        split.put(domain, servers.stream().map(DnsResource::resolver).toList());
+                    }
+                });
+            }
+            DnsSettings saved = dns.save(request.caller(), new DnsSettings(
+                    Boolean.TRUE.equals(preferences.magicDns()), Boolean.TRUE.equals(preferences.overrideLocalDns()),
+                    body.nameservers() == null ? List.of()
+                            : body.nameservers().stream().map(DnsResource::resolver).toList(),
+                    split, body.searchPaths() == null ? List.of() : body.searchPaths()));
+            return Reply.ok(configuration(saved));
+        }).doc(Dns.WRITE_SCOPE, "Partial: replaces the whole configuration (absent means empty or false), "
+                + "useWithExitNode and overrideLocalDNS applied; a magicDNS other than the configuration file's is "
+                + "refused with 400");
+    }
+
+    private DnsSettings change(Caller caller, UnaryOperator<DnsSettings> change) {
+        return dns.save(caller, change.apply(dns.get(caller)));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, List<String>> splitBody(ApiRequest request) {
+        Map<String, List<String>> body = request.requiredBody(Map.class);
+        body.forEach((domain, servers) -> {
+            if (servers != null && !(servers instanceof List<?> list && list.stream().allMatch(String.class::isInstance))) {
+                throw MeshException.invalid("split DNS maps each domain to a list of resolver addresses; \""
+                        + domain + "\" does not");
+            }
+        });
+        return body;
+    }
+
+    private static List<DnsSettings.Resolver> resolvers(DnsSettings current, List<String> addresses) {
+        return addresses.stream().map(a -> new DnsSettings.Resolver(a, usedWithExitNode(current, a))).toList();
+    }
+
+    /** A resolver named again keeps its exit-node flag: the older resources carry addresses only. */
+    private static boolean usedWithExitNode(DnsSettings current, String address) {
+        return current.nameservers().stream().anyMatch(r -> r.address().equals(address) && r.useWithExitNode());
+    }
+
+    private static DnsSettings.Resolver resolver(Bodies.Resolver r) {
+        return new DnsSettings.Resolver(r.address(), Boolean.TRUE.equals(r.useWithExitNode()));
+    }
+
+    private static Map<String, Object> nameservers(DnsSettings settings) {
+        return Map.of("dns", sorted(settings.nameservers()).stream().map(DnsSettings.Resolver::address).toList());
+    }
+
+    private static Map<String, List<String>> split(DnsSettings settings) {
+        Map<String, List<String>> split = new TreeMap<>();
+        settings.splitDns().forEach((domain, resolvers) ->
+                split.put(domain, sorted(resolvers).stream().map(DnsSettings.Resolver::address).toList()));
+        return split;
+    }
+
+    private static Map<String, Object> configuration(DnsSettings settings) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("nameservers", sorted(settings.nameservers()).stream().map(DnsResource::resolverView).toList());
+        Map<String, Object> split = new TreeMap<>();
+        settings.splitDns().forEach((domain, resolvers) ->
+                split.put(domain, sorted(resolvers).stream().map(DnsResource::resolverView).toList()));
+        c.put("splitDNS", split);
+        c.put("searchPaths", settings.searchPaths());
+        c.put("preferences", Map.of("overrideLocalDNS", settings.overrideLocalDns(), "magicDNS", settings.magicDns()));
+        return c;
+    }
+
+    private static Map<String, Object> resolverView(DnsSettings.Resolver r) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("address", r.address());
+        view.put("useWithExitNode", r.useWithExitNode());
+        return view;
+    }
+
+    private static List<DnsSettings.Resolver> sorted(List<DnsSettings.Resolver> resolvers) {
+        List<DnsSettings.Resolver> sorted = new ArrayList<>(resolvers);
+        sorted.sort(Comparator.comparing(DnsSettings.Resolver::address));
+        return sorted;
+    }
+}

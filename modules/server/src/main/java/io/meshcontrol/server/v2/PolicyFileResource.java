@@ -1,0 +1,110 @@
+package io.meshcontrol.server.v2;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.policy.HuJson;
+import io.meshcontrol.core.policy.Policy;
+import io.meshcontrol.core.policy.PolicyTestFailure;
+import io.meshcontrol.core.state.Policies;
+import io.meshcontrol.server.http.ApiRequest;
+import io.meshcontrol.server.http.RawBody;
+import io.meshcontrol.server.http.Reply;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The policy file ({@code mesh_acl}): HuJSON in and out, kept as written (comments included) so that what a client
+ * reads back is what it wrote; JSON out when {@code Accept} asks for it. The {@code ETag} makes writes conditional
+ * ({@code If-Match}, and {@code "ts-default"} for "only over the default policy"); an empty body restores the
+ * default policy. Failing policy tests are reported case by case, as the vendor's clients expect.
+ */
+final class PolicyFileResource {
+
+    private static final String HUJSON = "application/hujson";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final Policies policies;
+
+    PolicyFileResource(Policies policies) {
+        this.policies = policies;
+    }
+
+    void register(V2Routes v2) {
+        v2.tailnet("GET", "/acl", request -> reply(request, policies.get(request.caller())))
+                .doc(Policies.READ_SCOPE, "The policy with its ETag: HuJSON as written with Accept: application/hujson, "
+                        + "else JSON");
+        v2.tailnet("POST", "/acl", this::set)
+                .doc(Policies.WRITE_SCOPE, "Saves a policy (HuJSON or JSON); If-Match with the ETag or \"ts-default\" "
+                        + "(412 when stale); an empty body restores the default policy; failing tests give 400 "
+                        + "{\"message\":\"test(s) failed\",\"data\":[...]}");
+        v2.tailnet("POST", "/acl/validate", this::validate)
+                .doc(Policies.READ_SCOPE, "Checks a policy, its tests included, without saving it (or runs a JSON "
+                        + "array of tests against the policy in force): 200 with {} when valid, else 200 with "
+                        + "message and data");
+    }
+
+    private Reply set(ApiRequest request) {
+        request.caller().require(Policies.WRITE_SCOPE);
+        String text = text(request);
+        if (text.isBlank()) {
+            text = Policy.EMPTY.text();
+        }
+        List<PolicyTestFailure> failures = policies.failedTests(request.caller(), text);
+        if (!failures.isEmpty()) {
+            return new Reply(400, testFailures(failures), Map.of());
+        }
+        return reply(request, policies.set(request.caller(), text, request.header("If-Match").orElse(null)));
+    }
+
+    private Reply validate(ApiRequest request) {
+        String text = text(request);
+        try {
+            JsonNode body = JSON.readTree(HuJson.standardize(text.isBlank() ? "{}" : text));
+            if (body.isArray()) {
+                text = withTests(policies.get(request.caller()).policy().text(), body);
+            }
+            List<PolicyTestFailure> failures = policies.failedTests(request.caller(), text);
+            return Reply.ok(failures.isEmpty() ? Map.of() : testFailures(failures));
+        } catch (MeshException e) {
+            if (e.reason() != MeshException.Reason.INVALID) {
+                throw e;
+            }
+            return Reply.ok(Map.of("message", e.getMessage()));
+        } catch (JacksonException | IllegalArgumentException e) {
+            return Reply.ok(Map.of("message", "the policy is not valid HuJSON: " + e.getMessage()));
+        }
+    }
+
+    /** The policy in force with {@code tests} replaced: the vendor runs a posted list of tests against it. */
+    private static String withTests(String policy, JsonNode tests) {
+        ObjectNode merged = (ObjectNode) JSON.readTree(HuJson.standardize(policy));
+        merged.set("tests", tests);
+        return JSON.writeValueAsString(merged);
+    }
+
+    private static Map<String, Object> testFailures(List<PolicyTestFailure> failures) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("message", "test(s) failed");
+        body.put("data", failures.stream().map(f -> Map.of("user", f.source(), "errors", f.errors())).toList());
+        return body;
+    }
+
+    private static String text(ApiRequest request) {
+        return new String(request.rawBody(), StandardCharsets.UTF_8);
+    }
+
+    /** The policy in the form {@code Accept} asks for: JSON only when asked, as the vendor answers. */
+    private static Reply reply(ApiRequest request, Policies.Current current) {
+        String accept = request.header("Accept").orElse("");
+        String text = current.policy().text();
+        RawBody body = accept.contains("application/json") && !accept.contains(HUJSON)
+                ? new RawBody("application/json", HuJson.standardize(text).getBytes(StandardCharsets.UTF_8))
+                : new RawBody(HUJSON, text.getBytes(StandardCharsets.UTF_8));
+        return new Reply(200, body, Map.of("ETag", current.etag()));
+    }
+}

@@ -1,0 +1,56 @@
+package io.meshcontrol.server.v2;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.model.VipService;
+import io.meshcontrol.core.state.VipServices;
+import io.meshcontrol.server.http.Reply;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Services ({@code mesh_service}, the vendor's VIP services): a {@code svc:<name>} with addresses of its own that
+ * the server assigns from the node pool and keeps, its ports, the tags of the nodes that host it, a comment and
+ * annotations kept as given. See docs/api-v2.md for what a service does here.
+ */
+final class ServiceResource {
+
+    private final VipServices services;
+
+    ServiceResource(VipServices services) {
+        this.services = services;
+    }
+
+    void register(V2Routes v2) {
+        v2.tailnet("GET", "/vip-services", request -> Reply.ok(Map.of("vipServices",
+                services.list(request.caller()).stream().map(ServiceResource::view).toList())))
+                .doc(VipServices.READ_SCOPE, "{\"vipServices\":[...]}");
+        v2.tailnet("GET", "/vip-services/{name}", request -> Reply.ok(view(
+                services.get(request.caller(), request.pathParam("name")))))
+                .doc(VipServices.READ_SCOPE, "One service by name (svc:<name>)");
+        v2.tailnet("PUT", "/vip-services/{name}", request -> {
+            Bodies.Service body = request.requiredBody(Bodies.Service.class);
+            String name = request.pathParam("name");
+            if (body.name() != null && !body.name().isEmpty() && !body.name().equals(name)) {
+                throw MeshException.invalid("the body names service " + body.name() + " but the path " + name);
+            }
+            return Reply.ok(view(services.put(request.caller(), new VipService(name, null, null, body.comment(),
+                    body.annotations(), body.ports(), body.tags()), body.addrs())));
+        }).doc(VipServices.WRITE_SCOPE, "Creates or replaces a service; addresses are assigned by the server (send "
+                + "none, or the ones it has)");
+        v2.tailnet("DELETE", "/vip-services/{name}", request -> {
+            services.delete(request.caller(), request.pathParam("name"));
+            return Reply.ok(Map.of());
+        }).doc(VipServices.WRITE_SCOPE, "Removes a service");
+    }
+
+    private static Map<String, Object> view(VipService s) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("name", s.name());
+        v.put("addrs", s.addresses());
+        v.put("comment", s.comment());
+        v.put("annotations", s.annotations());
+        v.put("ports", s.ports());
+        v.put("tags", s.tags());
+        return v;
+    }
+}

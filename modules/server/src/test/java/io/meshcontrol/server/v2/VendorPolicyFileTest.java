@@ -1,0 +1,121 @@
+package io.meshcontrol.server.v2;
+
+import static io.meshcontrol.server.v2.VendorCalls.ok;
+import static io.meshcontrol.server.v2.VendorCalls.refused;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.server.testing.TestServer;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** The policy file through {@code /api/v2/tailnet/-/acl}: HuJSON kept as written, ETags, validation with tests. */
+class VendorPolicyFileTest {
+
+    private static final String POLICY = """
+            // who may reach what
+            {
+              "groups": {"group:eng": ["odin@example.com"]},
+              "acls": [
+                {"action": "accept", "src": ["group:eng"], "dst": ["*:22"]}, // ssh only
+              ],
+              "tests": [{"src": "odin@example.com", "accept": ["100.64.0.1:22"]}],
+            }
+            """;
+    private static final String FAILING = """
+            {"acls": [{"action": "accept", "src": ["odin@example.com"], "dst": ["*:22"]}],
+             "tests": [{"src": "odin@example.com", "accept": ["100.64.0.1:80"]}]}
+            """;
+
+    @TempDir
+    Path folder;
+    TestServer server;
+    VendorCalls api;
+
+    @BeforeEach
+    void start() {
+        server = TestServer.start(folder);
+        api = VendorCalls.allAccess(server);
+        VendorCalls.createUser(server, "odin", "odin@example.com");
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private HttpResponse<String> postHuJson(String path, String text, Map<String, String> extra) {
+        Map<String, String> headers = new java.util.HashMap<>(extra);
+        headers.put("Content-Type", "application/hujson");
+        return api.send("POST", "/tailnet/-" + path, text, headers);
+    }
+
+    @Test
+    void huJsonComesBackAsWrittenWithAnETagAndAsJsonWhenAskedFor() {
+        HttpResponse<String> saved = postHuJson("/acl", POLICY, Map.of("If-Match", "\"ts-default\""));
+        assertEquals(200, saved.statusCode(), saved.body());
+        HttpResponse<String> raw = api.send("GET", "/tailnet/-/acl", null, Map.of("Accept", "application/hujson"));
+        assertEquals(POLICY, raw.body(), "comments and trailing commas kept");
+        String etag = raw.headers().firstValue("ETag").orElseThrow();
+        assertTrue(etag.startsWith("\"") && etag.endsWith("\"") && etag.length() > 10, etag);
+        JsonNode json = ok(api.send("GET", "/tailnet/-/acl", null, Map.of("Accept", "application/json")));
+        assertEquals("group:eng", json.path("acls").get(0).path("src").get(0).asString());
+    }
+
+    @Test
+    void tsDefaultMatchesOnlyTheDefaultPolicyAndAStaleETagIs412() {
+        assertEquals(200, postHuJson("/acl", POLICY, Map.of("If-Match", "\"ts-default\"")).statusCode());
+        refused(postHuJson("/acl", POLICY, Map.of("If-Match", "\"ts-default\"")), 412, "changed since it was read");
+        String etag = api.get("/tailnet/-/acl").headers().firstValue("ETag").orElseThrow();
+        HttpResponse<String> conditional = postHuJson("/acl", POLICY.replace("ssh only", "ssh, nothing else"), Map.of("If-Match", etag));
+        assertEquals(200, conditional.statusCode(), conditional.body());
+        assertNotEquals(etag, conditional.headers().firstValue("ETag").orElseThrow());
+        refused(postHuJson("/acl", POLICY, Map.of("If-Match", etag)), 412, "changed since it was read");
+    }
+
+    @Test
+    void anEmptyBodyRestoresTheDefaultPolicy() {
+        postHuJson("/acl", POLICY, Map.of());
+        assertEquals(200, postHuJson("/acl", "", Map.of()).statusCode());
+        assertEquals(200, postHuJson("/acl", POLICY, Map.of("If-Match", "\"ts-default\"")).statusCode(),
+                "the default is in force again");
+    }
+
+    @Test
+    void failingTestsRefuseTheSaveWithTheVendorsDataShape() {
+        HttpResponse<String> refused = postHuJson("/acl", FAILING, Map.of());
+        assertEquals(400, refused.statusCode());
+        JsonNode body = VendorCalls.JSON.readTree(refused.body());
+        assertEquals("test(s) failed", body.path("message").asString());
+        assertEquals("odin@example.com", body.path("data").get(0).path("user").asString());
+        assertTrue(body.path("data").get(0).path("errors").get(0).asString().contains("100.64.0.1:80"));
+    }
+
+    @Test
+    void validateAnswers200WithAnEmptyObjectOrTheProblems() {
+        assertEquals(0, ok(postHuJson("/acl/validate", POLICY, Map.of())).size(), "valid: {}");
+        JsonNode failing = ok(postHuJson("/acl/validate", FAILING, Map.of()));
+        assertEquals("test(s) failed", failing.path("message").asString());
+        assertFalse(ok(postHuJson("/acl/validate", "{\"acls\": [", Map.of())).path("message").asString().isEmpty());
+        postHuJson("/acl", POLICY, Map.of());
+        JsonNode tests = ok(postHuJson("/acl/validate", "[{\"src\": \"odin@example.com\", \"deny\": [\"100.64.0.1:22\"]}]",
+                Map.of()));
+        assertEquals("test(s) failed", tests.path("message").asString(), "a list of tests runs against the policy");
+    }
+
+    @Test
+    void readingNeedsPolicyFileReadAndWritingPolicyFile() {
+        VendorCalls reader = VendorCalls.scoped(server, "policy_file:read");
+        assertEquals(200, reader.get("/tailnet/-/acl").statusCode());
+        refused(reader.send("POST", "/tailnet/-/acl", POLICY, Map.of("Content-Type", "application/hujson")), 403,
+                "policy_file");
+    }
+}
