@@ -50,7 +50,7 @@ public final class ConfigSchema {
                     "A request's header must be complete this long after its first byte, or the connection is closed.")
                     .withCheck(Checks.atLeast(Duration.ofSeconds(1))),
             duration("listener.idle_timeout", Duration.ofSeconds(60),
-                    "Connections that send no request, or stall a request body, this long are closed (not ts2021 or DERP).")
+                    "Connections that send no request, or move no byte mid-request, this long are closed (not ts2021 or DERP).")
                     .withCheck(Checks.atLeast(Duration.ofSeconds(1))),
             integer("listener.max_connections_per_address", 128,
                     "Connections one remote address may hold before ts2021 or DERP takes them over; loopback is exempt; 0: no cap.")
