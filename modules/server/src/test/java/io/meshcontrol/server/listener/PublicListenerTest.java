@@ -60,11 +60,12 @@ class PublicListenerTest {
                                 .getBytes(StandardCharsets.US_ASCII));
                     } // and every third says nothing at all
                 }
-                waitFor(() -> listener.openConnections() >= before + 200, "the connections were accepted");
-                waitFor(() -> listener.openConnections() == before, "the server closed them");
                 for (Socket socket : sockets) {
                     assertTrue(closedByServer(socket), "connection " + sockets.indexOf(socket) + " was closed");
                 }
+                waitFor(() -> listener.openConnections() == before, "the server counts them no more");
+                // 300 from loopback, more than the default cap of 128: loopback (a reverse proxy) is exempt
+                assertEquals(0, listener.refusedConnections());
             } finally {
                 for (Socket socket : sockets) {
                     socket.close();
@@ -75,7 +76,7 @@ class PublicListenerTest {
     }
 
     @Test
-    void anAddressOverItsCapIsRefusedAtOnceAndLoopbackIsExempt() throws Exception {
+    void anAddressOverItsCapIsRefusedAtOnce() throws Exception {
         Optional<InetAddress> own = ownNonLoopbackAddress();
         assumeTrue(own.isPresent(), "this machine has no address besides loopback to connect from");
         try (TestServer server = TestServer.in(folder).set("listen_addr", own.get().getHostAddress() + ":0")
