@@ -4,6 +4,7 @@ import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.api.ServerInfo;
 import io.meshcontrol.core.RandomText;
+import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.state.Network;
@@ -160,7 +161,8 @@ public final class MeshServer implements AutoCloseable {
         try {
             // Metrics first: once the main listener answers, everything about it can be scraped.
             if (settings.metricsHost() != null) {
-                metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry,
+                metrics = MetricsListener.start(new HostPort(settings.metricsHost(), settings.metricsPort()),
+                        settings.listener(), registry,
                         Map.of("/debug/derp-clients/", new DerpClientsPage(() -> relay.relay().active().orElse(null),
                                 network.snapshots(), clock)));
             }
