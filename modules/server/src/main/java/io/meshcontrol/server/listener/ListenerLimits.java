@@ -21,9 +21,4 @@ public record ListenerLimits(Duration headerTimeout, Duration idleTimeout, int m
         return new ListenerLimits(listener.headerTimeout(), listener.idleTimeout(),
                 listener.maxConnectionsPerAddress());
     }
-
-    /** The configuration's defaults. */
-    public static ListenerLimits defaults() {
-        return from(MeshConfig.defaults().listener());
-    }
 }

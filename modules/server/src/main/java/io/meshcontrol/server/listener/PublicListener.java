@@ -29,7 +29,7 @@ import org.xnio.channels.AcceptingChannel;
 import org.xnio.ssl.SslConnection;
 
 /**
- * A listener facing the network: Undertow's HTTP server on an accepting socket built here rather than by
+ * An HTTP listener that may face the network: Undertow's HTTP server on an accepting socket built here rather than by
  * {@link Undertow}'s builder, so that every accepted connection passes the per-address cap before Undertow reads from
  * it, with the {@link ListenerLimits} timeouts:
  * <ul>
@@ -40,7 +40,8 @@ import org.xnio.ssl.SslConnection;
  *       stalls); see {@link OpenConnections}, which arms it.</li>
  * </ul>
  * Once a connection switches protocols (ts2021, DERP) none of them runs any more: the first two belong to Undertow's
- * HTTP/1.1 parser, the third is disarmed, and the protocol's own timeouts take over.
+ * HTTP/1.1 parser, the third watches only connections that have not switched, and the protocol's own timeouts take
+ * over.
  */
 public final class PublicListener implements AutoCloseable {
 
