@@ -4,6 +4,7 @@ import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.api.ServerInfo;
 import io.meshcontrol.core.RandomText;
+import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.state.Network;
@@ -26,6 +27,7 @@ import io.meshcontrol.server.http.RequestPipeline;
 import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.http.SessionAuthentication;
 import io.meshcontrol.server.login.OidcLogin;
+import io.meshcontrol.server.listener.PublicListener;
 import io.meshcontrol.server.metrics.DerpClientsPage;
 import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
@@ -34,6 +36,7 @@ import io.meshcontrol.server.metrics.RelayMetrics;
 import io.meshcontrol.server.relay.EmbeddedRelay;
 import io.meshcontrol.server.relay.RelayRuntime;
 import io.meshcontrol.server.relay.VerifyRoute;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
 import io.meshcontrol.server.v1.AuthRoutes;
@@ -53,7 +56,6 @@ import io.meshcontrol.server.v2.VendorApi;
 import io.meshcontrol.server.v2.VendorAuthentication;
 import io.meshcontrol.server.v2.VendorErrors;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -70,6 +72,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import org.xnio.OptionMap;
 import tools.jackson.databind.json.JsonMapper;
 
 /** A running server: the HTTP listener with every route, the metrics listener, the local CLI credential. */
@@ -84,14 +87,15 @@ public final class MeshServer implements AutoCloseable {
     private final ControlTransport control;
     private final MapSessions mapSessions;
     private final ScheduledExecutorService housekeeping;
-    private final Undertow undertow;
+    private final PublicListener listener;
     private final MetricsListener metrics;
     private final ExecutorService workers;
     private final RelayRuntime relay;
     private final AtomicReference<MapContext> mapContext;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private MeshServer(ServerSettings settings, Routes routes, ControlTransport control, MapSessions mapSessions,
-            ScheduledExecutorService housekeeping, Undertow undertow,
+            ScheduledExecutorService housekeeping, PublicListener listener,
             MetricsListener metrics, ExecutorService workers, RelayRuntime relay,
             AtomicReference<MapContext> mapContext) {
         this.relay = relay;
@@ -101,7 +105,7 @@ public final class MeshServer implements AutoCloseable {
         this.control = control;
         this.mapSessions = mapSessions;
         this.housekeeping = housekeeping;
-        this.undertow = undertow;
+        this.listener = listener;
         this.metrics = metrics;
         this.workers = workers;
     }
@@ -176,29 +180,33 @@ public final class MeshServer implements AutoCloseable {
                 .add("POST", "/machine/map", new MapEndpoint(network, mapSessions));
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
 
-        Undertow undertow = Undertow.builder()
-                .addHttpListener(settings.listenPort(), settings.listenHost())
-                .setServerOption(UndertowOptions.ENABLE_HTTP2, true)
-                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, Routes.MAX_BODY_BYTES)
-                .setHandler(routes.build(pipeline, apiStyles(new Authenticator(network.apiKeys(), network.oauthClients(),
+        PublicListener.Setup main = new PublicListener.Setup(settings.listenHost(), settings.listenPort(), null,
+                routes.build(pipeline, apiStyles(new Authenticator(network.apiKeys(), network.oauthClients(),
                         localToken, oidc == null ? SessionAuthentication.NONE : oidc.sessionCookies()), json),
-                        json, settings.version()))
-                .build();
+                        json, settings.version()),
+                OptionMap.builder()
+                        .set(UndertowOptions.ENABLE_HTTP2, true)
+                        .set(UndertowOptions.MAX_ENTITY_SIZE, Routes.MAX_BODY_BYTES)
+                        .getMap(),
+                Math.max(Runtime.getRuntime().availableProcessors(), 2), settings.listener());
         MetricsListener metrics = null;
+        PublicListener listener = null;
         try {
             // Metrics first: once the main listener answers, everything about it can be scraped.
             if (settings.metricsHost() != null) {
-                metrics = MetricsListener.start(settings.metricsHost(), settings.metricsPort(), registry,
+                metrics = MetricsListener.start(new HostPort(settings.metricsHost(), settings.metricsPort()),
+                        settings.listener(), registry,
                         Map.of("/debug/derp-clients/", new DerpClientsPage(() -> relay.relay().active().orElse(null),
                                 network.snapshots(), clock)));
             }
-            undertow.start();
-            int bound = ((InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress()).getPort();
+            listener = PublicListener.start(main);
+            httpMetrics.watch(listener);
+            int bound = listener.address().getPort();
             relay.start(bound, map -> {
                 mapContext.updateAndGet(context -> context.withDerpMap(map));
                 network.snapshots().mapContextChanged();
             });
-            MeshServer server = new MeshServer(settings, routes, control, mapSessions, housekeeping, undertow, metrics,
+            MeshServer server = new MeshServer(settings, routes, control, mapSessions, housekeeping, listener, metrics,
                     workers, relay, mapContext);
             if (localToken != null) {
                 LocalAccess.ofThisProcess(server.localUrl().toString(), localToken, instance)
@@ -209,7 +217,7 @@ public final class MeshServer implements AutoCloseable {
                     + relay.describe());
             return server;
         } catch (IOException | RuntimeException e) {
-            stopAll(mapSessions, housekeeping, workers, relay, undertow, metrics);
+            stopAll(mapSessions, housekeeping, workers, relay, listener, metrics);
             throw e instanceof IOException io ? new UncheckedIOException("cannot write the local CLI credential", io)
                     : (RuntimeException) e;
         }
@@ -251,38 +259,18 @@ public final class MeshServer implements AutoCloseable {
 
     /** Stops everything a server started, in an order that cannot hang (also when starting failed half-way). */
     private static void stopAll(MapSessions mapSessions, ScheduledExecutorService housekeeping, ExecutorService workers,
-            RelayRuntime relay, Undertow undertow, MetricsListener metrics) {
+            RelayRuntime relay, PublicListener listener, MetricsListener metrics) {
         mapSessions.close();
         housekeeping.shutdownNow();
         // Interrupt the request threads first: a registration follow-up waits up to 15 minutes for a login, and
         // Undertow's stop waits for requests in flight.
         workers.shutdownNow();
         relay.close();
-        stopBounded(undertow);
+        if (listener != null) {
+            listener.close(SHUTDOWN_GRACE);
+        }
         if (metrics != null) {
             metrics.close();
-        }
-    }
-
-    /**
-     * Stops Undertow, normally at once. Should its worker not finish within {@link #SHUTDOWN_GRACE} (a stop was
-     * once seen hanging in a test run), the worker is shut down hard so that stopping the server never hangs.
-     * (Undertow's own SHUTDOWN_TIMEOUT option makes every stop wait the full time, so it is not used.)
-     */
-    private static void stopBounded(Undertow undertow) {
-        org.xnio.XnioWorker worker = undertow.getWorker();
-        Thread stopping = Thread.ofPlatform().name("undertow-stop").daemon().start(undertow::stop);
-        try {
-            stopping.join(SHUTDOWN_GRACE);
-            if (stopping.isAlive()) {
-                LOG.log(Level.WARNING, "HTTP listener did not stop within " + SHUTDOWN_GRACE + "; closing it hard");
-                if (worker != null) {
-                    worker.shutdownNow();
-                }
-                stopping.join(SHUTDOWN_GRACE);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
@@ -296,7 +284,12 @@ public final class MeshServer implements AutoCloseable {
     }
 
     public InetSocketAddress httpAddress() {
-        return (InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress();
+        return listener.address();
+    }
+
+    /** The main listener: its address, and the connections it holds that have not switched protocols. */
+    public PublicListener listener() {
+        return listener;
     }
 
     public Optional<InetSocketAddress> metricsAddress() {
@@ -316,13 +309,11 @@ public final class MeshServer implements AutoCloseable {
 
     @Override
     public void close() {
-        String url;
-        try {
-            url = localUrl().toString();
-        } catch (IllegalStateException e) {
-            return; // closed before
+        if (closed.getAndSet(true)) {
+            return;
         }
-        stopAll(mapSessions, housekeeping, workers, relay, undertow, metrics);
+        String url = localUrl().toString();
+        stopAll(mapSessions, housekeeping, workers, relay, listener, metrics);
         if (settings.localCredentialPath() != null) {
             removeLocalCredential(settings.localCredentialPath(), url);
         }

@@ -7,6 +7,7 @@ import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import io.meshcontrol.server.control.MapContexts;
+import io.meshcontrol.server.listener.ListenerLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.Optional;
  * @param localCredentialPath where to leave the local CLI credential, or null for none
  * @param noiseKeyPath the server's Noise (ts2021) private key file, created on first start; clients pin its public
  *                     half, so it must survive restarts
+ * @param listener the timeouts and the per-address cap of the listeners facing the network
  * @param oidc OIDC login for people ({@code oidc.*}); on when its issuer is set
  */
 public record ServerSettings(
@@ -32,6 +34,7 @@ public record ServerSettings(
         String version,
         Path localCredentialPath,
         Path noiseKeyPath,
+        ListenerLimits listener,
         Control control,
         Relay relay,
         DerpMaps derpMaps,
@@ -69,20 +72,22 @@ public record ServerSettings(
      * @param tlsListenAddr host:port of the relay's own TLS port, used when {@code server_url} is plain HTTP (stock
      *                      clients speak DERP over TLS only); port 0 binds a free port, which is published
      * @param stunRetry how long after a failed STUN bind at start (the port busy) the bind is tried again
+     * @param tlsListener the timeouts and per-address cap of the relay's TLS port, those of the main listener
      */
     public record Relay(boolean enabled, boolean publishRegion, int regionId, String regionCode, String regionName,
                         boolean verifyClients, boolean stunEnabled, String stunListenAddr, Path privateKeyPath,
-                        Optional<String> ipv4, Optional<String> ipv6, String tlsListenAddr, Duration stunRetry) {
+                        Optional<String> ipv4, Optional<String> ipv6, String tlsListenAddr, Duration stunRetry,
+                        ListenerLimits tlsListener) {
 
         /** The relay's TLS port when {@code derp.server.tls_listen_addr} is not set: 3340 on the main listener's host. */
         public static final int DEFAULT_TLS_PORT = 3340;
-        static Relay from(MeshConfig.Derp derp, String listenHost) {
+        static Relay from(MeshConfig.Derp derp, String listenHost, ListenerLimits tlsListener) {
             MeshConfig.DerpServer s = derp.server();
             String tls = s.tlsListenAddr().orElse(new HostPort(listenHost, DEFAULT_TLS_PORT).toString());
             // Published whenever it runs: the relay may be turned on at runtime although the file has it off.
             return new Relay(s.enabled(), derp.automaticallyAddEmbeddedDerpRegion(), s.regionId(),
                     s.regionCode(), s.regionName(), s.verifyClients(), s.stunEnabled(), s.stunListenAddr(),
-                    s.privateKeyPath(), s.ipv4(), s.ipv6(), tls, s.stunRetryInterval());
+                    s.privateKeyPath(), s.ipv4(), s.ipv6(), tls, s.stunRetryInterval(), tlsListener);
         }
     }
 
@@ -104,8 +109,9 @@ public record ServerSettings(
         return new ServerSettings(listen.host(), listen.port(), metrics == null ? null : metrics.host(),
                 metrics == null ? 0 : metrics.port(), config.serverUrl(), config.dns().baseDomain(), launch.version(),
                 config.cli().localCredentialPath().orElseGet(LocalAccess::defaultLocation), config.noise().privateKeyPath(),
-                new Control(Control.DEFAULT_KEEP_ALIVE,
-                        config.node().ephemeral().inactivityTimeout()),
-                Relay.from(config.derp(), listen.host()), DerpMaps.from(config, launch.resolver()), config.oidc());
+                ListenerLimits.from(config.listener()),
+                new Control(Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout()),
+                Relay.from(config.derp(), listen.host(), ListenerLimits.from(config.listener())),
+                DerpMaps.from(config, launch.resolver()), config.oidc());
     }
 }

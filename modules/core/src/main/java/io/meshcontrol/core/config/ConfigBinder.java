@@ -27,6 +27,10 @@ final class ConfigBinder {
                 stripTrailingSlash(v.string("server_url")),
                 v.string("listen_addr"),
                 v.optional("metrics_listen_addr"),
+                new MeshConfig.Listener(
+                        v.duration("listener.header_timeout"),
+                        v.duration("listener.idle_timeout"),
+                        v.integer("listener.max_connections_per_address")),
                 new MeshConfig.Tls(
                         optionalPath("tls_cert_path"),
                         optionalPath("tls_key_path"),

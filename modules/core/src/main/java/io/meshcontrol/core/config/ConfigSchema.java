@@ -46,6 +46,16 @@ public final class ConfigSchema {
             string("acme_email", "", "Contact e-mail registered with the ACME provider.").withCheck(Checks.emailOrEmpty())
                     .notYet(Support.NOT_YET),
 
+            duration("listener.header_timeout", Duration.ofSeconds(30),
+                    "A request's header must be complete this long after its first byte, or the connection is closed.")
+                    .withCheck(Checks.atLeast(Duration.ofSeconds(1))),
+            duration("listener.idle_timeout", Duration.ofSeconds(60),
+                    "Connections that send no request, or move no byte mid-request, this long are closed (not ts2021 or DERP).")
+                    .withCheck(Checks.atLeast(Duration.ofSeconds(1))),
+            integer("listener.max_connections_per_address", 128,
+                    "Connections one remote address may hold before ts2021 or DERP takes them over; loopback is exempt; 0: no cap.")
+                    .withCheck(Checks.between(0, Integer.MAX_VALUE)),
+
             path("noise.private_key_path", "data/noise_private.key",
                     "Server's Noise (ts2021) private key; created when missing."),
 

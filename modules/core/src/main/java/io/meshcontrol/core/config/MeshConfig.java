@@ -21,6 +21,7 @@ public record MeshConfig(
         String serverUrl,
         String listenAddr,
         Optional<String> metricsListenAddr,
+        Listener listener,
         Tls tls,
         Noise noise,
         Prefixes prefixes,
@@ -80,6 +81,10 @@ public record MeshConfig(
                 return configName;
             }
         }
+    }
+
+    /** Limits on connections to the listeners facing the network ({@code listener.*}); see docs/security.md. */
+    public record Listener(Duration headerTimeout, Duration idleTimeout, int maxConnectionsPerAddress) {
     }
 
     public record Noise(Path privateKeyPath) {

@@ -1,19 +1,12 @@
 package io.meshcontrol.core.key;
 
+import io.meshcontrol.core.OwnerOnlyFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
-import java.util.Set;
 
 /**
  * A machine's private key (text form {@code privkey:}, the same prefix Tailscale uses for node private keys). The
@@ -24,8 +17,6 @@ public final class MachinePrivateKey extends Curve25519Key {
     /** Prefix of the text form, shared with {@link NodePrivateKey}. */
     public static final String PREFIX = "privkey:";
 
-    private static final Set<PosixFilePermission> OWNER_READ_WRITE = PosixFilePermissions.fromString("rw-------");
-    private static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY = PosixFilePermissions.fromString("rwx------");
 
     /** Computed on first use; a race computes the same value twice, which is harmless. */
     private MachinePublicKey publicKey;
@@ -103,40 +94,7 @@ public final class MachinePrivateKey extends Curve25519Key {
     }
 
     private void store(Path file) throws IOException {
-        Path absolute = file.toAbsolutePath();
-        Path directory = absolute.getParent();
-        boolean posix = Files.getFileStore(existingAncestor(directory)).supportsFileAttributeView("posix");
-        if (!Files.isDirectory(directory)) {
-            if (posix) {
-                Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIRECTORY));
-            } else {
-                Files.createDirectories(directory);
-            }
-        }
-        FileAttribute<?>[] attributes = posix
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_READ_WRITE)}
-                : new FileAttribute<?>[0];
-        Path temporary = Files.createTempFile(directory, "." + absolute.getFileName(), ".tmp", attributes);
-        try {
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
-                ByteBuffer text = ByteBuffer.wrap((toText() + "\n").getBytes(StandardCharsets.US_ASCII));
-                while (text.hasRemaining()) {
-                    channel.write(text);
-                }
-                channel.force(true);
-            }
-            Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
-    }
-
-    private static Path existingAncestor(Path directory) {
-        Path candidate = directory;
-        while (candidate != null && !Files.exists(candidate)) {
-            candidate = candidate.getParent();
-        }
-        return candidate == null ? directory.getRoot() : candidate;
+        OwnerOnlyFiles.write(file, (toText() + "\n").getBytes(StandardCharsets.US_ASCII));
     }
 
     /** Never shows the key: use {@link #toText()} deliberately when it must be written out. */

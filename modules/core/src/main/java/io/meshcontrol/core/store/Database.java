@@ -1,10 +1,10 @@
 package io.meshcontrol.core.store;
 
+import io.meshcontrol.core.OwnerOnlyFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.ClassProvider;
@@ -32,13 +32,12 @@ public final class Database {
 
     public static Database open(Path file, boolean writeAheadLog) {
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null && !Files.isDirectory(parent)) {
-                // The data folder holds the database and private keys: readable by the server's account only.
-                Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            }
+            // The data folder holds the database and private keys: readable by the server's account only. SQLite
+            // would create the file with the umask's mode, and its -wal, -shm and -journal files take the mode of
+            // the database file: so the file is made owner-only before SQLite opens it.
+            OwnerOnlyFiles.createFile(file);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the folder for database " + file, e);
+            throw new UncheckedIOException("cannot create the database " + file + ": " + e.getMessage(), e);
         }
         SQLiteConfig config = new SQLiteConfig();
         config.enforceForeignKeys(true);

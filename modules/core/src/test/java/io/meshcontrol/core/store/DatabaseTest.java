@@ -3,6 +3,7 @@ package io.meshcontrol.core.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.core.OwnerOnlyFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +35,24 @@ class DatabaseTest {
         String second = new TailnetStore(Database.open(file, true).jdbi()).ensureTailnetId(Instant.now());
         assertTrue(first.matches("[A-Za-z0-9]{5,20}CNTRL"), first);
         assertEquals(first, second);
+    }
+
+    @Test
+    void theDatabaseItsLogAndItsFolderAreTheServersAccountsOnly() throws IOException {
+        Path file = folder.resolve("made/by/the/server/db.sqlite");
+        Database db = Database.open(file, true);
+        try (org.jdbi.v3.core.Handle open = db.jdbi().open()) { // while a connection is open, -wal and -shm exist
+            open.execute("CREATE TABLE probe (x INTEGER)");
+            open.execute("INSERT INTO probe VALUES (1)");
+            for (String name : List.of("db.sqlite", "db.sqlite-wal", "db.sqlite-shm")) {
+                Path written = file.resolveSibling(name);
+                assertTrue(Files.exists(written), name);
+                assertEquals(OwnerOnlyFiles.FILE, Files.getPosixFilePermissions(written), name);
+            }
+        }
+        for (Path made = file.getParent(); !made.equals(folder); made = made.getParent()) {
+            assertEquals(OwnerOnlyFiles.FOLDER, Files.getPosixFilePermissions(made), made.toString());
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.meshcontrol.relay.derp;
 
+import io.meshcontrol.core.RateLimitedLog;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.key.NodePublicKey;
 import java.security.SecureRandom;
@@ -38,6 +39,8 @@ public final class DerpServer implements AutoCloseable {
     private final SecureRandom random = new SecureRandom();
     private final JsonMapper json = JsonMapper.builder().build();
     private final RelayStats stats = new RelayStats();
+    /** Dropped clients are logged a few lines a minute: a client can break the protocol on purpose, many times. */
+    private final RateLimitedLog warnings = new RateLimitedLog(System.getLogger(DerpSession.class.getName()));
 
     /**
      * @param admission which node keys may use the relay ({@code verify_clients}); a refused client is closed after
@@ -69,6 +72,10 @@ public final class DerpServer implements AutoCloseable {
 
     public NodePublicKey publicKey() {
         return publicKey;
+    }
+
+    RateLimitedLog warnings() {
+        return warnings;
     }
 
     public RelayStats stats() {

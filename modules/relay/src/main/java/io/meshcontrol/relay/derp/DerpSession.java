@@ -2,7 +2,6 @@ package io.meshcontrol.relay.derp;
 
 import io.meshcontrol.core.crypto.NaclBox;
 import io.meshcontrol.core.key.NodePublicKey;
-import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
@@ -23,7 +22,6 @@ import tools.jackson.databind.JsonNode;
  */
 public final class DerpSession {
 
-    private static final System.Logger LOG = System.getLogger(DerpSession.class.getName());
     /** Disco packets start with this magic ("TS" and the speech-balloon emoji); they get their own queue lane. */
     private static final byte[] DISCO_MAGIC = {0x54, 0x53, (byte) 0xf0, (byte) 0x9f, (byte) 0x92, (byte) 0xac};
     /** Go's server answers pings of at most this many bytes and drops clients that send longer ones. */
@@ -295,7 +293,7 @@ public final class DerpSession {
 
     void drop(String reason) {
         if (!ended.get()) {
-            LOG.log(Level.WARNING, "DERP client " + describe() + " dropped: " + reason);
+            server.warnings().warn("DERP client", () -> "DERP client " + describe() + " dropped: " + reason);
         }
         transport.close();
         closed();

@@ -24,6 +24,10 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * lowercase field names (headscale's files), {@code .json}/{@code .hujson} in the vendor's shape ({@code Regions},
  * {@code RegionID} ...; comments and trailing commas allowed). Field names are matched without regard to case, as
  * Go's JSON decoder does, so both spellings read the same. Unknown fields are ignored, as Go ignores them.
+ *
+ * <p>Errors about a map from a URL never quote its text: the server at the URL is not trusted, and an error is shown
+ * to API callers and written to the log (a refused map could otherwise carry whatever the remote side wants into
+ * either). They say where (line and column) and what was wrong. A file's errors quote it, as its author needs.
  */
 public final class DerpMapFile {
 
@@ -50,7 +54,7 @@ public final class DerpMapFile {
         } catch (IOException e) {
             throw new MapSourceException("cannot read DERP map file " + file + ": " + e.getMessage(), e);
         }
-        MapLayer layer = parse(file.toString(), bytes, yaml);
+        MapLayer layer = parse(file.toString(), bytes, yaml, true);
         if (layer.isEmpty()) {
             throw new MapSourceException("DERP map file " + file + " adds no region, removes none and sets no "
                     + "positive score: it would change nothing (check its field names and format)");
@@ -58,12 +62,13 @@ public final class DerpMapFile {
         return layer;
     }
 
-    /** Reads a map in the vendor's JSON shape, as map URLs serve it. */
+    /** Reads a map in the vendor's JSON shape, as map URLs serve it; its errors quote nothing of it. */
     public static MapLayer readJson(String source, byte[] bytes) {
-        return parse(source, bytes, false);
+        return parse(source, bytes, false, false);
     }
 
-    static MapLayer parse(String source, byte[] bytes, boolean yaml) {
+    /** @param quote whether errors may quote the text (a local file) or not (a remote answer) */
+    static MapLayer parse(String source, byte[] bytes, boolean yaml, boolean quote) {
         JsonNode root;
         String text = new String(bytes, StandardCharsets.UTF_8);
         if (yaml && text.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("#"))) {
@@ -73,8 +78,11 @@ public final class DerpMapFile {
             root = yaml ? YAML.readTree(bytes)
                     : JSON.readTree(HuJson.standardize(text));
         } catch (JacksonException e) {
-            throw new MapSourceException("DERP map " + source + " is not valid " + (yaml ? "YAML" : "JSON") + ": "
-                    + e.getOriginalMessage(), e);
+            String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr();
+            // Jackson's message quotes the offending text; the location says enough for a remote answer.
+            throw new MapSourceException("DERP map " + source + " is not valid " + (yaml ? "YAML" : "JSON")
+                    + (quote ? ": " + e.getOriginalMessage() : where), quote ? e : null);
         }
         if (root == null || root.isMissingNode() || root.isNull()) {
             root = JSON.createObjectNode();
@@ -90,7 +98,7 @@ public final class DerpMapFile {
                 throw new MapSourceException("DERP map " + source + ": \"regions\" must map region ids to regions");
             }
             for (Map.Entry<String, JsonNode> entry : regionNodes.properties()) {
-                int id = regionId(source, entry.getKey());
+                int id = regionId(source, entry.getKey(), quote);
                 if (entry.getValue().isNull()) {
                     removed.add(id);
                 } else {
@@ -105,7 +113,7 @@ public final class DerpMapFile {
             for (Map.Entry<String, JsonNode> entry : scoreNodes.properties()) {
                 double score = entry.getValue().asDouble(0);
                 if (score > 0) { // zero and negative scores mean nothing to clients: ignored
-                    scores.put(regionId(source, entry.getKey()), score);
+                    scores.put(regionId(source, entry.getKey(), quote), score);
                 }
             }
         }
@@ -154,7 +162,7 @@ public final class DerpMapFile {
                 bool(node, "avoid"), bool(node, "nomeasurenohome"), nodes);
     }
 
-    private static int regionId(String source, String key) {
+    private static int regionId(String source, String key, boolean quote) {
         try {
             int id = Integer.parseInt(key.trim());
             if (id > 0) {
@@ -163,7 +171,8 @@ public final class DerpMapFile {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new MapSourceException("DERP map " + source + ": region id \"" + key + "\" is not a positive number");
+        throw new MapSourceException("DERP map " + source + ": " + (quote ? "region id \"" + key + "\"" : "a region id")
+                + " is not a positive number");
     }
 
     /** The field whose name equals {@code lowercase} ignoring case. */

@@ -1,5 +1,6 @@
 package io.meshcontrol.relay.tls;
 
+import io.meshcontrol.core.OwnerOnlyFiles;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -7,8 +8,6 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
@@ -213,20 +212,7 @@ public final class RelayCertificate {
         } catch (GeneralSecurityException e) {
             throw new IOException(e);
         }
-        Path parent = file.toAbsolutePath().getParent();
-        Files.createDirectories(parent);
-        Path temporary = Files.createTempFile(parent, ".derp-tls", ".tmp");
-        try {
-            try {
-                Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException e) {
-                // Not a POSIX file system: the directory's permissions protect it.
-            }
-            Files.writeString(temporary, text, StandardCharsets.US_ASCII);
-            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
+        OwnerOnlyFiles.write(file, text.getBytes(StandardCharsets.US_ASCII));
     }
 
     private static String pem(String type, byte[] der) {

@@ -5,13 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.core.RateLimitedLog;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.key.NodePublicKey;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -183,6 +188,39 @@ class DerpSessionTest {
         FakeClient client = FakeClient.connect(server());
         client.send(new Frame(FrameType.PING, new byte[8]));
         assertTrue(client.closed);
+    }
+
+    @Test
+    void manyClientsBreakingTheProtocolLogAFewLines() throws Exception {
+        DerpServer relay = server();
+        Logger logger = Logger.getLogger(DerpSession.class.getName());
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                lines.add(record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(capture);
+        try {
+            for (int i = 0; i < 40; i++) {
+                FakeClient client = FakeClient.connect(relay);
+                client.send(new Frame(FrameType.PING, new byte[8]));
+                assertTrue(client.closed, "each is still dropped");
+            }
+        } finally {
+            logger.removeHandler(capture);
+        }
+        assertEquals(RateLimitedLog.DEFAULT_PER_INTERVAL, lines.size(), String.join("\n", lines));
+        assertTrue(lines.getLast().contains("further DERP client warnings"), lines.getLast());
     }
 
     @Test

@@ -100,6 +100,27 @@ class MapUrlFetcherTest {
     }
 
     @Test
+    void aRefusedAnswerIsDescribedWithoutQuotingIt() {
+        String secret = "AKIAsecretFromTheRemoteSide";
+        server.answer("/html", new LoopbackHttpServer.Answer(200, Map.of(), ("<html>" + secret + "</html>").getBytes()));
+        server.answer("/token", new LoopbackHttpServer.Answer(200, Map.of(), (secret + " {}").getBytes()));
+        server.answer("/ids", new LoopbackHttpServer.Answer(200, Map.of(),
+                ("{\"Regions\": {\"" + secret + "\": null}}").getBytes()));
+        server.answer("/denied", new LoopbackHttpServer.Answer(403, Map.of(), secret.getBytes()));
+        for (String path : new String[] {"/html", "/token", "/ids", "/denied"}) {
+            MapSourceException refused = assertThrows(MapSourceException.class,
+                    () -> loopbackAllowed.fetch(server.url(path)));
+            String message = refused.getMessage();
+            assertTrue(!message.contains(secret) && !message.contains("AKIA"), path + ": " + message);
+            assertTrue(refused.getCause() == null || !String.valueOf(refused.getCause()).contains(secret), path);
+        }
+        assertTrue(refusal(loopbackAllowed, server.url("/html")).endsWith("is not valid JSON at line 1, column 1"),
+                refusal(loopbackAllowed, server.url("/html")));
+        assertTrue(refusal(loopbackAllowed, server.url("/ids")).endsWith("a region id is not a positive number"));
+        assertTrue(refusal(loopbackAllowed, server.url("/denied")).endsWith("answered HTTP 403"));
+    }
+
+    @Test
     void failuresNameTheUrlWithoutCredentials() {
         String message = refusal(loopbackAllowed, server.url("/missing").replace("http://", "http://user:secret@")
                 + "?token=abc");

@@ -1,11 +1,11 @@
 package io.meshcontrol.server.control;
 
+import io.meshcontrol.core.RateLimitedLog;
 import io.meshcontrol.core.crypto.NoiseProtocolException;
 import io.meshcontrol.core.key.ChallengePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.AttachmentKey;
-import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Instant;
@@ -23,7 +23,6 @@ public final class ControlConnection {
 
     static final AttachmentKey<ControlConnection> ATTACHMENT = AttachmentKey.create(ControlConnection.class);
 
-    private static final System.Logger LOG = System.getLogger(ControlConnection.class.getName());
 
     private final MachinePublicKey machineKey;
     private final int protocolVersion;
@@ -31,9 +30,12 @@ public final class ControlConnection {
     private final SocketAddress peerAddress;
     private final Instant established;
     private final AtomicBoolean problemReported = new AtomicBoolean();
+    private final RateLimitedLog warnings;
 
+    /** @param warnings where the connection's one problem line goes, rate-limited across all connections */
     ControlConnection(MachinePublicKey machineKey, int protocolVersion, ChallengePrivateKey nodeKeyChallenge,
-            SocketAddress peerAddress, Instant established) {
+            SocketAddress peerAddress, Instant established, RateLimitedLog warnings) {
+        this.warnings = warnings;
         this.machineKey = machineKey;
         this.protocolVersion = protocolVersion;
         this.nodeKeyChallenge = nodeKeyChallenge;
@@ -89,12 +91,13 @@ public final class ControlConnection {
 
     /**
      * Logs that the client broke the protocol on this connection: one line with the problem and the peer, however
-     * many reads then fail on the dead connection and whichever layer notices first.
+     * many reads then fail on the dead connection and whichever layer notices first; and at most a few such lines
+     * a minute however many clients break it.
      */
     void reportProblem(String problem) {
         if (problemReported.compareAndSet(false, true)) {
-            LOG.log(Level.WARNING, "ts2021 connection from " + describe(peerAddress) + " (" + machineKey.toText()
-                    + ") closed: " + problem);
+            warnings.warn("ts2021 connection", () -> "ts2021 connection from " + describe(peerAddress) + " ("
+                    + machineKey.toText() + ") closed: " + problem);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.meshcontrol.server.control;
 
 import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.RateLimitedLog;
 import io.meshcontrol.core.crypto.NoiseResponder;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
@@ -71,10 +72,12 @@ public final class ControlTransport {
                 .set(UndertowOptions.HTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, MAX_CONCURRENT_STREAMS)
                 .set(UndertowOptions.NO_REQUEST_TIMEOUT, (int) settings.idleConnectionTimeout().toMillis())
                 .getMap();
+        // What clients get wrong is logged, a few lines a minute per kind: any client can get it wrong on purpose.
+        RateLimitedLog warnings = new RateLimitedLog(System.getLogger(ControlTransport.class.getName()));
         Http2OverNoise sessions = new Http2OverNoise(new DefaultByteBufferPool(true, BUFFER_SIZE), http2Options,
-                machineRoutes.handler(), clock);
+                machineRoutes.handler(), clock, warnings);
         this.upgradeHandler = new NoiseUpgradeHandler(responder, sessions, pipeline.workers(),
-                settings.oldestProtocolVersion());
+                settings.oldestProtocolVersion(), warnings);
     }
 
     /** Where the {@code /machine/*} endpoints are registered. */

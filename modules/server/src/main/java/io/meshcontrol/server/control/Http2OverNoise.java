@@ -1,5 +1,6 @@
 package io.meshcontrol.server.control;
 
+import io.meshcontrol.core.RateLimitedLog;
 import io.meshcontrol.core.crypto.AcceptedHandshake;
 import io.meshcontrol.core.crypto.EarlyPayload;
 import io.meshcontrol.core.key.ChallengePrivateKey;
@@ -36,8 +37,11 @@ final class Http2OverNoise {
     private final OptionMap http2Options;
     private final HttpHandler routes;
     private final Clock clock;
+    private final RateLimitedLog warnings;
 
-    Http2OverNoise(ByteBufferPool pool, OptionMap http2Options, HttpHandler routes, Clock clock) {
+    Http2OverNoise(ByteBufferPool pool, OptionMap http2Options, HttpHandler routes, Clock clock,
+            RateLimitedLog warnings) {
+        this.warnings = warnings;
         this.pool = pool;
         this.http2Options = http2Options;
         this.routes = routes;
@@ -53,7 +57,7 @@ final class Http2OverNoise {
      */
     void start(StreamConnection connection, AcceptedHandshake handshake, ChallengePrivateKey challenge) {
         ControlConnection control = new ControlConnection(handshake.clientKey(), handshake.protocolVersion(), challenge,
-                connection.getPeerAddress(), clock.instant());
+                connection.getPeerAddress(), clock.instant(), warnings);
         EncryptingSinkConduit sink = new EncryptingSinkConduit(connection.getSinkChannel().getConduit(),
                 handshake.transport().encoder(), pool, handshake.response());
         DecryptingSourceConduit source = new DecryptingSourceConduit(connection.getSourceChannel().getConduit(),

@@ -1,5 +1,6 @@
 package io.meshcontrol.server.control;
 
+import io.meshcontrol.core.RateLimitedLog;
 import io.meshcontrol.core.crypto.AcceptedHandshake;
 import io.meshcontrol.core.crypto.NoiseFrames;
 import io.meshcontrol.core.crypto.NoiseProtocolException;
@@ -12,7 +13,6 @@ import io.undertow.util.HttpString;
 import io.undertow.util.Protocols;
 import io.undertow.util.StatusCodes;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.concurrent.Executor;
@@ -35,7 +35,8 @@ import org.xnio.conduits.ConduitStreamSinkChannel;
  *       an attacker could learn from;</li>
  *   <li>success: {@code 101}, the 51-byte response, the early payload, then HTTP/2 ({@link Http2OverNoise}).</li>
  * </ul>
- * Every refusal closes the connection and logs one line naming the problem and the peer.
+ * Every refusal closes the connection and logs one line naming the problem and the peer, at most a few a minute
+ * ({@link RateLimitedLog}): anyone can send malformed handshakes, as fast as they like.
  *
  * <p>The handshake costs a few X25519 operations, so it runs on a worker, not on the I/O thread. {@code GET} is served
  * the same way as {@code POST}: Tailscale's native client always posts, but its own server and headscale accept both.
@@ -50,8 +51,6 @@ final class NoiseUpgradeHandler implements HttpHandler {
     /** Clients from this protocol version on read an early payload (tailcfg capability version 49, 2022-11). */
     static final int EARLY_NOISE_VERSION = 49;
 
-    private static final System.Logger LOG = System.getLogger(NoiseUpgradeHandler.class.getName());
-
     /** Refusals in the words and shape of the {@code /machine/*} errors: the same clients read both. */
     private static final PlainTextErrors ERRORS = new PlainTextErrors();
 
@@ -59,8 +58,11 @@ final class NoiseUpgradeHandler implements HttpHandler {
     private final Http2OverNoise sessions;
     private final Executor workers;
     private final int oldestProtocolVersion;
+    private final RateLimitedLog warnings;
 
-    NoiseUpgradeHandler(NoiseResponder responder, Http2OverNoise sessions, Executor workers, int oldestProtocolVersion) {
+    NoiseUpgradeHandler(NoiseResponder responder, Http2OverNoise sessions, Executor workers, int oldestProtocolVersion,
+            RateLimitedLog warnings) {
+        this.warnings = warnings;
         this.responder = responder;
         this.sessions = sessions;
         this.workers = workers;
@@ -129,7 +131,7 @@ final class NoiseUpgradeHandler implements HttpHandler {
         exchange.endExchange();
     }
 
-    private static void refuse(HttpServerExchange exchange, String reason) {
+    private void refuse(HttpServerExchange exchange, String reason) {
         log(exchange, "upgrade", reason);
         exchange.setPersistent(false);
         ERRORS.refuse(exchange, StatusCodes.BAD_REQUEST, reason);
@@ -152,8 +154,8 @@ final class NoiseUpgradeHandler implements HttpHandler {
         }
     }
 
-    private static void log(HttpServerExchange exchange, String stage, String problem) {
-        LOG.log(Level.WARNING, "ts2021 " + stage + " from " + ControlConnection.describe(exchange.getSourceAddress())
-                + " refused: " + problem);
+    private void log(HttpServerExchange exchange, String stage, String problem) {
+        warnings.warn("ts2021 " + stage, () -> "ts2021 " + stage + " from "
+                + ControlConnection.describe(exchange.getSourceAddress()) + " refused: " + problem);
     }
 }

@@ -1,8 +1,10 @@
 package io.meshcontrol.server.metrics;
 
+import io.meshcontrol.core.config.HostPort;
+import io.meshcontrol.server.listener.ListenerLimits;
+import io.meshcontrol.server.listener.PublicListener;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.undertow.Undertow;
 import io.undertow.server.HttpHandler;
 import io.undertow.util.Headers;
 import io.undertow.util.StatusCodes;
@@ -12,67 +14,62 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Map;
+import org.xnio.OptionMap;
 
-/** The separate listener on {@code metrics_listen_addr}: Prometheus text format at {@code /metrics}. */
+/**
+ * The separate listener on {@code metrics_listen_addr}: Prometheus text format at {@code /metrics}, with the same
+ * timeouts and per-address cap as the main listener (it may be reachable from the network too).
+ */
 public final class MetricsListener implements AutoCloseable {
 
-    private final Undertow undertow;
+    private final PublicListener listener;
 
-    private MetricsListener(Undertow undertow) {
-        this.undertow = undertow;
-    }
-
-    public static MetricsListener start(String host, int port, PrometheusRegistry registry) {
-        return start(host, port, registry, Map.of());
+    private MetricsListener(PublicListener listener) {
+        this.listener = listener;
     }
 
     /**
      * @param debugPages pages served beside {@code /metrics}, by exact path (a trailing slash is optional), e.g.
      *                   {@code /debug/derp-clients/}
      */
-    public static MetricsListener start(String host, int port, PrometheusRegistry registry,
+    public static MetricsListener start(HostPort address, ListenerLimits limits, PrometheusRegistry registry,
             Map<String, HttpHandler> debugPages) {
         PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
-        Undertow undertow = Undertow.builder()
-                .addHttpListener(port, host)
-                .setIoThreads(1)
-                .setWorkerThreads(2)
-                .setHandler(exchange -> {
-                    String path = exchange.getRequestPath();
-                    HttpHandler page = debugPages.get(path.endsWith("/") ? path : path + "/");
-                    if (page != null) {
-                        if (exchange.isInIoThread()) {
-                            exchange.dispatch(page);
-                        } else {
-                            page.handleRequest(exchange);
-                        }
-                        return;
-                    }
-                    if (!path.equals("/metrics")) {
-                        exchange.setStatusCode(StatusCodes.NOT_FOUND);
-                        exchange.getResponseSender().send("not found; metrics are at /metrics\n");
-                        return;
-                    }
-                    ByteArrayOutputStream out = new ByteArrayOutputStream();
-                    try {
-                        writer.write(out, registry.scrape());
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                    exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, writer.getContentType());
-                    exchange.getResponseSender().send(ByteBuffer.wrap(out.toByteArray()));
-                })
-                .build();
-        undertow.start();
-        return new MetricsListener(undertow);
+        HttpHandler pages = exchange -> {
+            String path = exchange.getRequestPath();
+            HttpHandler page = debugPages.get(path.endsWith("/") ? path : path + "/");
+            if (page != null) {
+                if (exchange.isInIoThread()) {
+                    exchange.dispatch(page);
+                } else {
+                    page.handleRequest(exchange);
+                }
+                return;
+            }
+            if (!path.equals("/metrics")) {
+                exchange.setStatusCode(StatusCodes.NOT_FOUND);
+                exchange.getResponseSender().send("not found; metrics are at /metrics\n");
+                return;
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try {
+                writer.write(out, registry.scrape());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, writer.getContentType());
+            exchange.getResponseSender().send(ByteBuffer.wrap(out.toByteArray()));
+        };
+        return new MetricsListener(PublicListener.start(new PublicListener.Setup(address.host(), address.port(), null,
+                pages, OptionMap.EMPTY, 1, limits)));
     }
 
     public InetSocketAddress address() {
-        return (InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress();
+        return listener.address();
     }
 
     @Override
     public void close() {
-        undertow.stop();
+        listener.close();
     }
 }

@@ -279,8 +279,7 @@ public final class EmbeddedRelay implements AutoCloseable {
                     + e.getMessage(), e);
         }
         try {
-            tlsPort = RelayTlsPort.start(HostPort.parse(config.tlsListenAddr()), tlsHost, certificate,
-                    routes.handler());
+            tlsPort = RelayTlsPort.start(config, tlsHost, certificate, routes.handler());
         } catch (IllegalStateException e) {
             throw MeshException.invalid(e.getMessage() + " (derp.server.tls_listen_addr)");
         }

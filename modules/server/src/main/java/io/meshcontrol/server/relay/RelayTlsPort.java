@@ -2,46 +2,49 @@ package io.meshcontrol.server.relay;
 
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.relay.tls.RelayCertificate;
-import io.undertow.Undertow;
+import io.meshcontrol.server.ServerSettings;
+import io.meshcontrol.server.listener.PublicListener;
 import io.undertow.server.HttpHandler;
-import java.net.InetSocketAddress;
+import java.io.UncheckedIOException;
+import org.xnio.OptionMap;
 
 /**
  * The relay's own TLS port, for a server reached over plain HTTP: stock clients speak DERP over TLS only, so they
  * cannot use {@code /derp} on an {@code http://} listener. It serves the relay's endpoints and nothing else, with the
- * relay's self-signed certificate, which the DERP map pins.
+ * relay's self-signed certificate, which the DERP map pins, under the same timeouts and per-address cap as the main
+ * listener.
  */
 final class RelayTlsPort implements AutoCloseable {
 
-    private final Undertow undertow;
+    private final PublicListener listener;
     private final RelayCertificate certificate;
     private final String host;
 
-    private RelayTlsPort(Undertow undertow, RelayCertificate certificate, String host) {
-        this.undertow = undertow;
+    private RelayTlsPort(PublicListener listener, RelayCertificate certificate, String host) {
+        this.listener = listener;
         this.certificate = certificate;
         this.host = host;
     }
 
-    /** Binds {@code listen} (port 0: a free port); the relay's connections run on its one I/O thread. */
-    static RelayTlsPort start(HostPort listen, String host, RelayCertificate certificate, HttpHandler relayEndpoints) {
-        Undertow undertow = Undertow.builder()
-                .addHttpsListener(listen.port(), listen.host(), certificate.serverContext())
-                .setIoThreads(1)
-                .setWorkerThreads(1)
-                .setHandler(relayEndpoints)
-                .build();
+    /**
+     * Binds {@code derp.server.tls_listen_addr} (port 0: a free port); the relay's connections run on its one I/O
+     * thread.
+     */
+    static RelayTlsPort start(ServerSettings.Relay config, String host, RelayCertificate certificate,
+            HttpHandler relayEndpoints) {
+        HostPort listen = HostPort.parse(config.tlsListenAddr());
         try {
-            undertow.start();
-        } catch (RuntimeException e) {
+            return new RelayTlsPort(PublicListener.start(new PublicListener.Setup(listen.host(), listen.port(),
+                    certificate.serverContext(), relayEndpoints, OptionMap.EMPTY, 1, config.tlsListener())),
+                    certificate, host);
+        } catch (UncheckedIOException e) {
             throw new IllegalStateException("cannot listen for the relay's TLS port on " + listen + ": "
                     + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()), e);
         }
-        return new RelayTlsPort(undertow, certificate, host);
     }
 
     int port() {
-        return ((InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress()).getPort();
+        return listener.address().getPort();
     }
 
     /** The host name the certificate is made for, and clients dial. */
@@ -56,6 +59,6 @@ final class RelayTlsPort implements AutoCloseable {
 
     @Override
     public void close() {
-        undertow.stop();
+        listener.close();
     }
 }

@@ -7,10 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.server.http.RequestPipeline;
+import io.meshcontrol.server.listener.ListenerLimits;
+import io.meshcontrol.server.listener.PublicListener;
 import io.meshcontrol.server.metrics.HttpMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.undertow.Handlers;
-import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -22,11 +23,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.xnio.OptionMap;
 
 /**
- * Timeouts, squeezed into seconds: the main listener drops idle HTTP/1.1 connections after one second and the
- * transport lets a session sit without streams for one second. A long poll that is silent for longer than both must
- * survive; an empty session must be told to go away, quietly.
+ * Timeouts, squeezed into seconds: the listener facing the network (the server's own, {@link PublicListener}) drops
+ * connections whose header is not complete after one second and idle HTTP/1.1 connections after one second, and the
+ * transport lets a session sit without streams for one second. A long poll that is silent for longer than all of
+ * them must survive; an empty session must be told to go away, quietly.
  */
 class ControlTimeoutsTest {
 
@@ -34,7 +37,7 @@ class ControlTimeoutsTest {
 
     private ExecutorService workers;
     private ControlTransport transport;
-    private Undertow undertow;
+    private PublicListener listener;
 
     @BeforeEach
     void start() {
@@ -43,17 +46,15 @@ class ControlTimeoutsTest {
                 new RequestPipeline(new HttpMetrics(new PrometheusRegistry()), workers),
                 Clock.systemUTC(), new ControlTransport.Settings(28, Duration.ofSeconds(1)));
         MachineTestEndpoints.register(transport.machineRoutes());
-        undertow = Undertow.builder()
-                .addHttpListener(0, "127.0.0.1")
-                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, 1000)
-                .setHandler(Handlers.path().addExactPath("/ts2021", transport.upgradeHandler()))
-                .build();
-        undertow.start();
+        listener = PublicListener.start(new PublicListener.Setup("127.0.0.1", 0, null,
+                Handlers.path().addExactPath("/ts2021", transport.upgradeHandler()),
+                OptionMap.create(UndertowOptions.ENABLE_HTTP2, true), 1,
+                new ListenerLimits(Duration.ofSeconds(1), Duration.ofSeconds(1), 2)));
     }
 
     @AfterEach
     void stop() {
-        undertow.stop();
+        listener.close();
         workers.shutdownNow();
     }
 
@@ -64,6 +65,7 @@ class ControlTimeoutsTest {
             Http2TestClient.Exchange poll = http2.request("GET",
                     "/machine/test/stream?chunks=3&pauseMillis=2500&size=20", null);
             assertEquals(200, poll.status(TIMEOUT));
+            assertEquals(0, listener.openConnections(), "a switched connection leaves the per-address count");
             int messages = 0;
             while (messages < 3) {
                 Http2TestClient.Chunk chunk = poll.nextChunk(TIMEOUT);
@@ -94,7 +96,7 @@ class ControlTimeoutsTest {
     }
 
     private NoiseTestClient connect() throws Exception {
-        InetSocketAddress address = (InetSocketAddress) undertow.getListenerInfo().getFirst().getAddress();
+        InetSocketAddress address = listener.address();
         return NoiseTestClient.connect(new InetSocketAddress("127.0.0.1", address.getPort()), transport.publicKey(),
                 142);
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.core.RateLimitedLog;
 import io.meshcontrol.core.crypto.NoiseFrames;
 import io.meshcontrol.core.crypto.NoiseInitiator;
 import io.meshcontrol.core.key.MachinePrivateKey;
@@ -123,6 +124,26 @@ class NoiseRobustnessTest {
             assertArrayEquals(NoiseFrames.errorFrame(hint), NoiseTestClient.readToEnd(socket),
                     "the error frame, then the end of the stream");
             assertOneLine(log, socket, "handshake", hint);
+        }
+    }
+
+    @Test
+    void aFloodOfMalformedHandshakesLogsAFewLinesNotOnePerHandshake() throws Exception {
+        int flood = 50;
+        try (LogCapture log = new LogCapture()) {
+            for (int i = 0; i < flood; i++) {
+                NoiseInitiator initiator = NoiseInitiator.start(MachinePrivateKey.generate(),
+                        server.server.noisePublicKey(), 142);
+                try (Socket socket = upgrade(Arrays.copyOf(initiator.initiationMessage(), 50))) {
+                    assertArrayEquals(NoiseFrames.errorFrame("wrong handshake initiation size"),
+                            NoiseTestClient.readToEnd(socket), "every client still gets its error frame");
+                }
+            }
+            List<String> lines = log.settledLines();
+            assertEquals(RateLimitedLog.DEFAULT_PER_INTERVAL, lines.size(), String.join("\n", lines));
+            assertTrue(lines.stream().allMatch(line -> line.contains("ts2021 handshake from 127.0.0.1:")), lines::toString);
+            assertTrue(lines.getLast().endsWith("(further ts2021 handshake warnings in this 1m are counted, not logged)"),
+                    lines.getLast());
         }
     }
 
