@@ -14,13 +14,16 @@ import io.meshcontrol.server.docs.OpenApiDocument;
 import io.meshcontrol.server.testing.ApiContract;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -104,7 +107,7 @@ class AuthMatrixTest {
             if (security.isEmpty()) {
                 faults.add(operation + " declares no security requirement of its own");
             } else if (security.get().size() > 1 || security.get().stream().anyMatch(
-                    alternative -> !alternative.keySet().equals(java.util.Set.of(SCHEME)))) {
+                    alternative -> !alternative.keySet().equals(Set.of(SCHEME)))) {
                 faults.add(operation + " declares " + security.get() + "; expected [] or [{bearer: [scopes]}]");
             } else if (!security.get().isEmpty()) {
                 List<String> scopes = security.get().getFirst().get(SCHEME);
@@ -149,17 +152,19 @@ class AuthMatrixTest {
     }
 
     /**
-     * The credentials every operation is tried with. An OAuth access token ({@code Caller.Kind.ACCESS_TOKEN}) joins
-     * here as one more entry once the server issues them, with the scopes it was granted; the operations no access
-     * token may perform whatever its scopes (minting, rotating and expiring API keys, docs/roles-and-scopes.md) then
-     * expect 403 for it in {@link #cell}.
+     * The credentials every operation is tried with.
+     *
+     * <p>Hook for OAuth access tokens ({@code Caller.Kind.ACCESS_TOKEN}), which the server does not issue yet: once
+     * it does, obtain one here with the scopes it is granted and add it as {@code Credential.bearer("OAuth access
+     * token", token, granted)}. Access tokens may never mint, rotate or expire API keys whatever their scopes
+     * (docs/roles-and-scopes.md): {@link #cell} must then expect 403 for it on those three operations.
      */
     private List<Credential> credentials() {
         List<Credential> credentials = new ArrayList<>();
         credentials.add(Credential.refused("no credential", null));
         credentials.add(Credential.refused("garbage", "Bearer garbage"));
-        credentials.add(Credential.refused("another scheme", "Basic " + java.util.Base64.getEncoder()
-                .encodeToString((admin + ":").getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+        credentials.add(Credential.refused("another scheme", "Basic " + Base64.getEncoder()
+                .encodeToString((admin + ":").getBytes(StandardCharsets.UTF_8))));
         String real = allAccessKey();
         credentials.add(Credential.refused("a real prefix with a wrong secret",
                 "Bearer " + real.substring(0, real.length() - 4) + "AAAA"));
