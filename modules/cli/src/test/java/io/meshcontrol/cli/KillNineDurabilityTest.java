@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,6 +49,17 @@ class KillNineDurabilityTest {
     private final Random random = new Random();
     private final long seed = random.nextLong();
     private final List<String> faults = Collections.synchronizedList(new ArrayList<>());
+    /** The server process of the current round. */
+    private Process server;
+
+    /** A failed round leaves its server running: end it, so that no process outlives the test. */
+    @AfterEach
+    void killServer() throws InterruptedException {
+        if (server != null && server.isAlive()) {
+            server.destroyForcibly();
+            server.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
 
     /**
      * One kind of write, made again and again by its own thread; each write has a number, and what it writes is a
@@ -116,7 +128,7 @@ class KillNineDurabilityTest {
                 """.formatted(ServeProcess.freePort(), folder.resolve("data/db.sqlite"), credential));
         random.setSeed(seed);
 
-        Process server = start(config);
+        server = start(config);
         MeshClient client = ServeProcess.awaitClient(credential, server);
         String tailnetId = client.server().tailnetId();
         String holder = client.createUser(new UserRequest("holder", null, null, null)).id();
