@@ -5,6 +5,8 @@ import io.meshcontrol.core.net.IpAddress;
 import io.meshcontrol.core.net.IpPrefix;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -29,6 +31,20 @@ final class Checks {
     /** Like {@link #httpUrl()} for every element of a list. */
     static ConfigKey.Check httpUrls() {
         return value -> eachOf(value, Checks::httpUrlProblem);
+    }
+
+    /** Every element of a list is a file path the platform accepts (no NUL character, say). */
+    static ConfigKey.Check filePaths() {
+        return value -> eachOf(value, Checks::filePathProblem);
+    }
+
+    static Optional<String> filePathProblem(String text) {
+        try {
+            Path.of(text);
+            return Optional.empty();
+        } catch (InvalidPathException e) {
+            return Optional.of("is not a valid file path (got " + Quote.of(text) + ")");
+        }
     }
 
     /** A listen address in {@code host:port} form. */

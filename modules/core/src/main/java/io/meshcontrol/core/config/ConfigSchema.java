@@ -121,7 +121,8 @@ public final class ConfigSchema {
                     "Add the embedded relay to the DERP map; false expects it in a derp.paths file."),
             stringList("derp.urls", List.of("https://controlplane.tailscale.com/derpmap/default"),
                     "DERP map URLs to fetch; an empty list means only this server's relays.").withCheck(Checks.httpUrls()),
-            stringList("derp.paths", List.of(), "Local DERP map files (.yaml, .yml, .json or .hujson)."),
+            stringList("derp.paths", List.of(), "Local DERP map files (.yaml, .yml, .json or .hujson).")
+                    .withCheck(Checks.filePaths()),
             bool("derp.auto_update_enabled", true, "Refetch derp.urls and reread derp.paths periodically."),
             duration("derp.update_frequency", Duration.ofHours(24), "How often DERP maps are refreshed."),
 

@@ -1,8 +1,6 @@
 package io.meshcontrol.core.config;
 
 import io.meshcontrol.core.GoDuration;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -98,10 +96,9 @@ final class ValueDecoder {
         if (text.isEmpty()) {
             throw new InvalidValueException("must be a file path, not empty");
         }
-        try {
-            Path.of(text);
-        } catch (InvalidPathException e) {
-            throw new InvalidValueException("is not a valid file path (got " + Quote.of(text) + ")");
+        Optional<String> problem = Checks.filePathProblem(text);
+        if (problem.isPresent()) {
+            throw new InvalidValueException(problem.get());
         }
         return text;
     }

@@ -75,6 +75,17 @@ class ValidationTest {
         assertEquals(List.of(message), ConfigFixture.messages(fixture.load(yaml + "\n")));
     }
 
+    /** Found by ConfigFuzzTest: a path the platform refuses threw InvalidPathException out of the loader. */
+    @Test
+    void aPathWithANulCharacterIsReportedNotThrown() {
+        LoadedConfig fromFile = fixture.load("derp: {paths: [\"maps/a\\0.yaml\"]}\n");
+        assertTrue(ConfigFixture.messages(fromFile).getFirst().startsWith("derp.paths: is not a valid file path"),
+                ConfigFixture.messages(fromFile).toString());
+        LoadedConfig fromEnv = fixture.loadEnv(Map.of("SVC_DERP_PATHS", "a\u0000b"));
+        assertTrue(ConfigFixture.messages(fromEnv).getFirst().startsWith("derp.paths: is not a valid file path"),
+                ConfigFixture.messages(fromEnv).toString());
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             "tls_cert_path: cert.pem|tls_key_path: must be set together with tls_cert_path",

@@ -12,7 +12,6 @@ import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.net.IpAddressPort;
 import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.wire.MapRequest;
-import io.meshcontrol.core.wire.WireJson;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.StatusCodes;
 import java.io.OutputStream;
@@ -37,7 +36,7 @@ public final class MapEndpoint implements MachineHandler {
     @Override
     public void handle(HttpServerExchange exchange, ControlConnection connection) throws Exception {
         long started = System.nanoTime();
-        MapRequest request = WireJson.read(RegisterEndpoint.readBody(exchange), MapRequest.class);
+        MapRequest request = RegisterEndpoint.readRequest(exchange, MapRequest.class);
         if (!CapabilityVersion.isSupported(request.version())) {
             throw MeshException.invalid("this Tailscale client is too old for this server (capability version "
                     + request.version() + "); use Tailscale 1.80 or newer");

@@ -23,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import tools.jackson.core.JacksonException;
 
 /**
  * {@code POST /machine/register}: pre-auth key, interactive login (AuthURL, then a follow-up request that
@@ -48,7 +49,7 @@ public final class RegisterEndpoint implements MachineHandler {
 
     @Override
     public void handle(HttpServerExchange exchange, ControlConnection connection) throws Exception {
-        RegisterRequest request = WireJson.read(readBody(exchange), RegisterRequest.class);
+        RegisterRequest request = readRequest(exchange, RegisterRequest.class);
         RegisterResponse response = register(connection.machineKey(), request);
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/json");
         try (OutputStream out = exchange.getOutputStream()) {
@@ -134,7 +135,17 @@ public final class RegisterEndpoint implements MachineHandler {
                 new RegisterResponse.Login(id, "", login, display, null), false, registered.node().authorized(), "", null, "");
     }
 
-    static byte[] readBody(HttpServerExchange exchange) throws IOException {
+    /** The request body as a wire record; a body that is not one is refused (400) as the client's fault. */
+    static <T> T readRequest(HttpServerExchange exchange, Class<T> type) throws IOException {
+        byte[] body = readBody(exchange);
+        try {
+            return WireJson.read(body, type);
+        } catch (JacksonException e) {
+            throw MeshException.invalid("malformed " + type.getSimpleName() + ": not JSON of its shape");
+        }
+    }
+
+    private static byte[] readBody(HttpServerExchange exchange) throws IOException {
         try (InputStream in = exchange.getInputStream()) {
             byte[] body = in.readNBytes(MAX_BODY + 1);
             if (body.length > MAX_BODY) {

@@ -246,6 +246,20 @@ class ControlTransportTest {
         }
     }
 
+    @Test
+    void malformedMachineRequestsAreRefusedAsTheClientsFault() throws Exception {
+        try (NoiseTestClient noise = connect(CURRENT_VERSION); Http2TestClient http2 = new Http2TestClient(noise)) {
+            for (String path : List.of("/machine/map", "/machine/register")) {
+                for (String body : List.of("not json", "{\"Version\": \"many\"}", "[1]", "{\"NodeKey\": 7}")) {
+                    Http2TestClient.Exchange refused = http2.request("POST", path, body.getBytes(StandardCharsets.UTF_8));
+                    assertEquals(400, refused.status(TIMEOUT), path + " " + body);
+                    assertTrue(new String(refused.body(TIMEOUT), StandardCharsets.UTF_8).startsWith("malformed "),
+                            path + " " + body);
+                }
+            }
+        }
+    }
+
     private NoiseTestClient connect(int version) throws Exception {
         return NoiseTestClient.connect(address(), server.server.noisePublicKey(), version);
     }

@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import tools.jackson.core.JacksonException;
@@ -133,6 +134,29 @@ public final class ApiContract {
         map(document.get("paths")).forEach((path, item) -> map(item).keySet().stream().filter(METHODS::contains)
                 .forEach(method -> operations.add(method.toUpperCase() + " " + path)));
         return operations;
+    }
+
+    /**
+     * The operation's own {@code security} requirement: a list of alternatives, each naming a security scheme and
+     * the scopes (for a bearer scheme: roles) it needs; an empty list for a public operation. Empty when the
+     * operation declares none itself and would fall back to the document's default.
+     */
+    @SuppressWarnings("unchecked")
+    public Optional<List<Map<String, List<String>>>> declaredSecurity(String operation) {
+        Map<String, Object> item = map(at(operationPointer(operation)));
+        return item == null || !item.containsKey("security") ? Optional.empty()
+                : Optional.of((List<Map<String, List<String>>>) item.get("security"));
+    }
+
+    /** Whether the operation documents a request body it requires. */
+    public boolean requiresRequestBody(String operation) {
+        return Boolean.TRUE.equals(resolve(operationPointer(operation) + "/requestBody").value().get("required"));
+    }
+
+    /** Whether the operation documents the answer {@code status}. */
+    public boolean documents(String operation, int status) {
+        Map<String, Object> responses = map(at(operationPointer(operation) + "/responses"));
+        return responses != null && responses.containsKey(Integer.toString(status));
     }
 
     /** Documented {@code METHOD /path/template status} triples that no exchange has shown. */

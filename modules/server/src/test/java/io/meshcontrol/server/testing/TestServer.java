@@ -194,7 +194,7 @@ public final class TestServer implements AutoCloseable {
         if (body != null) {
             builder.header("Content-Type", "application/json");
         }
-        headers.forEach(builder::header);
+        headers.forEach(builder::setHeader);
         try {
             return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
