@@ -1,5 +1,6 @@
 package io.meshcontrol.core.state;
 
+import io.meshcontrol.core.Limits;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.auth.RoleScopes;
@@ -78,12 +79,13 @@ public final class Users {
         caller.require(WRITE_SCOPE);
         String name = validName(request.name());
         String email = validEmail(request.email());
+        String displayName = validDisplayName(request.displayName());
         Role role = request.role() == null ? Role.MEMBER : request.role();
         requireMayGrant(caller, role);
         Instant now = clock.instant();
         return jdbi.inTransaction(h -> {
             requireFreeName(h, name);
-            User user = store.insert(h, name, nullToEmpty(request.displayName()), email, role, now);
+            User user = store.insert(h, name, nullToEmpty(displayName), email, role, now);
             feed.publishOnCommit(h, new MeshEvent.UserCreated(now, user, caller.actor()));
             return user;
         });
@@ -102,7 +104,7 @@ public final class Users {
             }
             if (change.displayName() != null || change.email() != null) {
                 updated = updated.withProfile(
-                        change.displayName() == null ? updated.displayName() : change.displayName(),
+                        change.displayName() == null ? updated.displayName() : validDisplayName(change.displayName()),
                         change.email() == null ? updated.email() : validEmail(change.email()));
             }
             if (change.role() != null && change.role() != current.role()) {
@@ -161,6 +163,7 @@ public final class Users {
     }
 
     private static String validName(String name) {
+        Limits.text("name", name, Limits.NAME);
         if (name == null || !NAME.matcher(name).matches()) {
             throw MeshException.invalid("invalid user name \"" + nullToEmpty(name)
                     + "\": use 1 to 63 letters, digits or . _ - + @, starting with a letter or digit");
@@ -168,10 +171,15 @@ public final class Users {
         return name;
     }
 
+    private static String validDisplayName(String displayName) {
+        return Limits.text("displayName", displayName, Limits.DISPLAY_NAME);
+    }
+
     private static String validEmail(String email) {
         if (email == null || email.isEmpty()) {
             return "";
         }
+        Limits.text("email", email, Limits.EMAIL);
         if (!EMAIL.matcher(email).matches()) {
             throw MeshException.invalid("invalid e-mail address \"" + email + "\"");
         }
