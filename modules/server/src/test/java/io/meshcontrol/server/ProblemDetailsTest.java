@@ -161,7 +161,19 @@ class ProblemDetailsTest {
     @Test
     void unknownEndpointAndMethodAreProblemsToo() {
         problem(server.request("GET", "/api/v1/nothing-here", server.localToken(), null), 404);
-        problem(server.request("PUT", "/api/v1/user", server.localToken(), "{}"), 405);
+        HttpResponse<String> wrongMethod = server.request("PUT", "/api/v1/user", server.localToken(), "{}");
+        problem(wrongMethod, 405);
+        assertEquals("GET, POST", wrongMethod.headers().firstValue("Allow").orElse(""), "RFC 9110: a 405 says what is allowed");
+        assertEquals("DELETE, GET, PATCH", server.request("TRACE", "/api/v1/user/1", server.localToken(), null)
+                .headers().firstValue("Allow").orElse(""));
+    }
+
+    /** Issue 21: Undertow's template matching stops at a decoded '?', so "/node/1%3F/approve" matched "/node/{id}". */
+    @Test
+    void anEncodedQuestionMarkInAnIdIsNoSuchEndpointNotAWrongMethod() {
+        problem(server.request("POST", "/api/v1/node/1%3F/approve", server.localToken(), null), 404);
+        problem(server.request("GET", "/api/v1/user/1%3Fx", server.localToken(), null), 404);
+        problem(server.request("POST", "/api/v1/apikey/abc%3F/expire", server.localToken(), null), 404);
     }
 
     @Test
