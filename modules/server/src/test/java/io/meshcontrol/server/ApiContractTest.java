@@ -344,7 +344,7 @@ class ApiContractTest {
 
     /**
      * For every documented operation that documents them: 401 without a credential, 403 with a key whose only scope
-     * no operation needs, 404 for unknown path parameters.
+     * no operation needs, 404 for unknown path parameters, 400 for an id that is not a number.
      */
     private void probeEveryOperation(String admin) {
         for (String operation : contract.operations()) {
@@ -361,6 +361,9 @@ class ApiContractTest {
             }
             if (statuses.contains(operation + " 404")) {
                 call(method, path, admin, body, 404);
+            }
+            if (template.contains("{id}") && statuses.contains(operation + " 400")) {
+                refused(method, template.replace("{id}", "x"), admin, body, 400);
             }
         }
     }

@@ -147,7 +147,8 @@ class ProblemDetailsTest {
                 new Case("PUT", "/api/v1/derp", "{\"urls\":\"https://maps.example/derp.json\"}",
                         "field \"urls\" must be a list of strings, not a string"),
                 new Case("POST", "/api/v1/user", "{\"name\":\"odin\"} {}",
-                        "the request body must be one JSON value, with nothing after it"));
+                        "the request body must be one JSON value, with nothing after it"),
+                new Case("POST", "/api/v1/apikey", "null", "the request body must be an object, not null"));
         for (Case c : cases) {
             String detail = problem(server.request(c.method(), c.path(), server.localToken(), c.body()), 400)
                     .get("detail").asString();
@@ -156,6 +157,8 @@ class ProblemDetailsTest {
         }
         assertEquals(0, JSON.readTree(server.request("GET", "/api/v1/user", server.localToken(), null).body())
                 .get("users").size(), "nothing was stored");
+        assertEquals(0, JSON.readTree(server.request("GET", "/api/v1/apikey", server.localToken(), null).body())
+                .get("apiKeys").size(), "nothing was stored");
     }
 
     @Test
