@@ -5,22 +5,29 @@
 # headers and response schemas). Zero failures allowed. The seed is fixed, so a run is reproducible; the example
 # budget keeps it to a few minutes on two cores.
 #
-#   scripts/schema-fuzz.sh                           the CI run (SVC_FUZZ_EXAMPLES=25, seed 1)
+#   scripts/schema-fuzz.sh                           the CI run (SVC_FUZZ_EXAMPLES=30, seed 1)
 #   SVC_FUZZ_EXAMPLES=500 SVC_FUZZ_SEED=7 scripts/schema-fuzz.sh   a longer run with another seed
 #
-# The server is started with `./svc serve` (built first when needed). Routes that expire or rotate API keys are left
-# out: the fuzzer would revoke the key it runs with.
+# The server is started with `./svc serve` (built first when needed). Left out: the routes that expire or rotate API
+# keys (the fuzzer would revoke the key it runs with), and /ts2021, which is a protocol switch, not an HTTP API: a
+# decodable Noise initiation of the wrong size is answered, as the vendor's server does, with 101 and a Noise error
+# frame, which an HTTP client reads as a broken response (ControlTransportTest and the real clients cover it).
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 version=4.32.5
-examples=${SVC_FUZZ_EXAMPLES:-25}
+examples=${SVC_FUZZ_EXAMPLES:-30}
 seed=${SVC_FUZZ_SEED:-1}
 
 venv=$root/.cache/schemathesis
 if [ "$("$venv/bin/st" --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -n 1)" != "$version" ]; then
   echo "schema fuzz: installing schemathesis $version into $venv" >&2
   rm -rf "$venv"
-  python3 -m venv "$venv"
+  if ! python3 -m venv "$venv" >/dev/null 2>&1; then
+    # Debian's python3 comes without venv (and ensurepip) until python3-venv is installed
+    rm -rf "$venv"
+    apt-get install -y -q python3-venv >/dev/null
+    python3 -m venv "$venv"
+  fi
   "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==$version"
 fi
 
@@ -64,14 +71,10 @@ key=$(curl -fsS -X POST -H "Authorization: Bearer $local_token" -H 'Content-Type
 # Valid by the schema is not always valid by the rules (a policy text, a CIDR route, a duration are strings to the
 # schema): a schema-valid request may be refused with 400, or 412 for an If-Match of another version, or 426 for /derp
 # without an upgrade; any other refusal of one (405, 415, 422, ...) is a failure. An If-Match of another version is
-# answered 412 before the body is read (RFC 9110, 13.2.1), so an invalid body may get a 412 too. /ts2021 answers a
-# malformed Noise initiation with 101 and an error frame, as the vendor's server does: 101 is no server error.
+# answered 412 before the body is read (RFC 9110, 13.2.1), so an invalid body may get a 412 too.
 cat >"$work/schemathesis.toml" <<'TOML'
-[checks.not_a_server_error]
-expected-statuses = ["101", "2xx", "3xx", "4xx"]
-
 [checks.positive_data_acceptance]
-expected-statuses = ["101", "2xx", "400", "401", "403", "404", "409", "412", "426"]
+expected-statuses = ["2xx", "400", "401", "403", "404", "409", "412", "426"]
 
 [checks.negative_data_rejection]
 expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "412", "413", "415", "422", "426", "428"]
@@ -82,7 +85,7 @@ status=0
 (cd "$work" && "$venv/bin/st" --config-file "$work/schemathesis.toml" run "$base/api/v1/openapi.yaml" --url "$base" \
   -H "Authorization: Bearer $key" \
   --checks all \
-  --exclude-path-regex '^/api/v1/apikey/\{prefix\}/(expire|rotate)$' \
+  --exclude-path-regex '^/api/v1/apikey/\{prefix\}/(expire|rotate)$' --exclude-path /ts2021 \
   --seed "$seed" --max-examples "$examples" --workers 2 \
   --generation-database none --request-timeout 10 --no-color) || status=$?
 if [ "$status" -ne 0 ]; then
