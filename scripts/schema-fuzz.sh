@@ -55,15 +55,17 @@ trap cleanup EXIT
 fail() { echo "schema fuzz: $1; server output:" >&2; tail -n 50 "$log" >&2; exit 1; }
 
 base=http://127.0.0.1:$port
+credential=$work/data/cli-credential.json
+# The local credential is written once the server listens: wait for both.
 for _ in $(seq 1 300); do
-  curl -fsS "$base/version" >/dev/null 2>&1 && break
+  [ -s "$credential" ] && curl -fsS "$base/version" >/dev/null 2>&1 && break
   kill -0 "$pid" 2>/dev/null || fail "the server stopped"
   sleep 0.5
 done
-curl -fsS "$base/version" >/dev/null 2>&1 || fail "the server did not answer /version"
+[ -s "$credential" ] && curl -fsS "$base/version" >/dev/null 2>&1 || fail "the server did not start"
 
 # An all-access key, minted with the local credential the server left in its data folder.
-local_token=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["token"])' "$work/data/cli-credential.json")
+local_token=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["token"])' "$credential")
 key=$(curl -fsS -X POST -H "Authorization: Bearer $local_token" -H 'Content-Type: application/json' \
   -d '{"description":"schema fuzz"}' "$base/api/v1/apikey" \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["secret"])')

@@ -84,11 +84,15 @@ public final class Routes {
         };
     }
 
-    /** Each template with the methods it is served for, as an {@code Allow} header lists them. */
+    /**
+     * Each path shape with the methods it is served for, as an {@code Allow} header lists them. Templates are keyed
+     * by shape ({@code /x/{id}} and {@code /x/{name}} are one path), as the router matches them.
+     */
     private PathTemplateMatcher<String> allowedMethods() {
         Map<String, Set<String>> methods = new LinkedHashMap<>();
         for (Route route : routes) {
-            methods.computeIfAbsent(route.template(), template -> new TreeSet<>()).add(route.method());
+            methods.computeIfAbsent(route.template().replaceAll("\\{[^}]*}", "{p}"), shape -> new TreeSet<>())
+                    .add(route.method());
         }
         PathTemplateMatcher<String> matcher = new PathTemplateMatcher<>();
         methods.forEach((template, names) -> matcher.add(template, String.join(", ", names)));
