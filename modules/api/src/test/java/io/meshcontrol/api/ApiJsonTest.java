@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -56,5 +58,67 @@ class ApiJsonTest {
                 "a misspelt field is an error on the server");
         UserView read = client.readValue("{\"id\":\"1\",\"name\":\"odin\",\"addedLater\":true}", UserView.class);
         assertEquals("odin", read.name(), "a client reads what a newer server sends");
+    }
+
+    /** Each body has a value of another JSON type, a duplicate field or a null in a list: the server stores none. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"devicesKeyDurationDays\": 1.5}",
+        "{\"devicesKeyDurationDays\": \"7\"}",
+        "{\"devicesKeyDurationDays\": true}",
+        "{\"devicesApprovalOn\": \"true\"}",
+        "{\"devicesApprovalOn\": 1}",
+        "{\"devicesApprovalOn\": 0.0}",
+        "{\"devicesApprovalOn\": \"\"}",
+        "{\"devicesApprovalOn\": false, \"devicesApprovalOn\": true}",
+        "{\"devicesApprovalOn\": false} {\"devicesApprovalOn\": true}"})
+    void theServerRefusesSettingsOfTheWrongJsonType(String body) {
+        assertThrows(JacksonException.class, () -> server.readValue(body, SettingsView.class), body);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"name\": 12}",
+        "{\"name\": 1.5}",
+        "{\"name\": true}",
+        "{\"name\": \"a\", \"name\": \"b\"}",
+        "{\"name\": [\"a\"]}"})
+    void theServerRefusesAUserOfTheWrongJsonType(String body) {
+        assertThrows(JacksonException.class, () -> server.readValue(body, UserRequest.class), body);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"tags\": [null]}",
+        "{\"tags\": [\"tag:a\", null]}",
+        "{\"tags\": [1]}",
+        "{\"tags\": \"\"}",
+        "{\"tags\": \"tag:a\"}"})
+    void theServerRefusesNullsAndNonStringsInLists(String body) {
+        assertThrows(JacksonException.class, () -> server.readValue(body, PreAuthKeyRequest.class), body);
+    }
+
+    @Test
+    void theServerRefusesANullRelayAndAFractionalRegion() {
+        assertThrows(JacksonException.class, () -> server.readValue("{\"relays\": [null]}", DerpSettingsView.class));
+        assertThrows(JacksonException.class, () -> server.readValue(
+                "{\"relays\": [{\"regionId\": 900.5, \"code\": \"a\", \"host\": \"a.example\"}]}",
+                DerpSettingsView.class));
+    }
+
+    @Test
+    void theServerReadsWellTypedBodies() {
+        assertEquals(new SettingsView(true, null, 7),
+                server.readValue("{\"devicesApprovalOn\": true, \"devicesKeyDurationDays\": 7}", SettingsView.class));
+        assertEquals(new UserRequest("odin", "", null, null),
+                server.readValue("{\"name\": \"odin\", \"displayName\": \"\", \"email\": null}", UserRequest.class));
+        assertEquals(List.of(), server.readValue("{\"tags\": []}", PreAuthKeyRequest.class).tags());
+    }
+
+    @Test
+    void clientsStayLenientWithWhatAServerSends() {
+        assertEquals(new SettingsView(true, null, 7), client.readValue(
+                "{\"devicesApprovalOn\": true, \"devicesKeyDurationDays\": 7, \"addedLater\": [null, 1.5]}",
+                SettingsView.class));
     }
 }

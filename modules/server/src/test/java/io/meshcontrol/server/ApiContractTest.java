@@ -22,6 +22,7 @@ import io.meshcontrol.core.state.Users;
 import io.meshcontrol.server.docs.OpenApiDocument;
 import io.meshcontrol.server.http.ApiStyles;
 import io.meshcontrol.server.http.Route;
+import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.testing.ApiContract;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.ByteArrayOutputStream;
@@ -311,6 +312,9 @@ class ApiContractTest {
         call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", authId)), 200);
         call("GET", "/register/" + authId, null, null, 404);
         call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", authId)), 404);
+        String stolenKey = server.network.pendingLogins().start(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), router.nodeKey(), "thief", "{}"), false);
+        call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", stolenKey)), 409);
         refused("POST", "/api/v1/auth/register", admin, "{\"user\": \"odin\"}", 400);
     }
 
@@ -377,7 +381,8 @@ class ApiContractTest {
 
     /**
      * For every documented operation that documents them: 401 without a credential, 403 with a key whose only scope
-     * no operation needs, 404 for unknown path parameters.
+     * no operation needs, 404 for unknown path parameters, 400 for an id that is not a number, 413 for a body over
+     * the limit.
      */
     private void probeEveryOperation(String admin) {
         for (String operation : contract.operations()) {
@@ -395,6 +400,12 @@ class ApiContractTest {
             }
             if (statuses.contains(operation + " 404")) {
                 call(method, path, admin, body, 404);
+            }
+            if (template.contains("{id}") && statuses.contains(operation + " 400")) {
+                refused(method, template.replace("{id}", "x"), admin, body, 400);
+            }
+            if (statuses.contains(operation + " 413")) {
+                oversized(method, path, admin);
             }
         }
     }
@@ -461,11 +472,38 @@ class ApiContractTest {
             out.flush();
             String head = head(socket.getInputStream());
             int status = Integer.parseInt(head.split(" ", 3)[1]);
-            Map<String, String> answered = new HashMap<>();
-            head.lines().skip(1).filter(line -> line.contains(":")).forEach(line -> answered.putIfAbsent(
-                    line.substring(0, line.indexOf(':')).trim(), line.substring(line.indexOf(':') + 1).trim()));
-            check(new ApiContract.Exchange(method, path, null, status, answered, ""), expected);
+            check(new ApiContract.Exchange(method, path, null, status, headers(head), ""), expected);
         }
+    }
+
+    /**
+     * A request declaring a body over the limit, over a plain socket: the server answers as soon as it sees the
+     * length and closes, so an HTTP client still writing the body could fail before reading the answer.
+     */
+    private void oversized(String method, String path, String token) {
+        URI url = server.url();
+        try (Socket socket = new Socket(url.getHost(), url.getPort())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write((method + " " + path + " HTTP/1.1\r\nHost: " + url.getHost() + "\r\nAuthorization: Bearer "
+                    + token + "\r\nContent-Type: application/json\r\nContent-Length: " + (Routes.MAX_BODY_BYTES + 1)
+                    + "\r\nConnection: close\r\n\r\n{\"a\": \"").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String head = head(socket.getInputStream());
+            String body = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            check(new ApiContract.Exchange(method, path, null, Integer.parseInt(head.split(" ", 3)[1]), headers(head),
+                    body), 413);
+        } catch (IOException e) {
+            faults.add(method + " " + path + " with a body over the limit: " + e);
+        }
+    }
+
+    /** The header fields of a response head (its first line is the status line). */
+    private static Map<String, String> headers(String head) {
+        Map<String, String> fields = new HashMap<>();
+        head.lines().skip(1).filter(line -> line.contains(":")).forEach(line -> fields.putIfAbsent(
+                line.substring(0, line.indexOf(':')).trim(), line.substring(line.indexOf(':') + 1).trim()));
+        return fields;
     }
 
     private static String head(InputStream in) throws IOException {

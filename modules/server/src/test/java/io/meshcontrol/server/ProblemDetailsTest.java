@@ -95,13 +95,14 @@ class ProblemDetailsTest {
                 new Case("/api/v1/user", "{\"name\":\"odin\",", "the request body is not valid JSON: it ends before "
                         + "it is complete (line 1, column 16)"),
                 new Case("/api/v1/user", "{\n  \"name\": \"odin\",\n  \"role\": [\"admin\"]\n}",
-                        "field \"role\" must be a string (line 3, column 11)"),
+                        "field \"role\" must be a string, not a list (line 3, column 11)"),
                 new Case("/api/v1/user", "{\"nmae\":\"odin\"}", "unknown field \"nmae\" in the request body"),
-                new Case("/api/v1/user", "[]", "the request body must be an object (line 1, column 1)"),
+                new Case("/api/v1/user", "[]", "the request body must be an object, not a list (line 1, column 1)"),
                 new Case("/api/v1/preauthkey", "{\"user\":\"odin\",\"reusable\":\"maybe\"}",
-                        "field \"reusable\" must be true or false, not \"maybe\" (line 1, column 27)"),
-                new Case("/api/v1/preauthkey", "{\"tags\":[\"tag:a\",{}]}", "field \"tags[1]\" must be a string (line 1, column 18)"),
-                new Case("/api/v1/preauthkey", "{\"tags\":\"tag:a\"}", "field \"tags\" must be an array (line 1, column 9)"));
+                        "field \"reusable\" must be a boolean (true or false), not a string (line 1, column 27)"),
+                new Case("/api/v1/preauthkey", "{\"tags\":[\"tag:a\",{}]}", "field \"tags[1]\" must be a string, not an object (line 1, column 18)"),
+                new Case("/api/v1/preauthkey", "{\"tags\":\"tag:a\"}",
+                        "field \"tags\" must be a list of strings, not a string (line 1, column 9)"));
         List<String> details = cases.stream().map(c -> problem(server.request("POST", c.path(), server.localToken(),
                 c.body()), 400).get("detail").asString()).toList();
         assertEquals(cases.stream().map(Case::detail).toList(), details);
@@ -109,6 +110,55 @@ class ProblemDetailsTest {
             assertFalse(detail.contains("jackson") || detail.contains("java.") || detail.contains("`")
                     || detail.contains("io.meshcontrol") || detail.contains("Token"), detail);
         }
+    }
+
+    /** Issue 21: a null in a list was a 500; a value of another JSON type was coerced; a repeated field won. */
+    @Test
+    void nullsInListsWrongTypesAndRepeatedFieldsAreRefusedNamingTheField() {
+        record Case(String method, String path, String body, String detail) {
+        }
+        List<Case> cases = List.of(
+                new Case("POST", "/api/v1/preauthkey", "{\"user\":\"odin\",\"tags\":[null]}",
+                        "field \"tags[0]\" must not be null"),
+                new Case("POST", "/api/v1/apikey", "{\"scopes\":[\"users\",null]}",
+                        "field \"scopes[1]\" must not be null"),
+                new Case("POST", "/api/v1/node/1/tags", "{\"tags\":[null]}",
+                        "field \"tags[0]\" must not be null"),
+                new Case("POST", "/api/v1/node/1/routes", "{\"routes\":[null]}",
+                        "field \"routes[0]\" must not be null"),
+                new Case("PUT", "/api/v1/derp", "{\"urls\":[null]}", "field \"urls[0]\" must not be null"),
+                new Case("PUT", "/api/v1/derp", "{\"relays\":[null]}",
+                        "field \"relays[0]\" must not be null"),
+                new Case("PATCH", "/api/v1/settings", "{\"devicesKeyDurationDays\":1.5}",
+                        "field \"devicesKeyDurationDays\" must be an integer, not 1.5"),
+                new Case("PATCH", "/api/v1/settings", "{\"devicesKeyDurationDays\":\"7\"}",
+                        "field \"devicesKeyDurationDays\" must be an integer, not a string"),
+                new Case("PATCH", "/api/v1/settings", "{\"devicesApprovalOn\":\"true\"}",
+                        "field \"devicesApprovalOn\" must be a boolean (true or false), not a string"),
+                new Case("PATCH", "/api/v1/settings", "{\"devicesApprovalOn\":1}",
+                        "field \"devicesApprovalOn\" must be a boolean (true or false), not 1"),
+                new Case("POST", "/api/v1/user", "{\"name\":12}", "field \"name\" must be a string, not 12"),
+                new Case("POST", "/api/v1/user", "{\"name\":\"odin\",\"name\":\"loki\"}",
+                        "field \"name\" appears more than once in the request body"),
+                new Case("PUT", "/api/v1/derp", "{\"relays\":[{\"regionId\":900,\"regionId\":901}]}",
+                        "field \"relays[0].regionId\" appears more than once in the request body"),
+                new Case("PUT", "/api/v1/derp", "{\"relays\":[{\"regionId\":900.5}]}",
+                        "field \"relays[0].regionId\" must be an integer, not 900.5"),
+                new Case("PUT", "/api/v1/derp", "{\"urls\":\"https://maps.example/derp.json\"}",
+                        "field \"urls\" must be a list of strings, not a string"),
+                new Case("POST", "/api/v1/user", "{\"name\":\"odin\"} {}",
+                        "the request body must be one JSON value, with nothing after it"),
+                new Case("POST", "/api/v1/apikey", "null", "the request body must be an object, not null"));
+        for (Case c : cases) {
+            String detail = problem(server.request(c.method(), c.path(), server.localToken(), c.body()), 400)
+                    .get("detail").asString();
+            assertEquals(c.detail(), detail.replaceFirst(" \\(line \\d+, column \\d+\\)$", ""),
+                    c.method() + " " + c.path() + " " + c.body());
+        }
+        assertEquals(0, JSON.readTree(server.request("GET", "/api/v1/user", server.localToken(), null).body())
+                .get("users").size(), "nothing was stored");
+        assertEquals(0, JSON.readTree(server.request("GET", "/api/v1/apikey", server.localToken(), null).body())
+                .get("apiKeys").size(), "nothing was stored");
     }
 
     @Test
@@ -131,7 +181,19 @@ class ProblemDetailsTest {
     @Test
     void unknownEndpointAndMethodAreProblemsToo() {
         problem(server.request("GET", "/api/v1/nothing-here", server.localToken(), null), 404);
-        problem(server.request("PUT", "/api/v1/user", server.localToken(), "{}"), 405);
+        HttpResponse<String> wrongMethod = server.request("PUT", "/api/v1/user", server.localToken(), "{}");
+        problem(wrongMethod, 405);
+        assertEquals("GET, POST", wrongMethod.headers().firstValue("Allow").orElse(""), "RFC 9110: a 405 says what is allowed");
+        assertEquals("DELETE, GET, PATCH", server.request("TRACE", "/api/v1/user/1", server.localToken(), null)
+                .headers().firstValue("Allow").orElse(""));
+    }
+
+    /** Issue 21: Undertow's template matching stops at a decoded '?', so "/node/1%3F/approve" matched "/node/{id}". */
+    @Test
+    void anEncodedQuestionMarkInAnIdIsNoSuchEndpointNotAWrongMethod() {
+        problem(server.request("POST", "/api/v1/node/1%3F/approve", server.localToken(), null), 404);
+        problem(server.request("GET", "/api/v1/user/1%3Fx", server.localToken(), null), 404);
+        problem(server.request("POST", "/api/v1/apikey/abc%3F/expire", server.localToken(), null), 404);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.meshcontrol.core.address;
 
+import io.meshcontrol.core.Limits;
 import io.meshcontrol.core.MeshException;
 import java.util.Locale;
 import java.util.function.Predicate;
@@ -45,6 +46,7 @@ public final class DnsLabels {
 
     /** Refuses a name that is not one valid DNS label, naming the rule. */
     public static String requireValid(String name) {
+        Limits.text("name", name, Limits.NAME);
         if (name == null || !LABEL.matcher(name).matches()) {
             throw MeshException.invalid("invalid node name \"" + (name == null ? "" : name)
                     + "\": use 1 to 63 lowercase letters, digits or dashes, not starting or ending with a dash");

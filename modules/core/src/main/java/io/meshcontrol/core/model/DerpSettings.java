@@ -1,5 +1,6 @@
 package io.meshcontrol.core.model;
 
+import io.meshcontrol.core.Limits;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.net.IpAddress;
@@ -57,9 +58,12 @@ public record DerpSettings(List<String> urls, boolean autoUpdate, Duration updat
      * @param embeddedRegionId the embedded relay's region id, which a custom relay may not take
      */
     public DerpSettings validated(int embeddedRegionId) {
-        for (String url : urls) {
-            requireMapUrl(url);
+        Limits.count("urls", urls, Limits.DERP_URLS);
+        for (int i = 0; i < urls.size(); i++) {
+            requireMapUrl(Limits.text("urls[" + i + "]", urls.get(i), Limits.URL));
         }
+        Limits.count("relays", relays, Limits.DERP_RELAYS);
+        Limits.text("stunListenAddr", stunListenAddr, Limits.ADDRESS);
         if (autoUpdate && (updateFrequency == null || updateFrequency.compareTo(MIN_UPDATE_FREQUENCY) < 0)) {
             throw MeshException.invalid("the DERP map update frequency must be at least "
                     + MIN_UPDATE_FREQUENCY.toMinutes() + " minute while automatic updates are on");
@@ -86,10 +90,13 @@ public record DerpSettings(List<String> urls, boolean autoUpdate, Duration updat
             if (relay.code() == null || relay.code().isBlank()) {
                 throw MeshException.invalid("the relay of region " + relay.regionId() + " needs a region code");
             }
+            Limits.text("the region code of relay " + relay.regionId(), relay.code(), Limits.REGION_CODE);
+            Limits.text("the host of relay " + relay.regionId(), relay.host(), Limits.HOST);
             if (!isHttpHost(relay.host())) {
                 throw MeshException.invalid("relay host \"" + relay.host() + "\" of region " + relay.regionId()
                         + " is not a valid HTTP host name or IP address");
             }
+            Limits.text("the ipv4 of relay " + relay.regionId(), relay.ipv4(), Limits.ADDRESS);
             if (relay.ipv4() != null && !isIpv4(relay.ipv4())) {
                 throw MeshException.invalid("relay ipv4 \"" + relay.ipv4() + "\" of region " + relay.regionId()
                         + " is not an IPv4 address");
@@ -156,6 +163,7 @@ public record DerpSettings(List<String> urls, boolean autoUpdate, Duration updat
         if (value == null || value.equals("none")) {
             return;
         }
+        Limits.text(field, value, Limits.ADDRESS);
         if (v4 ? !isIpv4(value) : !isIp(value) || isIpv4(value)) {
             throw MeshException.invalid(field + " must be an " + (v4 ? "IPv4" : "IPv6") + " address or \"none\", got \""
                     + value + "\"");

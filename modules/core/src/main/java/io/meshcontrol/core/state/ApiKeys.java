@@ -1,5 +1,6 @@
 package io.meshcontrol.core.state;
 
+import io.meshcontrol.core.Limits;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.RandomText;
 import io.meshcontrol.core.auth.KeySecret;
@@ -59,7 +60,9 @@ public final class ApiKeys {
      * @param expiration how long the key lives, at most {@code api_keys.max_expiration}; null for the 90-day default
      */
     public Issued create(Caller caller, String userName, List<String> scopes, String description, Duration expiration) {
-        List<String> requested = Scopes.requireKnown(scopes == null ? List.of() : scopes);
+        List<String> requested = Scopes.requireKnown(Limits.count("scopes", scopes == null ? List.of() : scopes,
+                Limits.SCOPES));
+        Limits.text("description", description, Limits.DESCRIPTION);
         Duration lifetime = lifetimes.apiKeyLifetime(expiration);
         Instant now = clock.instant();
         return jdbi.inTransaction(h -> {

@@ -1,5 +1,6 @@
 package io.meshcontrol.core.state;
 
+import io.meshcontrol.core.Limits;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.event.MeshEvent;
@@ -238,6 +239,7 @@ public final class Policies {
 
     /** Parses, then runs the checks that need the network's users and machines ({@code tests} among them). */
     private Policy validate(String text) {
+        Limits.bytes("policy", text, Limits.POLICY_BYTES);
         try {
             Policy policy = Policy.parse(text);
             PolicyChecks.check(policy, inventory.get());

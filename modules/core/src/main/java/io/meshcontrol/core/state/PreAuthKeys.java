@@ -1,5 +1,6 @@
 package io.meshcontrol.core.state;
 
+import io.meshcontrol.core.Limits;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.auth.KeySecret;
@@ -57,6 +58,7 @@ public final class PreAuthKeys {
     public Issued create(Caller caller, NewKey request) {
         caller.require(WRITE_SCOPE);
         List<String> tags = Tags.requireValid(request.tags());
+        Limits.text("description", request.description(), Limits.DESCRIPTION);
         if (request.user() == null && tags.isEmpty()) {
             throw MeshException.invalid("a pre-auth key needs a user or at least one tag");
         }

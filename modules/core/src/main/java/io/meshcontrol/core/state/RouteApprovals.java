@@ -1,5 +1,6 @@
 package io.meshcontrol.core.state;
 
+import io.meshcontrol.core.Limits;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.event.MeshEvent;
@@ -58,6 +59,7 @@ public final class RouteApprovals {
         if (routes == null) {
             throw MeshException.invalid("approving routes needs the field \"routes\" (an empty list clears them)");
         }
+        Limits.count("routes", routes, Limits.ROUTES);
         List<IpPrefix> approved = RoutePrefixes.withExitPair(RoutePrefixes.parse(routes));
         return jdbi.inTransaction(h -> {
             Node node = nodes.byId(h, id).orElseThrow(() -> unknown(id));

@@ -1,5 +1,6 @@
 package io.meshcontrol.core.state;
 
+import io.meshcontrol.core.Limits;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.policy.Policy;
 import java.util.LinkedHashSet;
@@ -15,7 +16,9 @@ final class Tags {
         if (tags == null) {
             return List.of();
         }
-        for (String tag : tags) {
+        Limits.count("tags", tags, Limits.TAGS);
+        for (int i = 0; i < tags.size(); i++) {
+            String tag = Limits.text("tags[" + i + "]", tags.get(i), Limits.TAG);
             if (!Policy.TAG.matcher(tag).matches()) {
                 throw MeshException.invalid("invalid tag \"" + tag + "\": a tag is tag:<name>, the name made of letters, "
                         + "digits and dashes and starting with a letter");

@@ -1,5 +1,6 @@
 package io.meshcontrol.core.state;
 
+import io.meshcontrol.core.Limits;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.auth.RoleScopes;
@@ -101,6 +102,7 @@ public final class Users {
         caller.require(WRITE_SCOPE);
         String name = validName(request.name());
         String email = validEmail(request.email());
+        String displayName = validDisplayName(request.displayName());
         Role role = request.role() == null ? Role.MEMBER : request.role();
         requireMayManage(caller, role);
         Instant now = clock.instant();
@@ -108,7 +110,7 @@ public final class Users {
             requireUnclaimed(h, name, null);
             requireUnclaimed(h, email, null);
             // An administrator who makes a user approves it by doing so; users approval holds first logins only.
-            User user = store.insert(h, new UserStore.NewRow(name, nullToEmpty(request.displayName()), email, role, now,
+            User user = store.insert(h, new UserStore.NewRow(name, nullToEmpty(displayName), email, role, now,
                     true));
             feed.publishOnCommit(h, new MeshEvent.UserCreated(now, user, caller.actor()));
             return user;
@@ -136,9 +138,13 @@ public final class Users {
             }
             boolean approved = !settings.read(h).usersApprovalOn();
             // A name or e-mail address belongs to one user: an address another user already goes by is not copied.
-            String email = EMAIL.matcher(login.email()).matches() && store.goingBy(h, login.email()).isEmpty()
+            String email = EMAIL.matcher(login.email()).matches() && login.email().length() <= Limits.EMAIL
+                    && store.goingBy(h, login.email()).isEmpty()
                     ? login.email() : "";
-            User user = store.insert(h, new UserStore.NewRow(freeName(h, login), login.displayName(), email,
+            // The issuer's display name is taken as far as it fits (Limits.DISPLAY_NAME), not refused: the person
+            // cannot change what the issuer sends.
+            String displayName = Limits.cut(login.displayName(), Limits.DISPLAY_NAME);
+            User user = store.insert(h, new UserStore.NewRow(freeName(h, login), displayName, email,
                     Role.MEMBER, now, approved));
             store.linkIdentity(h, login.issuer(), login.subject(), user.id());
             String actor = "login:" + login.issuer();
@@ -195,7 +201,7 @@ public final class Users {
             }
             if (change.displayName() != null || change.email() != null) {
                 updated = updated.withProfile(
-                        change.displayName() == null ? updated.displayName() : change.displayName(),
+                        change.displayName() == null ? updated.displayName() : validDisplayName(change.displayName()),
                         change.email() == null ? updated.email() : validEmail(change.email()));
             }
             if (change.role() != null && change.role() != current.role()) {
@@ -283,6 +289,7 @@ public final class Users {
     }
 
     private static String validName(String name) {
+        Limits.text("name", name, Limits.NAME);
         if (name == null || !NAME.matcher(name).matches()) {
             throw MeshException.invalid("invalid user name \"" + nullToEmpty(name)
                     + "\": use 1 to 63 letters, digits or . _ - + @, starting with a letter or digit");
@@ -290,10 +297,15 @@ public final class Users {
         return name;
     }
 
+    private static String validDisplayName(String displayName) {
+        return Limits.text("displayName", displayName, Limits.DISPLAY_NAME);
+    }
+
     private static String validEmail(String email) {
         if (email == null || email.isEmpty()) {
             return "";
         }
+        Limits.text("email", email, Limits.EMAIL);
         if (!EMAIL.matcher(email).matches()) {
             throw MeshException.invalid("invalid e-mail address \"" + email + "\"");
         }

@@ -81,17 +81,23 @@ public final class ApiRequest {
         return Optional.ofNullable(exchange.getRequestHeaders().getFirst(name));
     }
 
-    /** The JSON body as {@code type}; an empty body when {@code type} allows it yields null. */
+    /** The JSON body as {@code type}; an empty body yields null, the body {@code null} is refused. */
     public <T> T body(Class<T> type) {
         byte[] bytes = rawBody();
         if (bytes.length == 0) {
             return null;
         }
+        T value;
         try {
-            return json.readValue(bytes, type);
+            value = json.readValue(bytes, type);
         } catch (JacksonException e) {
             throw JsonBodyErrors.invalid(e);
         }
+        if (value == null) {
+            // the body "null": a JSON value, but not the object the operation reads (an absent body is empty)
+            throw MeshException.invalid("the request body must be an object, not null");
+        }
+        return value;
     }
 
     /**

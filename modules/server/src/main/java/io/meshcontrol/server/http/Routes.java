@@ -3,9 +3,15 @@ package io.meshcontrol.server.http;
 import io.meshcontrol.api.MeshClient;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.RoutingHandler;
+import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
+import io.undertow.util.PathTemplateMatcher;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The table of served routes; built once into an Undertow handler, and listed for the OpenAPI check. */
@@ -54,10 +60,42 @@ public final class Routes {
                     : pipeline.blocking(style, route.method(), route.template(), route.authenticated(),
                             new ApiEndpoint(route.handler(), json)));
         }
+        PathTemplateMatcher<String> allowed = allowedMethods();
+        HttpHandler refuseMethod = routing.getInvalidMethodHandler();
+        routing.setInvalidMethodHandler(exchange -> {
+            // RFC 9110: a 405 lists the methods the path has
+            PathTemplateMatcher.PathMatchResult<String> match = allowed.match(exchange.getRelativePath());
+            if (match != null) {
+                exchange.getResponseHeaders().put(Headers.ALLOW, match.getValue());
+            }
+            refuseMethod.handleRequest(exchange);
+        });
+        HttpHandler noRoute = routing.getFallbackHandler();
         HttpString versionHeader = HttpString.tryFromString(MeshClient.VERSION_HEADER);
         return exchange -> {
             exchange.getResponseHeaders().put(versionHeader, version);
+            if (exchange.getRelativePath().indexOf('?') >= 0) {
+                // An encoded '?' (%3F) in a path segment: Undertow's template matching stops at a '?', so
+                // "/node/a%3F/approve" would match "/node/{id}" and be refused with a 405. No route has a '?'.
+                noRoute.handleRequest(exchange);
+                return;
+            }
             routing.handleRequest(exchange);
         };
+    }
+
+    /**
+     * Each path shape with the methods it is served for, as an {@code Allow} header lists them. Templates are keyed
+     * by shape ({@code /x/{id}} and {@code /x/{name}} are one path), as the router matches them.
+     */
+    private PathTemplateMatcher<String> allowedMethods() {
+        Map<String, Set<String>> methods = new LinkedHashMap<>();
+        for (Route route : routes) {
+            methods.computeIfAbsent(route.template().replaceAll("\\{[^}]*}", "{p}"), shape -> new TreeSet<>())
+                    .add(route.method());
+        }
+        PathTemplateMatcher<String> matcher = new PathTemplateMatcher<>();
+        methods.forEach((template, names) -> matcher.add(template, String.join(", ", names)));
+        return matcher;
     }
 }
