@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
+import tools.jackson.databind.JsonNode;
 
 /**
  * DNS: nameservers, search paths, split DNS, preferences and the whole configuration, all one {@link Dns} setting.
@@ -113,16 +114,33 @@ final class DnsResource {
         return dns.save(caller, change.apply(dns.get(caller)));
     }
 
-    @SuppressWarnings("unchecked")
+    /**
+     * A split DNS body: each domain to a list of resolver addresses, or to null, which the vendor's clients send to
+     * remove a domain (so it is read as a tree: the strict mapper refuses nulls inside collections).
+     */
     private static Map<String, List<String>> splitBody(ApiRequest request) {
-        Map<String, List<String>> body = request.requiredBody(Map.class);
-        body.forEach((domain, servers) -> {
-            if (servers != null && !(servers instanceof List<?> list && list.stream().allMatch(String.class::isInstance))) {
-                throw MeshException.invalid("split DNS maps each domain to a list of resolver addresses; \""
-                        + domain + "\" does not");
+        JsonNode body = request.requiredBody(JsonNode.class);
+        if (!body.isObject()) {
+            throw MeshException.invalid("split DNS is an object mapping each domain to a list of resolver addresses");
+        }
+        Map<String, List<String>> split = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> entry : body.properties()) {
+            JsonNode servers = entry.getValue();
+            if (servers.isNull()) {
+                split.put(entry.getKey(), null);
+                continue;
             }
-        });
-        return body;
+            List<String> addresses = new ArrayList<>();
+            if (servers.isArray()) {
+                servers.forEach(server -> addresses.add(server.isString() ? server.asString() : null));
+            }
+            if (!servers.isArray() || addresses.contains(null)) {
+                throw MeshException.invalid("split DNS maps each domain to a list of resolver addresses; \""
+                        + entry.getKey() + "\" does not");
+            }
+            split.put(entry.getKey(), addresses);
+        }
+        return split;
     }
 
     private static List<DnsSettings.Resolver> resolvers(DnsSettings current, List<String> addresses) {

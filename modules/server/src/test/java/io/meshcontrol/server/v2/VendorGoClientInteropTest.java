@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.state.OAuthClients;
 import io.meshcontrol.core.testing.AuthKey;
 import io.meshcontrol.core.testing.GoCheckPrograms;
 import io.meshcontrol.core.testing.Machine;
@@ -32,9 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  *     -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
  *
- * <p>OAuth client credentials: once the server issues OAuth access tokens, create a client here and pass
- * {@code MESH_OAUTH_CLIENT_ID} and {@code MESH_OAUTH_CLIENT_SECRET}; the Go tests then run every resource a second
- * time as that client (see {@code interop/gov2/README.md}).
+ * <p>Every Go test runs twice: with an API key (Basic, as the Go client sends it) and as an OAuth client
+ * ({@code MESH_OAUTH_CLIENT_ID}, {@code MESH_OAUTH_CLIENT_SECRET}: the client fetches a token from
+ * {@code /api/v2/oauth/token} and sends it as Bearer; see {@code interop/gov2/README.md}).
  */
 @EnabledIfSystemProperty(named = "svc.interop", matches = "true")
 class VendorGoClientInteropTest {
@@ -58,10 +59,15 @@ class VendorGoClientInteropTest {
             String apiKey = server.network.apiKeys().create(Caller.localAdmin(), null, List.of(), "gov2", null)
                     .secret();
 
+            OAuthClients.Issued client = server.network.oauthClients().create(Caller.localAdmin(),
+                    new OAuthClients.Fields("client", List.of("all"), List.of("tag:router"), "gov2", null, null, null,
+                            null));
+
             ProcessBuilder run = new ProcessBuilder(tests.toString(), "-test.v", "-test.count=1")
                     .redirectErrorStream(true)
                     .redirectOutput(folder.resolve("gov2.out").toFile());
-            run.environment().putAll(Map.of("MESH_BASE_URL", server.url().toString(), "MESH_API_KEY", apiKey));
+            run.environment().putAll(Map.of("MESH_BASE_URL", server.url().toString(), "MESH_API_KEY", apiKey,
+                    "MESH_OAUTH_CLIENT_ID", client.client().id(), "MESH_OAUTH_CLIENT_SECRET", client.secret()));
             Process go = run.start();
             if (!go.waitFor(5, TimeUnit.MINUTES)) {
                 go.destroyForcibly();
