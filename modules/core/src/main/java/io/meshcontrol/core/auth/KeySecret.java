@@ -12,8 +12,9 @@ import java.util.stream.Stream;
 /**
  * The text form of a secret key, {@code svckey-<kind>-<prefix>-<secret>}: API keys, pre-auth keys, OAuth client
  * secrets (whose prefix is the client's id) and OAuth access tokens. The prefix is public (it names the key in
- * listings and commands); the secret is shown once and stored only as a SHA-256 hash, which is enough for a random
- * 32-character secret.
+ * listings and commands); the secret is shown once and stored only as a hash: SHA-256 for credentials checked on every
+ * request, which is enough for a random 32-character secret, and a slow, salted hash ({@link SlowHash}) for OAuth client
+ * secrets, which are checked once per access token.
  */
 public record KeySecret(Kind kind, String prefix, String secret) {
 
@@ -80,11 +81,14 @@ public record KeySecret(Kind kind, String prefix, String secret) {
     }
 
     public String hash() {
-        return sha256Hex(secret);
+        return kind == Kind.CLIENT ? SlowHash.of(secret) : sha256Hex(secret);
     }
 
     public boolean matches(String storedHash) {
-        return MessageDigest.isEqual(hash().getBytes(StandardCharsets.US_ASCII),
+        if (SlowHash.isSlowHash(storedHash)) {
+            return SlowHash.matches(secret, storedHash);
+        }
+        return MessageDigest.isEqual(sha256Hex(secret).getBytes(StandardCharsets.US_ASCII),
                 storedHash.getBytes(StandardCharsets.US_ASCII));
     }
 

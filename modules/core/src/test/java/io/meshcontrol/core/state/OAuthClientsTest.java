@@ -62,10 +62,11 @@ class OAuthClientsTest {
     }
 
     @Test
-    void secretIsShownOnceAndStoredOnlyAsItsHash() {
+    void secretIsShownOnceAndStoredOnlyAsItsSlowHash() {
         OAuthClients.Issued issued = client(List.of("auth_keys"), List.of("tag:ci"));
         assertTrue(issued.secret().startsWith("svckey-client-" + issued.client().id() + "-"), issued.secret());
         assertFalse(issued.client().secretHash().contains(issued.secret().substring(27)));
+        assertTrue(issued.client().secretHash().startsWith("pbkdf2-sha256$"), issued.client().secretHash());
         OAuthClient read = clients.get(net.admin, issued.client().id());
         assertEquals(issued.client().secretHash(), read.secretHash());
         assertEquals("local-admin", read.creator());
