@@ -58,6 +58,28 @@ public final class AddressPool {
         throw MeshException.conflict("no free address left in the IPv4 prefix");
     }
 
+    /**
+     * The pair for an address chosen by hand ({@code POST /device/{id}/ip}): it must lie in the IPv4 prefix (not its
+     * network or broadcast address) and outside the ranges the clients reserve; whether it is free is the caller's
+     * check, as for {@link #allocate}.
+     */
+    public Addresses claim(String ipv4) {
+        IpAddress address;
+        try {
+            address = IpAddress.parse(ipv4);
+        } catch (RuntimeException e) {
+            throw MeshException.invalid("\"" + ipv4 + "\" is not an IPv4 address");
+        }
+        if (!address.isIpv4()) {
+            throw MeshException.invalid("\"" + ipv4 + "\" is not an IPv4 address");
+        }
+        long value = toLong(address.bytes());
+        if (value < first || value > last || isReserved(value)) {
+            throw MeshException.invalid("address " + text4(value) + " is outside the network's IPv4 prefix or reserved");
+        }
+        return new Addresses(text4(value), text6(value));
+    }
+
     private static boolean isReserved(long address) {
         for (long[] range : RESERVED) {
             if ((address & mask((int) range[1])) == range[0]) {

@@ -94,6 +94,12 @@ public record Node(
                 advertisedRoutes, approvedRoutes);
     }
 
+    public Node withAddresses(String newIpv4, String newIpv6) {
+        return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, newIpv4,
+                newIpv6, hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen,
+                keyExpiry, advertisedRoutes, approvedRoutes);
+    }
+
     public Node withKeyExpiry(Instant expiry) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry,

@@ -87,7 +87,7 @@ public final class Network {
         this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, policies, options.maxKeyLifetimes(),
                 clock);
         this.nodes = new Nodes(jdbi, nodeStore, snapshots, policies, routeApprovals, settingsStore,
-                options.nodeKeyExpiry(), clock);
+                options, clock);
         this.settings = new Settings(jdbi, settingsStore);
         this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, policies,
                 routeApprovals, options, snapshots, clock);

@@ -1,12 +1,14 @@
 package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.address.AddressPool;
 import io.meshcontrol.core.address.DnsLabels;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.store.NodeStore;
+import io.meshcontrol.core.store.VipServiceStore;
 import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.net.IpPrefix;
 import java.time.Clock;
@@ -31,18 +33,20 @@ public final class Nodes {
     private final RouteApprovals approvals;
     private final SettingsStore settings;
     private final java.time.Duration keyLifetime;
+    private final AddressPool addresses;
     private final Clock clock;
 
-    /** @param keyLifetime {@code node.expiry}, the node key lifetime when the tailnet setting names none */
+    /** @param options its {@code nodeKeyExpiry} is the key lifetime when the tailnet setting names none */
     Nodes(Jdbi jdbi, NodeStore store, Snapshots feed, Policies policies, RouteApprovals approvals,
-            SettingsStore settings, java.time.Duration keyLifetime, Clock clock) {
+            SettingsStore settings, NetworkOptions options, Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
         this.feed = feed;
         this.policies = policies;
         this.approvals = approvals;
         this.settings = settings;
-        this.keyLifetime = keyLifetime;
+        this.keyLifetime = options.nodeKeyExpiry();
+        this.addresses = new AddressPool(options.prefixV4(), options.prefixV6(), options.allocation());
         this.clock = clock;
     }
 
@@ -111,6 +115,23 @@ public final class Nodes {
             java.time.Duration lifetime = jdbi.withHandle(settings::read).nodeKeyLifetime(keyLifetime);
             return node.withKeyExpiry(lifetime.isZero() ? null : clock.instant().plus(lifetime));
         }, (at, node) -> new MeshEvent.NodeChanged(at, node, disabled ? "key expiry disabled" : "key expiry enabled"));
+    }
+
+    /**
+     * Gives the node another IPv4 address (and the IPv6 address that goes with it): one in the network's prefix that
+     * no other node or VIP service holds. The node and its peers get the new address with their next map.
+     */
+    public Node setIpv4(Caller caller, long id, String ipv4) {
+        AddressPool.Addresses pair = addresses.claim(ipv4);
+        return change(caller, id, node -> {
+            if (pair.ipv4().equals(node.ipv4())) {
+                return node;
+            }
+            if (jdbi.withHandle(VipServiceStore::ipv4InUse).contains(pair.ipv4())) {
+                throw MeshException.conflict("address " + pair.ipv4() + " is already in use");
+            }
+            return node.withAddresses(pair.ipv4(), pair.ipv6());
+        }, (at, node) -> new MeshEvent.NodeChanged(at, node, "address changed"));
     }
 
     /** Sets the node's tags; a user's node handed tags then belongs to the tags. */

@@ -46,7 +46,7 @@ public final class NodeStore {
         CommitListener.requireTransaction(handle);
         if (handle.createUpdate("UPDATE nodes SET machine_key = :machineKey, node_key = :nodeKey, disco_key = :discoKey, "
                         + "hostname = :hostname, given_name = :givenName, user_id = :userId, tags = :tags, "
-                        + "hostinfo = :hostinfo, endpoints = :endpoints, authorized = :authorized, ephemeral = :ephemeral, "
+                        + "ipv4 = :ipv4, ipv6 = :ipv6, hostinfo = :hostinfo, endpoints = :endpoints, authorized = :authorized, ephemeral = :ephemeral, "
                         + "pre_auth_key_id = :preAuthKeyId, register_method = :registerMethod, last_seen = :lastSeen, "
                         + "key_expiry = :keyExpiry, advertised_routes = :advertisedRoutes, approved_routes = :approvedRoutes "
                         + "WHERE id = :id")

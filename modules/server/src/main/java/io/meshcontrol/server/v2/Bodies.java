@@ -20,6 +20,9 @@ final class Bodies {
     record Tags(List<String> tags) {
     }
 
+    record Ipv4(String ipv4) {
+    }
+
     record Key(Boolean keyExpiryDisabled) {
     }
 

@@ -70,6 +70,12 @@ final class DeviceResource {
             return Reply.ok(view(network.nodes().setKeyExpiryDisabled(request.caller(), node(request).id(),
                     required(body.keyExpiryDisabled(), "keyExpiryDisabled")), false));
         }).doc(Nodes.WRITE_SCOPE, "Whether the device's key expires ({\"keyExpiryDisabled\":bool})");
+        v2.global("POST", "/device/{id}/ip", request -> {
+            Bodies.Ipv4 body = request.requiredBody(Bodies.Ipv4.class);
+            return Reply.ok(view(network.nodes().setIpv4(request.caller(), node(request).id(),
+                    required(body.ipv4(), "ipv4")), false));
+        }).doc(Nodes.WRITE_SCOPE, "Sets the device's IPv4 address ({\"ipv4\":s}, with the IPv6 address that goes "
+                + "with it): inside the network's IPv4 prefix (400 otherwise), not held by another device (409)");
         v2.global("POST", "/device/{id}/expire", request -> Reply.ok(view(
                 network.nodes().expire(request.caller(), node(request).id()), false)))
                 .doc(Nodes.WRITE_SCOPE, "Expires the device's key now: it must log in again");

@@ -37,7 +37,7 @@ final class PolicyFileResource {
     void register(V2Routes v2) {
         v2.tailnet("GET", "/acl", request -> reply(request, policies.get(request.caller())))
                 .doc(Policies.READ_SCOPE, "The policy with its ETag: HuJSON as written with Accept: application/hujson, "
-                        + "else JSON");
+                        + "else JSON; details=1 answers {\"acl\":<base64 HuJSON>,\"warnings\":[],\"errors\":null}");
         v2.tailnet("POST", "/acl", this::set)
                 .doc(Policies.WRITE_SCOPE, "Saves a policy (HuJSON or JSON); If-Match with the ETag or \"ts-default\" "
                         + "(412 when stale); an empty body restores the default policy; failing tests give 400 "
@@ -100,8 +100,17 @@ final class PolicyFileResource {
 
     /** The policy in the form {@code Accept} asks for: JSON only when asked, as the vendor answers. */
     private static Reply reply(ApiRequest request, Policies.Current current) {
-        String accept = request.header("Accept").orElse("");
         String text = current.policy().text();
+        if (request.query("details").filter(v -> !v.isEmpty() && !v.equals("0") && !v.equals("false")).isPresent()) {
+            // The vendor's detailed form: the text as JSON bytes (base64). A policy in force has passed every check,
+            // so there are no errors; this server raises no warnings.
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("acl", text.getBytes(StandardCharsets.UTF_8));
+            body.put("warnings", List.of());
+            body.put("errors", null);
+            return new Reply(200, body, Map.of("ETag", current.etag()));
+        }
+        String accept = request.header("Accept").orElse("");
         RawBody body = accept.contains("application/json") && !accept.contains(HUJSON)
                 ? new RawBody("application/json", HuJson.standardize(text).getBytes(StandardCharsets.UTF_8))
                 : new RawBody(HUJSON, text.getBytes(StandardCharsets.UTF_8));

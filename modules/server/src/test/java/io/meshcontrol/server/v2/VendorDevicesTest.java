@@ -141,6 +141,27 @@ class VendorDevicesTest {
     }
 
     @Test
+    void anAddressChosenByHandMustBeInThePrefixAndFree() {
+        String path = "/device/" + laptop.stableId() + "/ip";
+        JsonNode moved = ok(api.post(path, "{\"ipv4\":\"100.64.7.9\"}"));
+        Node stored = server.network.nodes().get(Caller.localAdmin(), laptop.id());
+        assertEquals("100.64.7.9", stored.ipv4());
+        assertTrue(stored.ipv6().endsWith(":6440:709"), "the IPv6 address follows: " + stored.ipv6());
+        assertEquals(List.of(stored.ipv4(), stored.ipv6()), texts(moved.path("addresses")));
+        ok(api.post(path, "{\"ipv4\":\"100.64.7.9\"}"));
+
+        refused(api.post(path, "{\"ipv4\":\"" + router.ipv4() + "\"}"), 409, "already in use");
+        refused(api.post(path, "{\"ipv4\":\"10.0.0.1\"}"), 400, "prefix");
+        refused(api.post(path, "{\"ipv4\":\"100.100.100.100\"}"), 400, "reserved");
+        refused(api.post(path, "{\"ipv4\":\"fd7a::1\"}"), 400, "not an IPv4 address");
+        refused(api.post(path, "{}"), 400, "ipv4");
+        refused(VendorCalls.scoped(server, "devices:core:read").post(path, "{\"ipv4\":\"100.64.7.10\"}"), 403,
+                "devices:core");
+        assertEquals("100.64.7.9", server.network.nodes().get(Caller.localAdmin(), laptop.id()).ipv4(),
+                "nothing refused was written");
+    }
+
+    @Test
     void scopesAreEnforcedPerOperation() {
         VendorCalls reader = VendorCalls.scoped(server, "devices:core:read");
         assertEquals(2, ok(reader.get("/tailnet/-/devices")).path("devices").size());

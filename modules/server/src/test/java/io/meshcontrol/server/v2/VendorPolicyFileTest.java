@@ -71,6 +71,19 @@ class VendorPolicyFileTest {
     }
 
     @Test
+    void detailsGivesThePolicyAsBase64WithItsWarningsAndErrors() {
+        assertEquals(200, postHuJson("/acl", POLICY, Map.of()).statusCode());
+        HttpResponse<String> answer = api.get("/tailnet/-/acl?details=1");
+        JsonNode details = ok(answer);
+        assertEquals(POLICY, new String(java.util.Base64.getDecoder().decode(details.path("acl").asString()),
+                java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(details.path("warnings").isArray() && details.path("warnings").isEmpty());
+        assertTrue(details.has("errors") && details.path("errors").isNull());
+        assertTrue(answer.headers().firstValue("ETag").isPresent());
+        refused(VendorCalls.scoped(server, "dns:read").get("/tailnet/-/acl?details=1"), 403, "policy_file:read");
+    }
+
+    @Test
     void tsDefaultMatchesOnlyTheDefaultPolicyAndAStaleETagIs412() {
         assertEquals(200, postHuJson("/acl", POLICY, Map.of("If-Match", "\"ts-default\"")).statusCode());
         refused(postHuJson("/acl", POLICY, Map.of("If-Match", "\"ts-default\"")), 412, "changed since it was read");
