@@ -178,10 +178,18 @@ func TestDevices(t *testing.T) {
 			must(t, s.c.Devices().SetName(ctx, router.ID, "gateway-"+name))
 			must(t, s.c.Devices().SetKey(ctx, router.ID, tsclient.DeviceKey{KeyExpiryDisabled: true}))
 			must(t, s.c.Devices().SetTags(ctx, router.ID, []string{"tag:router"}))
+			ipv4 := map[string]string{"api-key": "100.64.9.1", "oauth": "100.64.9.2"}[name]
+			must(t, s.c.Devices().SetIPv4Address(ctx, router.NodeID, ipv4))
 			got, err = s.c.Devices().Get(ctx, router.ID)
 			must(t, err)
 			if !strings.HasPrefix(got.Name, "gateway-"+name+".") || !got.KeyExpiryDisabled || !slices.Equal(got.Tags, []string{"tag:router"}) {
 				t.Fatalf("changes not visible: %+v", got)
+			}
+			if len(got.Addresses) == 0 || got.Addresses[0] != ipv4 {
+				t.Fatalf("address not changed: %v", got.Addresses)
+			}
+			if err := s.c.Devices().SetIPv4Address(ctx, router.ID, "10.0.0.1"); status(err) != 400 {
+				t.Fatalf("an address outside the prefix: %v", err)
 			}
 
 			routes, err := s.c.Devices().SubnetRoutes(ctx, router.ID)
