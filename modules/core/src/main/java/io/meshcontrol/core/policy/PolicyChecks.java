@@ -28,6 +28,48 @@ public final class PolicyChecks {
         }
     }
 
+    /**
+     * The vendor's ACL preview: {@code type} {@code user} gives the rules whose sources cover {@code previewFor},
+     * {@code ipport} the rules whose destinations cover {@code previewFor} ({@code address:port}).
+     *
+     * @throws PolicyException naming what is wrong with {@code type} or {@code previewFor}
+     */
+    public static PolicyPreview preview(Policy policy, PolicyInventory inventory, String type, String previewFor) {
+        PolicyTestRunner runner = new PolicyTestRunner(policy, inventory);
+        List<AclRule> rules = switch (type) {
+            case "user" -> runner.rulesFrom(previewFor);
+            case "ipport" -> {
+                int colon = previewFor.lastIndexOf(':');
+                int port;
+                try {
+                    port = Integer.parseInt(previewFor.substring(colon + 1));
+                } catch (NumberFormatException e) {
+                    throw new PolicyException("previewFor \"" + previewFor + "\": want an address and a port, ip:port");
+                }
+                if (colon <= 0 || port < 0 || port > 65535) {
+                    throw new PolicyException("previewFor \"" + previewFor + "\": want an address and a port, ip:port");
+                }
+                String address = previewFor.substring(0, colon);
+                if (address.startsWith("[") && address.endsWith("]")) {
+                    address = address.substring(1, address.length() - 1);
+                }
+                yield runner.rulesTo(address, port);
+            }
+            default -> throw new PolicyException("type \"" + type + "\": want user or ipport");
+        };
+        return new PolicyPreview(rules.stream().map(rule -> new PolicyPreview.Match(
+                rule.src().stream().map(Alias::text).toList(),
+                rule.dst().stream().map(dst -> dst.alias().text() + ":" + ports(dst.ports())).toList())).toList());
+    }
+
+    private static String ports(List<io.meshcontrol.core.wire.PortRange> ranges) {
+        if (ranges.contains(io.meshcontrol.core.wire.PortRange.ANY)) {
+            return "*";
+        }
+        return String.join(",", ranges.stream().map(r -> r.first() == r.last() ? Integer.toString(r.first())
+                : r.first() + "-" + r.last()).toList());
+    }
+
     /** The policy's {@code tests} and {@code sshTests} that fail, grouped by their source (the vendor's shape). */
     public static List<PolicyTestFailure> failedTests(Policy policy, PolicyInventory inventory) {
         Map<String, List<String>> bySource = new LinkedHashMap<>();

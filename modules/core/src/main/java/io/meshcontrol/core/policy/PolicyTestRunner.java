@@ -59,6 +59,24 @@ final class PolicyTestRunner {
         return failures;
     }
 
+    /** The rules whose sources cover {@code user} (a login, a group or another test source). */
+    List<AclRule> rulesFrom(String user) {
+        List<Principal> sources = principals(user, null);
+        return acls().stream().filter(rule -> sources.stream().anyMatch(src -> covers(rule.src(), src))).toList();
+    }
+
+    /** The rules with a destination that covers {@code address} on {@code port}. */
+    List<AclRule> rulesTo(String address, int port) {
+        List<Principal> destinations = principals(address, null);
+        return acls().stream().filter(rule -> rule.dst().stream().anyMatch(dst -> dst.ports().stream()
+                .anyMatch(range -> range.first() <= port && port <= range.last())
+                && destinations.stream().anyMatch(who -> covers(dst.alias(), who)))).toList();
+    }
+
+    private List<AclRule> acls() {
+        return policy.acls() == null ? List.of() : policy.acls();
+    }
+
     List<String> run(SshTest test) {
         List<Principal> sources;
         try {

@@ -8,6 +8,7 @@ import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyChecks;
 import io.meshcontrol.core.policy.PolicyException;
 import io.meshcontrol.core.policy.PolicyInventory;
+import io.meshcontrol.core.policy.PolicyPreview;
 import io.meshcontrol.core.policy.PolicyTestFailure;
 import io.meshcontrol.core.store.PolicyStore;
 import java.io.IOException;
@@ -127,6 +128,20 @@ public final class Policies {
             throw MeshException.invalid(e.getMessage());
         }
         return PolicyChecks.failedTests(policy, inventory.get());
+    }
+
+    /**
+     * The vendor's ACL preview of {@code text} (a policy not saved) against the network's users and machines.
+     *
+     * @throws MeshException (invalid) when the policy does not parse or the preview request is wrong
+     */
+    public PolicyPreview preview(Caller caller, String text, String type, String previewFor) {
+        caller.require(READ_SCOPE);
+        try {
+            return PolicyChecks.preview(Policy.parse(text), inventory.get(), type, previewFor);
+        } catch (PolicyException e) {
+            throw MeshException.invalid(e.getMessage());
+        }
     }
 
     /** Whether the policy in force is still the default one (nothing saved, or the default saved again). */

@@ -28,6 +28,19 @@ class AddressPoolTest {
     }
 
     @Test
+    void aClaimedAddressGetsItsIpv6PairAndMustBeAUsableAddressOfThePrefix() {
+        assertEquals(new AddressPool.Addresses("100.64.7.9", "fd7a:115c:a1e0::6440:709"), pool.claim("100.64.7.9"));
+        AddressPool tiny = new AddressPool("100.64.0.0/30", "fd7a:115c:a1e0::/48", AddressPool.Allocation.SEQUENTIAL);
+        for (String refused : new String[] {"100.64.0.0", "100.64.0.3", "100.64.0.4", "10.0.0.1"}) {
+            MeshException e = assertThrows(MeshException.class, () -> tiny.claim(refused), refused);
+            assertEquals(MeshException.Reason.INVALID, e.reason());
+        }
+        assertThrows(MeshException.class, () -> pool.claim("100.100.100.100"), "the client resolver");
+        assertThrows(MeshException.class, () -> pool.claim("fd7a:115c:a1e0::1"));
+        assertThrows(MeshException.class, () -> pool.claim("not-an-address"));
+    }
+
+    @Test
     void exhaustionIsARefusal() {
         AddressPool tiny = new AddressPool("100.64.0.0/30", "fd7a:115c:a1e0::/48", AddressPool.Allocation.SEQUENTIAL);
         Set<String> used = new HashSet<>();

@@ -3,6 +3,7 @@ package io.meshcontrol.server.v2;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.policy.HuJson;
 import io.meshcontrol.core.policy.Policy;
+import io.meshcontrol.core.policy.PolicyPreview;
 import io.meshcontrol.core.policy.PolicyTestFailure;
 import io.meshcontrol.core.state.Policies;
 import io.meshcontrol.server.http.ApiRequest;
@@ -46,6 +47,29 @@ final class PolicyFileResource {
                 .doc(Policies.READ_SCOPE, "Checks a policy, its tests included, without saving it (or runs a JSON "
                         + "array of tests against the policy in force): 200 with {} when valid, else 200 with "
                         + "message and data");
+        v2.tailnet("POST", "/acl/preview", this::preview)
+                .doc(Policies.READ_SCOPE, "The acls rules of the posted policy (the one in force when the body is "
+                        + "empty) that apply to type=user (as a source) or type=ipport (ip:port as a destination) "
+                        + "named by previewFor: {\"matches\":[{\"users\":[...],\"ports\":[...]}],"
+                        + "\"user\"|\"ipport\":previewFor}");
+    }
+
+    /** The vendor's preview: {@code {"matches":[{"users","ports"}],"user"|"ipport":previewFor}}. */
+    private Reply preview(ApiRequest request) {
+        String type = request.query("type").orElse("");
+        String previewFor = request.query("previewFor").orElse("");
+        if (previewFor.isEmpty()) {
+            throw MeshException.invalid("previewFor is required");
+        }
+        String text = text(request);
+        if (text.isBlank()) {
+            text = policies.get(request.caller()).policy().text();
+        }
+        PolicyPreview preview = policies.preview(request.caller(), text, type, previewFor);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("matches", preview.matches());
+        body.put(type, previewFor);
+        return Reply.ok(body);
     }
 
     private Reply set(ApiRequest request) {

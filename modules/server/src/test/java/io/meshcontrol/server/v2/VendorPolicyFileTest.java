@@ -84,6 +84,35 @@ class VendorPolicyFileTest {
     }
 
     @Test
+    void previewListsTheRulesThatApplyToAUserOrAnIpPort() {
+        String policy = """
+                {"groups": {"group:eng": ["odin@example.com"]}, "hosts": {"db": "100.64.5.5"},
+                 "acls": [{"action": "accept", "src": ["group:eng"], "dst": ["*:22"]},
+                          {"action": "accept", "src": ["thor@example.com"], "dst": ["db:5432,6000-6010"]},
+                          {"action": "accept", "src": ["*"], "dst": ["db:*"]}]}""";
+        JsonNode forOdin = ok(postHuJson("/acl/preview?type=user&previewFor=odin@example.com", policy, Map.of()));
+        assertEquals("odin@example.com", forOdin.path("user").asString());
+        assertEquals(2, forOdin.path("matches").size(), forOdin.toString());
+        assertEquals("group:eng", forOdin.path("matches").get(0).path("users").get(0).asString());
+        assertEquals("*:22", forOdin.path("matches").get(0).path("ports").get(0).asString());
+        assertEquals("*", forOdin.path("matches").get(1).path("users").get(0).asString());
+
+        JsonNode toDb = ok(postHuJson("/acl/preview?type=ipport&previewFor=100.64.5.5:6005", policy, Map.of()));
+        assertEquals("100.64.5.5:6005", toDb.path("ipport").asString());
+        assertEquals(2, toDb.path("matches").size(), toDb.toString());
+        assertEquals("db:5432,6000-6010", toDb.path("matches").get(0).path("ports").get(0).asString());
+        assertEquals("db:*", toDb.path("matches").get(1).path("ports").get(0).asString());
+        assertEquals(1, ok(postHuJson("/acl/preview?type=ipport&previewFor=100.64.5.5:80", policy, Map.of()))
+                .path("matches").size());
+
+        refused(postHuJson("/acl/preview?type=colour&previewFor=x", policy, Map.of()), 400, "type");
+        refused(postHuJson("/acl/preview?type=ipport&previewFor=100.64.5.5", policy, Map.of()), 400, "ip:port");
+        refused(postHuJson("/acl/preview?type=user", policy, Map.of()), 400, "previewFor");
+        refused(VendorCalls.scoped(server, "dns:read").post("/tailnet/-/acl/preview?type=user&previewFor=odin@example.com",
+                policy), 403, "policy_file:read");
+    }
+
+    @Test
     void tsDefaultMatchesOnlyTheDefaultPolicyAndAStaleETagIs412() {
         assertEquals(200, postHuJson("/acl", POLICY, Map.of("If-Match", "\"ts-default\"")).statusCode());
         refused(postHuJson("/acl", POLICY, Map.of("If-Match", "\"ts-default\"")), 412, "changed since it was read");
