@@ -143,11 +143,15 @@ class VendorDevicesTest {
     @Test
     void anAddressChosenByHandMustBeInThePrefixAndFree() {
         String path = "/device/" + laptop.stableId() + "/ip";
+        long before = server.network.snapshots().current().version();
         JsonNode moved = ok(api.post(path, "{\"ipv4\":\"100.64.7.9\"}"));
         Node stored = server.network.nodes().get(Caller.localAdmin(), laptop.id());
         assertEquals("100.64.7.9", stored.ipv4());
         assertTrue(stored.ipv6().endsWith(":6440:709"), "the IPv6 address follows: " + stored.ipv6());
         assertEquals(List.of(stored.ipv4(), stored.ipv6()), texts(moved.path("addresses")));
+        var snapshot = server.network.snapshots().current();
+        assertTrue(snapshot.version() > before, "a new snapshot: the node and its peers get new maps");
+        assertEquals("100.64.7.9", snapshot.node(laptop.id()).orElseThrow().ipv4());
         ok(api.post(path, "{\"ipv4\":\"100.64.7.9\"}"));
 
         refused(api.post(path, "{\"ipv4\":\"" + router.ipv4() + "\"}"), 409, "already in use");
