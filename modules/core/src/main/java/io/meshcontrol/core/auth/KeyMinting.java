@@ -79,16 +79,26 @@ public final class KeyMinting {
     }
 
     /**
+     * Whether the caller may rotate or expire API keys at all. Checked before the key is looked up, so that a caller
+     * without the right learns nothing about which keys exist (403 for every prefix, not 404 for unknown ones).
+     *
+     * @param verb what is being done, for the message ("rotate", "expire")
+     */
+    public static void requireMayManageKeys(Caller caller, String verb) {
+        if (caller.kind() == Caller.Kind.ACCESS_TOKEN) {
+            throw MeshException.forbidden("an OAuth access token cannot " + verb + " API keys");
+        }
+        caller.require(MANAGE_SCOPE);
+    }
+
+    /**
      * Rotating or expiring a key is allowed only to a caller that could have minted it.
      *
      * @param verb what is being done, for the message ("rotate", "expire")
      * @param target the caller the key stands for now (what it may do, bounded by its owner and creator)
      */
     public static void requireMayManage(Caller caller, String verb, Caller target) {
-        if (caller.kind() == Caller.Kind.ACCESS_TOKEN) {
-            throw MeshException.forbidden("an OAuth access token cannot " + verb + " API keys");
-        }
-        caller.require(MANAGE_SCOPE);
+        requireMayManageKeys(caller, verb);
         List<String> targetScopes = target.effectiveScopes();
         if (!Scopes.coversAll(caller.effectiveScopes(), targetScopes)) {
             throw MeshException.forbidden("this credential may not " + verb + " key " + target.apiKey().prefix()

@@ -87,6 +87,7 @@ public final class ApiKeys {
     /** Revokes a key: it stops working at once and cannot be rotated afterwards. */
     public Listed expire(Caller caller, String prefix) {
         Instant now = clock.instant();
+        KeyMinting.requireMayManageKeys(caller, "expire");
         return jdbi.inTransaction(h -> {
             ApiKey key = byPrefix(h, prefix);
             Caller target = standingFor(h, key).orElseThrow(() -> unknownKey(prefix));
@@ -104,13 +105,14 @@ public final class ApiKeys {
     public Issued rotate(Caller caller, String prefix, Duration expiration) {
         Instant now = clock.instant();
         Duration lifetime = expiration == null ? null : lifetimes.apiKeyLifetime(expiration);
+        KeyMinting.requireMayManageKeys(caller, "rotate");
         return jdbi.inTransaction(h -> {
             ApiKey key = byPrefix(h, prefix);
+            Caller target = standingFor(h, key).orElseThrow(() -> unknownKey(prefix));
+            KeyMinting.requireMayManage(caller, "rotate", target);
             if (key.isExpired(now)) {
                 throw MeshException.invalid("key " + key.prefix() + " has expired and cannot be rotated; create a new key");
             }
-            Caller target = standingFor(h, key).orElseThrow(() -> unknownKey(prefix));
-            KeyMinting.requireMayManage(caller, "rotate", target);
             KeySecret secret = KeySecret.generate(KeySecret.Kind.API);
             Instant expiresAt = lifetime == null ? key.expiresAt() : now.plus(lifetime);
             keys.rotate(h, key.id(), secret.prefix(), secret.hash(), expiresAt);

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 class ApiKeyLifecycleTest {
@@ -97,6 +98,21 @@ class ApiKeyLifecycleTest {
 
         ApiKeys.Issued narrow = keys.create(net.admin, null, List.of("dns"), "dns only", null);
         assertEquals(narrow.key().id(), keys.rotate(scoped, narrow.key().prefix(), null).key().id());
+    }
+
+    @Test
+    void aCallerWhoMayNotManageKeysLearnsNothingOfWhichPrefixesExist() {
+        Caller reader = net.callerFor(null, List.of("dns"));
+        ApiKeys.Issued real = keys.create(net.admin, null, List.of(), "", null);
+        String expired = keys.create(net.admin, null, List.of(), "", null).key().prefix();
+        keys.expire(net.admin, expired);
+        for (String prefix : List.of(real.key().prefix(), expired, "nosuchprefix")) {
+            for (Executable call : List.<Executable>of(
+                    () -> keys.expire(reader, prefix), () -> keys.rotate(reader, prefix, null))) {
+                assertEquals(MeshException.Reason.FORBIDDEN, assertThrows(MeshException.class, call).reason(), prefix);
+            }
+        }
+        assertTrue(keys.authenticate(real.secret()).isPresent(), "a refused call changes nothing");
     }
 
     @Test
