@@ -62,6 +62,10 @@ public final class RegisterEndpoint implements MachineHandler {
             return RegisterResponse.failure("this Tailscale client is too old for this server (capability version "
                     + request.version() + "); use Tailscale 1.80 or newer");
         }
+        if (request.nodeKey() == null || request.nodeKey().isZero()) {
+            // Every client sends the key it registers; without one there is nothing to register or look up.
+            throw MeshException.invalid("the register request names no node key (NodeKey)");
+        }
         Hostinfo hostinfo = request.hostinfo() == null ? Hostinfo.parse("{}") : request.hostinfo();
         Registrations.Request machine = new Registrations.Request(machineKey, request.nodeKey(),
                 hostinfo.fields().hostname(), hostinfo.toJson(), hostinfo.fields().requestTags());

@@ -257,6 +257,14 @@ class ControlTransportTest {
                             path + " " + body);
                 }
             }
+            // Well-formed, but without the node key every client sends: nothing to register.
+            for (String body : List.of("{\"Version\": 142}", "{\"Version\": 142, \"NodeKey\": \"nodekey:"
+                    + "0".repeat(64) + "\"}")) {
+                Http2TestClient.Exchange refused = http2.request("POST", "/machine/register",
+                        body.getBytes(StandardCharsets.UTF_8));
+                assertEquals(400, refused.status(TIMEOUT), body);
+                assertTrue(new String(refused.body(TIMEOUT), StandardCharsets.UTF_8).contains("no node key"), body);
+            }
         }
     }
 
