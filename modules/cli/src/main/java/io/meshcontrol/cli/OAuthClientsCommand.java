@@ -94,7 +94,7 @@ final class OAuthClientsCommand extends CommandGroup {
             if (issued.secret() == null) {
                 output.print(context(), issued, List.of(created), COLUMNS);
                 if (output.isTable()) {
-                    context().err().println("federated identity " + created.id() + " trusts " + trusts(created)
+                    context().note("federated identity " + created.id() + " trusts " + trusts(created)
                             + " with audience " + created.audience());
                 }
                 return 0;
@@ -164,7 +164,7 @@ final class OAuthClientsCommand extends CommandGroup {
         @Override
         public Integer call() {
             client().deleteOAuthClient(id);
-            context().err().println("revoked OAuth client " + id);
+            context().note("revoked OAuth client " + id);
             return 0;
         }
     }

@@ -48,6 +48,15 @@ class TerminalEscapesCliTest {
     }
 
     @Test
+    void aFederatedIdentitysTrustIsEscapedInTheNoteAfterCreating() {
+        CliRun created = cli.run("oauth-clients", "create", "--federated", "--scope", "dns", "--issuer",
+                "https://token.actions.example", "--subject", HOSTILE);
+        assertEquals(0, created.exitCode(), created.toString());
+        assertSafe(created.err());
+        assertTrue(created.err().contains("trusts " + SHOWN), created.err());
+    }
+
+    @Test
     void jsonOutputKeepsTheExactValueInJsonEscapes() {
         assertEquals(0, cli.run("users", "create", "--name", "eve", "--display-name", HOSTILE + "\u007f\u2066")
                 .exitCode());
