@@ -8,13 +8,14 @@ import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.store.NodeStore;
-import io.meshcontrol.core.store.VipServiceStore;
 import io.meshcontrol.core.store.SettingsStore;
+import io.meshcontrol.core.store.VipServiceStore;
 import io.meshcontrol.core.net.IpPrefix;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Function;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -123,15 +124,16 @@ public final class Nodes {
      */
     public Node setIpv4(Caller caller, long id, String ipv4) {
         AddressPool.Addresses pair = addresses.claim(ipv4);
-        return change(caller, id, node -> {
+        // Checked in the transaction that writes the address, so that no other change can take it in between.
+        return change(caller, id, (h, node) -> {
             if (pair.ipv4().equals(node.ipv4())) {
                 return node;
             }
-            if (jdbi.withHandle(VipServiceStore::ipv4InUse).contains(pair.ipv4())) {
+            if (VipServiceStore.ipv4InUse(h).contains(pair.ipv4())) {
                 throw MeshException.conflict("address " + pair.ipv4() + " is already in use");
             }
             return node.withAddresses(pair.ipv4(), pair.ipv6());
-        }, (at, node) -> new MeshEvent.NodeChanged(at, node, "address changed"));
+        }, (at, node) -> new MeshEvent.NodeChanged(at, node, "address changed"), false);
     }
 
     /** Sets the node's tags; a user's node handed tags then belongs to the tags. */
@@ -214,13 +216,22 @@ public final class Nodes {
         return change(caller, id, change, event, false);
     }
 
-    /** @param autoApprove whether the change can let auto-approvers approve routes (new tags or owner) */
     private Node change(Caller caller, long id, Function<Node, Node> change,
+            java.util.function.BiFunction<Instant, Node, MeshEvent> event, boolean autoApprove) {
+        return change(caller, id, (h, node) -> change.apply(node), event, autoApprove);
+    }
+
+    /**
+     * @param change the new node from the stored one; it may read more through the transaction's handle
+     * @param autoApprove whether the change can let auto-approvers approve routes (new tags or owner)
+     */
+    private Node change(Caller caller, long id, java.util.function.BiFunction<Handle, Node, Node> change,
             java.util.function.BiFunction<Instant, Node, MeshEvent> event, boolean autoApprove) {
         caller.require(WRITE_SCOPE);
         return jdbi.inTransaction(h -> {
             Node node = store.byId(h, id).orElseThrow(() -> unknown(id));
-            Node updated = autoApprove ? approvals.autoApprove(h, change.apply(node)) : change.apply(node);
+            Node changed = change.apply(h, node);
+            Node updated = autoApprove ? approvals.autoApprove(h, changed) : changed;
             store.update(h, updated);
             feed.publishOnCommit(h, event.apply(clock.instant(), updated));
             return updated;
