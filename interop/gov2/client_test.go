@@ -215,6 +215,34 @@ func TestDevices(t *testing.T) {
 			}
 			must(t, s.c.Devices().DeletePostureAttribute(ctx, router.ID, "custom:tier"))
 
+			// The data sources: tailscale_device by its full name, tailscale_devices by a list field and a boolean.
+			byName, err := s.c.Devices().List(ctx, tsclient.WithFilter("name", []string{got.Name}))
+			must(t, err)
+			if len(byName) != 1 || byName[0].NodeID != router.NodeID {
+				t.Fatalf("filter name=%s gave %v", got.Name, byName)
+			}
+			tagged, err := s.c.Devices().List(ctx, tsclient.WithFilter("tags", []string{"tag:router"}),
+				tsclient.WithFilter("isEphemeral", []string{"false"}))
+			must(t, err)
+			if len(tagged) != 1 || tagged[0].NodeID != router.NodeID {
+				t.Fatalf("filter tags=tag:router&isEphemeral=false gave %v", tagged)
+			}
+
+			// What the provider sends when tailscale_device_tags, _key and _subnet_routes are destroyed. A device
+			// handed to its tags has no user to go back to: removing its last tag is refused, naming why.
+			err = s.c.Devices().SetTags(ctx, router.ID, []string{})
+			if status(err) != http.StatusBadRequest || !strings.Contains(err.Error(), "keeps at least one tag") {
+				t.Fatalf("tags [] on a device that belongs to its tags: want 400, got %v", err)
+			}
+			must(t, s.c.Devices().SetKey(ctx, router.ID, tsclient.DeviceKey{KeyExpiryDisabled: false}))
+			must(t, s.c.Devices().SetSubnetRoutes(ctx, router.ID, []string{}))
+			routes, err = s.c.Devices().SubnetRoutes(ctx, router.ID)
+			must(t, err)
+			if len(routes.Enabled) != 0 || len(routes.Advertised) != 1 {
+				t.Fatalf("routes [] approves none: %+v", routes)
+			}
+			must(t, s.c.Devices().SetSubnetRoutes(ctx, router.ID, []string{"10.1.0.0/16"}))
+
 			_, err = s.c.Devices().Get(ctx, "nNOSUCHCNTRL")
 			if !tsclient.IsNotFound(err) {
 				t.Fatalf("unknown device: want a 404 the client recognises, got %v", err)
@@ -294,6 +322,23 @@ func TestPolicyFile(t *testing.T) {
 				len(apiErr.Data) != 1 || apiErr.Data[0].User != "odin@example.com" {
 				t.Fatalf("saving failing tests: want 400 test(s) failed with data, got %#v", err)
 			}
+
+			// Validate with a list of tests runs them against the policy in force (which allows *:22 and *:443).
+			must(t, s.c.PolicyFile().Validate(ctx, []tsclient.ACLTest{{Source: "odin@example.com",
+				Accept: []string{"100.64.0.1:443"}}}))
+			err = s.c.PolicyFile().Validate(ctx, []tsclient.ACLTest{{Source: "odin@example.com",
+				Accept: []string{"100.64.0.1:80"}}})
+			if err == nil || !strings.Contains(err.Error(), "test(s) failed") {
+				t.Fatalf("failing tests against the policy in force: got %v", err)
+			}
+
+			// tailscale_acl destroyed with reset_acl_on_destroy posts an empty body: the default policy is back,
+			// which a new tailscale_acl then replaces with If-Match "ts-default".
+			must(t, s.c.PolicyFile().Set(ctx, "", ""))
+			must(t, s.c.PolicyFile().Set(ctx, text, "ts-default"))
+			if err := s.c.PolicyFile().Set(ctx, text, "ts-default"); status(err) != http.StatusPreconditionFailed {
+				t.Fatalf("ts-default once a policy was saved: want 412, got %v", err)
+			}
 		})
 	}
 }
@@ -319,7 +364,14 @@ func TestDNS(t *testing.T) {
 			must(t, err)
 			strict[tsclient.DNSPreferences](t, s, "magicDNS")
 			must(t, dns.SetPreferences(ctx, *prefs))
-			// SetPreferences swallows errors, so the refusal is checked on the configuration resource.
+			// magicDNS is the configuration file's: changing it is refused, on both resources.
+			if err := dns.SetPreferences(ctx, tsclient.DNSPreferences{MagicDNS: !prefs.MagicDNS}); status(err) != 400 {
+				t.Fatalf("changing magicDNS through preferences: want 400, got %v", err)
+			}
+			if err := dns.SetConfiguration(ctx, tsclient.DNSConfiguration{Preferences: tsclient.DNSConfigurationPreferences{
+				MagicDNS: !prefs.MagicDNS}}); status(err) != 400 {
+				t.Fatalf("changing magicDNS through the configuration: want 400, got %v", err)
+			}
 
 			merged, err := dns.UpdateSplitDNS(ctx, tsclient.SplitDNSRequest{"a.example": {"10.0.0.53"}})
 			must(t, err)
@@ -382,6 +434,11 @@ func TestTailnetSettings(t *testing.T) {
 			if status(err) != http.StatusBadRequest {
 				t.Fatalf("a read-only setting: want 400, got %v", err)
 			}
+			tooLong := 181
+			err = s.c.TailnetSettings().Update(ctx, tsclient.UpdateTailnetSettingsRequest{DevicesKeyDurationDays: &tooLong})
+			if status(err) != http.StatusBadRequest {
+				t.Fatalf("devicesKeyDurationDays 181: want 400, got %v", err)
+			}
 		})
 	}
 }
@@ -415,6 +472,9 @@ func TestUsers(t *testing.T) {
 			if got.LoginName != odin.LoginName || got.Created.IsZero() {
 				t.Fatalf("user %+v", got)
 			}
+			if _, err := s.c.Users().Get(ctx, "999999"); !tsclient.IsNotFound(err) {
+				t.Fatalf("an unknown user: want 404, got %v", err)
+			}
 		})
 	}
 }
@@ -441,9 +501,17 @@ func TestServices(t *testing.T) {
 			if !slices.ContainsFunc(list, func(x tsclient.Service) bool { return x.Name == svcName && x.Ports[0] == "tcp:80" }) {
 				t.Fatalf("list %v", list)
 			}
+			moved := *got
+			moved.Addrs = []string{got.Addrs[0], "fd7a:115c:a1e0::1"}
+			if err := s.c.Services().CreateOrUpdate(ctx, moved); status(err) != http.StatusBadRequest {
+				t.Fatalf("other addresses than the service's: want 400, got %v", err)
+			}
 			must(t, s.c.Services().Delete(ctx, svcName))
 			if _, err := s.c.Services().Get(ctx, svcName); !tsclient.IsNotFound(err) {
 				t.Fatalf("deleted service: want 404, got %v", err)
+			}
+			if err := s.c.Services().Delete(ctx, svcName); !tsclient.IsNotFound(err) {
+				t.Fatalf("deleting again: want 404 (which the provider ignores), got %v", err)
 			}
 		})
 	}
@@ -508,5 +576,145 @@ func TestUnsupportedResourcesAre404(t *testing.T) {
 				t.Fatalf("another tailnet: want 404, got %v", err)
 			}
 		})
+	}
+}
+
+// TestKeys drives the keys resource the way tailscale_tailnet_key, tailscale_oauth_client and
+// tailscale_federated_identity do: create, read (expirySeconds echoed, the secret only on create), update in place,
+// list, and delete (a deleted auth key reads as invalid; a deleted client is gone).
+func TestKeys(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range sessions(t) {
+		t.Run(name, func(t *testing.T) {
+			keys := s.c.Keys()
+			var request tsclient.CreateKeyRequest
+			request.Capabilities.Devices.Create.Reusable = true
+			request.Capabilities.Devices.Create.Preauthorized = true
+			request.Capabilities.Devices.Create.Tags = []string{"tag:router"}
+			request.ExpirySeconds = 3600
+			request.Description = "gov2 " + name
+			// The library types expirySeconds as a time.Duration but decodes the number as is: 3600 reads as 3600ns.
+			const anHour = time.Duration(3600)
+			created, err := keys.CreateAuthKey(ctx, request)
+			must(t, err)
+			strict[tsclient.Key](t, s, "id", "key", "keyType", "created", "expires", "expirySeconds", "capabilities",
+				"description", "invalid")
+			if created.Key == "" || created.KeyType != "auth" || created.ExpirySeconds == nil ||
+				*created.ExpirySeconds != anHour || !created.Capabilities.Devices.Create.Reusable {
+				t.Fatalf("created auth key %+v", created)
+			}
+			read, err := keys.Get(ctx, created.ID)
+			must(t, err)
+			strict[tsclient.Key](t, s, "id", "keyType", "created", "expires", "expirySeconds", "capabilities", "invalid")
+			if read.Key != "" || read.KeyType != "auth" || read.Invalid || *read.ExpirySeconds != anHour ||
+				!slices.Equal(read.Capabilities.Devices.Create.Tags, []string{"tag:router"}) ||
+				read.Description != "gov2 "+name {
+				t.Fatalf("read auth key %+v", read)
+			}
+			// The provider sends expirySeconds 0 when none is configured: the vendor's default of 90 days.
+			defaulted, err := keys.CreateAuthKey(ctx, tsclient.CreateKeyRequest{Capabilities: request.Capabilities})
+			must(t, err)
+			if days := defaulted.Expires.Sub(defaulted.Created).Hours() / 24; days != 90 {
+				t.Fatalf("expirySeconds 0: %v days", days)
+			}
+			listed, err := keys.List(ctx, false)
+			must(t, err)
+			strict[map[string][]tsclient.Key](t, s)
+			if !slices.ContainsFunc(listed, func(k tsclient.Key) bool { return k.ID == created.ID }) {
+				t.Fatalf("list %v", listed)
+			}
+			must(t, keys.Delete(ctx, created.ID))
+			revoked(t, s, created.ID)
+			must(t, keys.Delete(ctx, defaulted.ID))
+
+			client, err := keys.CreateOAuthClient(ctx, tsclient.CreateOAuthClientRequest{
+				Scopes: []string{"auth_keys", "devices:core:read"}, Tags: []string{"tag:router"}, Description: "gov2"})
+			must(t, err)
+			strict[tsclient.Key](t, s, "id", "key", "keyType", "created", "scopes", "tags", "description")
+			if client.KeyType != "client" || client.Key == "" ||
+				!slices.Equal(client.Scopes, []string{"auth_keys", "devices:core:read"}) {
+				t.Fatalf("created client %+v", client)
+			}
+			updated, err := keys.SetOAuthClient(ctx, client.ID, tsclient.SetOAuthClientRequest{
+				Scopes: []string{"auth_keys"}, Tags: []string{"tag:router"}, Description: "gov2 updated"})
+			must(t, err)
+			strict[tsclient.Key](t, s, "id", "keyType", "created", "updated", "scopes", "tags", "description")
+			if updated.ID != client.ID || updated.Key != "" || !slices.Equal(updated.Scopes, []string{"auth_keys"}) ||
+				updated.Description != "gov2 updated" || updated.Updated.IsZero() {
+				t.Fatalf("updated client %+v", updated)
+			}
+			read, err = keys.Get(ctx, client.ID)
+			must(t, err)
+			if read.Key != "" || read.Description != "gov2 updated" {
+				t.Fatalf("read client %+v", read)
+			}
+			must(t, keys.Delete(ctx, client.ID))
+			revoked(t, s, client.ID)
+
+			identity, err := keys.CreateFederatedIdentity(ctx, tsclient.CreateFederatedIdentityRequest{
+				Scopes: []string{"auth_keys"}, Tags: []string{"tag:router"}, Issuer: "https://token.actions.example",
+				Subject: "repo:acme/*", CustomClaimRules: map[string]string{"repository_owner": "acme"}})
+			must(t, err)
+			strict[tsclient.Key](t, s, "id", "keyType", "created", "scopes", "tags", "audience", "issuer", "subject",
+				"customClaimRules")
+			if identity.KeyType != "federated" || identity.Key != "" || identity.Audience == "" ||
+				identity.CustomClaimRules["repository_owner"] != "acme" {
+				t.Fatalf("created federated identity %+v", identity)
+			}
+			changed, err := keys.SetFederatedIdentity(ctx, identity.ID, tsclient.SetFederatedIdentityRequest{
+				Scopes: []string{"auth_keys"}, Tags: []string{"tag:router"}, Issuer: identity.Issuer,
+				Audience: identity.Audience, Subject: "repo:acme/app", Description: "gov2"})
+			must(t, err)
+			strict[tsclient.Key](t, s, "id", "subject", "audience", "updated")
+			if changed.Subject != "repo:acme/app" || changed.Audience != identity.Audience {
+				t.Fatalf("updated federated identity %+v", changed)
+			}
+			must(t, keys.Delete(ctx, identity.ID))
+			revoked(t, s, identity.ID)
+			if _, err := keys.Get(ctx, "kNOSUCHCNTRL"); !tsclient.IsNotFound(err) {
+				t.Fatalf("an unknown key: want 404, got %v", err)
+			}
+		})
+	}
+}
+
+// revoked checks that a deleted key reads as invalid (the provider's tailscale_tailnet_key then recreates it) or
+// is gone.
+func revoked(t *testing.T, s session, id string) {
+	t.Helper()
+	key, err := s.c.Keys().Get(context.Background(), id)
+	if err == nil {
+		strict[tsclient.Key](t, s, "revoked", "invalid")
+		if !key.Invalid || key.Revoked.IsZero() {
+			t.Fatalf("a deleted key reads as valid: %+v", key)
+		}
+	} else if !tsclient.IsNotFound(err) {
+		t.Fatalf("a deleted key: want invalid or 404, got %v", err)
+	}
+}
+
+// TestIdentityFederation authenticates as a federated identity: the client exchanges an ID token from a real OIDC
+// issuer at /oauth/token-exchange and uses the access token as Bearer, bounded by the identity's scopes.
+func TestIdentityFederation(t *testing.T) {
+	base, id, token := os.Getenv("MESH_BASE_URL"), os.Getenv("MESH_FEDERATED_CLIENT_ID"), os.Getenv("MESH_ID_TOKEN")
+	if base == "" || id == "" {
+		t.Skip("MESH_BASE_URL or MESH_FEDERATED_CLIENT_ID is not set: run through VendorGoClientInteropTest")
+	}
+	u, err := url.Parse(base)
+	must(t, err)
+	rec := &recorder{}
+	c := &tsclient.Client{BaseURL: u, HTTP: &http.Client{Transport: rec, Timeout: time.Minute},
+		Auth: &tsclient.IdentityFederation{ClientID: id, IDTokenFunc: func() (string, error) { return token, nil }}}
+	s := session{c: c, rec: rec}
+	ctx := context.Background()
+	devices, err := c.Devices().List(ctx)
+	must(t, err)
+	strict[map[string][]tsclient.Device](t, s, deviceKeys...)
+	if len(devices) == 0 {
+		t.Fatal("no devices")
+	}
+	// The identity holds devices:core:read only: writing is refused with the vendor's 403.
+	if err := c.Devices().SetName(ctx, devices[0].ID, "nope"); status(err) != http.StatusForbidden {
+		t.Fatalf("a write beyond the identity's scopes: want 403, got %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import io.meshcontrol.core.state.OAuthClients;
 import io.meshcontrol.core.testing.AuthKey;
 import io.meshcontrol.core.testing.GoCheckPrograms;
 import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.server.testing.OidcIssuerFixture;
 import io.meshcontrol.server.testing.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Every Go test runs twice: with an API key (Basic, as the Go client sends it) and as an OAuth client
  * ({@code MESH_OAUTH_CLIENT_ID}, {@code MESH_OAUTH_CLIENT_SECRET}: the client fetches a token from
- * {@code /api/v2/oauth/token} and sends it as Bearer; see {@code interop/gov2/README.md}).
+ * {@code /api/v2/oauth/token} and sends it as Bearer; see {@code interop/gov2/README.md}). One more test authenticates
+ * as a federated identity: the client exchanges an ID token from a real OIDC issuer at
+ * {@code /api/v2/oauth/token-exchange}.
  */
 @EnabledIfSystemProperty(named = "svc.interop", matches = "true")
 class VendorGoClientInteropTest {
@@ -46,7 +49,10 @@ class VendorGoClientInteropTest {
     @Test
     void theVendorsGoClientDrivesEveryResourceServedHere() throws Exception {
         Path tests = GoCheckPrograms.buildTests("gov2", folder);
-        try (TestServer server = TestServer.start(folder.resolve("server"))) {
+        // The test's OIDC issuer runs on loopback, which the server may reach only when allowed.
+        try (OidcIssuerFixture oidc = OidcIssuerFixture.start();
+                TestServer server = TestServer.in(folder.resolve("server"))
+                        .set("egress.allow_loopback_targets", "true").start()) {
             VendorCalls.createUser(server, "odin", "odin@example.com");
             String key = AuthKey.forUser("odin").reusable().create(server.network);
             Machine.named("laptop").join(server.network, key);
@@ -62,12 +68,17 @@ class VendorGoClientInteropTest {
             OAuthClients.Issued client = server.network.oauthClients().create(Caller.localAdmin(),
                     new OAuthClients.Fields("client", List.of("all"), List.of("tag:router"), "gov2", null, null, null,
                             null));
+            String federated = server.network.oauthClients().create(Caller.localAdmin(),
+                    new OAuthClients.Fields("federated", List.of("devices:core:read"), List.of("tag:router"), "gov2",
+                            oidc.issuer("ci"), "mesh", "repo:acme/*", null)).client().id();
 
             ProcessBuilder run = new ProcessBuilder(tests.toString(), "-test.v", "-test.count=1")
                     .redirectErrorStream(true)
                     .redirectOutput(folder.resolve("gov2.out").toFile());
             run.environment().putAll(Map.of("MESH_BASE_URL", server.url().toString(), "MESH_API_KEY", apiKey,
-                    "MESH_OAUTH_CLIENT_ID", client.client().id(), "MESH_OAUTH_CLIENT_SECRET", client.secret()));
+                    "MESH_OAUTH_CLIENT_ID", client.client().id(), "MESH_OAUTH_CLIENT_SECRET", client.secret(),
+                    "MESH_FEDERATED_CLIENT_ID", federated,
+                    "MESH_ID_TOKEN", oidc.clientCredentialsToken("ci", "repo:acme/app", "mesh")));
             Process go = run.start();
             if (!go.waitFor(5, TimeUnit.MINUTES)) {
                 go.destroyForcibly();
