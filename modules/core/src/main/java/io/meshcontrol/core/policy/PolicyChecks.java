@@ -29,15 +29,21 @@ public final class PolicyChecks {
     }
 
     /**
-     * The vendor's ACL preview: {@code type} {@code user} gives the rules whose sources cover {@code previewFor},
-     * {@code ipport} the rules whose destinations cover {@code previewFor} ({@code address:port}).
+     * The vendor's ACL preview: {@code type} {@code user} gives the {@code acls} rules and {@code grants} whose
+     * sources cover {@code previewFor}, {@code ipport} those whose destinations cover {@code previewFor}
+     * ({@code address:port}); rules first, then grants, each in policy order with the line it starts on.
      *
      * @throws PolicyException naming what is wrong with {@code type} or {@code previewFor}
      */
     public static PolicyPreview preview(Policy policy, PolicyInventory inventory, String type, String previewFor) {
         PolicyTestRunner runner = new PolicyTestRunner(policy, inventory);
-        List<AclRule> rules = switch (type) {
-            case "user" -> runner.rulesFrom(previewFor);
+        List<Integer> acls;
+        List<Integer> grants;
+        switch (type) {
+            case "user" -> {
+                acls = runner.aclsFrom(previewFor);
+                grants = runner.grantsFrom(previewFor);
+            }
             case "ipport" -> {
                 int colon = previewFor.lastIndexOf(':');
                 int port;
@@ -53,13 +59,34 @@ public final class PolicyChecks {
                 if (address.startsWith("[") && address.endsWith("]")) {
                     address = address.substring(1, address.length() - 1);
                 }
-                yield runner.rulesTo(address, port);
+                acls = runner.aclsTo(address, port);
+                grants = runner.grantsTo(address, port);
             }
             default -> throw new PolicyException("type \"" + type + "\": want user or ipport");
-        };
-        return new PolicyPreview(rules.stream().map(rule -> new PolicyPreview.Match(
-                rule.src().stream().map(Alias::text).toList(),
-                rule.dst().stream().map(dst -> dst.alias().text() + ":" + ports(dst.ports())).toList())).toList());
+        }
+        List<PolicyPreview.Match> matches = new ArrayList<>();
+        List<Integer> aclLines = PolicyLines.of(policy.text(), "acls");
+        for (int i : acls) {
+            AclRule rule = policy.acls().get(i);
+            matches.add(new PolicyPreview.Match(rule.src().stream().map(Alias::text).toList(),
+                    rule.dst().stream().map(dst -> dst.alias().text() + ":" + ports(dst.ports())).toList(),
+                    line(aclLines, i), List.of()));
+        }
+        List<Integer> grantLines = PolicyLines.of(policy.text(), "grants");
+        for (int i : grants) {
+            Grant grant = policy.grants().get(i);
+            List<String> ports = new ArrayList<>();
+            for (Alias dst : grant.dst()) {
+                grant.ip().forEach(spec -> ports.add(dst.text() + ":" + ports(spec.ports())));
+            }
+            matches.add(new PolicyPreview.Match(grant.src().stream().map(Alias::text).toList(), ports,
+                    line(grantLines, i), grant.via()));
+        }
+        return new PolicyPreview(matches);
+    }
+
+    private static int line(List<Integer> lines, int position) {
+        return position < lines.size() ? lines.get(position) : 0;
     }
 
     private static String ports(List<io.meshcontrol.core.wire.PortRange> ranges) {

@@ -59,18 +59,46 @@ final class PolicyTestRunner {
         return failures;
     }
 
-    /** The rules whose sources cover {@code user} (a login, a group or another test source). */
-    List<AclRule> rulesFrom(String user) {
+    /** The positions of the {@code acls} rules whose sources cover {@code user} (a login, a group or a test source). */
+    List<Integer> aclsFrom(String user) {
         List<Principal> sources = principals(user, null);
-        return acls().stream().filter(rule -> sources.stream().anyMatch(src -> covers(rule.src(), src))).toList();
+        return positions(acls(), rule -> sources.stream().anyMatch(src -> covers(rule.src(), src)));
     }
 
-    /** The rules with a destination that covers {@code address} on {@code port}. */
-    List<AclRule> rulesTo(String address, int port) {
+    /** The positions of the {@code grants} whose sources cover {@code user}. */
+    List<Integer> grantsFrom(String user) {
+        List<Principal> sources = principals(user, null);
+        return positions(grants(), grant -> sources.stream().anyMatch(src -> covers(grant.src(), src)));
+    }
+
+    /** The positions of the {@code acls} rules with a destination that covers {@code address} on {@code port}. */
+    List<Integer> aclsTo(String address, int port) {
         List<Principal> destinations = principals(address, null);
-        return acls().stream().filter(rule -> rule.dst().stream().anyMatch(dst -> dst.ports().stream()
+        return positions(acls(), rule -> rule.dst().stream().anyMatch(dst -> dst.ports().stream()
                 .anyMatch(range -> range.first() <= port && port <= range.last())
-                && destinations.stream().anyMatch(who -> covers(dst.alias(), who)))).toList();
+                && destinations.stream().anyMatch(who -> covers(dst.alias(), who))));
+    }
+
+    /** The positions of the {@code grants} that open {@code port} to a destination covering {@code address}. */
+    List<Integer> grantsTo(String address, int port) {
+        List<Principal> destinations = principals(address, null);
+        return positions(grants(), grant -> grant.ip().stream().anyMatch(spec -> spec.ports().stream()
+                .anyMatch(range -> range.first() <= port && port <= range.last()))
+                && grant.dst().stream().anyMatch(alias -> destinations.stream().anyMatch(who -> covers(alias, who))));
+    }
+
+    private static <T> List<Integer> positions(List<T> entries, java.util.function.Predicate<T> matches) {
+        List<Integer> positions = new ArrayList<>();
+        for (int i = 0; i < entries.size(); i++) {
+            if (matches.test(entries.get(i))) {
+                positions.add(i);
+            }
+        }
+        return positions;
+    }
+
+    private List<Grant> grants() {
+        return policy.grants() == null ? List.of() : policy.grants();
     }
 
     private List<AclRule> acls() {

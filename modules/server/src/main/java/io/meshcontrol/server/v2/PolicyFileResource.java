@@ -48,13 +48,16 @@ final class PolicyFileResource {
                         + "array of tests against the policy in force): 200 with {} when valid, else 200 with "
                         + "message and data");
         v2.tailnet("POST", "/acl/preview", this::preview)
-                .doc(Policies.READ_SCOPE, "The acls rules of the posted policy (the one in force when the body is "
-                        + "empty) that apply to type=user (as a source) or type=ipport (ip:port as a destination) "
-                        + "named by previewFor: {\"matches\":[{\"users\":[...],\"ports\":[...]}],"
-                        + "\"user\"|\"ipport\":previewFor}");
+                .doc(Policies.READ_SCOPE, "The acls rules and grants of the posted policy (the one in force when the "
+                        + "body is empty) that apply to type=user (as a source) or type=ipport (ip:port as a "
+                        + "destination) named by previewFor: {\"matches\":[{\"users\":[...],\"ports\":[...],"
+                        + "\"lineNumber\":n,\"via\":[...]}],\"type\":type,\"previewFor\":previewFor}");
     }
 
-    /** The vendor's preview: {@code {"matches":[{"users","ports"}],"user"|"ipport":previewFor}}. */
+    /**
+     * The vendor's preview: {@code {"matches":[{"users","ports","lineNumber","via"}],"type","previewFor"}}, what its
+     * Go client ({@code ACLPreviewResponse}) decodes; {@code via} only for a grant that has it.
+     */
     private Reply preview(ApiRequest request) {
         String type = request.query("type").orElse("");
         String previewFor = request.query("previewFor").orElse("");
@@ -66,9 +69,20 @@ final class PolicyFileResource {
             text = policies.get(request.caller()).policy().text();
         }
         PolicyPreview preview = policies.preview(request.caller(), text, type, previewFor);
+        List<Map<String, Object>> matches = preview.matches().stream().map(match -> {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("users", match.users());
+            json.put("ports", match.ports());
+            json.put("lineNumber", match.lineNumber());
+            if (!match.via().isEmpty()) {
+                json.put("via", match.via());
+            }
+            return json;
+        }).toList();
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("matches", preview.matches());
-        body.put(type, previewFor);
+        body.put("matches", matches);
+        body.put("type", type);
+        body.put("previewFor", previewFor);
         return Reply.ok(body);
     }
 

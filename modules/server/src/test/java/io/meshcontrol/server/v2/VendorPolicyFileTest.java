@@ -84,24 +84,41 @@ class VendorPolicyFileTest {
     }
 
     @Test
-    void previewListsTheRulesThatApplyToAUserOrAnIpPort() {
+    void previewListsTheRulesAndGrantsThatApplyToAUserOrAnIpPortWithTheirLines() {
         String policy = """
+                // preview
                 {"groups": {"group:eng": ["odin@example.com"]}, "hosts": {"db": "100.64.5.5"},
+                 "tagOwners": {"tag:gw": ["odin@example.com"]},
                  "acls": [{"action": "accept", "src": ["group:eng"], "dst": ["*:22"]},
                           {"action": "accept", "src": ["thor@example.com"], "dst": ["db:5432,6000-6010"]},
-                          {"action": "accept", "src": ["*"], "dst": ["db:*"]}]}""";
+                          {"action": "accept", "src": ["*"], "dst": ["db:*"]}],
+                 "grants": [
+                   // through the gateway
+                   {"src": ["odin@example.com"], "dst": ["db"], "ip": ["tcp:6005", "443"], "via": ["tag:gw"]},
+                 ]}""";
         JsonNode forOdin = ok(postHuJson("/acl/preview?type=user&previewFor=odin@example.com", policy, Map.of()));
-        assertEquals("odin@example.com", forOdin.path("user").asString());
-        assertEquals(2, forOdin.path("matches").size(), forOdin.toString());
-        assertEquals("group:eng", forOdin.path("matches").get(0).path("users").get(0).asString());
-        assertEquals("*:22", forOdin.path("matches").get(0).path("ports").get(0).asString());
-        assertEquals("*", forOdin.path("matches").get(1).path("users").get(0).asString());
+        assertEquals("user", forOdin.path("type").asString());
+        assertEquals("odin@example.com", forOdin.path("previewFor").asString());
+        JsonNode matches = forOdin.path("matches");
+        assertEquals(3, matches.size(), forOdin.toString());
+        assertEquals("group:eng", matches.get(0).path("users").get(0).asString());
+        assertEquals("*:22", matches.get(0).path("ports").get(0).asString());
+        assertEquals(4, matches.get(0).path("lineNumber").asInt());
+        assertFalse(matches.get(0).has("via"), "rules have no via");
+        assertEquals("*", matches.get(1).path("users").get(0).asString());
+        assertEquals(6, matches.get(1).path("lineNumber").asInt());
+        assertEquals("[\"db:6005\",\"db:443\"]", matches.get(2).path("ports").toString());
+        assertEquals("[\"tag:gw\"]", matches.get(2).path("via").toString());
+        assertEquals(9, matches.get(2).path("lineNumber").asInt());
 
         JsonNode toDb = ok(postHuJson("/acl/preview?type=ipport&previewFor=100.64.5.5:6005", policy, Map.of()));
-        assertEquals("100.64.5.5:6005", toDb.path("ipport").asString());
-        assertEquals(2, toDb.path("matches").size(), toDb.toString());
+        assertEquals("ipport", toDb.path("type").asString());
+        assertEquals("100.64.5.5:6005", toDb.path("previewFor").asString());
+        assertEquals(3, toDb.path("matches").size(), toDb.toString());
         assertEquals("db:5432,6000-6010", toDb.path("matches").get(0).path("ports").get(0).asString());
+        assertEquals(5, toDb.path("matches").get(0).path("lineNumber").asInt());
         assertEquals("db:*", toDb.path("matches").get(1).path("ports").get(0).asString());
+        assertEquals(9, toDb.path("matches").get(2).path("lineNumber").asInt());
         assertEquals(1, ok(postHuJson("/acl/preview?type=ipport&previewFor=100.64.5.5:80", policy, Map.of()))
                 .path("matches").size());
 
