@@ -13,6 +13,7 @@ import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.netmap.MapSessions;
+import io.meshcontrol.core.netmap.ServiceHosting;
 import io.meshcontrol.server.control.ControlTransport;
 import io.meshcontrol.server.control.MapContexts;
 import io.meshcontrol.server.control.MapEndpoint;
@@ -167,7 +168,11 @@ public final class MeshServer implements AutoCloseable {
         // The DERP map names the listener's port, known once it is bound; until the relay publishes it maps have none.
         AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
                 settings.baseDomain(), MapContexts.dns(network.dns().current(), settings.baseDomain()),
-                new DERPMap(null, Map.of(), false)));
+                new DERPMap(null, Map.of(), false), new ServiceHosting(network.vipServices().current())));
+        network.vipServices().onChange(services -> {
+            mapContext.updateAndGet(context -> context.withServices(new ServiceHosting(services)));
+            network.snapshots().mapContextChanged();
+        });
         network.dns().onChange(dns -> {
             mapContext.updateAndGet(context -> context.withDnsConfig(MapContexts.dns(dns, settings.baseDomain())));
             network.snapshots().mapContextChanged();

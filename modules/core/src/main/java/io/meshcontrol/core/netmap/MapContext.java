@@ -13,8 +13,10 @@ import java.util.Map;
  * @param baseDomain MagicDNS suffix: node names are {@code <name>.<baseDomain>.}
  * @param dnsConfig the DNS configuration sent to every node
  * @param derpMap the relay map sent to every node (as {@link #derpMapFor} adapts it to the client)
+ * @param services the network's services and the nodes that host them
  */
-public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap) {
+public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap,
+        ServiceHosting services) {
 
     /**
      * The first capability version whose clients pin a relay's certificate by its hash ({@code CertName:
@@ -24,12 +26,25 @@ public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfi
     static final int PINNED_RELAY_CERTIFICATES = 115;
     private static final String PIN_PREFIX = "sha256-raw:";
 
+    public MapContext {
+        services = services == null ? ServiceHosting.NONE : services;
+    }
+
+    /** A context without services. */
+    public MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap) {
+        this(tailnetId, baseDomain, dnsConfig, derpMap, ServiceHosting.NONE);
+    }
+
     public MapContext withDnsConfig(DNSConfig dns) {
-        return new MapContext(tailnetId, baseDomain, dns, derpMap);
+        return new MapContext(tailnetId, baseDomain, dns, derpMap, services);
     }
 
     public MapContext withDerpMap(DERPMap map) {
-        return new MapContext(tailnetId, baseDomain, dnsConfig, map);
+        return new MapContext(tailnetId, baseDomain, dnsConfig, map, services);
+    }
+
+    public MapContext withServices(ServiceHosting hosting) {
+        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, hosting);
     }
 
     /** The relay map for a client of {@code capVersion}. */

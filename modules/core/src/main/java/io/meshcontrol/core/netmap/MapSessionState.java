@@ -78,7 +78,7 @@ public final class MapSessionState {
         MapContext context = in.context();
         Node self = snapshot.node(selfId).orElseThrow(() -> new IllegalStateException("node " + selfId + " is gone"));
         sentSelf = selfNode(self, in);
-        sentFilter = access.packetFilter(self);
+        sentFilter = context.services().packetFilter(self, access.packetFilter(self));
         sentSsh = access.sshPolicy(self);
         sentPeers.clear();
         sentUsers.clear();
@@ -147,7 +147,7 @@ public final class MapSessionState {
             // A policy change alone can change only the self node's capabilities: no need to build the rest again.
             io.meshcontrol.core.wire.Node selfNow = selfStale
                     ? selfNode(self, in)
-                    : withCapabilities(sentSelf, access.capMap(self));
+                    : withCapabilities(sentSelf, in.context().services().capabilities(self, access.capMap(self)));
             if (!selfNow.equals(sentSelf)) {
                 delta.node(selfNow);
                 sentSelf = selfNow;
@@ -155,7 +155,7 @@ public final class MapSessionState {
                 any = true;
             }
         }
-        List<FilterRule> filter = access.packetFilter(self);
+        List<FilterRule> filter = in.context().services().packetFilter(self, access.packetFilter(self));
         if (!filter.equals(sentFilter)) {
             delta.packetFilter(filter);
             sentFilter = filter;
@@ -251,9 +251,10 @@ public final class MapSessionState {
         }
     }
 
-    /** The self node with its capabilities from the policy ({@code nodeAttrs}). */
+    /** The self node with its capabilities from the policy ({@code nodeAttrs}) and the services it hosts. */
     private io.meshcontrol.core.wire.Node selfNode(Node self, MapInputs in) {
-        return WireNodes.self(self, in, capVersion).toBuilder().capMap(in.access().capMap(self)).build();
+        return WireNodes.self(self, in, capVersion).toBuilder()
+                .capMap(in.context().services().capabilities(self, in.access().capMap(self))).build();
     }
 
     private static io.meshcontrol.core.wire.Node withCapabilities(io.meshcontrol.core.wire.Node sent,
@@ -270,7 +271,10 @@ public final class MapSessionState {
         return forViewer(self, entry, forms.peer(entry, in, capVersion), in.access());
     }
 
-    /** The shared form itself, or the router encoded for this viewer when it is offered fewer routes. */
+    /**
+     * The shared form itself, or the router encoded for this viewer when it is offered fewer routes (its own
+     * addresses and those of the services it hosts always stay).
+     */
     private EncodedNodes.Encoded forViewer(Node self, NodeEntry entry, EncodedNodes.Encoded shared,
             AccessRules access) {
         Node peer = entry.node();
@@ -280,7 +284,7 @@ public final class MapSessionState {
         io.meshcontrol.core.wire.Node wire = shared.node();
         Set<String> offered = Set.copyOf(access.peerRoutes(self, peer));
         List<IpPrefix> allowed = wire.allowedIps().stream()
-                .filter(p -> wire.addresses().contains(p) || offered.contains(p.toString())).toList();
+                .filter(p -> offered.contains(p.toString()) || !peer.approvedRoutes().contains(p)).toList();
         List<IpPrefix> primary = wire.primaryRoutes().stream().filter(p -> offered.contains(p.toString())).toList();
         if (allowed.size() == wire.allowedIps().size() && primary.size() == wire.primaryRoutes().size()) {
             return shared;
@@ -288,9 +292,13 @@ public final class MapSessionState {
         return EncodedNodes.Encoded.of(wire.toBuilder().allowedIps(allowed).primaryRoutes(primary).build());
     }
 
-    /** Notes the routes a router was sent with (and forgets them for a peer without approved routes). */
+    /**
+     * Notes the routes a router or service host was sent with (and forgets them for a peer that is routed nothing
+     * beyond its own addresses).
+     */
     private EncodedNodes.Encoded sent(Node peer, EncodedNodes.Encoded encoded) {
-        if (peer.approvedRoutes().isEmpty()) {
+        if (peer.approvedRoutes().isEmpty()
+                && java.util.Objects.equals(encoded.node().allowedIps(), encoded.node().addresses())) {
             sentRouterRoutes.remove(peer.id());
         } else {
             sentRouterRoutes.put(peer.id(), OfferedRoutes.of(encoded.node()));
@@ -383,8 +391,10 @@ public final class MapSessionState {
                     changed.add(sent(entry.node(), peerNode(self, entry, in)));
                     return;
                 }
-                // A router's routes in this viewer's map follow the rules: after a rule change, compare them.
-                if (rulesChanged && !entry.node().approvedRoutes().isEmpty()) {
+                // A router's routes in this viewer's map follow the rules, a host's service addresses the services:
+                // after such a change, compare them.
+                if (rulesChanged && (!entry.node().approvedRoutes().isEmpty() || sentRouterRoutes.containsKey(id)
+                        || !in.context().services().hostedBy(entry.node()).isEmpty())) {
                     EncodedNodes.Encoded peer = peerNode(self, entry, in);
                     if (!OfferedRoutes.of(peer.node()).equals(sentRouterRoutes.get(id))) {
                         changed.add(sent(entry.node(), peer));

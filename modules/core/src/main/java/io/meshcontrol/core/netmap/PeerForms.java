@@ -60,7 +60,7 @@ public final class PeerForms {
         long id = entry.node().id();
         MapContext context = in.context();
         boolean expired = entry.node().isKeyExpired(in.now());
-        List<IpPrefix> served = in.routes().servedBy(entry.node());
+        List<IpPrefix> served = WireNodes.routedTo(entry.node(), in);
         int slot = (capVersion < CapabilityVersion.HOME_DERP ? 2 : 0) + (entry.online() ? 1 : 0);
         AtomicReferenceArray<Form> slots = forms.computeIfAbsent(id, unused -> new AtomicReferenceArray<>(SLOTS));
         Form form = slots.get(slot);

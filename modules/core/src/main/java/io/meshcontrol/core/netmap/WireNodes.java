@@ -50,7 +50,7 @@ public final class WireNodes {
         RouteTable routes = in.routes();
         MapContext context = in.context();
         List<IpPrefix> addresses = List.of(IpPrefix.parse(node.ipv4() + "/32"), IpPrefix.parse(node.ipv6() + "/128"));
-        List<IpPrefix> served = routes.servedBy(node);
+        List<IpPrefix> served = self ? routes.servedBy(node) : routedTo(node, in);
         List<IpPrefix> allowedIps = addresses;
         if (!served.isEmpty()) {
             allowedIps = new ArrayList<>(addresses);
@@ -87,6 +87,21 @@ public final class WireNodes {
             wire.stableTailnetId(context.tailnetId());
         }
         return wire.build();
+    }
+
+    /**
+     * What peers route to {@code node} beyond its own addresses: the routes it serves and the addresses of the
+     * services it hosts (part of its shared peer form, so {@link PeerForms} compares them).
+     */
+    static List<IpPrefix> routedTo(Node node, MapInputs in) {
+        List<IpPrefix> served = in.routes().servedBy(node);
+        List<IpPrefix> services = in.context().services().prefixes(node);
+        if (services.isEmpty()) {
+            return served;
+        }
+        List<IpPrefix> all = new ArrayList<>(served);
+        all.addAll(services);
+        return all;
     }
 
     private static int homeDerp(Hostinfo hostinfo) {

@@ -9,6 +9,7 @@ import io.meshcontrol.core.store.VipServiceStore;
 import java.time.Clock;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.jdbi.v3.core.Jdbi;
 
@@ -28,12 +29,31 @@ public final class VipServices {
     private final VipServiceStore store;
     private final AddressPool pool;
     private final Clock clock;
+    private volatile List<VipService> current;
+    private volatile Consumer<List<VipService>> onChange = services -> { };
 
     VipServices(Jdbi jdbi, VipServiceStore store, AddressPool pool, Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
         this.pool = pool;
         this.clock = clock;
+        this.current = jdbi.withHandle(store::all);
+    }
+
+    /** Every service, for building maps (hosts serve them). */
+    public List<VipService> current() {
+        return current;
+    }
+
+    /** Set once by the composition root: called with every service after each saved change. */
+    public void onChange(Consumer<List<VipService>> listener) {
+        this.onChange = listener;
+    }
+
+    /** Reads the services again after a committed change and tells the listener. */
+    private synchronized void changed() {
+        current = jdbi.withHandle(store::all);
+        onChange.accept(current);
     }
 
     public List<VipService> list(Caller caller) {
@@ -56,7 +76,7 @@ public final class VipServices {
         String name = requireName(wanted.name());
         wanted.ports().forEach(VipServices::requirePort);
         List<String> tags = Tags.requireValid(wanted.tags());
-        return jdbi.inTransaction(h -> {
+        VipService saved = jdbi.inTransaction(h -> {
             VipService existing = store.byName(h, name).orElse(null);
             String ipv4;
             String ipv6;
@@ -77,6 +97,8 @@ public final class VipServices {
             store.put(h, service, clock.instant());
             return service;
         });
+        changed();
+        return saved;
     }
 
     public void delete(Caller caller, String name) {
@@ -84,6 +106,7 @@ public final class VipServices {
         if (!jdbi.inTransaction(h -> store.delete(h, name))) {
             throw unknown(name);
         }
+        changed();
     }
 
     private static String requireName(String name) {
