@@ -36,7 +36,7 @@ final class ServiceResource {
             return Reply.ok(view(services.put(request.caller(), new VipService(name, null, null, body.comment(),
                     body.annotations(), body.ports(), body.tags()), body.addrs())));
         }).doc(VipServices.WRITE_SCOPE, "Creates or replaces a service; addresses are assigned by the server (send "
-                + "none, or the ones it has)");
+                + "none, or the ones it has); the nodes carrying one of its tags host it");
         v2.tailnet("DELETE", "/vip-services/{name}", request -> {
             services.delete(request.caller(), request.pathParam("name"));
             return Reply.ok(Map.of());
