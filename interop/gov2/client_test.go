@@ -542,10 +542,13 @@ func TestPostureIntegrations(t *testing.T) {
 			if len(list) == 0 {
 				t.Fatal("no integrations listed")
 			}
-			_, err = s.c.DevicePosture().CreateIntegration(ctx, tsclient.CreatePostureIntegrationRequest{
-				Provider: tsclient.PostureIntegrationProviderFleet, ClientSecret: "x"})
-			if status(err) != http.StatusBadRequest || !strings.Contains(err.Error(), "fleet") {
-				t.Fatalf("fleet: want 400 naming it, got %v", err)
+			for _, refused := range []tsclient.PostureIntegrationProvider{tsclient.PostureIntegrationProviderFleet,
+				tsclient.PostureIntegrationProviderHuntress} {
+				_, err = s.c.DevicePosture().CreateIntegration(ctx, tsclient.CreatePostureIntegrationRequest{
+					Provider: refused, ClientSecret: "x"})
+				if status(err) != http.StatusBadRequest || !strings.Contains(err.Error(), string(refused)) {
+					t.Fatalf("%s: want 400 naming it, got %v", refused, err)
+				}
 			}
 			must(t, s.c.DevicePosture().DeleteIntegration(ctx, created.ID))
 		})
