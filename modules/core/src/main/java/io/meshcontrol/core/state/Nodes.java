@@ -6,6 +6,7 @@ import io.meshcontrol.core.address.DnsLabels;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.key.DiscoPublicKey;
+import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.SettingsStore;
@@ -243,6 +244,33 @@ public final class Nodes {
             }
         }
         return removed;
+    }
+
+    /**
+     * A node's report that an SSH session into it could not be recorded.
+     *
+     * @param event {@code rejected}, {@code terminated} or {@code failed}
+     * @param srcNodeId the node the session came from
+     */
+    public record SshRecordingReport(String event, long srcNodeId, String sshUser, String localUser,
+            List<MeshEvent.RecordingAttempt> attempts) {
+    }
+
+    /**
+     * Publishes {@code sshRecordingFailed} for the node with {@code machineKey} (proven by its control connection).
+     * Nothing is written: the report is an event only.
+     *
+     * @return the node that reported it
+     * @throws MeshException (not found) when no node has that machine key
+     */
+    public Node sshRecordingFailed(MachinePublicKey machineKey, SshRecordingReport report) {
+        NetworkSnapshot snapshot = feed.current();
+        Node node = jdbi.withHandle(h -> store.byMachineKey(h, machineKey))
+                .orElseThrow(() -> MeshException.notFound("no node has this machine key"));
+        feed.publish(new MeshEvent.SshRecordingFailed(clock.instant(), node, report.event(),
+                snapshot.node(report.srcNodeId()).orElse(null), report.srcNodeId(), report.sshUser(),
+                report.localUser(), report.attempts()));
+        return node;
     }
 
     private static Instant offlineSince(Node node) {
