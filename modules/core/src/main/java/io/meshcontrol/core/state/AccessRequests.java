@@ -67,7 +67,7 @@ public final class AccessRequests {
         this.policies = policies;
         this.feed = feed;
         this.clock = clock;
-        applyGrants();
+        applyGrants(null);
     }
 
     /**
@@ -128,7 +128,7 @@ public final class AccessRequests {
     public AccessRequest approve(Caller caller, long id) {
         AccessRequest approved = decide(caller, id, AccessRequest.State.PENDING, "accessrequest.approve",
                 (request, now) -> request.approved(caller.actor(), now), MeshEvent.AccessRequestApproved::new);
-        applyGrants();
+        applyGrants(caller.actor());
         return approved;
     }
 
@@ -141,13 +141,13 @@ public final class AccessRequests {
     public AccessRequest revoke(Caller caller, long id) {
         AccessRequest revoked = decide(caller, id, AccessRequest.State.APPROVED, "accessrequest.revoke",
                 (request, now) -> request.ended(caller.actor(), now), MeshEvent.AccessRequestRevoked::new);
-        applyGrants();
+        applyGrants(caller.actor());
         return revoked;
     }
 
     /**
-     * Ends the memberships whose time is up (housekeeping). No event of the table is sent for that; the policy in
-     * force changes as for a revocation.
+     * Ends the memberships whose time is up (housekeeping). The access request events have no type for that; the
+     * policy in force changes as for a revocation, with its {@code policyUpdate}.
      *
      * @return how many ended
      */
@@ -166,7 +166,7 @@ public final class AccessRequests {
             return count;
         });
         if (ended > 0) {
-            applyGrants();
+            applyGrants(EXPIRY_ACTOR);
         }
         return ended;
     }
@@ -213,9 +213,12 @@ public final class AccessRequests {
     /**
      * Puts the memberships granted now in force. Read from the database after the change committed, outside its
      * transaction (the policy's lock is taken before the write lock when a policy is saved, never after), and
-     * serialized here so that the newest reading is the last one applied.
+     * serialized here so that the newest reading is the last one applied. A group whose members changed is a policy
+     * change: {@code policyUpdate} goes out once the maps have it.
+     *
+     * @param actor who changed the grants; null at start-up, which changes nothing anyone saw
      */
-    private synchronized void applyGrants() {
+    private synchronized void applyGrants(String actor) {
         Instant now = clock.instant();
         Map<String, List<String>> members = new LinkedHashMap<>();
         jdbi.useHandle(h -> {
@@ -227,7 +230,9 @@ public final class AccessRequests {
                 }
             }
         });
-        policies.grantMembers(members);
+        if (policies.grantMembers(members) && actor != null) {
+            feed.publish(new MeshEvent.PolicyUpdated(now, actor));
+        }
     }
 
     private User requester(Handle h, Caller caller, String name) {

@@ -107,14 +107,20 @@ public final class Policies {
      * tells the feed, so maps follow. {@link AccessRequests} calls this after each change of them commits.
      *
      * @param members group to the logins granted membership
+     * @return whether the policy in force changed
      */
-    synchronized void grantMembers(Map<String, List<String>> members) {
+    synchronized boolean grantMembers(Map<String, List<String>> members) {
+        if (members.equals(granted)) {
+            return false;
+        }
         granted = Map.copyOf(members);
         Policy next = current.policy().withGroupMembers(granted);
-        if (next != effective) {
-            effective = next;
-            feed.policyChanged(next);
+        if (next == effective) {
+            return false;
         }
+        effective = next;
+        feed.policyChanged(next);
+        return true;
     }
 
     public Current get(Caller caller) {

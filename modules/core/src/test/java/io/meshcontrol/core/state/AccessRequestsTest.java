@@ -115,7 +115,7 @@ class AccessRequestsTest {
         AccessRequest approved = requests.approve(approver, request.id());
         assertEquals(AccessRequest.State.APPROVED, approved.state());
         assertEquals(net.clock.instant().plus(Duration.ofHours(2)), approved.expiresAt());
-        assertEquals(List.of("accessRequestApproved"), types());
+        assertEquals(List.of("accessRequestApproved", "policyUpdate"), types(), "a group changed");
         assertEquals("apikey:" + approver.apiKey().id(), ((MeshEvent.AccessRequestApproved) events.getFirst()).actor());
         assertTrue(laptopReachesDb(laptop, db), "the membership is in the policy in force");
         assertTrue(net.network.policies().get(net.admin).policy().text().contains("\"ops@\"]"),
@@ -127,7 +127,9 @@ class AccessRequestsTest {
         assertEquals(1, requests.expireGrants());
         assertFalse(laptopReachesDb(laptop, db), "it ran out by itself");
         assertEquals(AccessRequest.State.EXPIRED, requests.get(odinsKey, request.id()).state());
-        assertEquals(1, events.size(), "running out has no event of the table");
+        assertEquals(List.of("accessRequestApproved", "policyUpdate", "policyUpdate"), types(),
+                "running out has no access request event, only the group's change");
+        assertEquals(AccessRequests.EXPIRY_ACTOR, ((MeshEvent.PolicyUpdated) events.getLast()).actor());
     }
 
     @Test
@@ -161,7 +163,7 @@ class AccessRequestsTest {
         assertFalse(laptopReachesDb(laptop, db));
         assertThrows(MeshException.class, () -> requests.revoke(approver, second.id()));
         assertEquals(List.of("accessRequestCreated", "accessRequestDenied", "accessRequestCreated",
-                "accessRequestApproved", "accessRequestRevoked"), types());
+                "accessRequestApproved", "policyUpdate", "accessRequestRevoked", "policyUpdate"), types());
     }
 
     @Test
