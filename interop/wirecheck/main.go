@@ -109,6 +109,8 @@ var modelled = map[string]any{
 	"Debug":                    tailcfg.Debug{},
 	"DisplayMessage":           tailcfg.DisplayMessage{},
 	"DisplayMessageAction":     tailcfg.DisplayMessageAction{},
+	"SSHEventNotifyRequest":    tailcfg.SSHEventNotifyRequest{},
+	"SSHRecordingAttempt":      tailcfg.SSHRecordingAttempt{},
 }
 
 // jsonNames returns the JSON object keys encoding/json uses for a struct type, in field order.

@@ -175,6 +175,33 @@ public final class MeshClient {
         return send("POST", "api/v1/node/" + path(id) + "/approve", null, NodeView.class);
     }
 
+    public NodeView suspendNode(String id) {
+        return send("POST", "api/v1/node/" + path(id) + "/suspend", null, NodeView.class);
+    }
+
+    public NodeView unsuspendNode(String id) {
+        return send("POST", "api/v1/node/" + path(id) + "/unsuspend", null, NodeView.class);
+    }
+
+    /** Files a just-in-time access request (for the credential's own user unless {@code user} is given). */
+    public AccessRequestView createAccessRequest(AccessRequestRequest request) {
+        return send("POST", "api/v1/access-request", request, AccessRequestView.class);
+    }
+
+    public List<AccessRequestView> accessRequests() {
+        return send("GET", "api/v1/access-request", null, AccessRequestList.class).accessRequests();
+    }
+
+    public AccessRequestView accessRequest(String id) {
+        return send("GET", "api/v1/access-request/" + path(id), null, AccessRequestView.class);
+    }
+
+    /** {@code decision}: approve, deny or revoke. */
+    public AccessRequestView decideAccessRequest(String id, String decision) {
+        return send("POST", "api/v1/access-request/" + path(id) + "/" + path(decision), null,
+                AccessRequestView.class);
+    }
+
     public RoutesView nodeRoutes(String id) {
         return send("GET", "api/v1/node/" + path(id) + "/routes", null, RoutesView.class);
     }

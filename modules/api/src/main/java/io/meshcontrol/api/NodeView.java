@@ -15,6 +15,7 @@ import java.util.List;
  *     last map stream while offline; absent for a node that never connected
  * @param keyExpiry absent when the node key does not expire
  * @param routes approved, available (advertised) and serving routes
+ * @param suspended set by an administrator: it keeps its row but has no peers and is no one's peer
  */
 public record NodeView(
         String id,
@@ -35,5 +36,6 @@ public record NodeView(
         boolean online,
         Instant lastSeen,
         Instant keyExpiry,
-        RoutesView routes) {
+        RoutesView routes,
+        boolean suspended) {
 }

@@ -12,7 +12,8 @@ import picocli.CommandLine.Option;
 
 @Command(name = "nodes", description = "Manage the machines in the network.",
         subcommands = {NodesCommand.ListNodes.class, NodesCommand.Show.class, NodesCommand.Rename.class,
-                NodesCommand.Tag.class, NodesCommand.Expire.class, NodesCommand.Approve.class, NodesCommand.Delete.class,
+                NodesCommand.Tag.class, NodesCommand.Expire.class, NodesCommand.Approve.class, NodesCommand.Suspend.class,
+                NodesCommand.Unsuspend.class, NodesCommand.Delete.class,
                 NodesCommand.ListRoutes.class, NodesCommand.ApproveRoutes.class})
 final class NodesCommand extends CommandGroup {
 
@@ -23,7 +24,8 @@ final class NodesCommand extends CommandGroup {
             new Output.Column<>("OWNER", n -> n.user() == null ? String.join(",", n.tags()) : n.user()),
             new Output.Column<>("IPV4", NodeView::ipv4),
             new Output.Column<>("IPV6", NodeView::ipv6),
-            new Output.Column<>("STATE", n -> n.expired() ? "expired" : n.authorized() ? "approved" : "waiting for approval"),
+            new Output.Column<>("STATE", n -> n.suspended() ? "suspended" : n.expired() ? "expired"
+                    : n.authorized() ? "approved" : "waiting for approval"),
             new Output.Column<>("LAST SEEN", n -> n.online() ? "now" : n.lastSeen()));
 
     /** A node's routes: what is approved, what it advertises, what it serves now. */
@@ -118,6 +120,23 @@ final class NodesCommand extends CommandGroup {
         @Override
         public Integer call() {
             return apply(MeshClient::approveNode);
+        }
+    }
+
+    @Command(name = "suspend", description = "Suspend a node: it keeps its place but has no peers and is no one's "
+            + "peer until unsuspended.")
+    static final class Suspend extends OneNode {
+        @Override
+        public Integer call() {
+            return apply(MeshClient::suspendNode);
+        }
+    }
+
+    @Command(name = "unsuspend", description = "Lift a node's suspension.")
+    static final class Unsuspend extends OneNode {
+        @Override
+        public Integer call() {
+            return apply(MeshClient::unsuspendNode);
         }
     }
 

@@ -7,7 +7,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-/** Periodic clean-up: ephemeral nodes that stayed offline too long, pre-auth keys invalid for long enough. */
+/**
+ * Periodic clean-up: ephemeral nodes that stayed offline too long, pre-auth keys invalid for long enough; and the
+ * changes time makes: node keys that expired ({@code nodeKeyExpired}), access grants that ran out.
+ */
 final class Housekeeping {
 
     private static final System.Logger LOG = System.getLogger(Housekeeping.class.getName());
@@ -25,6 +28,11 @@ final class Housekeeping {
                 everyMillis, everyMillis, TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(() -> guarded("pre-auth key reaper", () -> network.preAuthKeys().reap()),
                 1, 60, TimeUnit.MINUTES);
+        // Time-driven changes that are events: keys that expired by themselves, access grants that ran out.
+        scheduler.scheduleWithFixedDelay(() -> guarded("key expiry announcer", network.nodes()::announceExpiredKeys),
+                10, 10, TimeUnit.SECONDS);
+        scheduler.scheduleWithFixedDelay(() -> guarded("access grant expiry", network.accessRequests()::expireGrants),
+                10, 10, TimeUnit.SECONDS);
         return scheduler;
     }
 

@@ -7,6 +7,7 @@ import io.meshcontrol.core.RandomText;
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
+import io.meshcontrol.core.wire.SSHEventNotifyRequest;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.netmap.MapContext;
@@ -19,6 +20,7 @@ import io.meshcontrol.server.control.MapContexts;
 import io.meshcontrol.server.control.MapEndpoint;
 import io.meshcontrol.server.control.RegisterEndpoint;
 import io.meshcontrol.server.control.MachineRoutes;
+import io.meshcontrol.server.control.SshRecordingFailureEndpoint;
 import io.meshcontrol.server.docs.DocsRoutes;
 import io.meshcontrol.server.http.ApiStyle;
 import io.meshcontrol.server.http.ApiStyles;
@@ -39,6 +41,7 @@ import io.meshcontrol.server.relay.RelayRuntime;
 import io.meshcontrol.server.relay.VerifyRoute;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import io.meshcontrol.server.v1.AccessRequestRoutes;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
 import io.meshcontrol.server.v1.AuthRoutes;
 import io.meshcontrol.server.v1.DerpSettingsRoutes;
@@ -144,6 +147,7 @@ public final class MeshServer implements AutoCloseable {
                 .register(routes);
         new SettingsRoutes(network.settings()).register(routes);
         new PolicyRoutes(network.policies()).register(routes);
+        new AccessRequestRoutes(network.accessRequests(), network.snapshots()).register(routes);
         // OIDC login for people, when oidc.issuer is set: machines' AuthURLs lead to the issuer; browser sessions.
         OidcLogin oidc = settings.oidc().enabled()
                 ? new OidcLogin(settings.oidc(), settings.serverUrl(), oidcIssuers, network, clock) : null;
@@ -182,7 +186,8 @@ public final class MeshServer implements AutoCloseable {
                 settings.control().keepAlive(), new MapMetrics(registry));
         control.machineRoutes()
                 .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
-                .add("POST", "/machine/map", new MapEndpoint(network, mapSessions));
+                .add("POST", "/machine/map", new MapEndpoint(network, mapSessions))
+                .add("POST", SSHEventNotifyRequest.NOTIFY_PATH, new SshRecordingFailureEndpoint(network.nodes()));
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
 
         PublicListener.Setup main = new PublicListener.Setup(settings.listenHost(), settings.listenPort(), null,

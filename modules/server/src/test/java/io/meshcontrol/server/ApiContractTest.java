@@ -179,6 +179,7 @@ class ApiContractTest {
             exerciseUsersAndKeys(admin);
             exerciseOAuthClients(admin);
             exerciseNodes(admin);
+            exerciseAccessRequests(admin);
             exercisePolicyAndSettings(admin);
             exerciseDerpSettings(admin);
             exerciseControlEndpoints();
@@ -299,6 +300,10 @@ class ApiContractTest {
         call("POST", "/api/v1/node/" + id + "/routes", admin, body(new RoutesRequest(List.of("10.1.0.0/16"))), 200);
         call("POST", "/api/v1/node/" + id + "/routes", admin, body(new RoutesRequest(List.of("10.1.0.300/16"))), 400);
         call("POST", "/api/v1/node/" + id + "/expire", admin, null, 200);
+        call("POST", "/api/v1/node/" + id + "/suspend", admin, null, 200);
+        call("POST", "/api/v1/node/" + id + "/suspend", admin, null, 409);
+        call("POST", "/api/v1/node/" + id + "/unsuspend", admin, null, 200);
+        call("POST", "/api/v1/node/" + id + "/unsuspend", admin, null, 409);
 
         call("PATCH", "/api/v1/settings", admin, body(new SettingsView(true, null, null)), 200);
         Node waiting = join(key, "waiting", "{\"Hostname\":\"waiting\"}");
@@ -316,6 +321,36 @@ class ApiContractTest {
                 MachinePrivateKey.generate().publicKey(), router.nodeKey(), "thief", "{}"), false);
         call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", stolenKey)), 409);
         refused("POST", "/api/v1/auth/register", admin, "{\"user\": \"odin\"}", 400);
+    }
+
+    private void exerciseAccessRequests(String admin) {
+        call("PUT", "/api/v1/policy", admin, body(new PolicyDocument("""
+                {"groups": {"group:oncall": ["loki@"]}, "tagOwners": {"tag:server": ["odin@"]},
+                 "acls": [{"action": "accept", "src": ["*"], "dst": ["*:*"]}]}
+                """)), 200);
+        String odinsKey = JSON.readTree(call("POST", "/api/v1/apikey", admin,
+                body(new ApiKeyRequest("odin", null, "jit", null)), 201).body()).get("secret").asString();
+        String filed = "{\"group\": \"group:oncall\", \"reason\": \"incident\", \"duration\": \"1h\"}";
+        String first = id(call("POST", "/api/v1/access-request", odinsKey, filed, 201));
+        call("POST", "/api/v1/access-request", odinsKey, filed, 409);
+        call("POST", "/api/v1/access-request", odinsKey,
+                "{\"group\": \"group:nosuch\", \"reason\": \"x\", \"duration\": \"1h\"}", 400);
+        call("POST", "/api/v1/access-request", odinsKey,
+                "{\"user\": \"loki\", \"group\": \"group:oncall\", \"reason\": \"x\", \"duration\": \"1h\"}", 403);
+        call("POST", "/api/v1/access-request", admin,
+                "{\"user\": \"nobody\", \"group\": \"group:oncall\", \"reason\": \"x\", \"duration\": \"1h\"}", 404);
+        call("GET", "/api/v1/access-request", odinsKey, null, 200);
+        call("GET", "/api/v1/access-request", powerless, null, 400);
+        call("GET", "/api/v1/access-request/" + first, odinsKey, null, 200);
+        String decide = "/api/v1/access-request/" + first;
+        call("POST", decide + "/approve", odinsKey, null, 403);
+        call("POST", decide + "/revoke", admin, null, 409);
+        call("POST", decide + "/approve", admin, null, 200);
+        call("POST", decide + "/approve", admin, null, 409);
+        call("POST", decide + "/revoke", admin, null, 200);
+        String second = id(call("POST", "/api/v1/access-request", odinsKey, filed, 201));
+        call("POST", "/api/v1/access-request/" + second + "/deny", admin, null, 200);
+        call("POST", "/api/v1/access-request/" + second + "/deny", admin, null, 409);
     }
 
     private void exercisePolicyAndSettings(String admin) throws IOException {
@@ -424,7 +459,9 @@ class ApiContractTest {
             Map.entry("POST /api/v1/policy/check", "{\"policy\": \"{}\"}"),
             Map.entry("PUT /api/v1/derp", "{}"),
             Map.entry("POST /api/v1/oauth-client", "{\"scopes\": [\"dns\"]}"),
-            Map.entry("PATCH /api/v1/oauth-client/{clientId}", "{\"description\": \"probe\"}"));
+            Map.entry("PATCH /api/v1/oauth-client/{clientId}", "{\"description\": \"probe\"}"),
+            Map.entry("POST /api/v1/access-request",
+                    "{\"group\": \"group:oncall\", \"reason\": \"probe\", \"duration\": \"1h\"}"));
 
     private Node join(String authKey, String hostname, String hostinfo) {
         return server.network.registrations().withAuthKey(new Registrations.Request(

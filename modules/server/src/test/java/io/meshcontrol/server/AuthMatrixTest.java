@@ -71,6 +71,8 @@ class AuthMatrixTest {
             Map.entry("POST /api/v1/apikey", "{\"scopes\": [\"api_access_tokens:read\"]}"),
             Map.entry("POST /api/v1/oauth-client", "{\"scopes\": [\"oauth_keys:read\"]}"),
             Map.entry("PATCH /api/v1/oauth-client/{clientId}", "{\"description\": \"probe\"}"),
+            Map.entry("POST /api/v1/access-request",
+                    "{\"group\": \"group:probe\", \"reason\": \"probe\", \"duration\": \"1h\"}"),
             Map.entry("POST /verify", "{\"NodePublic\": \"nodekey:" + "0".repeat(64) + "\"}"));
 
     @TempDir
@@ -265,6 +267,7 @@ class AuthMatrixTest {
                 "/api/v1/node/{id}", () -> Long.toString(Machine.named("target-" + serial.incrementAndGet())
                         .join(server.network, nodeKey).id()),
                 "/register/{authId}", () -> "nosuch",
+                "/api/v1/access-request/{id}", () -> "999999", // decisions check the scope before the id
                 "/api/v1/docs/{file}", () -> "swagger-ui.css");
         for (var target : targets.entrySet()) {
             if (template.startsWith(target.getKey())) {

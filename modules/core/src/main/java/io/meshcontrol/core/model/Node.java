@@ -23,6 +23,7 @@ import java.util.List;
  *     routes for an exit node
  * @param approvedRoutes routes an administrator or an auto-approver allowed; an approval may be given before the
  *     route is advertised and takes effect once it is
+ * @param suspended set by an administrator: the node keeps its row but has no peers and is no one's peer
  */
 public record Node(
         long id,
@@ -46,7 +47,8 @@ public record Node(
         Instant lastSeen,
         Instant keyExpiry,
         List<IpPrefix> advertisedRoutes,
-        List<IpPrefix> approvedRoutes) {
+        List<IpPrefix> approvedRoutes,
+        boolean suspended) {
 
     public enum RegisterMethod {
         AUTH_KEY("authkey"),
@@ -84,6 +86,11 @@ public record Node(
         return !tags.isEmpty();
     }
 
+    /** Approved and not suspended: the node takes part in the network (has peers, is a peer, serves routes). */
+    public boolean admitted() {
+        return authorized && !suspended;
+    }
+
     public boolean isKeyExpired(Instant now) {
         return keyExpiry != null && !now.isBefore(keyExpiry);
     }
@@ -91,25 +98,31 @@ public record Node(
     public Node withGivenName(String name) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, name, userId, tags, ipv4, ipv6, hostinfo,
                 endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approvedRoutes);
+                advertisedRoutes, approvedRoutes, suspended);
     }
 
     public Node withAddresses(String newIpv4, String newIpv6) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, newIpv4,
                 newIpv6, hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen,
-                keyExpiry, advertisedRoutes, approvedRoutes);
+                keyExpiry, advertisedRoutes, approvedRoutes, suspended);
     }
 
     public Node withKeyExpiry(Instant expiry) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry,
-                advertisedRoutes, approvedRoutes);
+                advertisedRoutes, approvedRoutes, suspended);
     }
 
     public Node withAuthorized(boolean approved) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, approved, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approvedRoutes);
+                advertisedRoutes, approvedRoutes, suspended);
+    }
+
+    public Node withSuspended(boolean suspend) {
+        return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
+                hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
+                advertisedRoutes, approvedRoutes, suspend);
     }
 
     /** What the client reports about itself; {@code advertised} comes from the same Hostinfo's RoutableIPs. */
@@ -117,13 +130,13 @@ public record Node(
             List<IpPrefix> advertised) {
         return new Node(id, stableId, machineKey, nodeKey, disco, hostname, givenName, userId, tags, ipv4, ipv6,
                 newHostinfo, newEndpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen,
-                keyExpiry, advertised, approvedRoutes);
+                keyExpiry, advertised, approvedRoutes, suspended);
     }
 
     public Node withApprovedRoutes(List<IpPrefix> approved) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approved);
+                advertisedRoutes, approved, suspended);
     }
 
     /** Routes both advertised and approved: what this node may route (HA decides which subnets it serves). */
@@ -134,13 +147,13 @@ public record Node(
     public Node withNodeKey(NodePublicKey key, Instant expiry) {
         return new Node(id, stableId, machineKey, key, discoKey, hostname, givenName, userId, tags, ipv4, ipv6, hostinfo,
                 endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry,
-                advertisedRoutes, approvedRoutes);
+                advertisedRoutes, approvedRoutes, suspended);
     }
 
     /** Tagging hands a user's node to its tags; clearing tags is not done here (the node needs an owner). */
     public Node withTags(List<String> newTags) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, newTags.isEmpty() ? userId : null,
                 newTags, ipv4, ipv6, hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt,
-                lastSeen, keyExpiry, advertisedRoutes, approvedRoutes);
+                lastSeen, keyExpiry, advertisedRoutes, approvedRoutes, suspended);
     }
 }

@@ -28,7 +28,7 @@ import java.util.Set;
  * after that only the nodes in a {@link ChangeSet} are looked at, and only differences are sent
  * (PeersChanged, PeersRemoved, a new self Node, new user profiles). Owned by one session thread.
  *
- * <p>Visibility: an approved node sees the other approved nodes the access rules let it reach or be reached
+ * <p>Visibility: an admitted node (approved, not suspended) sees the other admitted nodes the access rules let it reach or be reached
  * by; its packet filter, SSH policy and own capabilities are re-sent whenever the rules give it different ones.
  *
  * <p>A peer whose row did not change since the client's copy, only its online state or last-seen time, is sent as
@@ -53,6 +53,8 @@ public final class MapSessionState {
     private io.meshcontrol.core.wire.Node sentSelf;
     private List<FilterRule> sentFilter;
     private SSHPolicy sentSsh;
+    /** Whether the self node was admitted (approved, not suspended) when last sent: suspension has no wire field. */
+    private boolean sentAdmitted;
     private final IdSet sentPeers = new IdSet();
     private final IdSet sentUsers = new IdSet();
     /** For peers with approved routes only: the routes this viewer was last sent them with. */
@@ -80,6 +82,7 @@ public final class MapSessionState {
         sentSelf = selfNode(self, in);
         sentFilter = context.services().packetFilter(self, access.packetFilter(self));
         sentSsh = access.sshPolicy(self);
+        sentAdmitted = self.admitted();
         sentPeers.clear();
         sentUsers.clear();
         sentRouterRoutes.clear();
@@ -169,7 +172,10 @@ public final class MapSessionState {
         }
         // A new policy may change whom we see, as may our own state (approval, tags, owner) and users' names and
         // roles: look at all again.
-        boolean recheckAll = changes.everything() || changes.policy() || selfChanged || !changes.userIds().isEmpty();
+        boolean admittedChanged = self.admitted() != sentAdmitted;
+        sentAdmitted = self.admitted();
+        boolean recheckAll = changes.everything() || changes.policy() || selfChanged || admittedChanged
+                || !changes.userIds().isEmpty();
         Peers peers = new Peers(self, since, in, recheckAll);
         if (recheckAll) {
             recheckAll(peers, self, snapshot, access);
@@ -429,7 +435,7 @@ public final class MapSessionState {
     }
 
     private static boolean isVisible(Node self, Node peer, AccessRules access) {
-        return self.authorized() && peer.authorized() && peer.id() != self.id() && access.sees(self, peer);
+        return self.admitted() && peer.admitted() && peer.id() != self.id() && access.sees(self, peer);
     }
 
     /** The user's profile, when this session has not sent it yet. */

@@ -96,6 +96,29 @@ public record Policy(String text, Map<String, List<String>> groups, Map<String, 
         return false;
     }
 
+    /**
+     * This policy with {@code extra} members added to its groups (granted access requests); groups the policy does
+     * not define are left out. The text stays the saved one. With nothing to add, this policy itself.
+     */
+    public Policy withGroupMembers(Map<String, List<String>> extra) {
+        Map<String, List<String>> merged = new LinkedHashMap<>(groups);
+        boolean added = false;
+        for (Map.Entry<String, List<String>> entry : extra.entrySet()) {
+            List<String> members = merged.get(entry.getKey());
+            if (members == null) {
+                continue;
+            }
+            List<String> more = new java.util.ArrayList<>(members);
+            entry.getValue().stream().filter(login -> !more.contains(login)).forEach(more::add);
+            if (more.size() > members.size()) {
+                merged.put(entry.getKey(), List.copyOf(more));
+                added = true;
+            }
+        }
+        return !added ? this : new Policy(text, merged, tagOwners, hosts, autoApprovers, acls, grants, ssh, nodeAttrs,
+                tests, sshTests, randomizeClientPort);
+    }
+
     private static <V> Map<String, V> ordered(Map<String, V> map) {
         return Collections.unmodifiableMap(new LinkedHashMap<>(map));
     }

@@ -50,7 +50,7 @@ public final class RouteTable {
 
     /** Whether the node has a subnet route active: it takes part in elections. */
     public static boolean isSubnetRouter(Node node) {
-        return node.authorized() && !subnetRoutes(node).isEmpty();
+        return node.admitted() && !subnetRoutes(node).isEmpty();
     }
 
     private static List<IpPrefix> subnetRoutes(Node node) {
@@ -76,7 +76,7 @@ public final class RouteTable {
             return List.of(); // most nodes: nothing to compute for every map they appear in
         }
         List<IpPrefix> served = new ArrayList<>(primaryRoutes(node.id()));
-        if (node.authorized()) {
+        if (node.admitted()) {
             node.activeRoutes().stream().filter(RoutePrefixes::isExit).forEach(served::add);
         }
         return RoutePrefixes.sorted(served);

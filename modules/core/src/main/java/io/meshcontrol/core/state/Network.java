@@ -1,6 +1,7 @@
 package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.event.EventBus;
+import io.meshcontrol.core.store.AccessRequestStore;
 import io.meshcontrol.core.store.AccessTokenStore;
 import io.meshcontrol.core.store.ApiKeyStore;
 import io.meshcontrol.core.store.BrowserSessionStore;
@@ -48,6 +49,7 @@ public final class Network {
     private final Dns dns;
     private final VipServices vipServices;
     private final Posture posture;
+    private final AccessRequests accessRequests;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -100,6 +102,8 @@ public final class Network {
         this.vipServices = new VipServices(jdbi, new VipServiceStore(), new AddressPool(options.prefixV4(),
                 options.prefixV6(), options.allocation()), clock);
         this.posture = new Posture(jdbi, new PostureStore(), nodeStore, clock);
+        this.accessRequests = new AccessRequests(jdbi, new AccessRequestStore(), userStore, audit, policies, snapshots,
+                clock);
     }
 
     /** The database, for core's own tests. */
@@ -198,5 +202,10 @@ public final class Network {
 
     public Posture posture() {
         return posture;
+    }
+
+    /** Just-in-time group memberships; {@link AccessRequests#approvers()} are the people who decide them. */
+    public AccessRequests accessRequests() {
+        return accessRequests;
     }
 }

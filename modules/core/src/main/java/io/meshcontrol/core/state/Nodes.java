@@ -6,6 +6,7 @@ import io.meshcontrol.core.address.DnsLabels;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.key.DiscoPublicKey;
+import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.SettingsStore;
@@ -71,10 +72,57 @@ public final class Nodes {
         }, (at, node) -> new MeshEvent.NodeChanged(at, node, "renamed"));
     }
 
-    /** Expires the node key now: the node must log in again. */
+    /**
+     * Expires the node key now: the node must log in again. Its {@code nodeKeyExpired} goes out here, and
+     * {@link #announceExpiredKeys} knows it went out.
+     */
     public Node expire(Caller caller, long id) {
         Instant now = clock.instant();
-        return change(caller, id, node -> node.withKeyExpiry(now), MeshEvent.NodeKeyExpired::new);
+        return change(caller, id, (h, node) -> {
+            store.markKeyExpiryAnnounced(h, id, now);
+            return node.withKeyExpiry(now);
+        }, MeshEvent.NodeKeyExpired::new, false);
+    }
+
+    /**
+     * Publishes {@code nodeKeyExpired} for every key that expired by itself since it was last looked at (housekeeping
+     * calls this): once per expiry, also across restarts, since the expiry announced is stored with the node.
+     *
+     * @return how many were announced
+     */
+    public int announceExpiredKeys() {
+        Instant now = clock.instant();
+        return jdbi.inTransaction(h -> {
+            List<Node> expired = store.expiredUnannounced(h, now);
+            for (Node node : expired) {
+                store.markKeyExpiryAnnounced(h, node.id(), node.keyExpiry());
+                feed.publishOnCommit(h, new MeshEvent.NodeKeyExpired(now, node));
+            }
+            return expired.size();
+        });
+    }
+
+    /**
+     * Suspends the node: it keeps its row, addresses and key, but gets no peers and is no one's peer (nor a router
+     * or a policy member) until {@link #unsuspend}ed.
+     */
+    public Node suspend(Caller caller, long id) {
+        return change(caller, id, node -> {
+            if (node.suspended()) {
+                throw MeshException.conflict("node " + node.givenName() + " is already suspended");
+            }
+            return node.withSuspended(true);
+        }, (at, node) -> new MeshEvent.NodeSuspended(at, node, caller.actor()));
+    }
+
+    /** Lifts a suspension: the node and its peers see each other again as the policy says. */
+    public Node unsuspend(Caller caller, long id) {
+        return change(caller, id, node -> {
+            if (!node.suspended()) {
+                throw MeshException.conflict("node " + node.givenName() + " is not suspended");
+            }
+            return node.withSuspended(false);
+        }, (at, node) -> new MeshEvent.NodeUnsuspended(at, node, caller.actor()));
     }
 
     /** Device approval: lets a node that waits for approval into the network. */
@@ -196,6 +244,33 @@ public final class Nodes {
             }
         }
         return removed;
+    }
+
+    /**
+     * A node's report that an SSH session into it could not be recorded.
+     *
+     * @param event {@code rejected}, {@code terminated} or {@code failed}
+     * @param srcNodeId the node the session came from
+     */
+    public record SshRecordingReport(String event, long srcNodeId, String sshUser, String localUser,
+            List<MeshEvent.RecordingAttempt> attempts) {
+    }
+
+    /**
+     * Publishes {@code sshRecordingFailed} for the node with {@code machineKey} (proven by its control connection).
+     * Nothing is written: the report is an event only.
+     *
+     * @return the node that reported it
+     * @throws MeshException (not found) when no node has that machine key
+     */
+    public Node sshRecordingFailed(MachinePublicKey machineKey, SshRecordingReport report) {
+        NetworkSnapshot snapshot = feed.current();
+        Node node = jdbi.withHandle(h -> store.byMachineKey(h, machineKey))
+                .orElseThrow(() -> MeshException.notFound("no node has this machine key"));
+        feed.publish(new MeshEvent.SshRecordingFailed(clock.instant(), node, report.event(),
+                snapshot.node(report.srcNodeId()).orElse(null), report.srcNodeId(), report.sshUser(),
+                report.localUser(), report.attempts()));
+        return node;
     }
 
     private static Instant offlineSince(Node node) {

@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.jdbi.v3.core.Jdbi;
 
@@ -55,6 +56,10 @@ public final class Policies {
     private final Supplier<PolicyInventory> inventory;
     private RouteApprovals approvals;
     private volatile Current current;
+    /** Members granted by access requests, group to logins; added to the saved policy's groups. */
+    private Map<String, List<String>> granted = Map.of();
+    /** The saved policy with the granted members: what the rules consult. */
+    private volatile Policy effective;
     private volatile Path file;
     /** The file's text when last read, valid or not: a folder event that changed nothing in it is ignored. */
     private String lastFileText;
@@ -67,6 +72,7 @@ public final class Policies {
         this.inventory = inventory;
         String text = jdbi.withHandle(store::read).orElse(null);
         this.current = text == null ? new Current(Policy.EMPTY, etag(Policy.EMPTY.text())) : stored(text);
+        this.effective = current.policy();
     }
 
     /** Set once by {@link Network}: route approvals are made from the policy, so they are built after it. */
@@ -88,9 +94,33 @@ public final class Policies {
         }
     }
 
-    /** The policy in force, for the rules that consult it. */
+    /**
+     * The policy in force, for the rules that consult it: the saved one, its groups widened by the memberships
+     * access requests grant ({@link #grantMembers}).
+     */
     public Policy policy() {
-        return current.policy();
+        return effective;
+    }
+
+    /**
+     * Puts the memberships granted by access requests in force (all of them: the previous ones are replaced), and
+     * tells the feed, so maps follow. {@link AccessRequests} calls this after each change of them commits.
+     *
+     * @param members group to the logins granted membership
+     * @return whether the policy in force changed
+     */
+    synchronized boolean grantMembers(Map<String, List<String>> members) {
+        if (members.equals(granted)) {
+            return false;
+        }
+        granted = Map.copyOf(members);
+        Policy next = current.policy().withGroupMembers(granted);
+        if (next == effective) {
+            return false;
+        }
+        effective = next;
+        feed.policyChanged(next);
+        return true;
     }
 
     public Current get(Caller caller) {
@@ -249,7 +279,8 @@ public final class Policies {
     /** Before the feed hears of it: its readers read the policy in force. */
     private void putInForce(Current next) {
         current = next;
-        feed.policyChanged(next.policy());
+        effective = next.policy().withGroupMembers(granted);
+        feed.policyChanged(effective);
     }
 
     /** Parses, then runs the checks that need the network's users and machines ({@code tests} among them). */

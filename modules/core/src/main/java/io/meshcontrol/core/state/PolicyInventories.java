@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** What the policy sees of a snapshot: every user, and the approved nodes with their addresses and routes. */
+/** What the policy sees of a snapshot: every user, and the admitted (approved, not suspended) nodes with their addresses and routes. */
 public final class PolicyInventories {
 
     private PolicyInventories() {
@@ -24,7 +24,7 @@ public final class PolicyInventories {
         users.sort(Comparator.comparingLong(PolicyUser::id));
         List<PolicyNode> nodes = new ArrayList<>(snapshot.nodes().size());
         for (Node node : snapshot.nodes().values()) {
-            if (node.authorized()) {
+            if (node.admitted()) {
                 nodes.add(node(node));
             }
         }

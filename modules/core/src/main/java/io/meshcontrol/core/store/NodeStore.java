@@ -24,7 +24,7 @@ public final class NodeStore {
 
     private static final String COLUMNS = "id, stable_id, machine_key, node_key, disco_key, hostname, given_name, user_id, "
             + "tags, ipv4, ipv6, hostinfo, endpoints, authorized, ephemeral, pre_auth_key_id, register_method, created_at, "
-            + "last_seen, key_expiry, advertised_routes, approved_routes";
+            + "last_seen, key_expiry, advertised_routes, approved_routes, suspended";
 
     public long nextId(Handle handle) {
         return IdSequences.next(handle, "nodes");
@@ -35,7 +35,7 @@ public final class NodeStore {
         handle.createUpdate("INSERT INTO nodes (" + COLUMNS + ") VALUES (:id, :stableId, :machineKey, :nodeKey, :discoKey, "
                         + ":hostname, :givenName, :userId, :tags, :ipv4, :ipv6, :hostinfo, :endpoints, :authorized, "
                         + ":ephemeral, :preAuthKeyId, :registerMethod, :createdAt, :lastSeen, :keyExpiry, :advertisedRoutes, "
-                        + ":approvedRoutes)")
+                        + ":approvedRoutes, :suspended)")
                 .bindMap(values(node))
                 .execute();
         handle.afterCommit(() -> listener.nodeWritten(node));
@@ -48,8 +48,8 @@ public final class NodeStore {
                         + "hostname = :hostname, given_name = :givenName, user_id = :userId, tags = :tags, "
                         + "ipv4 = :ipv4, ipv6 = :ipv6, hostinfo = :hostinfo, endpoints = :endpoints, authorized = :authorized, ephemeral = :ephemeral, "
                         + "pre_auth_key_id = :preAuthKeyId, register_method = :registerMethod, last_seen = :lastSeen, "
-                        + "key_expiry = :keyExpiry, advertised_routes = :advertisedRoutes, approved_routes = :approvedRoutes "
-                        + "WHERE id = :id")
+                        + "key_expiry = :keyExpiry, advertised_routes = :advertisedRoutes, approved_routes = :approvedRoutes, "
+                        + "suspended = :suspended WHERE id = :id")
                 .bindMap(values(node))
                 .execute() == 1) {
             handle.afterCommit(() -> listener.nodeWritten(node));
@@ -64,6 +64,20 @@ public final class NodeStore {
         Optional<Node> node = byId(handle, id);
         node.ifPresent(written -> handle.afterCommit(() -> listener.nodeLastSeenWritten(written)));
         return node;
+    }
+
+    /** Records that {@code expiry} of the node's key was announced (a column the node record does not carry). */
+    public void markKeyExpiryAnnounced(Handle handle, long id, java.time.Instant expiry) {
+        CommitListener.requireTransaction(handle);
+        handle.createUpdate("UPDATE nodes SET key_expiry_announced = :expiry WHERE id = :id").bind("id", id)
+                .bind("expiry", expiry.toEpochMilli()).execute();
+    }
+
+    /** Nodes whose key expired by {@code now} and whose expiry was not announced yet. */
+    public List<Node> expiredUnannounced(Handle handle, java.time.Instant now) {
+        return handle.createQuery("SELECT " + COLUMNS + " FROM nodes WHERE key_expiry IS NOT NULL AND key_expiry <= :now "
+                        + "AND (key_expiry_announced IS NULL OR key_expiry_announced <> key_expiry) ORDER BY id")
+                .bind("now", now.toEpochMilli()).map(NodeStore::map).list();
     }
 
     public boolean delete(Handle handle, long id) {
@@ -129,6 +143,7 @@ public final class NodeStore {
         values.put("keyExpiry", Times.toMillis(node.keyExpiry()));
         values.put("advertisedRoutes", TextLists.join(node.advertisedRoutes().stream().map(IpPrefix::toString).toList()));
         values.put("approvedRoutes", TextLists.join(node.approvedRoutes().stream().map(IpPrefix::toString).toList()));
+        values.put("suspended", node.suspended());
         return values;
     }
 
@@ -145,7 +160,8 @@ public final class NodeStore {
                 TextLists.split(rs.getString("endpoints")), rs.getBoolean("authorized"), rs.getBoolean("ephemeral"),
                 preAuthKeyId, Node.RegisterMethod.fromWireName(rs.getString("register_method")),
                 Times.instant(rs, "created_at"), Times.instant(rs, "last_seen"), Times.instant(rs, "key_expiry"),
-                prefixes(rs.getString("advertised_routes")), prefixes(rs.getString("approved_routes")));
+                prefixes(rs.getString("advertised_routes")), prefixes(rs.getString("approved_routes")),
+                rs.getBoolean("suspended"));
     }
 
     private static List<IpPrefix> prefixes(String text) {

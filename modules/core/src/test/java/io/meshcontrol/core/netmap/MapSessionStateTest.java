@@ -132,6 +132,26 @@ class MapSessionStateTest {
     }
 
     @Test
+    void aSuspendedNodeLosesItsPeersAndIsRemovedFromTheirsUntilUnsuspended() {
+        Node a = join("a");
+        Node b = join("b");
+        MapSessionState forA = new MapSessionState(a.id(), 142);
+        MapSessionState forB = new MapSessionState(b.id(), 142);
+        initial(forA);
+        initial(forB);
+
+        Node suspended = network.nodes().suspend(admin, b.id());
+        assertEquals(List.of(b.id()), update(forA, suspended).orElseThrow().peersRemoved());
+        assertEquals(List.of(a.id()), update(forB, suspended).orElseThrow().peersRemoved(), "it sees nobody");
+        assertTrue(new MapSessionState(b.id(), 142).initial(inputs(allowAll())).peers().isEmpty());
+        assertTrue(new MapSessionState(a.id(), 142).initial(inputs(allowAll())).peers().isEmpty());
+
+        Node back = network.nodes().unsuspend(admin, b.id());
+        assertEquals(b.id(), update(forA, back).orElseThrow().peersChanged().getFirst().id());
+        assertEquals(a.id(), update(forB, back).orElseThrow().peersChanged().getFirst().id());
+    }
+
+    @Test
     void oldClientsGetTheLegacyDerpString() {
         Node a = join("a", "{\"Hostname\":\"a\",\"NetInfo\":{\"PreferredDERP\":999}}");
         Node b = join("b");

@@ -84,7 +84,7 @@ class WireGoInteropTest {
                 DNSConfig.class, DNSRecord.class, UserProfile.class, FilterRule.class, NetPortRange.class,
                 PortRange.class, CapGrant.class, SSHPolicy.class, SSHRule.class, SSHPrincipal.class, SSHAction.class,
                 SSHRecorderFailureAction.class, PingRequest.class, PingResponse.class, ControlDialPlan.class,
-                ClientVersion.class, Debug.class, DisplayMessage.class)
+                ClientVersion.class, Debug.class, DisplayMessage.class, SSHEventNotifyRequest.class)
                 .forEach(type -> MODELLED.put(type, type.getSimpleName()));
         MODELLED.put(RegisterRequest.Auth.class, "RegisterResponseAuth");
         MODELLED.put(RegisterResponse.User.class, "User");
@@ -93,6 +93,7 @@ class WireGoInteropTest {
         MODELLED.put(DNSResolver.class, "Resolver");
         MODELLED.put(ControlDialPlan.Candidate.class, "ControlIPCandidate");
         MODELLED.put(DisplayMessage.Action.class, "DisplayMessageAction");
+        MODELLED.put(SSHEventNotifyRequest.SSHRecordingAttempt.class, "SSHRecordingAttempt");
     }
 
     @BeforeAll

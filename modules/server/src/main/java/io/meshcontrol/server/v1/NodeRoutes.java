@@ -16,7 +16,7 @@ import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
 import java.time.Clock;
 
-/** {@code /api/v1/node}: list, show, rename, tag, expire, approve, delete; read and approve its routes. */
+/** {@code /api/v1/node}: list, show, rename, tag, expire, approve, suspend, delete; read and approve its routes. */
 public final class NodeRoutes {
 
     private final Nodes nodes;
@@ -54,6 +54,9 @@ public final class NodeRoutes {
         });
         routes.add("POST", "/api/v1/node/{id}/expire", request -> Reply.ok(view(nodes.expire(request.caller(), id(request)))));
         routes.add("POST", "/api/v1/node/{id}/approve", request -> Reply.ok(view(nodes.approve(request.caller(), id(request)))));
+        routes.add("POST", "/api/v1/node/{id}/suspend", request -> Reply.ok(view(nodes.suspend(request.caller(), id(request)))));
+        routes.add("POST", "/api/v1/node/{id}/unsuspend",
+                request -> Reply.ok(view(nodes.unsuspend(request.caller(), id(request)))));
         routes.add("GET", "/api/v1/node/{id}/routes", request -> Reply.ok(Views.routes(
                 approvals.get(request.caller(), id(request)), election.current())));
         routes.add("POST", "/api/v1/node/{id}/routes", request -> {

@@ -50,7 +50,7 @@ final class Views {
                 node.nodeKey().toText(), node.authorized(), node.ephemeral(), node.isKeyExpired(now),
                 node.registerMethod().wireName(), node.createdAt(), online, online ? now : node.lastSeen(),
                 node.keyExpiry(),
-                routes(node, routes));
+                routes(node, routes), node.suspended());
     }
 
     static RoutesView routes(Node node, RouteTable routes) {
