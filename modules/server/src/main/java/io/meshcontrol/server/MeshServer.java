@@ -36,6 +36,9 @@ import io.meshcontrol.server.metrics.RelayMetrics;
 import io.meshcontrol.server.relay.EmbeddedRelay;
 import io.meshcontrol.server.relay.RelayRuntime;
 import io.meshcontrol.server.relay.VerifyRoute;
+import io.meshcontrol.server.tls.CertificateFiles;
+import io.meshcontrol.server.tls.HttpsContext;
+import javax.net.ssl.SSLContext;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
@@ -180,7 +183,12 @@ public final class MeshServer implements AutoCloseable {
                 .add("POST", "/machine/map", new MapEndpoint(network, mapSessions));
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
 
-        PublicListener.Setup main = new PublicListener.Setup(settings.listenHost(), settings.listenPort(), null,
+        // HTTPS when the configuration names a certificate: the relay is then on server_url too (no TLS port of its own).
+        SSLContext https = settings.tls().certPath().isPresent()
+                ? HttpsContext.serving(CertificateFiles.open(settings.tls().certPath().get(),
+                        settings.tls().keyPath().orElseThrow()))
+                : null;
+        PublicListener.Setup main = new PublicListener.Setup(settings.listenHost(), settings.listenPort(), https,
                 routes.build(pipeline, apiStyles(new Authenticator(network.apiKeys(), network.oauthClients(),
                         localToken, oidc == null ? SessionAuthentication.NONE : oidc.sessionCookies()), json),
                         json, settings.version()),
@@ -304,7 +312,8 @@ public final class MeshServer implements AutoCloseable {
         if (host.contains(":")) {
             host = "[" + host + "]";
         }
-        return URI.create("http://" + host + ":" + address.getPort());
+        return URI.create((settings.tls().certPath().isPresent() ? "https://" : "http://") + host + ":"
+                + address.getPort());
     }
 
     @Override

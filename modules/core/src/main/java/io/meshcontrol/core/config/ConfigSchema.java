@@ -25,10 +25,9 @@ public final class ConfigSchema {
                     "Address of /metrics and /debug; null (or empty in SVC_METRICS_LISTEN_ADDR) disables it.")
                     .withCheck(Checks.hostPort()),
 
-            optionalPath("tls_cert_path", null, "PEM certificate chain to serve HTTPS with; needs tls_key_path.")
-                    .notYet(Support.NOT_YET_REFUSED),
-            optionalPath("tls_key_path", null, "PEM private key for tls_cert_path.")
-                    .notYet(Support.NOT_YET_REFUSED),
+            optionalPath("tls_cert_path", null,
+                    "PEM certificate chain to serve HTTPS with; needs tls_key_path; reread when either file changes."),
+            optionalPath("tls_key_path", null, "PEM private key (PKCS#8, RSA or EC) for tls_cert_path."),
             optionalString("tls_letsencrypt_hostname", null,
                     "Host name to obtain a Let's Encrypt certificate for; excludes tls_cert_path.")
                     .notYet(Support.NOT_YET_REFUSED),

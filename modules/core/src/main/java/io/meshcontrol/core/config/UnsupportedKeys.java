@@ -15,8 +15,8 @@ final class UnsupportedKeys {
     }
 
     /** The refused keys are the TLS ones: what the server does instead, and what to do about it. */
-    private static final String TLS_ADVICE = "the server serves plain HTTP only; remove it and terminate TLS in a "
-            + "reverse proxy in front of listen_addr, with server_url set to the proxy's https:// address";
+    private static final String TLS_ADVICE = "the server obtains no certificate by ACME yet; remove it and set "
+            + "tls_cert_path and tls_key_path, or terminate TLS in a reverse proxy";
 
     private UnsupportedKeys() {
     }

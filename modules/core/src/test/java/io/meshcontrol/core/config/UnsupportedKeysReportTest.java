@@ -26,10 +26,10 @@ class UnsupportedKeysReportTest {
 
     @Test
     void aTlsCertificateThatWouldNotBeUsedIsAnError() {
-        LoadedConfig loaded = fixture.load("tls_cert_path: cert.pem\ntls_key_path: key.pem\n");
+        LoadedConfig loaded = fixture.load("tls_letsencrypt_hostname: mesh.example.com\n");
         assertFalse(loaded.valid(), "a certificate the server would not serve must stop it");
-        assertEquals(List.of("tls_cert_path", "tls_key_path"), loaded.errors().stream().map(ConfigProblem::key).toList());
-        assertTrue(loaded.errors().getFirst().reason().startsWith("is not supported yet: the server serves plain HTTP"),
+        assertEquals(List.of("tls_letsencrypt_hostname"), loaded.errors().stream().map(ConfigProblem::key).toList());
+        assertTrue(loaded.errors().getFirst().reason().startsWith("is not supported yet: the server obtains no certificate by ACME"),
                 loaded.errors().getFirst().reason());
     }
 
@@ -46,8 +46,8 @@ class UnsupportedKeysReportTest {
     void theReportNamesTheVariableThatSetTheKey() {
         LoadedConfig loaded = fixture.loadEnv(Map.of("SVC_TLS_LETSENCRYPT_HOSTNAME", "mesh.example.com"));
         assertEquals("tls_letsencrypt_hostname: is not supported yet (set by SVC_TLS_LETSENCRYPT_HOSTNAME): the server "
-                + "serves plain HTTP only; remove it and terminate TLS in a reverse proxy in front of listen_addr, with "
-                + "server_url set to the proxy's https:// address", loaded.errors().getFirst().toString());
+                + "obtains no certificate by ACME yet; remove it and set tls_cert_path and tls_key_path, or terminate "
+                + "TLS in a reverse proxy", loaded.errors().getFirst().toString());
     }
 
     @Test
