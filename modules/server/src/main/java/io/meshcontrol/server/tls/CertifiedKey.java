@@ -72,6 +72,19 @@ public record CertifiedKey(PrivateKey key, List<X509Certificate> chain) {
             throw new IOException("no CERTIFICATE block in the certificate file");
         }
         PrivateKey privateKey = null;
+        try {
+            privateKey = privateKey(key);
+        } catch (RuntimeException e) {
+            throw new IOException("the private key cannot be read: " + e.getMessage(), e);
+        }
+        if (privateKey == null) {
+            throw new IOException("no PRIVATE KEY block in the key file");
+        }
+        return new CertifiedKey(privateKey, chain);
+    }
+
+    private static PrivateKey privateKey(String key) throws IOException {
+        PrivateKey privateKey = null;
         for (Block block : blocks(key)) {
             privateKey = switch (block.type()) {
                 case "PRIVATE KEY" -> pkcs8(block.der());
@@ -80,6 +93,9 @@ public record CertifiedKey(PrivateKey key, List<X509Certificate> chain) {
                         ASN1Primitive.fromByteArray(block.der())).getEncoded());
                 case "EC PRIVATE KEY" -> {
                     ECPrivateKey ec = ECPrivateKey.getInstance(block.der());
+                    if (ec.getParametersObject() == null) {
+                        throw new IOException("the EC PRIVATE KEY names no curve; write it with its parameters");
+                    }
                     yield pkcs8(new PrivateKeyInfo(
                             new AlgorithmIdentifier(X9ObjectIdentifiers.id_ecPublicKey, ec.getParametersObject()),
                             ec).getEncoded());
@@ -92,10 +108,7 @@ public record CertifiedKey(PrivateKey key, List<X509Certificate> chain) {
                 break;
             }
         }
-        if (privateKey == null) {
-            throw new IOException("no PRIVATE KEY block in the key file");
-        }
-        return new CertifiedKey(privateKey, chain);
+        return privateKey;
     }
 
     /** The chain as PEM, leaf first. */
