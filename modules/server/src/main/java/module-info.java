@@ -16,6 +16,11 @@ module io.meshcontrol.server {
     // OIDC issuers' discovery documents and key sets (identity), ID token signatures.
     requires java.net.http;
     requires com.nimbusds.jose.jwt;
+    // HTTPS certificates: PKCS#1 and SEC 1 private keys are read with its ASN.1 classes.
+    requires org.bouncycastle.provider;
+    // HTTPS certificates by ACME (tls_letsencrypt_*), and the placeholder certificate until the first arrives.
+    requires org.shredzone.acme4j;
+    requires org.bouncycastle.pkix;
 
     exports io.meshcontrol.server;
     // The /key answer and the early payload are records written by Jackson.

@@ -94,11 +94,14 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
                     + " can use the local CLI without an API key");
         }
         URI url = URI.create(access.url());
-        verifyWriterAnswers(access, url, clientVersion);
-        return new MeshClient(url, access.token(), false, clientVersion, warnings);
+        // A server serving HTTPS is reached over loopback, which its certificate does not name: the certificate is
+        // not checked, and the instance check below is what keeps the token from another program on the port.
+        boolean loopbackHttps = "https".equalsIgnoreCase(url.getScheme());
+        verifyWriterAnswers(access, url, clientVersion, loopbackHttps);
+        return new MeshClient(url, access.token(), loopbackHttps, clientVersion, warnings);
     }
 
-    private void verifyWriterAnswers(LocalAccess access, URI url, String clientVersion) {
+    private void verifyWriterAnswers(LocalAccess access, URI url, String clientVersion, boolean loopbackHttps) {
         if (access.pid() == null || access.instance() == null) {
             throw new LocalServerNotFoundException("the credential " + localCredential + " (" + credentialOrigin
                     + ") does not say which server wrote it (a server of an earlier version did); restart that server");
@@ -109,7 +112,7 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
         }
         Optional<String> answering;
         try {
-            answering = new MeshClient(url, null, false, clientVersion, sameWarningLater -> { }).instance();
+            answering = new MeshClient(url, null, loopbackHttps, clientVersion, sameWarningLater -> { }).instance();
         } catch (ServerUnreachableException | ApiException e) {
             throw new LocalServerNotFoundException(writer + " does not answer at " + url + ": " + e.getMessage());
         }

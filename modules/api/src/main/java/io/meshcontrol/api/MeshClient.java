@@ -1,6 +1,7 @@
 package io.meshcontrol.api;
 
 import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -16,8 +17,9 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -357,15 +359,31 @@ public final class MeshClient {
     }
 
     private static SSLContext trustingEverything() {
-        // cli.insecure: the operator chose to skip verification (self-signed lab certificates).
-        System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
-        TrustManager trustAll = new X509TrustManager() {
+        // cli.insecure: the operator chose to skip verification (self-signed lab certificates). An extended trust
+        // manager, because JSSE checks the host name itself around a plain X509TrustManager.
+        TrustManager trustAll = new X509ExtendedTrustManager() {
             @Override
             public void checkClientTrusted(X509Certificate[] chain, String authType) {
             }
 
             @Override
             public void checkServerTrusted(X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
+            }
+
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
             }
 
             @Override

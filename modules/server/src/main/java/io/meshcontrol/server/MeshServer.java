@@ -39,6 +39,7 @@ import io.meshcontrol.server.metrics.RelayMetrics;
 import io.meshcontrol.server.relay.EmbeddedRelay;
 import io.meshcontrol.server.relay.RelayRuntime;
 import io.meshcontrol.server.relay.VerifyRoute;
+import io.meshcontrol.server.tls.Https;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import io.meshcontrol.server.v1.AccessRequestRoutes;
@@ -97,11 +98,13 @@ public final class MeshServer implements AutoCloseable {
     private final RelayRuntime relay;
     private final AtomicReference<MapContext> mapContext;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final Https https;
 
     private MeshServer(ServerSettings settings, Routes routes, ControlTransport control, MapSessions mapSessions,
             ScheduledExecutorService housekeeping, PublicListener listener,
             MetricsListener metrics, ExecutorService workers, RelayRuntime relay,
-            AtomicReference<MapContext> mapContext) {
+            AtomicReference<MapContext> mapContext, Https https) {
+        this.https = https;
         this.relay = relay;
         this.mapContext = mapContext;
         this.settings = settings;
@@ -190,7 +193,9 @@ public final class MeshServer implements AutoCloseable {
                 .add("POST", SSHEventNotifyRequest.NOTIFY_PATH, new SshRecordingFailureEndpoint(network.nodes()));
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
 
-        PublicListener.Setup main = new PublicListener.Setup(settings.listenHost(), settings.listenPort(), null,
+        // HTTPS when the configuration names a certificate or an ACME host name: the relay is then on server_url too.
+        Https https = Https.from(settings.tls(), settings.listener(), clock);
+        PublicListener.Setup main = new PublicListener.Setup(settings.listenHost(), settings.listenPort(), https.context(),
                 routes.build(pipeline, apiStyles(new Authenticator(network.apiKeys(), network.oauthClients(),
                         localToken, oidc == null ? SessionAuthentication.NONE : oidc.sessionCookies()), json),
                         json, settings.version()),
@@ -210,6 +215,7 @@ public final class MeshServer implements AutoCloseable {
                                 network.snapshots(), clock)));
             }
             listener = PublicListener.start(main);
+            https.start();
             httpMetrics.watch(listener);
             int bound = listener.address().getPort();
             relay.start(bound, map -> {
@@ -217,7 +223,7 @@ public final class MeshServer implements AutoCloseable {
                 network.snapshots().mapContextChanged();
             });
             MeshServer server = new MeshServer(settings, routes, control, mapSessions, housekeeping, listener, metrics,
-                    workers, relay, mapContext);
+                    workers, relay, mapContext, https);
             if (localToken != null) {
                 LocalAccess.ofThisProcess(server.localUrl().toString(), localToken, instance)
                         .write(settings.localCredentialPath());
@@ -227,10 +233,16 @@ public final class MeshServer implements AutoCloseable {
                     + relay.describe());
             return server;
         } catch (IOException | RuntimeException e) {
+            https.close();
             stopAll(mapSessions, housekeeping, workers, relay, listener, metrics);
             throw e instanceof IOException io ? new UncheckedIOException("cannot write the local CLI credential", io)
                     : (RuntimeException) e;
         }
+    }
+
+    /** HTTPS on the main listener: its certificate source, and the ACME client when the server obtains its own. */
+    public Https https() {
+        return https;
     }
 
     /** The embedded relay while it is on ({@code derp.server.enabled}, or turned on at runtime). */
@@ -314,7 +326,8 @@ public final class MeshServer implements AutoCloseable {
         if (host.contains(":")) {
             host = "[" + host + "]";
         }
-        return URI.create("http://" + host + ":" + address.getPort());
+        return URI.create((https.enabled() ? "https://" : "http://") + host + ":"
+                + address.getPort());
     }
 
     @Override
@@ -323,6 +336,7 @@ public final class MeshServer implements AutoCloseable {
             return;
         }
         String url = localUrl().toString();
+        https.close();
         stopAll(mapSessions, housekeeping, workers, relay, listener, metrics);
         if (settings.localCredentialPath() != null) {
             removeLocalCredential(settings.localCredentialPath(), url);

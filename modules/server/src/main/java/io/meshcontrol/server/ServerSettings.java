@@ -23,6 +23,8 @@ import java.util.Optional;
  *                     half, so it must survive restarts
  * @param listener the timeouts and the per-address cap of the listeners facing the network
  * @param oidc OIDC login for people ({@code oidc.*}); on when its issuer is set
+ * @param tls HTTPS on the main listener: a certificate from files or by ACME ({@code tls_*}, {@code acme_*}); off
+ *            when neither is set
  */
 public record ServerSettings(
         String listenHost,
@@ -38,7 +40,8 @@ public record ServerSettings(
         Control control,
         Relay relay,
         DerpMaps derpMaps,
-        MeshConfig.Oidc oidc) {
+        MeshConfig.Oidc oidc,
+        MeshConfig.Tls tls) {
 
     /**
      * Where the DERP map comes from besides the embedded relay: the defaults of the
@@ -112,6 +115,6 @@ public record ServerSettings(
                 ListenerLimits.from(config.listener()),
                 new Control(Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout()),
                 Relay.from(config.derp(), listen.host(), ListenerLimits.from(config.listener())),
-                DerpMaps.from(config, launch.resolver()), config.oidc());
+                DerpMaps.from(config, launch.resolver()), config.oidc(), config.tls());
     }
 }

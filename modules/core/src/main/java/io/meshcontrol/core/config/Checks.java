@@ -28,6 +28,17 @@ final class Checks {
         return value -> text(value).flatMap(Checks::httpUrlProblem);
     }
 
+    /**
+     * An ACME directory: an http(s) URL, or one of acme4j's provider URIs ({@code acme://letsencrypt.org/staging},
+     * {@code acme://pebble/localhost:14000}), which also bring the CA's own trust settings.
+     */
+    static ConfigKey.Check acmeUrl() {
+        return value -> text(value).flatMap(text -> text.toLowerCase(Locale.ROOT).startsWith("acme://")
+                ? (text.length() > "acme://".length() ? Optional.<String>empty()
+                        : Optional.of("must name an ACME provider after acme:// (got " + Quote.of(text) + ")"))
+                : httpUrlProblem(text));
+    }
+
     /** Like {@link #httpUrl()} for every element of a list. */
     static ConfigKey.Check httpUrls() {
         return value -> eachOf(value, Checks::httpUrlProblem);

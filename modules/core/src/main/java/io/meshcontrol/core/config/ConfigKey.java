@@ -27,13 +27,8 @@ public record ConfigKey(String path, ValueType type, Object defaultValue, List<S
     public enum Support {
         /** The server (or the CLI, for {@code cli.*}) reads the key and honours it. */
         SUPPORTED,
-        /** Ignored for now; a changed value is a warning, because leaving it out weakens nothing. */
-        NOT_YET,
-        /**
-         * Ignored for now, and a changed value is an error that stops {@code svc serve}: the operator expects a
-         * protection (TLS, OIDC login rules) the server would silently not give.
-         */
-        NOT_YET_REFUSED
+        /** Ignored for now; a changed value is a warning. */
+        NOT_YET
     }
 
     /** A rule on a decoded value beyond its type; answers the reason it fails, or empty when it holds. */

@@ -44,9 +44,7 @@ public final class ConfigLoader {
         ValueResolver.Resolution resolution = ValueResolver.resolve(schema, fileEntries, overrides.byKey());
         errors.addAll(resolution.problems());
         errors.addAll(ConfigValidator.validate(resolution.values()));
-        UnsupportedKeys.Report unsupported = UnsupportedKeys.check(resolution.values());
-        errors.addAll(unsupported.errors());
-        warnings.addAll(unsupported.warnings());
+        warnings.addAll(UnsupportedKeys.check(resolution.values()));
 
         MeshConfig config = ConfigBinder.bind(resolution.values(), request.workingDir());
         return new LoadedConfig(config, located.file(), errors, warnings);

@@ -25,26 +25,23 @@ public final class ConfigSchema {
                     "Address of /metrics and /debug; null (or empty in SVC_METRICS_LISTEN_ADDR) disables it.")
                     .withCheck(Checks.hostPort()),
 
-            optionalPath("tls_cert_path", null, "PEM certificate chain to serve HTTPS with; needs tls_key_path.")
-                    .notYet(Support.NOT_YET_REFUSED),
-            optionalPath("tls_key_path", null, "PEM private key for tls_cert_path.")
-                    .notYet(Support.NOT_YET_REFUSED),
+            optionalPath("tls_cert_path", null,
+                    "PEM certificate chain to serve HTTPS with; needs tls_key_path; reread when either file changes."),
+            optionalPath("tls_key_path", null, "PEM private key (PKCS#8, RSA or EC) for tls_cert_path."),
             optionalString("tls_letsencrypt_hostname", null,
-                    "Host name to obtain a Let's Encrypt certificate for; excludes tls_cert_path.")
-                    .notYet(Support.NOT_YET_REFUSED),
-            path("tls_letsencrypt_cache_dir", "data/cache", "Where ACME account keys and certificates are kept.")
-                    .notYet(Support.NOT_YET),
+                    "Host name to obtain (and renew) a certificate for by ACME; excludes tls_cert_path."),
+            path("tls_letsencrypt_cache_dir", "data/cache",
+                    "Owner-only folder of the ACME account key and the obtained certificate and key."),
             choice("tls_letsencrypt_challenge_type", MeshConfig.LetsEncrypt.Challenge.class,
-                    MeshConfig.LetsEncrypt.Challenge.HTTP_01, "ACME challenge to answer.")
-                    .notYet(Support.NOT_YET),
+                    MeshConfig.LetsEncrypt.Challenge.HTTP_01,
+                    "ACME challenge to answer: HTTP-01 on tls_letsencrypt_listen, TLS-ALPN-01 on listen_addr."),
             string("tls_letsencrypt_listen", ":http",
-                    "Address the HTTP-01 challenge listener binds to.").withCheck(Checks.hostPort())
-                    .notYet(Support.NOT_YET),
+                    "Address the HTTP-01 challenge listener binds to (port 80 for a public CA).")
+                    .withCheck(Checks.hostPort()),
             string("acme_url", "https://acme-v02.api.letsencrypt.org/directory",
-                    "ACME directory URL.").withCheck(Checks.httpUrl())
-                    .notYet(Support.NOT_YET),
-            string("acme_email", "", "Contact e-mail registered with the ACME provider.").withCheck(Checks.emailOrEmpty())
-                    .notYet(Support.NOT_YET),
+                    "ACME directory URL, or an acme4j provider URI such as acme://letsencrypt.org/staging.")
+                    .withCheck(Checks.acmeUrl()),
+            string("acme_email", "", "Contact e-mail registered with the ACME provider.").withCheck(Checks.emailOrEmpty()),
 
             duration("listener.header_timeout", Duration.ofSeconds(30),
                     "A request's header must be complete this long after its first byte, or the connection is closed.")

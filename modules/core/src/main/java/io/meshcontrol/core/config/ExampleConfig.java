@@ -71,7 +71,6 @@ public final class ExampleConfig {
             out.append(switch (key.support()) {
                 case SUPPORTED -> "";
                 case NOT_YET -> " NOT SUPPORTED YET: ignored; another value is a warning.";
-                case NOT_YET_REFUSED -> " NOT SUPPORTED YET: another value stops the server.";
             });
             out.append('\n');
             out.append(indent).append(segments.get(segments.size() - 1)).append(": ")

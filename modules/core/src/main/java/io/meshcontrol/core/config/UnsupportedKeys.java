@@ -10,19 +10,11 @@ import java.util.Objects;
  */
 final class UnsupportedKeys {
 
-    /** What {@code svc configtest} and {@code svc serve} report: errors stop the server, warnings do not. */
-    record Report(List<ConfigProblem> errors, List<String> warnings) {
-    }
-
-    /** The refused keys are the TLS ones: what the server does instead, and what to do about it. */
-    private static final String TLS_ADVICE = "the server serves plain HTTP only; remove it and terminate TLS in a "
-            + "reverse proxy in front of listen_addr, with server_url set to the proxy's https:// address";
-
     private UnsupportedKeys() {
     }
 
-    static Report check(ResolvedValues values) {
-        List<ConfigProblem> errors = new ArrayList<>();
+    /** One warning per such key: {@code svc configtest} and {@code svc serve} print them and go on. */
+    static List<String> check(ResolvedValues values) {
         List<String> warnings = new ArrayList<>();
         for (ConfigKey key : values.schema().keys()) {
             if (key.support() == ConfigKey.Support.SUPPORTED
@@ -30,12 +22,8 @@ final class UnsupportedKeys {
                 continue;
             }
             String where = values.origin(key.path()).map(variable -> " (set by " + variable + ")").orElse("");
-            if (key.support() == ConfigKey.Support.NOT_YET_REFUSED) {
-                errors.add(new ConfigProblem(key.path(), "is not supported yet" + where + ": " + TLS_ADVICE));
-            } else {
-                warnings.add(key.path() + " is not supported yet and is ignored" + where + "; remove it to silence this");
-            }
+            warnings.add(key.path() + " is not supported yet and is ignored" + where + "; remove it to silence this");
         }
-        return new Report(errors, warnings);
+        return warnings;
     }
 }

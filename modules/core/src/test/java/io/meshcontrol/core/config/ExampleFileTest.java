@@ -56,8 +56,6 @@ class ExampleFileTest {
         long marked = schema.keys().stream().filter(key -> key.support() != ConfigKey.Support.SUPPORTED).count();
         assertEquals(marked, text.lines().filter(line -> line.contains("NOT SUPPORTED YET")).count(),
                 "regenerate " + FILE + " with -D" + UPDATE_PROPERTY + "=true");
-        assertTrue(text.contains("# PEM private key for tls_cert_path. NOT SUPPORTED YET: another value stops the "
-                + "server.\ntls_key_path: null"));
     }
 
     @Test

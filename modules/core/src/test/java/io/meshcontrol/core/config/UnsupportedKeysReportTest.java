@@ -1,7 +1,6 @@
 package io.meshcontrol.core.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -25,15 +24,6 @@ class UnsupportedKeysReportTest {
     }
 
     @Test
-    void aTlsCertificateThatWouldNotBeUsedIsAnError() {
-        LoadedConfig loaded = fixture.load("tls_cert_path: cert.pem\ntls_key_path: key.pem\n");
-        assertFalse(loaded.valid(), "a certificate the server would not serve must stop it");
-        assertEquals(List.of("tls_cert_path", "tls_key_path"), loaded.errors().stream().map(ConfigProblem::key).toList());
-        assertTrue(loaded.errors().getFirst().reason().startsWith("is not supported yet: the server serves plain HTTP"),
-                loaded.errors().getFirst().reason());
-    }
-
-    @Test
     void anIgnoredSettingWithoutSecurityWeightIsAWarning() {
         LoadedConfig loaded = fixture.load("log:\n  format: json\nfunnel:\n  enabled: true\n");
         assertTrue(loaded.valid(), loaded.errors().toString());
@@ -44,10 +34,10 @@ class UnsupportedKeysReportTest {
 
     @Test
     void theReportNamesTheVariableThatSetTheKey() {
-        LoadedConfig loaded = fixture.loadEnv(Map.of("SVC_TLS_LETSENCRYPT_HOSTNAME", "mesh.example.com"));
-        assertEquals("tls_letsencrypt_hostname: is not supported yet (set by SVC_TLS_LETSENCRYPT_HOSTNAME): the server "
-                + "serves plain HTTP only; remove it and terminate TLS in a reverse proxy in front of listen_addr, with "
-                + "server_url set to the proxy's https:// address", loaded.errors().getFirst().toString());
+        LoadedConfig loaded = fixture.loadEnv(Map.of("SVC_LOG_FORMAT", "json"));
+        assertTrue(loaded.valid(), loaded.errors().toString());
+        assertEquals(List.of("log.format is not supported yet and is ignored (set by SVC_LOG_FORMAT); remove it to "
+                + "silence this"), loaded.warnings());
     }
 
     @Test
