@@ -18,6 +18,7 @@ import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.TailnetStore;
 import io.meshcontrol.core.store.UserStore;
 import io.meshcontrol.core.store.VipServiceStore;
+import io.meshcontrol.core.store.WebhookStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,6 +49,7 @@ public final class Network {
     private final Dns dns;
     private final VipServices vipServices;
     private final Posture posture;
+    private final Webhooks webhooks;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -100,6 +102,7 @@ public final class Network {
         this.vipServices = new VipServices(jdbi, new VipServiceStore(), new AddressPool(options.prefixV4(),
                 options.prefixV6(), options.allocation()), clock);
         this.posture = new Posture(jdbi, new PostureStore(), nodeStore, clock);
+        this.webhooks = new Webhooks(jdbi, new WebhookStore(), audit, snapshots, clock);
     }
 
     /** The database, for core's own tests. */
@@ -198,5 +201,10 @@ public final class Network {
 
     public Posture posture() {
         return posture;
+    }
+
+    /** Webhook endpoints and their deliveries (the outbox and the history). */
+    public Webhooks webhooks() {
+        return webhooks;
     }
 }
