@@ -151,8 +151,8 @@ final class DeliveryWorker implements AutoCloseable {
 
     private void attempt(PendingDelivery pending) {
         Optional<WebhookTarget> target = webhooks.target(pending.endpointId());
-        if (target.isEmpty()) {
-            return; // deleted meanwhile, with its outbox rows
+        if (target.isEmpty() || !webhooks.isPendingAsRead(pending)) {
+            return; // deleted meanwhile with its outbox rows, or attempted by an earlier read of the due rows
         }
         boolean mail = "email".equals(target.get().endpoint().provider());
         long started = System.nanoTime();

@@ -221,6 +221,14 @@ public final class Webhooks {
         return jdbi.withHandle(h -> store.pending(h, endpointId));
     }
 
+    /**
+     * True when {@code pending} is still pending as it was read: not finished or retried meanwhile (the worker reads
+     * due rows while attempts of earlier reads finish).
+     */
+    public boolean isPendingAsRead(PendingDelivery pending) {
+        return jdbi.withHandle(h -> store.isPendingAsRead(h, pending));
+    }
+
     public Optional<Instant> nextDue() {
         return jdbi.withHandle(store::nextDue);
     }

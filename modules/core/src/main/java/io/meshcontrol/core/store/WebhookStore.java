@@ -100,6 +100,12 @@ public final class WebhookStore {
                 .map((rs, ctx) -> Optional.ofNullable(Times.instant(rs, "due"))).one();
     }
 
+    /** True when the delivery is pending with exactly the attempts it had when it was read. */
+    public boolean isPendingAsRead(Handle handle, PendingDelivery pending) {
+        return handle.createQuery("SELECT COUNT(*) FROM webhook_outbox WHERE id = :id AND attempts = :attempts")
+                .bind("id", pending.id()).bind("attempts", pending.attempts()).mapTo(Integer.class).one() == 1;
+    }
+
     public void reschedule(Handle handle, long id, int attempts, Instant next) {
         handle.createUpdate("UPDATE webhook_outbox SET attempts = :attempts, next_attempt_at = :next WHERE id = :id")
                 .bind("id", id).bind("attempts", attempts).bind("next", next.toEpochMilli()).execute();
