@@ -213,11 +213,13 @@ final class DeliveryWorker implements AutoCloseable {
     public void close() {
         closed = true;
         wake();
+        attempts.shutdownNow(); // interrupts attempts under way: a blocked socket read ends at once
         try {
-            thread.join(TimeUnit.SECONDS.toMillis(5));
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+            // Nothing touches the database once this returns; an attempt cut short stays pending for the next start.
+            attempts.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        attempts.shutdownNow();
     }
 }

@@ -68,9 +68,11 @@ class WebhookDeliveryTest {
     InetAddress[] lookup(String host) throws UnknownHostException {
         lookups.incrementAndGet();
         InetAddress[] named = dns.get(host);
-        if (named != null) {
-            return named;
-        }
+        return named != null ? named : literal(host);
+    }
+
+    /** IP literals resolve to themselves; no name resolves. */
+    static InetAddress[] literal(String host) throws UnknownHostException {
         try {
             return new InetAddress[] {InetAddress.getByAddress(host, IpAddress.parse(host).bytes())};
         } catch (IllegalArgumentException e) {
