@@ -3,6 +3,8 @@ module io.meshcontrol.notify {
     requires transitive io.meshcontrol.core;
     requires tools.jackson.core;
     requires tools.jackson.databind;
+    requires jakarta.mail;
+    requires org.eclipse.angus.mail;
 
     exports io.meshcontrol.notify;
 }

@@ -6,6 +6,7 @@ import io.meshcontrol.core.state.Network;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import javax.net.ssl.SSLSocketFactory;
@@ -26,12 +27,14 @@ public final class Notifications implements AutoCloseable {
      * @param smtp    {@code notifications.smtp}: e-mail is off while its host is unset
      * @param timeout the wait for an answer (the spec's 15 s; tests shorten it)
      * @param tls     the sockets of https deliveries (tests trust their own receiver's certificate)
+     * @param mailProperties further Jakarta Mail properties (tests trust their mail server's certificate)
      */
     public record Settings(Tailnet tailnet, EgressGuard egress, AddressLookup lookup, MeshConfig.Smtp smtp,
-                           Duration timeout, SSLSocketFactory tls) {
+                           Duration timeout, SSLSocketFactory tls, Properties mailProperties) {
 
         public Settings(Tailnet tailnet, EgressGuard egress, AddressLookup lookup, MeshConfig.Smtp smtp) {
-            this(tailnet, egress, lookup, smtp, GuardedPost.TIMEOUT, (SSLSocketFactory) SSLSocketFactory.getDefault());
+            this(tailnet, egress, lookup, smtp, GuardedPost.TIMEOUT, (SSLSocketFactory) SSLSocketFactory.getDefault(),
+                    new Properties());
         }
     }
 
@@ -54,7 +57,8 @@ public final class Notifications implements AutoCloseable {
                 Thread.ofPlatform().daemon().name("webhook-timeouts").factory());
         HttpCourier http = new HttpCourier(egress, new GuardedPost(timer, settings.tls(), settings.timeout()),
                 settings.tailnet(), clock);
-        Courier mail = MailCourier.of(settings.smtp(), settings.tailnet(), network);
+        Courier mail = new MailCourier(settings.smtp(), settings.tailnet(),
+                () -> network.snapshots().current().users().values(), settings.mailProperties());
         EventObjects objects = new EventObjects(settings.tailnet(), id -> network.snapshots().current().user(id));
         return new Notifications(network, timer, new DeliveryWorker(network.webhooks(), objects, http, mail, clock)
                 .start());

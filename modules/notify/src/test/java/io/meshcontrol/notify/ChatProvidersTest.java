@@ -35,7 +35,8 @@ class ChatProvidersTest {
         receiver.now(net.clock.instant());
         notifications = Notifications.start(net.network, new Notifications.Settings(Tailnet.of("",
                 "https://mesh.example.com:8443"), new EgressGuard(false, true), WebhookDeliveryTest::literal,
-                WebhookDeliveryTest.NO_MAIL, Duration.ofSeconds(5), (SSLSocketFactory) SSLSocketFactory.getDefault()),
+                WebhookDeliveryTest.NO_MAIL, Duration.ofSeconds(5), (SSLSocketFactory) SSLSocketFactory.getDefault(),
+                new java.util.Properties()),
                 net.clock);
     }
 

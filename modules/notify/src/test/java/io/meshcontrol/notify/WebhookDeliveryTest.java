@@ -62,7 +62,8 @@ class WebhookDeliveryTest {
     Notifications start(Network network, EgressGuard guard, Duration timeout) {
         return Notifications.start(network, new Notifications.Settings(Tailnet.of("example.com",
                 "https://mesh.example.com"), guard, this::lookup, NO_MAIL, timeout,
-                (javax.net.ssl.SSLSocketFactory) javax.net.ssl.SSLSocketFactory.getDefault()), net.clock);
+                (javax.net.ssl.SSLSocketFactory) javax.net.ssl.SSLSocketFactory.getDefault(),
+                new java.util.Properties()), net.clock);
     }
 
     InetAddress[] lookup(String host) throws UnknownHostException {
