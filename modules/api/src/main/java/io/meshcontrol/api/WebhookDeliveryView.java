@@ -6,10 +6,11 @@ import java.util.List;
 /**
  * A finished delivery.
  *
- * @param status     the receiver's last HTTP status (250 for an e-mail the mail server took), 0 when none came
+ * @param status     the receiver's last HTTP status, {@code sent} for an e-mail the mail server took, absent when
+ *                   no answer came
  * @param error      what went wrong, absent when it was delivered
  * @param durationMs how long the last attempt took
  */
-public record WebhookDeliveryView(long id, List<String> eventTypes, int status, String error, int attempts,
+public record WebhookDeliveryView(long id, List<String> eventTypes, String status, String error, int attempts,
                                   long durationMs, Instant finishedAt) {
 }

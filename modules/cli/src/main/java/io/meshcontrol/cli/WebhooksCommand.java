@@ -29,7 +29,7 @@ final class WebhooksCommand extends CommandGroup {
     static final List<Output.Column<WebhookDeliveryView>> DELIVERY_COLUMNS = List.of(
             new Output.Column<>("FINISHED", d -> d.finishedAt().toString()),
             new Output.Column<>("EVENTS", d -> String.join(",", d.eventTypes())),
-            new Output.Column<>("STATUS", d -> d.status() == 0 ? "-" : Integer.toString(d.status())),
+            new Output.Column<>("STATUS", d -> d.status() == null ? "-" : d.status()),
             new Output.Column<>("ATTEMPTS", d -> Integer.toString(d.attempts())),
             new Output.Column<>("DURATION", d -> d.durationMs() + " ms"),
             new Output.Column<>("ERROR", d -> d.error() == null ? "" : d.error()));

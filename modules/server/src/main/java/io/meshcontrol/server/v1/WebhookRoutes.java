@@ -55,8 +55,10 @@ public final class WebhookRoutes {
         });
         routes.add("GET", "/api/v1/webhook/{endpointId}/deliveries", request -> {
             Caller caller = request.caller();
-            return Reply.ok(new WebhookDeliveryList(webhooks.deliveries(caller, request.pathParam("endpointId")).stream()
-                    .map(WebhookRoutes::view).toList()));
+            String id = request.pathParam("endpointId");
+            boolean mail = "email".equals(webhooks.get(caller, id).provider());
+            return Reply.ok(new WebhookDeliveryList(webhooks.deliveries(caller, id).stream()
+                    .map(d -> view(d, mail)).toList()));
         });
     }
 
@@ -69,8 +71,10 @@ public final class WebhookRoutes {
         return new IssuedWebhook(view(issued.endpoint()), issued.secret());
     }
 
-    private static WebhookDeliveryView view(WebhookDelivery d) {
-        return new WebhookDeliveryView(d.id(), d.eventTypes(), d.status(), d.error(), d.attempts(),
+    /** The spec's status of a delivery: the HTTP status, {@code sent} for e-mail the server took, none without. */
+    private static WebhookDeliveryView view(WebhookDelivery d, boolean mail) {
+        String status = mail && d.succeeded() ? "sent" : d.status() == 0 ? null : Integer.toString(d.status());
+        return new WebhookDeliveryView(d.id(), d.eventTypes(), status, d.error(), d.attempts(),
                 d.duration().toMillis(), d.finishedAt());
     }
 }
