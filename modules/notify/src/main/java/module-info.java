@@ -1,3 +1,10 @@
-/** Webhook and e-mail delivery with retries and the egress guard (filled by the webhook issue). */
+/** Webhook delivery (signed arrays, chat providers), e-mail, the durable outbox and its retries. */
 module io.meshcontrol.notify {
+    requires transitive io.meshcontrol.core;
+    requires tools.jackson.core;
+    requires tools.jackson.databind;
+    requires jakarta.mail;
+    requires org.eclipse.angus.mail;
+
+    exports io.meshcontrol.notify;
 }

@@ -4,6 +4,7 @@
 module io.meshcontrol.server {
     requires transitive io.meshcontrol.core;
     requires io.meshcontrol.api;
+    requires io.meshcontrol.notify;
     // ServerSettings.DerpMaps names the relay's MapUrlFetcher.Resolver.
     requires transitive io.meshcontrol.relay;
     requires tools.jackson.core;

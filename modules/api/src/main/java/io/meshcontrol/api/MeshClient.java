@@ -137,6 +137,44 @@ public final class MeshClient {
         send("DELETE", "api/v1/oauth-client/" + path(id), null, Void.class);
     }
 
+    public List<WebhookView> webhooks() {
+        return send("GET", "api/v1/webhook", null, WebhookList.class).webhooks();
+    }
+
+    public WebhookView webhook(String id) {
+        return send("GET", "api/v1/webhook/" + path(id), null, WebhookView.class);
+    }
+
+    public IssuedWebhook createWebhook(WebhookRequest request) {
+        return send("POST", "api/v1/webhook", request, IssuedWebhook.class);
+    }
+
+    public WebhookView updateWebhook(String id, List<String> subscriptions) {
+        return send("PATCH", "api/v1/webhook/" + path(id), new WebhookRequest(null, null, subscriptions),
+                WebhookView.class);
+    }
+
+    public void deleteWebhook(String id) {
+        send("DELETE", "api/v1/webhook/" + path(id), null, Void.class);
+    }
+
+    public IssuedWebhook rotateWebhook(String id) {
+        return send("POST", "api/v1/webhook/" + path(id) + "/rotate", null, IssuedWebhook.class);
+    }
+
+    public void testWebhook(String id) {
+        send("POST", "api/v1/webhook/" + path(id) + "/test", null, Void.class);
+    }
+
+    public List<WebhookDeliveryView> webhookDeliveries(String id) {
+        return send("GET", "api/v1/webhook/" + path(id) + "/deliveries", null, WebhookDeliveryList.class)
+                .deliveries();
+    }
+
+    public List<String> webhookEventTypes() {
+        return send("GET", "api/v1/webhook/event-types", null, WebhookEventTypes.class).eventTypes();
+    }
+
     public List<PreAuthKeyView> preAuthKeys() {
         return send("GET", "api/v1/preauthkey", null, PreAuthKeyList.class).preAuthKeys();
     }

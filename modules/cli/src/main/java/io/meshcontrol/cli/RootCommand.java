@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
                 ApiKeysCommand.class,
                 PreAuthKeysCommand.class,
                 OAuthClientsCommand.class,
+                WebhooksCommand.class,
                 NodesCommand.class,
                 AccessRequestsCommand.class,
                 SettingsCommand.class,

@@ -8,6 +8,7 @@ import io.meshcontrol.core.config.ConfigKey;
 import io.meshcontrol.core.config.ConfigSchema;
 import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.relay.map.DerpMapFile;
+import io.meshcontrol.notify.Notifications;
 import io.meshcontrol.server.MeshServer;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every configuration key is either read by the product or marked as not supported yet in {@link ConfigSchema}, and
- * no marked key is read. "Read" means: the compiled code of the cli, server and relay modules, or of core outside its
+ * no marked key is read. "Read" means: the compiled code of the cli, server, notify and relay modules, or of core outside its
  * config package, calls the key's accessor on the {@link MeshConfig} record tree. A developer who adds a key must use
  * it or mark it; one who starts using a marked key must drop the mark (and docs/configuration.md says so).
  */
@@ -70,7 +71,8 @@ class UnsupportedKeysTest {
                 clientSettingsNames.addAll(constantPool(file.bytes()).strings());
             }
         }
-        for (Class<?> anchor : List.of(ServeCommand.class, MeshServer.class, DerpMapFile.class, ConfigSchema.class)) {
+        for (Class<?> anchor : List.of(ServeCommand.class, MeshServer.class, DerpMapFile.class, Notifications.class,
+                ConfigSchema.class)) {
             for (ClassFile file : classFiles(anchor)) {
                 if (!file.name().startsWith("io/meshcontrol/core/config/")) {
                     called.addAll(constantPool(file.bytes()).meshConfigAccessors());

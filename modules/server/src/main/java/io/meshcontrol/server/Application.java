@@ -1,10 +1,13 @@
 package io.meshcontrol.server;
 
 import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.PolicyFileWatcher;
+import io.meshcontrol.notify.Notifications;
+import io.meshcontrol.notify.Tailnet;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -21,11 +24,14 @@ public final class Application implements AutoCloseable {
     private final Network network;
     private final MeshServer server;
     private final PolicyFileWatcher policyWatcher;
+    private final Notifications notifications;
 
-    private Application(Network network, MeshServer server, PolicyFileWatcher policyWatcher) {
+    private Application(Network network, MeshServer server, PolicyFileWatcher policyWatcher,
+                        Notifications notifications) {
         this.network = network;
         this.server = server;
         this.policyWatcher = policyWatcher;
+        this.notifications = notifications;
     }
 
     /**
@@ -67,10 +73,15 @@ public final class Application implements AutoCloseable {
             }
             watcher = PolicyFileWatcher.start(network.policies());
         }
+        Notifications notifications = Notifications.start(network, new Notifications.Settings(
+                Tailnet.of(config.dns().baseDomain(), config.serverUrl()),
+                new EgressGuard(config.egress().denyPrivateTargets(), config.egress().allowLoopbackTargets()),
+                launch.resolver()::resolve, config.notifications().smtp()), launch.clock());
         try {
             MeshServer server = MeshServer.start(ServerSettings.from(config, launch), network, launch.clock());
-            return new Application(network, server, watcher);
+            return new Application(network, server, watcher, notifications);
         } catch (RuntimeException e) {
+            notifications.close();
             if (watcher != null) {
                 watcher.close();
             }
@@ -102,5 +113,11 @@ public final class Application implements AutoCloseable {
             policyWatcher.close();
         }
         server.close();
+        notifications.close();
+    }
+
+    /** Webhook, chat and e-mail delivery. */
+    public Notifications notifications() {
+        return notifications;
     }
 }

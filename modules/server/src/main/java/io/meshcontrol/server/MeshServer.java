@@ -52,11 +52,13 @@ import io.meshcontrol.server.v1.PreAuthKeyRoutes;
 import io.meshcontrol.server.v1.SettingsRoutes;
 import io.meshcontrol.server.v1.ServerRoutes;
 import io.meshcontrol.server.v1.UserRoutes;
+import io.meshcontrol.server.v1.WebhookRoutes;
 import io.meshcontrol.server.identity.OidcIssuers;
 import io.meshcontrol.server.v1.OAuthClientRoutes;
 import io.meshcontrol.server.v2.KeyRoutes;
 import io.meshcontrol.server.v2.OAuthTokenRoutes;
 import io.meshcontrol.server.v2.V2Routes;
+import io.meshcontrol.server.v2.WebhookResource;
 import io.meshcontrol.server.v2.VendorApi;
 import io.meshcontrol.server.v2.VendorAuthentication;
 import io.meshcontrol.server.v2.VendorErrors;
@@ -140,6 +142,7 @@ public final class MeshServer implements AutoCloseable {
         new ApiKeyRoutes(network.apiKeys(), clock).register(routes);
         new PreAuthKeyRoutes(network.preAuthKeys(), clock).register(routes);
         new OAuthClientRoutes(network.oauthClients()).register(routes);
+        new WebhookRoutes(network.webhooks()).register(routes);
         // /api/v2: every operation through one V2Routes, which /api/v2/docs lists.
         V2Routes v2 = new V2Routes(routes, network.tailnetId());
         // ID tokens of workload identities (and OIDC login) are checked against their issuers' published keys.
@@ -162,6 +165,7 @@ public final class MeshServer implements AutoCloseable {
                 oidc == null ? AuthRoutes.BY_ADMINISTRATOR : oidc).register(routes);
         new DocsRoutes(settings.version()).register(routes);
         new VendorApi(network, settings.baseDomain(), settings.version(), clock).register(v2);
+        new WebhookResource(network.webhooks()).register(v2);
         // One pipeline of stages (metrics, worker dispatch, error ids, authentication) for /api/v1 and /machine/*.
         RequestPipeline pipeline = new RequestPipeline(httpMetrics, workers);
         ControlTransport control = new ControlTransport(noiseKey, pipeline, clock);

@@ -10,6 +10,7 @@ import io.meshcontrol.api.AuthRegisterRequest;
 import io.meshcontrol.api.NodeRequest;
 import io.meshcontrol.api.OAuthClientRequest;
 import io.meshcontrol.api.PolicyDocument;
+import io.meshcontrol.api.WebhookRequest;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.RoutesRequest;
 import io.meshcontrol.api.SettingsView;
@@ -43,6 +44,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -178,6 +180,7 @@ class ApiContractTest {
             exerciseServerAndDocs(admin);
             exerciseUsersAndKeys(admin);
             exerciseOAuthClients(admin);
+            exerciseWebhooks(admin);
             exerciseNodes(admin);
             exerciseAccessRequests(admin);
             exercisePolicyAndSettings(admin);
@@ -207,7 +210,7 @@ class ApiContractTest {
 
     private void exerciseUsersAndKeys(String admin) {
         powerless = JSON.readTree(call("POST", "/api/v1/apikey", admin,
-                body(new ApiKeyRequest(null, List.of("webhooks:read"), "probe", null)), 201).body()).get("secret")
+                body(new ApiKeyRequest(null, List.of("device_invites:read"), "probe", null)), 201).body()).get("secret")
                 .asString();
         String odin = id(call("POST", "/api/v1/user", admin,
                 body(new UserRequest("odin", "Odin", "odin@example.com", "it-admin")), 201));
@@ -277,6 +280,27 @@ class ApiContractTest {
         call("PATCH", "/api/v1/oauth-client/" + identity, admin, body(OAuthClientRequest.subject("repo:acme/app")), 200);
         call("PATCH", "/api/v1/oauth-client/" + client, admin, body(OAuthClientRequest.subject("x")), 400);
         call("DELETE", "/api/v1/oauth-client/" + client, admin, null, 204);
+    }
+
+    private void exerciseWebhooks(String admin) {
+        // A private address: allowed by default, and nothing listens there (the test event just fails later).
+        JsonNode issued = JSON.readTree(call("POST", "/api/v1/webhook", admin, body(new WebhookRequest(
+                "http://10.0.0.1/hook", null, List.of("nodeCreated"))), 201).body());
+        String id = issued.get("webhook").get("id").asString();
+        call("POST", "/api/v1/webhook", admin, body(new WebhookRequest("http://127.0.0.1/hook", null, List.of())),
+                400);
+        call("POST", "/api/v1/webhook", powerless, body(new WebhookRequest("http://10.0.0.1/hook", null, List.of())),
+                403);
+        call("GET", "/api/v1/webhook", admin, null, 200);
+        call("GET", "/api/v1/webhook/event-types", admin, null, 200);
+        call("GET", "/api/v1/webhook/" + id, admin, null, 200);
+        call("PATCH", "/api/v1/webhook/" + id, admin, body(new WebhookRequest(null, null, List.of("userCreated"))),
+                200);
+        call("PATCH", "/api/v1/webhook/" + id, admin, body(new WebhookRequest(null, null, List.of("nosuch"))), 400);
+        call("POST", "/api/v1/webhook/" + id + "/rotate", admin, null, 200);
+        call("POST", "/api/v1/webhook/" + id + "/test", admin, null, 202);
+        call("GET", "/api/v1/webhook/" + id + "/deliveries", admin, null, 200);
+        call("DELETE", "/api/v1/webhook/" + id, admin, null, 204);
     }
 
     private void exerciseNodes(String admin) {
@@ -424,7 +448,7 @@ class ApiContractTest {
             String method = operation.substring(0, operation.indexOf(' '));
             String template = operation.substring(operation.indexOf(' ') + 1);
             String path = template.replace("{id}", "999999").replace("{prefix}", "nosuchprefix")
-                    .replace("{clientId}", "nosuchclient");
+                    .replace("{clientId}", "nosuchclient").replace("{endpointId}", "nosuchendpoint");
             String body = PROBE_BODIES.get(operation);
             Set<String> statuses = contract.unchecked();
             if (statuses.contains(operation + " 401")) {
@@ -461,7 +485,9 @@ class ApiContractTest {
             Map.entry("POST /api/v1/oauth-client", "{\"scopes\": [\"dns\"]}"),
             Map.entry("PATCH /api/v1/oauth-client/{clientId}", "{\"description\": \"probe\"}"),
             Map.entry("POST /api/v1/access-request",
-                    "{\"group\": \"group:oncall\", \"reason\": \"probe\", \"duration\": \"1h\"}"));
+                    "{\"group\": \"group:oncall\", \"reason\": \"probe\", \"duration\": \"1h\"}"),
+            Map.entry("POST /api/v1/webhook", "{\"url\": \"http://10.0.0.1/hook\"}"),
+            Map.entry("PATCH /api/v1/webhook/{endpointId}", "{\"subscriptions\": []}"));
 
     private Node join(String authKey, String hostname, String hostinfo) {
         return server.network.registrations().withAuthKey(new Registrations.Request(

@@ -73,6 +73,8 @@ class AuthMatrixTest {
             Map.entry("PATCH /api/v1/oauth-client/{clientId}", "{\"description\": \"probe\"}"),
             Map.entry("POST /api/v1/access-request",
                     "{\"group\": \"group:probe\", \"reason\": \"probe\", \"duration\": \"1h\"}"),
+            Map.entry("POST /api/v1/webhook", "{\"url\": \"http://10.0.0.1/hook\"}"),
+            Map.entry("PATCH /api/v1/webhook/{endpointId}", "{\"subscriptions\": []}"),
             Map.entry("POST /verify", "{\"NodePublic\": \"nodekey:" + "0".repeat(64) + "\"}"));
 
     @TempDir
@@ -257,6 +259,8 @@ class AuthMatrixTest {
     /** The template with each path parameter replaced by a target made for this one request. */
     private String concrete(String template) {
         Map<String, Supplier<String>> targets = Map.of(
+                "/api/v1/webhook/{endpointId}", () -> post("/api/v1/webhook", "{\"url\": \"http://10.0.0.1/hook\"}",
+                        201).get("webhook").get("id").asString(),
                 "/api/v1/user/{id}", () -> field(post("/api/v1/user",
                         "{\"name\": \"target-" + serial.incrementAndGet() + "\"}", 201), "id"),
                 "/api/v1/apikey/{prefix}", () -> prefix(mintKey(null, List.of("api_access_tokens:read"), null)),

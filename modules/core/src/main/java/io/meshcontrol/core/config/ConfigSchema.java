@@ -171,20 +171,14 @@ public final class ConfigSchema {
                     "Longest lifetime a pre-auth key may be created with; longer requests are refused.")
                     .withCheck(Checks.atLeast(Duration.ofHours(1))),
 
-            optionalString("notifications.smtp.host", null, "Mail server for e-mail notifications; unset disables e-mail.")
-                    .notYet(Support.NOT_YET),
+            optionalString("notifications.smtp.host", null, "Mail server for e-mail notifications; unset disables e-mail."),
             integer("notifications.smtp.port", 0, "Mail server port; 0 picks 587 (starttls), 465 (tls) or 25 (none).")
-                    .withCheck(Checks.between(0, 65535))
-                    .notYet(Support.NOT_YET),
-            optionalString("notifications.smtp.username", null, "Mail server login.")
-                    .notYet(Support.NOT_YET),
-            optionalString("notifications.smtp.password", null, "Mail server password.")
-                    .notYet(Support.NOT_YET),
-            string("notifications.smtp.from", "", "Sender address; required with a mail server.").withCheck(Checks.emailOrEmpty())
-                    .notYet(Support.NOT_YET),
+                    .withCheck(Checks.between(0, 65535)),
+            optionalString("notifications.smtp.username", null, "Mail server login."),
+            optionalString("notifications.smtp.password", null, "Mail server password."),
+            string("notifications.smtp.from", "", "Sender address; required with a mail server.").withCheck(Checks.emailOrEmpty()),
             choice("notifications.smtp.encryption", MeshConfig.Smtp.Encryption.class, MeshConfig.Smtp.Encryption.STARTTLS,
-                    "starttls upgrades a plain connection, tls is implicit TLS, none sends in clear.")
-                    .notYet(Support.NOT_YET),
+                    "starttls upgrades a plain connection, tls is implicit TLS, none sends in clear."),
 
             bool("client_updates.check", true, "Look up the latest stable client release every client_updates.interval.")
                     .notYet(Support.NOT_YET),

@@ -215,4 +215,12 @@ public sealed interface MeshEvent {
             return "nodeChanged";
         }
     }
+
+    /** A test event asked for one endpoint; it needs no subscription. */
+    record WebhookTest(Instant at, String endpointId, String actor) implements MeshEvent {
+        @Override
+        public String type() {
+            return "test";
+        }
+    }
 }

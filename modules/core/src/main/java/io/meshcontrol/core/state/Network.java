@@ -19,6 +19,7 @@ import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.TailnetStore;
 import io.meshcontrol.core.store.UserStore;
 import io.meshcontrol.core.store.VipServiceStore;
+import io.meshcontrol.core.store.WebhookStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -50,6 +51,7 @@ public final class Network {
     private final VipServices vipServices;
     private final Posture posture;
     private final AccessRequests accessRequests;
+    private final Webhooks webhooks;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -104,6 +106,7 @@ public final class Network {
         this.posture = new Posture(jdbi, new PostureStore(), nodeStore, clock);
         this.accessRequests = new AccessRequests(jdbi, new AccessRequestStore(), userStore, audit, policies, snapshots,
                 clock);
+        this.webhooks = new Webhooks(jdbi, new WebhookStore(), audit, snapshots, clock);
     }
 
     /** The database, for core's own tests. */
@@ -207,5 +210,10 @@ public final class Network {
     /** Just-in-time group memberships; {@link AccessRequests#approvers()} are the people who decide them. */
     public AccessRequests accessRequests() {
         return accessRequests;
+    }
+
+    /** Webhook endpoints and their deliveries (the outbox and the history). */
+    public Webhooks webhooks() {
+        return webhooks;
     }
 }
