@@ -1,6 +1,8 @@
 package io.meshcontrol.notify;
 
+import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.event.MeshEvent;
+import io.meshcontrol.core.model.AccessRequest;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
 import java.time.format.DateTimeFormatter;
@@ -57,6 +59,19 @@ final class EventObjects {
             case MeshEvent.UserDeleted e -> user(e.user(), data, "deleted");
             case MeshEvent.PolicyUpdated e -> "The policy was updated";
             case MeshEvent.WebhookTest e -> "This is a test event from " + tailnet.name();
+            case MeshEvent.AccessRequestEvent e -> accessRequest(e, data);
+            case MeshEvent.SshRecordingFailed e -> {
+                node(e.node(), data);
+                data.put("event", e.event());
+                data.put("srcNode", e.srcNode() == null ? Long.toString(e.srcNodeId()) : e.srcNode().stableId());
+                data.put("sshUser", e.sshUser());
+                data.put("localUser", e.localUser());
+                var attempts = data.putArray("attempts");
+                e.attempts().forEach(a -> attempts.addObject().put("recorder", a.recorder())
+                        .put("failureMessage", a.failureMessage()));
+                yield "An SSH session to " + deviceName(e.node()) + " as " + e.localUser() + " could not be recorded ("
+                        + e.event() + ")";
+            }
             case MeshEvent.NodeEvent e -> {
                 node(e.node(), data);
                 yield "Node " + deviceName(e.node()) + " " + switch (e.type()) {
@@ -72,6 +87,31 @@ final class EventObjects {
             }
             default -> event.type();
         };
+    }
+
+    /**
+     * Access request events (the spec leaves their data open; docs/access-requests.md): the user's fields, then the
+     * request's id, group, reason, duration, state, who acted and, once approved, when the membership ends.
+     */
+    private String accessRequest(MeshEvent.AccessRequestEvent e, ObjectNode data) {
+        AccessRequest request = e.request();
+        user(e.user(), data);
+        data.put("requestID", Long.toString(request.id()));
+        data.put("group", request.group());
+        data.put("reason", request.reason());
+        data.put("duration", GoDuration.format(request.duration()));
+        data.put("state", request.state().wireName());
+        data.put("actor", e.actor());
+        if (request.expiresAt() != null) {
+            data.put("expiration", DateTimeFormatter.ISO_INSTANT.format(request.expiresAt()));
+        }
+        String what = switch (e) {
+            case MeshEvent.AccessRequestCreated c -> "asked to join ";
+            case MeshEvent.AccessRequestApproved a -> "was granted ";
+            case MeshEvent.AccessRequestDenied d -> "was refused ";
+            case MeshEvent.AccessRequestRevoked r -> "no longer has ";
+        };
+        return "User " + e.user().loginName() + " " + what + request.group();
     }
 
     private String user(User user, ObjectNode data, String what) {

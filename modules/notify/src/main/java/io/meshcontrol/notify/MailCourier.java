@@ -1,7 +1,5 @@
 package io.meshcontrol.notify;
 
-import io.meshcontrol.core.auth.RoleScopes;
-import io.meshcontrol.core.auth.Scopes;
 import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.model.PendingDelivery;
 import io.meshcontrol.core.model.User;
@@ -35,7 +33,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * Delivers to e-mail endpoints with Jakarta Mail: one message per event (a delivery holds one), subject the network
  * name and the message, body the message, type, time and data JSON. Recipients are resolved at send time
- * ({@code approvers}: every user whose role may manage users, by e-mail), each mailed once, bad addresses skipped.
+ * ({@code approvers}: the people who decide access requests, by e-mail), each mailed once, bad addresses skipped.
  * Authentication is PLAIN only inside TLS, CRAM-MD5 otherwise or when it is all the server offers; a server that
  * offers only LOGIN is refused with an error saying so. Outcomes follow the spec's e-mail rows: nobody to mail is
  * final; a lookup, connection or authentication failure is retried; a rejected sender, recipient or message is
@@ -48,14 +46,14 @@ final class MailCourier implements Courier {
 
     private final MeshConfig.Smtp smtp;
     private final Tailnet tailnet;
-    private final Supplier<Collection<User>> users;
+    private final Supplier<Collection<User>> approvers;
     private final Properties extra;
 
     /** @param extra further Jakarta Mail properties (tests trust their server's certificate) */
-    MailCourier(MeshConfig.Smtp smtp, Tailnet tailnet, Supplier<Collection<User>> users, Properties extra) {
+    MailCourier(MeshConfig.Smtp smtp, Tailnet tailnet, Supplier<Collection<User>> approvers, Properties extra) {
         this.smtp = smtp;
         this.tailnet = tailnet;
-        this.users = users;
+        this.approvers = approvers;
         this.extra = extra;
     }
 
@@ -200,9 +198,8 @@ final class MailCourier implements Courier {
         return addresses;
     }
 
-    /** The e-mail of every user whose role may manage users (owner, admin, it-admin): who decides access requests. */
+    /** The e-mail of every user who may decide access requests ({@code AccessRequests.approvers}), read now. */
     private List<String> approvers() {
-        return users.get().stream().filter(u -> Scopes.covers(RoleScopes.of(u.role()), "users"))
-                .map(User::email).toList();
+        return approvers.get().stream().map(User::email).toList();
     }
 }

@@ -58,7 +58,7 @@ public final class Notifications implements AutoCloseable {
         HttpCourier http = new HttpCourier(egress, new GuardedPost(timer, settings.tls(), settings.timeout()),
                 settings.tailnet(), clock);
         Courier mail = new MailCourier(settings.smtp(), settings.tailnet(),
-                () -> network.snapshots().current().users().values(), settings.mailProperties());
+                network.accessRequests()::approvers, settings.mailProperties());
         EventObjects objects = new EventObjects(settings.tailnet(), id -> network.snapshots().current().user(id));
         return new Notifications(network, timer, new DeliveryWorker(network.webhooks(), objects, http, mail, clock)
                 .start());

@@ -79,7 +79,7 @@ class MailDeliveryTest {
         String id = endpoint("ops@example.com,approvers,OPS@example.com,approvers");
         // Approvers are who they are when the mail goes: these come after the endpoint was made.
         net.network.users().create(net.admin, new Users.NewUser("boss", null, "boss@example.com", Role.ADMIN));
-        net.network.users().create(net.admin, new Users.NewUser("it", null, null, Role.IT_ADMIN));
+        net.network.users().create(net.admin, new Users.NewUser("netadmin", null, null, Role.NETWORK_ADMIN));
         net.network.webhooks().update(net.admin, id, List.of("userCreated"));
         net.network.users().create(net.admin, new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
         await("three sent deliveries", () -> history(id).size() == 3);

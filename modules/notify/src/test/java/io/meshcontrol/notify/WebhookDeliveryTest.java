@@ -13,6 +13,7 @@ import io.meshcontrol.core.model.PendingDelivery;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.WebhookDelivery;
 import io.meshcontrol.core.net.IpAddress;
+import io.meshcontrol.core.state.AccessRequests;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.Webhooks;
 import io.meshcontrol.core.testing.TestNetwork;
@@ -128,6 +129,36 @@ class WebhookDeliveryTest {
         assertEquals(1, delivery.attempts());
         assertNull(delivery.error());
         assertEquals(List.of("userCreated"), delivery.eventTypes());
+    }
+
+    @Test
+    void accessRequestEventsCarryTheUserAndTheRequest() {
+        Webhooks.Issued hook = endpoint("/requests", "", "accessRequestCreated", "accessRequestApproved");
+        net.user("ops", Role.NETWORK_ADMIN);
+        net.user("odin", Role.MEMBER);
+        net.policy("""
+                {"groups": {"group:oncall": ["ops@"]},
+                 "acls": [{"action": "accept", "src": ["group:oncall"], "dst": ["*:*"]}]}
+                """);
+        var request = network.accessRequests().create(net.callerFor("odin", null),
+                new AccessRequests.NewRequest(null, "group:oncall", "incident 42", "2h"));
+        network.accessRequests().approve(net.callerFor("ops", null), request.id());
+        await("both deliveries", () -> receiver.at("/requests").stream()
+                .mapToInt(r -> EventObjects.JSON.readTree(r.body()).size()).sum() == 2);
+
+        List<JsonNode> events = receiver.at("/requests").stream()
+                .flatMap(r -> EventObjects.JSON.readTree(r.body()).valueStream()).toList();
+        JsonNode approved = events.stream().filter(e -> e.get("type").asString().equals("accessRequestApproved"))
+                .findFirst().orElseThrow();
+        JsonNode data = approved.get("data");
+        assertEquals("odin", data.get("user").asString());
+        assertEquals(Long.toString(request.id()), data.get("requestID").asString());
+        assertEquals("group:oncall", data.get("group").asString());
+        assertEquals("incident 42", data.get("reason").asString());
+        assertEquals("2h", data.get("duration").asString());
+        assertEquals("approved", data.get("state").asString());
+        assertEquals("2026-01-01T02:00:00Z", data.get("expiration").asString());
+        assertEquals("User odin was granted group:oncall", approved.get("message").asString());
     }
 
     @Test
