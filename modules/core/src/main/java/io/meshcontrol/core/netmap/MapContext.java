@@ -1,5 +1,6 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.apps.AppConnectors;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DERPNode;
 import io.meshcontrol.core.wire.DERPRegion;
@@ -13,8 +14,14 @@ import java.util.Map;
  * @param baseDomain MagicDNS suffix: node names are {@code <name>.<baseDomain>.}
  * @param dnsConfig the DNS configuration sent to every node
  * @param derpMap the relay map sent to every node (as {@link #derpMapFor} adapts it to the client)
+ * @param apps the apps in force: connectors' capabilities, split DNS to them ({@link AppDns})
  */
-public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap) {
+public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap, AppDns apps) {
+
+    /** A context without apps. */
+    public MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap) {
+        this(tailnetId, baseDomain, dnsConfig, derpMap, AppDns.NONE);
+    }
 
     /**
      * The first capability version whose clients pin a relay's certificate by its hash ({@code CertName:
@@ -25,11 +32,15 @@ public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfi
     private static final String PIN_PREFIX = "sha256-raw:";
 
     public MapContext withDnsConfig(DNSConfig dns) {
-        return new MapContext(tailnetId, baseDomain, dns, derpMap);
+        return new MapContext(tailnetId, baseDomain, dns, derpMap, apps);
     }
 
     public MapContext withDerpMap(DERPMap map) {
-        return new MapContext(tailnetId, baseDomain, dnsConfig, map);
+        return new MapContext(tailnetId, baseDomain, dnsConfig, map, apps);
+    }
+
+    public MapContext withApps(AppConnectors connectors) {
+        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, AppDns.of(connectors));
     }
 
     /** The relay map for a client of {@code capVersion}. */
