@@ -17,6 +17,7 @@ import picocli.CommandLine.Option;
                 PreAuthKeysCommand.class,
                 OAuthClientsCommand.class,
                 NodesCommand.class,
+                AppsCommand.class,
                 SettingsCommand.class,
                 AuthCommand.class,
                 PolicyCommand.class,
