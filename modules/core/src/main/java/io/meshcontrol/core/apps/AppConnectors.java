@@ -32,10 +32,15 @@ public final class AppConnectors {
     public static final AppConnectors NONE = new AppConnectors(List.of());
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    /** Addresses that are not the internet: a static route inside one of these stays routed through its connector. */
-    private static final List<IpPrefix> PRIVATE = List.of("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
-            "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "0.0.0.0/8", "fc00::/7", "fe80::/10", "::1/128")
-            .stream().map(IpPrefix::parse).toList();
+    /**
+     * Addresses that are not globally reachable (private, shared, loopback, link-local, documentation and benchmark
+     * ranges): a static route inside one stays routed through its connector, and no endpoint in one is a public
+     * address.
+     */
+    private static final List<IpPrefix> PRIVATE = List.of("0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10",
+            "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.168.0.0/16",
+            "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4", "::1/128", "fc00::/7", "fe80::/10",
+            "2001:db8::/32").stream().map(IpPrefix::parse).toList();
 
     private final List<App> apps;
 

@@ -175,13 +175,13 @@ class AppConnectorMapTest {
 
     @Test
     void aMachineBehindAConnectorsPublicAddressSkipsItsPublicAppRoutesAndDnsButKeepsPrivateOnes() {
-        app("github", List.of("github.com"), List.of("*"), List.of("10.20.0.0/16", "192.0.2.0/24"));
-        Node here = connector("here", "tag:connector", 41001, "203.0.113.7:41641", "140.82.112.3/32",
-                "10.20.0.0/16", "192.0.2.0/24");
-        Node there = connector("there", "tag:other", 41002, "198.51.100.9:41641", "140.82.112.4/32");
+        app("github", List.of("github.com"), List.of("*"), List.of("10.20.0.0/16", "140.82.0.0/16"));
+        Node here = connector("here", "tag:connector", 41001, "81.2.69.7:41641", "140.82.112.3/32",
+                "10.20.0.0/16", "140.82.0.0/16");
+        Node there = connector("there", "tag:other", 41002, "90.1.2.9:41641", "140.82.112.4/32");
         network.presence().connected(here);
         network.presence().connected(there);
-        Node laptop = laptop("203.0.113.7:50000");
+        Node laptop = laptop("81.2.69.7:50000");
         MapSessionState session = new MapSessionState(laptop.id(), 142);
         MapResponse map = session.initial(inputs());
 
@@ -189,12 +189,22 @@ class AppConnectorMapTest {
         assertEquals(Set.of("140.82.112.4/32"), routesOf(map.peers(), there), "the other site's connector is used");
         assertEquals(List.of(url(there, 41002)), resolvers(map, "github.com"));
 
-        Node moved = reports(laptop, "192.0.2.200:50000");
+        Node moved = reports(laptop, "90.1.2.200:50000");
         MapResponse delta = session.update(new ChangeSet(Set.of(moved.id()), Set.of(), false), inputs())
                 .orElseThrow();
-        assertEquals(Set.of("10.20.0.0/16", "140.82.112.3/32", "192.0.2.0/24"), routesOf(delta.peersChanged(), here),
+        assertEquals(Set.of("10.20.0.0/16", "140.82.0.0/16", "140.82.112.3/32"), routesOf(delta.peersChanged(), here),
                 "a new address gives a new map");
         assertEquals(List.of(url(here, 41001), url(there, 41002)), resolvers(delta, "github.com"));
+    }
+
+    @Test
+    void onlyGloballyReachableEndpointsArePublicAddresses() {
+        app("github", List.of("github.com"), List.of("*"), List.of());
+        Node connector = connector("c", "tag:connector", 41555, "192.0.2.2:41641");
+        network.presence().connected(connector);
+        MapResponse laptop = mapOf(laptop("192.0.2.2:50000"));
+        assertEquals(List.of(url(connector, 41555)), resolvers(laptop, "github.com"),
+                "two machines on one documentation-range (or private) address are not skipped");
     }
 
     private static Set<String> routesOf(List<io.meshcontrol.core.wire.Node> peers, Node connector) {
