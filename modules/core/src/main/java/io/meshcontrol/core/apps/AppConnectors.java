@@ -62,11 +62,26 @@ public final class AppConnectors {
 
     /** Whether the machine runs the connector ({@code --advertise-connector}): only tagged machines count. */
     public static boolean runsConnector(Node node) {
-        // The cheap test first: most machines are not connectors, and their Hostinfo need not be parsed.
-        if (!node.isTagged() || node.hostinfo() == null || !node.hostinfo().contains("AppConnector")) {
+        // The cheap test first: most machines are not connectors (clients send "AppConnector":false), and their
+        // Hostinfo need not be parsed.
+        if (!node.isTagged() || !saysTrue(node.hostinfo(), "\"AppConnector\"")) {
             return false;
         }
         return Boolean.TRUE.equals(Hostinfo.parse(node.hostinfo()).fields().appConnector());
+    }
+
+    /** Whether {@code json} has {@code key} followed by {@code : true} (a pre-check: the caller parses to be sure). */
+    private static boolean saysTrue(String json, String key) {
+        if (json == null) {
+            return false;
+        }
+        for (int at = json.indexOf(key); at >= 0; at = json.indexOf(key, at + 1)) {
+            String rest = json.substring(at + key.length()).stripLeading();
+            if (rest.startsWith(":") && rest.substring(1).stripLeading().startsWith("true")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The apps the machine acts for: it runs the connector and one of its tags (or any tag) is a selector. */
@@ -170,11 +185,11 @@ public final class AppConnectors {
 
     /** Whether the two machines report the same public IPv4 address (and the connector acts for some app). */
     public boolean sharesPublicAddress(Node viewer, Node connector) {
-        if (appsOf(connector).isEmpty()) {
+        if (apps.isEmpty()) {
             return false;
         }
         Optional<IpAddress> mine = publicIpv4(viewer);
-        return mine.isPresent() && mine.equals(publicIpv4(connector));
+        return mine.isPresent() && mine.equals(publicIpv4(connector)) && !appsOf(connector).isEmpty();
     }
 
     /** The first public IPv4 address among the machine's reported endpoints. */

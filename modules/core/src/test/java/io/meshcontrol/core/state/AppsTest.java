@@ -151,6 +151,16 @@ class AppsTest {
     }
 
     @Test
+    void theConnectorFlagIsReadFromTheHostinfoHoweverItIsSpaced() {
+        create("github", List.of("github.com"), List.of());
+        Node joined = connector("tag:connector", false);
+        Node spaced = net.network.nodes().updateFromClient(joined.id(), null, null,
+                "{\"Hostname\": \"c\", \"AppConnector\" :  true, \"RoutableIPs\": [\"140.82.112.3/32\"]}",
+                List.of(IpPrefix.parse("140.82.112.3/32")));
+        assertEquals(List.of("140.82.112.3/32"), approved(spaced));
+    }
+
+    @Test
     void anAppCreatedAfterTheConnectorLearnedApprovesWhatItAdvertises() {
         Node connector = advertise(connector("tag:connector", true), "140.82.112.3/32");
         assertEquals(List.of(), approved(connector));
