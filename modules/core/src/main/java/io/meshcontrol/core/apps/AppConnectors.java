@@ -162,8 +162,9 @@ public final class AppConnectors {
 
     /**
      * The connector's approved routes that {@code viewer} does not get because both are behind the same public IPv4
-     * address: its single-address (learned) routes and the public prefixes inside its apps' static routes. Private
-     * prefixes stay routed through it. Empty when the addresses differ or either has none.
+     * address: its learned routes (single addresses that are not static routes themselves) and the public prefixes
+     * inside its apps' static routes. Private prefixes of static routes stay routed through it. Empty when the
+     * addresses differ or either has none.
      */
     public Set<IpPrefix> skippedRoutes(Node viewer, Node connector) {
         if (!sharesPublicAddress(viewer, connector)) {
@@ -175,8 +176,9 @@ public final class AppConnectors {
             if (RoutePrefixes.isExit(route)) {
                 continue;
             }
+            boolean learned = isSingleAddress(route) && !staticRoutes.contains(route);
             boolean inStatic = staticRoutes.stream().anyMatch(s -> s.contains(route));
-            if ((isSingleAddress(route) && !isPrivate(route)) || (inStatic && !isPrivate(route))) {
+            if (learned || (inStatic && !isPrivate(route))) {
                 skipped.add(route);
             }
         }
@@ -236,11 +238,11 @@ public final class AppConnectors {
         return apps.stream().flatMap(app -> app.routes().stream()).map(IpPrefix::parse).toList();
     }
 
-    static boolean isSingleAddress(IpPrefix route) {
+    private static boolean isSingleAddress(IpPrefix route) {
         return route.bits() == route.address().bitLength();
     }
 
-    static boolean isPrivate(IpPrefix route) {
+    private static boolean isPrivate(IpPrefix route) {
         return PRIVATE.stream().anyMatch(p -> p.contains(route));
     }
 }

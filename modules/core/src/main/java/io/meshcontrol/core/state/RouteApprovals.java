@@ -133,7 +133,7 @@ public final class RouteApprovals {
     private Node withAppRoutes(Handle h, Node node) {
         AppConnectors current = apps.current();
         boolean connector = !current.isEmpty() && AppConnectors.runsConnector(node);
-        if (!connector && node.approvedRoutes().stream().noneMatch(RouteApprovals::isSingleAddress)) {
+        if (!connector && node.approvedRoutes().stream().allMatch(RoutePrefixes::isExit)) {
             return node; // no app can have approved anything here: costs no query
         }
         Set<IpPrefix> approvable = current.approvable(node);
@@ -181,10 +181,6 @@ public final class RouteApprovals {
                 }
             });
         }
-    }
-
-    private static boolean isSingleAddress(IpPrefix route) {
-        return route.bits() == route.address().bitLength();
     }
 
     private static MeshException unknown(long id) {

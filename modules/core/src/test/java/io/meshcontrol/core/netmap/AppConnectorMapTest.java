@@ -177,7 +177,7 @@ class AppConnectorMapTest {
     void aMachineBehindAConnectorsPublicAddressSkipsItsPublicAppRoutesAndDnsButKeepsPrivateOnes() {
         app("github", List.of("github.com"), List.of("*"), List.of("10.20.0.0/16", "140.82.0.0/16"));
         Node here = connector("here", "tag:connector", 41001, "81.2.69.7:41641", "140.82.112.3/32",
-                "10.20.0.0/16", "140.82.0.0/16");
+                "10.30.0.7/32", "10.20.0.0/16", "140.82.0.0/16");
         Node there = connector("there", "tag:other", 41002, "90.1.2.9:41641", "140.82.112.4/32");
         network.presence().connected(here);
         network.presence().connected(there);
@@ -185,14 +185,16 @@ class AppConnectorMapTest {
         MapSessionState session = new MapSessionState(laptop.id(), 142);
         MapResponse map = session.initial(inputs());
 
-        assertEquals(Set.of("10.20.0.0/16"), routesOf(map.peers(), here), "only the private static prefix");
+        assertEquals(Set.of("10.20.0.0/16"), routesOf(map.peers(), here),
+                "only the private static prefix: learned host routes, private or not, and public static ones are skipped");
         assertEquals(Set.of("140.82.112.4/32"), routesOf(map.peers(), there), "the other site's connector is used");
         assertEquals(List.of(url(there, 41002)), resolvers(map, "github.com"));
 
         Node moved = reports(laptop, "90.1.2.200:50000");
         MapResponse delta = session.update(new ChangeSet(Set.of(moved.id()), Set.of(), false), inputs())
                 .orElseThrow();
-        assertEquals(Set.of("10.20.0.0/16", "140.82.0.0/16", "140.82.112.3/32"), routesOf(delta.peersChanged(), here),
+        assertEquals(Set.of("10.20.0.0/16", "10.30.0.7/32", "140.82.0.0/16", "140.82.112.3/32"),
+                routesOf(delta.peersChanged(), here),
                 "a new address gives a new map");
         assertEquals(List.of(url(here, 41001), url(there, 41002)), resolvers(delta, "github.com"));
     }
