@@ -17,6 +17,7 @@ module io.meshcontrol.core {
 
     exports io.meshcontrol.core;
     exports io.meshcontrol.core.address;
+    exports io.meshcontrol.core.apps;
     exports io.meshcontrol.core.auth;
     exports io.meshcontrol.core.config;
     exports io.meshcontrol.core.crypto;

@@ -61,6 +61,7 @@ public final class TailscaleNode implements AutoCloseable {
     private final Path logFile;
     private final Path cliLogFile;
     private final List<String> extraDaemonArgs;
+    private final List<String> launcher;
     private final TrafficTrap trap = new TrafficTrap();
     private final Map<String, String> environment;
     private final List<InteractiveLogin> interactiveLogins = new CopyOnWriteArrayList<>();
@@ -77,6 +78,7 @@ public final class TailscaleNode implements AutoCloseable {
         this.logFile = builder.logDir.resolve(name + ".tailscaled.log").toAbsolutePath();
         this.cliLogFile = builder.logDir.resolve(name + ".cli.log").toAbsolutePath();
         this.extraDaemonArgs = List.copyOf(builder.daemonArgs);
+        this.launcher = List.copyOf(builder.launcher);
         this.environment = closedNetworkEnvironment(builder.env);
     }
 
@@ -97,6 +99,7 @@ public final class TailscaleNode implements AutoCloseable {
         private Path logDir;
         private final Map<String, String> env = new LinkedHashMap<>();
         private final List<String> daemonArgs = new ArrayList<>();
+        private final List<String> launcher = new ArrayList<>();
         private Consumer<TailscaleNode> onStart = node -> { };
 
         private Builder(ClientBinaries binaries, String name) {
@@ -128,6 +131,16 @@ public final class TailscaleNode implements AutoCloseable {
         /** Extra tailscaled flags, e.g. {@code --verbose=1}. */
         public Builder daemonArgs(String... args) {
             daemonArgs.addAll(Arrays.asList(args));
+            return this;
+        }
+
+        /**
+         * A command that runs tailscaled (given as its remaining arguments) in a changed setting and then {@code exec}s
+         * it, so that the daemon keeps the launcher's process id: {@code unshare --mount ...} to give it its own
+         * {@code /etc/resolv.conf}, say.
+         */
+        public Builder launchedBy(String... command) {
+            launcher.addAll(Arrays.asList(command));
             return this;
         }
 
@@ -423,7 +436,8 @@ public final class TailscaleNode implements AutoCloseable {
     }
 
     private List<String> daemonCommand() {
-        List<String> command = new ArrayList<>(List.of(
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(
                 binaries.tailscaled().toString(),
                 "--tun=userspace-networking",
                 "--statedir=" + stateDir,

@@ -175,6 +175,26 @@ public final class MeshClient {
         return send("GET", "api/v1/webhook/event-types", null, WebhookEventTypes.class).eventTypes();
     }
 
+    public List<AppView> apps() {
+        return send("GET", "api/v1/apps", null, AppList.class).apps();
+    }
+
+    public AppView app(String id) {
+        return send("GET", "api/v1/app/" + path(id), null, AppView.class);
+    }
+
+    public AppView createApp(AppRequest request) {
+        return send("POST", "api/v1/apps", request, AppView.class);
+    }
+
+    public AppView updateApp(String id, AppRequest request) {
+        return send("PUT", "api/v1/app/" + path(id), request, AppView.class);
+    }
+
+    public void deleteApp(String id) {
+        send("DELETE", "api/v1/app/" + path(id), null, Void.class);
+    }
+
     public List<PreAuthKeyView> preAuthKeys() {
         return send("GET", "api/v1/preauthkey", null, PreAuthKeyList.class).preAuthKeys();
     }

@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
                 WebhooksCommand.class,
                 NodesCommand.class,
                 AccessRequestsCommand.class,
+                AppsCommand.class,
                 SettingsCommand.class,
                 AuthCommand.class,
                 PolicyCommand.class,

@@ -54,6 +54,7 @@ import io.meshcontrol.server.v1.ServerRoutes;
 import io.meshcontrol.server.v1.UserRoutes;
 import io.meshcontrol.server.v1.WebhookRoutes;
 import io.meshcontrol.server.identity.OidcIssuers;
+import io.meshcontrol.server.v1.AppRoutes;
 import io.meshcontrol.server.v1.OAuthClientRoutes;
 import io.meshcontrol.server.v2.KeyRoutes;
 import io.meshcontrol.server.v2.OAuthTokenRoutes;
@@ -143,6 +144,7 @@ public final class MeshServer implements AutoCloseable {
         new PreAuthKeyRoutes(network.preAuthKeys(), clock).register(routes);
         new OAuthClientRoutes(network.oauthClients()).register(routes);
         new WebhookRoutes(network.webhooks()).register(routes);
+        new AppRoutes(network.apps()).register(routes);
         // /api/v2: every operation through one V2Routes, which /api/v2/docs lists.
         V2Routes v2 = new V2Routes(routes, network.tailnetId());
         // ID tokens of workload identities (and OIDC login) are checked against their issuers' published keys.
@@ -179,9 +181,14 @@ public final class MeshServer implements AutoCloseable {
         // The DERP map names the listener's port, known once it is bound; until the relay publishes it maps have none.
         AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
                 settings.baseDomain(), MapContexts.dns(network.dns().current(), settings.baseDomain()),
-                new DERPMap(null, Map.of(), false), new ServiceHosting(network.vipServices().current())));
+                new DERPMap(null, Map.of(), false), new ServiceHosting(network.vipServices().current()), null)
+                .withApps(network.apps().current()));
         network.vipServices().onChange(services -> {
             mapContext.updateAndGet(context -> context.withServices(new ServiceHosting(services)));
+            network.snapshots().mapContextChanged();
+        });
+        network.apps().onChange(apps -> {
+            mapContext.updateAndGet(context -> context.withApps(apps));
             network.snapshots().mapContextChanged();
         });
         network.dns().onChange(dns -> {

@@ -8,6 +8,7 @@ import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.api.ApiKeyRequest;
 import io.meshcontrol.api.AuthRegisterRequest;
 import io.meshcontrol.api.NodeRequest;
+import io.meshcontrol.api.AppRequest;
 import io.meshcontrol.api.OAuthClientRequest;
 import io.meshcontrol.api.PolicyDocument;
 import io.meshcontrol.api.WebhookRequest;
@@ -178,6 +179,7 @@ class ApiContractTest {
             server = plain;
             String admin = server.localToken();
             exerciseServerAndDocs(admin);
+            exerciseApps(admin);
             exerciseUsersAndKeys(admin);
             exerciseOAuthClients(admin);
             exerciseWebhooks(admin);
@@ -301,6 +303,27 @@ class ApiContractTest {
         call("POST", "/api/v1/webhook/" + id + "/test", admin, null, 202);
         call("GET", "/api/v1/webhook/" + id + "/deliveries", admin, null, 200);
         call("DELETE", "/api/v1/webhook/" + id, admin, null, 204);
+    }
+
+    private void exerciseApps(String admin) {
+        String app = JSON.readTree(call("POST", "/api/v1/apps", admin, body(new AppRequest("github", "code",
+                List.of("github.com", "*.github.io"), List.of("tag:connector"), List.of("192.0.2.0/24"))), 201).body())
+                .get("id").asString();
+        call("POST", "/api/v1/apps", admin, body(new AppRequest("github", null, List.of("example.com"), null, null)),
+                409);
+        call("POST", "/api/v1/apps", admin, body(new AppRequest("all", null, List.of(), null, List.of("0.0.0.0/0"))),
+                400);
+        call("POST", "/api/v1/apps", powerless, body(new AppRequest("x", null, List.of("x.com"), null, null)), 403);
+        call("GET", "/api/v1/apps", admin, null, 200);
+        call("GET", "/api/v1/app/" + app, admin, null, 200);
+        call("PUT", "/api/v1/app/" + app, admin, body(new AppRequest("github", null, List.of("github.com"), null,
+                null)), 200);
+        call("POST", "/api/v1/apps", admin, body(new AppRequest("gitlab", null, List.of("gitlab.com"), null, null)),
+                201);
+        call("PUT", "/api/v1/app/" + app, admin, body(new AppRequest("gitlab", null, List.of("github.com"), null,
+                null)), 409);
+        call("DELETE", "/api/v1/app/" + app, admin, null, 204);
+        call("GET", "/api/v1/app/" + app, admin, null, 404);
     }
 
     private void exerciseNodes(String admin) {
@@ -487,7 +510,9 @@ class ApiContractTest {
             Map.entry("POST /api/v1/access-request",
                     "{\"group\": \"group:oncall\", \"reason\": \"probe\", \"duration\": \"1h\"}"),
             Map.entry("POST /api/v1/webhook", "{\"url\": \"http://10.0.0.1/hook\"}"),
-            Map.entry("PATCH /api/v1/webhook/{endpointId}", "{\"subscriptions\": []}"));
+            Map.entry("PATCH /api/v1/webhook/{endpointId}", "{\"subscriptions\": []}"),
+            Map.entry("POST /api/v1/apps", "{\"name\": \"probe\", \"domains\": [\"example.com\"]}"),
+            Map.entry("PUT /api/v1/app/{id}", "{\"name\": \"probe\", \"domains\": [\"example.com\"]}"));
 
     private Node join(String authKey, String hostname, String hostinfo) {
         return server.network.registrations().withAuthKey(new Registrations.Request(

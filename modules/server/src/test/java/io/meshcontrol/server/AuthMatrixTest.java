@@ -71,6 +71,8 @@ class AuthMatrixTest {
             Map.entry("POST /api/v1/apikey", "{\"scopes\": [\"api_access_tokens:read\"]}"),
             Map.entry("POST /api/v1/oauth-client", "{\"scopes\": [\"oauth_keys:read\"]}"),
             Map.entry("PATCH /api/v1/oauth-client/{clientId}", "{\"description\": \"probe\"}"),
+            Map.entry("POST /api/v1/apps", "{\"name\": \"probe\", \"domains\": [\"example.com\"]}"),
+            Map.entry("PUT /api/v1/app/{id}", "{\"name\": \"probe\", \"domains\": [\"example.org\"]}"),
             Map.entry("POST /api/v1/access-request",
                     "{\"group\": \"group:probe\", \"reason\": \"probe\", \"duration\": \"1h\"}"),
             Map.entry("POST /api/v1/webhook", "{\"url\": \"http://10.0.0.1/hook\"}"),
@@ -268,6 +270,8 @@ class AuthMatrixTest {
                         .get("preAuthKey").get("id").asString(),
                 "/api/v1/oauth-client/{clientId}", () -> post("/api/v1/oauth-client",
                         "{\"scopes\": [\"oauth_keys:read\"]}", 201).get("oauthClient").get("id").asString(),
+                "/api/v1/app/{id}", () -> post("/api/v1/apps", "{\"name\": \"target-" + serial.incrementAndGet()
+                        + "\", \"domains\": [\"example.net\"]}", 201).get("id").asString(),
                 "/api/v1/node/{id}", () -> Long.toString(Machine.named("target-" + serial.incrementAndGet())
                         .join(server.network, nodeKey).id()),
                 "/register/{authId}", () -> "nosuch",

@@ -1,5 +1,6 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.apps.AppConnectors;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DERPNode;
 import io.meshcontrol.core.wire.DERPRegion;
@@ -14,9 +15,10 @@ import java.util.Map;
  * @param dnsConfig the DNS configuration sent to every node
  * @param derpMap the relay map sent to every node (as {@link #derpMapFor} adapts it to the client)
  * @param services the network's services and the nodes that host them
+ * @param apps the apps in force: connectors' capabilities, split DNS to them ({@link AppDns})
  */
 public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap,
-        ServiceHosting services) {
+        ServiceHosting services, AppDns apps) {
 
     /**
      * The first capability version whose clients pin a relay's certificate by its hash ({@code CertName:
@@ -28,23 +30,28 @@ public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfi
 
     public MapContext {
         services = services == null ? ServiceHosting.NONE : services;
+        apps = apps == null ? AppDns.NONE : apps;
     }
 
-    /** A context without services. */
+    /** A context without services or apps. */
     public MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap) {
-        this(tailnetId, baseDomain, dnsConfig, derpMap, ServiceHosting.NONE);
+        this(tailnetId, baseDomain, dnsConfig, derpMap, ServiceHosting.NONE, AppDns.NONE);
     }
 
     public MapContext withDnsConfig(DNSConfig dns) {
-        return new MapContext(tailnetId, baseDomain, dns, derpMap, services);
+        return new MapContext(tailnetId, baseDomain, dns, derpMap, services, apps);
     }
 
     public MapContext withDerpMap(DERPMap map) {
-        return new MapContext(tailnetId, baseDomain, dnsConfig, map, services);
+        return new MapContext(tailnetId, baseDomain, dnsConfig, map, services, apps);
     }
 
     public MapContext withServices(ServiceHosting hosting) {
-        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, hosting);
+        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, hosting, apps);
+    }
+
+    public MapContext withApps(AppConnectors connectors) {
+        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, AppDns.of(connectors));
     }
 
     /** The relay map for a client of {@code capVersion}. */

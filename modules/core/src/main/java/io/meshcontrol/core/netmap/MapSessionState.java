@@ -5,6 +5,7 @@ import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.ClientVersion;
+import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.core.wire.Debug;
 import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.net.IpPrefix;
@@ -55,6 +56,7 @@ public final class MapSessionState {
     private SSHPolicy sentSsh;
     /** Whether the self node was admitted (approved, not suspended) when last sent: suspension has no wire field. */
     private boolean sentAdmitted;
+    private DNSConfig sentDns;
     private final IdSet sentPeers = new IdSet();
     private final IdSet sentUsers = new IdSet();
     /** For peers with approved routes only: the routes this viewer was last sent them with. */
@@ -83,6 +85,7 @@ public final class MapSessionState {
         sentFilter = context.services().packetFilter(self, access.packetFilter(self));
         sentSsh = access.sshPolicy(self);
         sentAdmitted = self.admitted();
+        sentDns = context.apps().dnsConfig(self, in);
         sentPeers.clear();
         sentUsers.clear();
         sentRouterRoutes.clear();
@@ -95,7 +98,7 @@ public final class MapSessionState {
             }
             sentPeers.add(entry.node().id());
             EncodedNodes.Encoded shared = forms.peer(entry, in, capVersion);
-            EncodedNodes.Encoded mine = forViewer(self, entry, shared, access);
+            EncodedNodes.Encoded mine = forViewer(self, entry, shared, in);
             peers.add(sent(entry.node(), mine), mine == shared);
         }
         peers.endBlock();
@@ -108,7 +111,7 @@ public final class MapSessionState {
                 .node(sentSelf)
                 .derpMap(context.derpMapFor(capVersion))
                 .peers(EncodedNodes.ofParts(peers.parts))
-                .dnsConfig(context.dnsConfig())
+                .dnsConfig(sentDns)
                 .domain(context.baseDomain())
                 .collectServices(false)
                 .packetFilter(sentFilter)
@@ -150,7 +153,7 @@ public final class MapSessionState {
             // A policy change alone can change only the self node's capabilities: no need to build the rest again.
             io.meshcontrol.core.wire.Node selfNow = selfStale
                     ? selfNode(self, in)
-                    : withCapabilities(sentSelf, in.context().services().capabilities(self, access.capMap(self)));
+                    : withCapabilities(sentSelf, capMap(self, in));
             if (!selfNow.equals(sentSelf)) {
                 delta.node(selfNow);
                 sentSelf = selfNow;
@@ -170,6 +173,10 @@ public final class MapSessionState {
             sentSsh = ssh;
             any = true;
         }
+        // Split DNS to app connectors follows the connectors' presence, addresses and visibility: compare it.
+        DNSConfig dns = in.context().apps().dnsConfig(self, in);
+        boolean dnsChanged = !dns.equals(sentDns);
+        sentDns = dns;
         // A new policy may change whom we see, as may our own state (approval, tags, owner) and users' names and
         // roles: look at all again.
         boolean admittedChanged = self.admitted() != sentAdmitted;
@@ -219,7 +226,11 @@ public final class MapSessionState {
         }
         if (changes.everything()) {
             MapContext context = in.context();
-            delta.dnsConfig(context.dnsConfig()).derpMap(context.derpMapFor(capVersion)).domain(context.baseDomain());
+            delta.derpMap(context.derpMapFor(capVersion)).domain(context.baseDomain());
+            any = true;
+        }
+        if (changes.everything() || dnsChanged) {
+            delta.dnsConfig(dns);
             any = true;
         }
         synced = snapshot;
@@ -257,10 +268,15 @@ public final class MapSessionState {
         }
     }
 
-    /** The self node with its capabilities from the policy ({@code nodeAttrs}) and the services it hosts. */
+    /** The self node with its capabilities: the policy's ({@code nodeAttrs}), a connector's apps, hosted services. */
     private io.meshcontrol.core.wire.Node selfNode(Node self, MapInputs in) {
-        return WireNodes.self(self, in, capVersion).toBuilder()
-                .capMap(in.context().services().capabilities(self, in.access().capMap(self))).build();
+        return WireNodes.self(self, in, capVersion).toBuilder().capMap(capMap(self, in)).build();
+    }
+
+    private static Map<String, List<RawJson>> capMap(Node self, MapInputs in) {
+        MapContext context = in.context();
+        return context.services().capabilities(self,
+                context.apps().connectors().withCapabilities(self, in.access().capMap(self)));
     }
 
     private static io.meshcontrol.core.wire.Node withCapabilities(io.meshcontrol.core.wire.Node sent,
@@ -274,21 +290,22 @@ public final class MapSessionState {
      * sends them; such a router is encoded for this viewer alone.
      */
     private EncodedNodes.Encoded peerNode(Node self, NodeEntry entry, MapInputs in) {
-        return forViewer(self, entry, forms.peer(entry, in, capVersion), in.access());
+        return forViewer(self, entry, forms.peer(entry, in, capVersion), in);
     }
 
     /**
-     * The shared form itself, or the router encoded for this viewer when it is offered fewer routes (its own
-     * addresses and those of the services it hosts always stay).
+     * The shared form itself, or the router encoded for this viewer when it is offered fewer routes: those the policy
+     * does not let it use, and an app connector's public app routes when both are behind the same public address.
+     * Its own addresses and those of the services it hosts always stay.
      */
-    private EncodedNodes.Encoded forViewer(Node self, NodeEntry entry, EncodedNodes.Encoded shared,
-            AccessRules access) {
+    private EncodedNodes.Encoded forViewer(Node self, NodeEntry entry, EncodedNodes.Encoded shared, MapInputs in) {
         Node peer = entry.node();
         if (peer.approvedRoutes().isEmpty()) {
             return shared;
         }
         io.meshcontrol.core.wire.Node wire = shared.node();
-        Set<String> offered = Set.copyOf(access.peerRoutes(self, peer));
+        Set<String> offered = new HashSet<>(in.access().peerRoutes(self, peer));
+        in.context().apps().connectors().skippedRoutes(self, peer).forEach(r -> offered.remove(r.toString()));
         List<IpPrefix> allowed = wire.allowedIps().stream()
                 .filter(p -> offered.contains(p.toString()) || !peer.approvedRoutes().contains(p)).toList();
         List<IpPrefix> primary = wire.primaryRoutes().stream().filter(p -> offered.contains(p.toString())).toList();

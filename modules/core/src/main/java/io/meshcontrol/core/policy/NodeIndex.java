@@ -13,7 +13,11 @@ import java.util.Map;
  */
 final class NodeIndex {
 
-    /** A machine and what compilation asks of it, precomputed. */
+    /**
+     * A machine and what compilation asks of it, precomputed.
+     *
+     * @param exitNode whether it carries traffic to the internet: an approved exit node, or an app connector
+     */
     record Entry(int index, PolicyNode node, PolicyUser user, List<IpBlock> addresses, List<Route> subnetRoutes,
             boolean exitNode) {
     }
@@ -66,6 +70,8 @@ final class NodeIndex {
                     }
                 }
             }
+            // An app connector answers for the internet as an exit node does (the client checks its filter for that).
+            exit |= node.appConnector() && node.isTagged();
             PolicyUser user = node.isTagged() || node.userId() == null ? null : users.get(node.userId());
             Entry entry = new Entry(index, node, user, List.copyOf(addresses), List.copyOf(subnets), exit);
             entries.add(entry);
@@ -125,6 +131,7 @@ final class NodeIndex {
         return untagged;
     }
 
+    /** Machines that carry traffic to the internet: approved exit nodes and app connectors. */
     BitSet exitNodes() {
         return exitNodes;
     }

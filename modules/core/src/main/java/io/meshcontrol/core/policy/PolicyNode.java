@@ -9,13 +9,21 @@ import java.util.List;
  * @param userId the owner, or null for a tagged machine (which belongs to its tags)
  * @param approvedRoutes subnet and exit routes ({@code 0.0.0.0/0}, {@code ::/0}) an administrator or an
  *     auto-approver has approved for it; it gets the rules whose destinations fall in them
+ * @param appConnector whether it runs the app connector: like an exit node it gets the rules that reach the
+ *     internet, by which it decides whom to answer DNS queries for its apps' domains
  */
 public record PolicyNode(long id, String name, String stableId, Long userId, List<String> tags, String ipv4,
-        String ipv6, List<String> approvedRoutes) {
+        String ipv6, List<String> approvedRoutes, boolean appConnector) {
 
     public PolicyNode {
         tags = List.copyOf(tags);
         approvedRoutes = List.copyOf(approvedRoutes);
+    }
+
+    /** A machine that does not run the app connector. */
+    public PolicyNode(long id, String name, String stableId, Long userId, List<String> tags, String ipv4,
+            String ipv6, List<String> approvedRoutes) {
+        this(id, name, stableId, userId, tags, ipv4, ipv6, approvedRoutes, false);
     }
 
     public boolean isTagged() {

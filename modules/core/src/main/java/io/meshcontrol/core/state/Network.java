@@ -4,6 +4,7 @@ import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.store.AccessRequestStore;
 import io.meshcontrol.core.store.AccessTokenStore;
 import io.meshcontrol.core.store.ApiKeyStore;
+import io.meshcontrol.core.store.AppStore;
 import io.meshcontrol.core.store.BrowserSessionStore;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.Database;
@@ -52,6 +53,7 @@ public final class Network {
     private final Posture posture;
     private final AccessRequests accessRequests;
     private final Webhooks webhooks;
+    private final Apps apps;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -84,8 +86,12 @@ public final class Network {
                 () -> PolicyInventories.of(snapshots.current()));
         // The feed's first listener: the route table is elected before map streams hear of a change.
         this.routeElection = new RouteElection(snapshots, options.routesHighAvailability(), clock);
-        this.routeApprovals = new RouteApprovals(jdbi, snapshots, nodeStore, userStore, policies, clock);
+        AppStore appStore = new AppStore();
+        this.apps = new Apps(jdbi, appStore, audit, snapshots, clock);
+        this.routeApprovals = new RouteApprovals(jdbi, snapshots, nodeStore, userStore, policies, apps, appStore,
+                clock);
         policies.approveRoutesWith(routeApprovals);
+        apps.approveRoutesWith(routeApprovals);
         this.users = new Users(jdbi, userStore, nodeStore, settingsStore, snapshots, clock);
         this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, options.maxKeyLifetimes(), clock);
         this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, policies, options.maxKeyLifetimes(),
@@ -215,5 +221,10 @@ public final class Network {
     /** Webhook endpoints and their deliveries (the outbox and the history). */
     public Webhooks webhooks() {
         return webhooks;
+    }
+
+    /** Apps and their connectors. */
+    public Apps apps() {
+        return apps;
     }
 }

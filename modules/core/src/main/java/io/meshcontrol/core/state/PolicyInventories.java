@@ -1,5 +1,6 @@
 package io.meshcontrol.core.state;
 
+import io.meshcontrol.core.apps.AppConnectors;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.net.IpPrefix;
@@ -40,7 +41,7 @@ public final class PolicyInventories {
     /** A node as the policy sees it. */
     public static PolicyNode node(Node node) {
         return new PolicyNode(node.id(), node.givenName(), node.stableId(), node.userId(), node.tags(), node.ipv4(),
-                node.ipv6(), approvedRoutes(node));
+                node.ipv6(), approvedRoutes(node), AppConnectors.runsConnector(node));
     }
 
     /**

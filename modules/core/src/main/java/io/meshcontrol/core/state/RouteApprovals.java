@@ -9,19 +9,25 @@ import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.policy.AutoApproval;
 import io.meshcontrol.core.routes.RoutePrefixes;
+import io.meshcontrol.core.apps.AppConnectors;
+import io.meshcontrol.core.store.AppStore;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.UserStore;
 import io.meshcontrol.core.wire.Hostinfo;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
  * Route approval: administrators set a node's approved routes, and the policy's auto-approvers approve advertised
- * routes when a node advertises them, is tagged, or the policy changes. Auto-approval only ever adds: an approval
- * is withdrawn by an administrator alone.
+ * routes when a node advertises them, is tagged, or the policy changes. Auto-approval by the policy only ever adds: an
+ * approval is withdrawn by an administrator alone. Apps approve what their connectors learn (single addresses, prefixes
+ * inside static routes) and drop those approvals again once the connector withdraws the route or serves no app.
  */
 public final class RouteApprovals {
 
@@ -33,14 +39,19 @@ public final class RouteApprovals {
     private final NodeStore nodes;
     private final UserStore users;
     private final Policies policies;
+    private final Apps apps;
+    private final AppStore appStore;
     private final Clock clock;
 
-    RouteApprovals(Jdbi jdbi, Snapshots snapshots, NodeStore nodes, UserStore users, Policies policies, Clock clock) {
+    RouteApprovals(Jdbi jdbi, Snapshots snapshots, NodeStore nodes, UserStore users, Policies policies, Apps apps,
+            AppStore appStore, Clock clock) {
         this.jdbi = jdbi;
         this.snapshots = snapshots;
         this.nodes = nodes;
         this.users = users;
         this.policies = policies;
+        this.apps = apps;
+        this.appStore = appStore;
         this.clock = clock;
     }
 
@@ -80,6 +91,7 @@ public final class RouteApprovals {
      * about to write the node in their transaction, so that advertising and auto-approval are one change.
      */
     Node autoApprove(Handle h, Node node) {
+        node = withAppRoutes(h, node);
         if (new HashSet<>(node.approvedRoutes()).containsAll(node.advertisedRoutes())) {
             return node; // nothing waits for approval: the common case costs no policy lookup
         }
@@ -109,6 +121,63 @@ public final class RouteApprovals {
                     nodes.update(h, updated);
                     snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(clock.instant(), updated,
                             "routes auto-approved"));
+                }
+            });
+        }
+    }
+
+    /**
+     * {@code node} with the routes its apps approve added (and noted as learned), and the learned routes its apps no
+     * longer approve (withdrawn by the connector, or no app left for it) dropped; exit routes are never touched.
+     */
+    private Node withAppRoutes(Handle h, Node node) {
+        AppConnectors current = apps.current();
+        boolean connector = !current.isEmpty() && AppConnectors.runsConnector(node);
+        if (!connector && node.approvedRoutes().stream().allMatch(RoutePrefixes::isExit)) {
+            return node; // no app can have approved anything here: costs no query
+        }
+        Set<IpPrefix> approvable = current.approvable(node);
+        Set<String> learned = appStore.learnedRoutes(h, node.id());
+        Set<String> keep = new LinkedHashSet<>();
+        List<IpPrefix> approved = new ArrayList<>();
+        for (IpPrefix route : node.approvedRoutes()) {
+            boolean wasLearned = learned.contains(route.toString());
+            if (!wasLearned || approvable.contains(route)) {
+                approved.add(route);
+            }
+            if (wasLearned && approvable.contains(route)) {
+                keep.add(route.toString());
+            }
+        }
+        for (IpPrefix route : approvable) {
+            if (!node.approvedRoutes().contains(route)) {
+                approved.add(route);
+                keep.add(route.toString());
+            }
+        }
+        if (!keep.equals(learned)) {
+            appStore.setLearnedRoutes(h, node.id(), keep);
+        }
+        return approved.size() == node.approvedRoutes().size() && approved.containsAll(node.approvedRoutes())
+                ? node : node.withApprovedRoutes(RoutePrefixes.sorted(approved));
+    }
+
+    /**
+     * After the apps changed, on the thread that changed them: every connector, and every node holding learned
+     * routes, has its app approvals brought up to date, each node in a change of its own.
+     */
+    void applyApps() {
+        Set<Long> candidates = new LinkedHashSet<>(jdbi.withHandle(appStore::nodesWithLearnedRoutes));
+        snapshots.current().nodes().values().stream().filter(AppConnectors::runsConnector)
+                .forEach(node -> candidates.add(node.id()));
+        for (long id : candidates) {
+            jdbi.useTransaction(h -> {
+                Node node = nodes.byId(h, id).orElse(null);
+                Node updated = node == null ? null : withAppRoutes(h, node);
+                if (updated != node) {
+                    nodes.update(h, updated);
+                    snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(clock.instant(), updated,
+                            "app routes approved"));
                 }
             });
         }

@@ -1,0 +1,198 @@
+package io.meshcontrol.interop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.meshcontrol.api.AppRequest;
+import io.meshcontrol.api.AppView;
+import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.PreAuthKeyRequest;
+import io.meshcontrol.api.UserRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Proxy;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * An app with a real connector: a tagged node running {@code --advertise-connector} gets the app through its
+ * capability; a peer asking for a name of the app's domain gets it answered by the connector (split DNS to the
+ * connector's PeerAPI), which learns the address; the server approves the learned /32 by itself, and the peer reaches
+ * a service at that address through the connector.
+ *
+ * <p>The connector resolves with its own {@code /etc/resolv.conf} (a mount namespace of its own: {@code unshare},
+ * which needs root) pointing at {@link AppDomainResolver} on port 53 of an otherwise unused loopback address. The
+ * service listens on the machine's own non-loopback address; that the connection went through the connector is read
+ * from the connector's log ({@code --verbose=2} shows its forwarded connections), since on one machine the peer could
+ * also reach that address directly.
+ */
+class AppConnectorTest {
+
+    private static final Duration SOON = Duration.ofSeconds(45);
+    private static final String NAME = "service.apps.test";
+    private static final InetSocketAddress RESOLVER = new InetSocketAddress("127.77.14.53", 53);
+
+    @RegisterExtension
+    final TailscaleNodes nodes = new TailscaleNodes();
+
+    @TempDir
+    Path folder;
+
+    private TestNetwork network;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (network != null) {
+            network.close();
+        }
+    }
+
+    @ParameterizedTest(name = "tailscale {0}")
+    @MethodSource("io.meshcontrol.interop.ClientVersions#all")
+    void aPeerReachesAServiceThroughTheConnectorThatLearnedItsAddress(ClientVersion version) throws Exception {
+        assumeTrue(isRoot(), "the connector's own resolv.conf needs a mount namespace (root)");
+        Inet4Address host = hostAddress().orElse(null);
+        assumeTrue(host != null, "no non-loopback IPv4 address to put the service on");
+        try (ServerSocket service = new ServerSocket(0, 50, host);
+                AppDomainResolver resolver = AppDomainResolver.start(RESOLVER, NAME, host)) {
+            Thread.ofVirtual().start(() -> serve(service));
+            // Clients before 1.102 in userspace mode apply split DNS only beside default resolvers of their own: one
+            // that answers nothing, so that the app's name is answered through the connector or not at all.
+            network = TestNetwork.start(folder, nodes, Duration.ofMinutes(30), Map.of(
+                    "dns.override_local_dns", "true", "dns.nameservers.global", "127.77.14.54"));
+            MeshClient admin = network.admin();
+            admin.createUser(new UserRequest("alice", null, "alice@example.com", "admin"));
+            String key = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "", null))
+                    .secret();
+            admin.setPolicy("""
+                    {"tagOwners": {"tag:connector": ["alice@example.com"]},
+                     "acls": [{"action": "accept", "src": ["*"], "dst": ["*:*"]}]}
+                    """);
+            network.svc("apps", "create", "--name", "internal", "--domain", "*.apps.test", "--connector",
+                    "tag:connector");
+
+            Path resolvConf = Files.writeString(folder.resolve("resolv.conf"),
+                    "nameserver " + RESOLVER.getHostString() + "\n");
+            TailscaleNode connector = network.builder(version, "connector")
+                    .launchedBy("unshare", "--mount", "--propagation", "private", "sh", "-c",
+                            "mount --bind \"$0\" /etc/resolv.conf && exec \"$@\"", resolvConf.toString())
+                    .daemonArgs("--verbose=2")
+                    .start();
+            connector.up(network.loginServer(), key, "connector", "--advertise-tags=tag:connector",
+                    "--advertise-connector").requireOk();
+            TailscaleNode peer = network.node(version, "peer");
+            peer.up(network.loginServer(), key, "peer", "--accept-routes").requireOk();
+
+            connector.awaitStatus("the app capability", s -> s.self().json().path("CapMap")
+                    .has("tailscale.com/app-connectors"), SOON);
+            await("the server lists the connector for the app", () -> app(admin).connectorNodes().size() == 1);
+
+            String answered = awaitAnswer(peer, host);
+            assertTrue(answered.contains(host.getHostAddress()), answered);
+
+            String learned = host.getHostAddress() + "/32";
+            await("the learned " + learned + " approved", () -> network.view("connector").routes().approved()
+                    .contains(learned));
+            assertEquals(1, app(admin).connectorNodes().getFirst().learnedRoutes());
+            peer.awaitStatus("the connector serving " + learned, s -> s.peer("connector")
+                    .map(p -> PeerStatus.texts(p.json(), "PrimaryRoutes").contains(learned)).orElse(false), SOON);
+
+            assertEquals("behind the connector", fetch(peer, host, service.getLocalPort()));
+            String forwarded = "forwarder connection to " + host.getHostAddress() + ":" + service.getLocalPort();
+            await("the connector's log showing " + forwarded, () -> connector.logTail(400).contains(forwarded));
+        }
+    }
+
+    private static AppView app(MeshClient admin) {
+        return admin.apps().getFirst();
+    }
+
+    /** Asks the peer's resolver until the connector answers (split DNS arrives with a map, the PeerAPI with a peer). */
+    private static String awaitAnswer(TailscaleNode peer, Inet4Address host) throws InterruptedException {
+        long deadline = System.nanoTime() + SOON.toNanos();
+        CliResult last;
+        do {
+            last = peer.cli("dns", "query", NAME);
+            if (last.ok() && last.output().contains(host.getHostAddress())) {
+                return last.output();
+            }
+            Thread.sleep(500);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("the peer never resolved " + NAME + " through the connector: " + last.describe());
+    }
+
+    /** One HTTP exchange through the peer's SOCKS5 proxy, which sends a routed address into the network. */
+    private static String fetch(TailscaleNode peer, Inet4Address host, int port) throws IOException {
+        try (Socket socket = new Socket(new Proxy(Proxy.Type.SOCKS, peer.socksAddress()))) {
+            socket.setSoTimeout((int) SOON.toMillis());
+            socket.connect(new InetSocketAddress(host, port), (int) SOON.toMillis());
+            OutputStream out = socket.getOutputStream();
+            out.write("GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            return response.substring(response.indexOf("\r\n\r\n") + 4);
+        }
+    }
+
+    private static void serve(ServerSocket service) {
+        while (!service.isClosed()) {
+            try (Socket client = service.accept()) {
+                InputStream in = client.getInputStream();
+                in.read(new byte[1024]);
+                client.getOutputStream().write("HTTP/1.0 200 OK\r\nContent-Length: 20\r\n\r\nbehind the connector"
+                        .getBytes(StandardCharsets.US_ASCII));
+            } catch (IOException e) {
+                // closed at the end of the test
+            }
+        }
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + SOON.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(what + ": not within " + SOON.toSeconds() + "s");
+            }
+            Thread.sleep(300);
+        }
+    }
+
+    private static boolean isRoot() throws IOException, InterruptedException {
+        Process id = new ProcessBuilder("id", "-u").redirectErrorStream(true).start();
+        String uid = new String(id.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+        return id.waitFor() == 0 && uid.equals("0");
+    }
+
+    /** The machine's first IPv4 address on an interface that is up and not loopback. */
+    private static Optional<Inet4Address> hostAddress() throws SocketException {
+        for (NetworkInterface nic : List.copyOf(NetworkInterface.networkInterfaces().toList())) {
+            if (nic.isUp() && !nic.isLoopback()) {
+                Optional<Inet4Address> v4 = nic.inetAddresses().filter(a -> a instanceof Inet4Address)
+                        .map(a -> (Inet4Address) a).findFirst();
+                if (v4.isPresent()) {
+                    return v4;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+}
