@@ -88,7 +88,7 @@ public final class Network {
                 clock);
         this.nodes = new Nodes(jdbi, nodeStore, snapshots, policies, routeApprovals, settingsStore,
                 options, clock);
-        this.settings = new Settings(jdbi, settingsStore);
+        this.settings = new Settings(jdbi, settingsStore, clock);
         this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, policies,
                 routeApprovals, options, snapshots, clock);
         this.pendingLogins = new PendingLogins(registrations, users, clock);

@@ -9,10 +9,12 @@ import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.policy.AutoApproval;
 import io.meshcontrol.core.routes.RoutePrefixes;
+import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.UserStore;
 import io.meshcontrol.core.wire.Hostinfo;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
@@ -34,6 +36,7 @@ public final class RouteApprovals {
     private final UserStore users;
     private final Policies policies;
     private final Clock clock;
+    private final AuditStore audit = new AuditStore();
 
     RouteApprovals(Jdbi jdbi, Snapshots snapshots, NodeStore nodes, UserStore users, Policies policies, Clock clock) {
         this.jdbi = jdbi;
@@ -65,7 +68,9 @@ public final class RouteApprovals {
             Node node = nodes.byId(h, id).orElseThrow(() -> unknown(id));
             Node updated = node.withApprovedRoutes(approved);
             nodes.update(h, updated);
-            snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(clock.instant(), updated, "routes approved"));
+            Instant now = clock.instant();
+            snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(now, updated, "routes approved"));
+            audit.append(h, caller.audited(now, "node.routes", Long.toString(id), Nodes.changes(node, updated)));
             return updated;
         });
     }
