@@ -9,6 +9,7 @@ import io.meshcontrol.core.store.Database;
 import io.meshcontrol.core.address.AddressPool;
 import io.meshcontrol.core.store.DerpSettingsStore;
 import io.meshcontrol.core.store.DnsSettingsStore;
+import io.meshcontrol.core.store.LogStreamStore;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.OAuthClientStore;
 import io.meshcontrol.core.store.PolicyStore;
@@ -48,6 +49,7 @@ public final class Network {
     private final Dns dns;
     private final VipServices vipServices;
     private final Posture posture;
+    private final LogStreams logStreams;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -100,6 +102,7 @@ public final class Network {
         this.vipServices = new VipServices(jdbi, new VipServiceStore(), new AddressPool(options.prefixV4(),
                 options.prefixV6(), options.allocation()), clock);
         this.posture = new Posture(jdbi, new PostureStore(), nodeStore, clock);
+        this.logStreams = new LogStreams(jdbi, new LogStreamStore(), audit, clock);
     }
 
     /** The database, for core's own tests. */
@@ -198,5 +201,10 @@ public final class Network {
 
     public Posture posture() {
         return posture;
+    }
+
+    /** Log streaming of the audit log. */
+    public LogStreams logStreams() {
+        return logStreams;
     }
 }
