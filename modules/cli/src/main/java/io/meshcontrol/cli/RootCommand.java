@@ -18,6 +18,7 @@ import picocli.CommandLine.Option;
                 OAuthClientsCommand.class,
                 NodesCommand.class,
                 SettingsCommand.class,
+                AuditCommand.class,
                 AuthCommand.class,
                 PolicyCommand.class,
                 DerpCommand.class,

@@ -5,6 +5,7 @@ import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.PolicyFileWatcher;
+import io.meshcontrol.notify.logstream.LogStreamSender;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -12,7 +13,7 @@ import java.util.Optional;
 
 /**
  * The whole server, built from its configuration: the database, the network state, policy file mode with its
- * watcher, and {@link MeshServer} (relay, HTTP and metrics listeners). This is the one place the object graph is
+ * watcher, {@link MeshServer} (relay, HTTP and metrics listeners) and the audit log's {@link LogStreamSender}. This is the one place the object graph is
  * wired: {@code svc serve}, the server's test fixture and the interop fixture all start it here, so tests run what
  * production runs. Closing it stops all of it.
  */
@@ -21,11 +22,14 @@ public final class Application implements AutoCloseable {
     private final Network network;
     private final MeshServer server;
     private final PolicyFileWatcher policyWatcher;
+    private final LogStreamSender logStream;
 
-    private Application(Network network, MeshServer server, PolicyFileWatcher policyWatcher) {
+    private Application(Network network, MeshServer server, PolicyFileWatcher policyWatcher,
+            LogStreamSender logStream) {
         this.network = network;
         this.server = server;
         this.policyWatcher = policyWatcher;
+        this.logStream = logStream;
     }
 
     /**
@@ -68,8 +72,12 @@ public final class Application implements AutoCloseable {
             watcher = PolicyFileWatcher.start(network.policies());
         }
         try {
-            MeshServer server = MeshServer.start(ServerSettings.from(config, launch), network, launch.clock());
-            return new Application(network, server, watcher);
+            ServerSettings settings = ServerSettings.from(config, launch);
+            MeshServer server = MeshServer.start(settings, network, launch.clock());
+            LogStreamSender logStream = new LogStreamSender(network.logStreams(), settings.derpMaps().egress(),
+                    launch.resolver()::resolve, launch.clock());
+            logStream.start();
+            return new Application(network, server, watcher, logStream);
         } catch (RuntimeException e) {
             if (watcher != null) {
                 watcher.close();
@@ -101,6 +109,7 @@ public final class Application implements AutoCloseable {
         if (policyWatcher != null) {
             policyWatcher.close();
         }
+        logStream.close();
         server.close();
     }
 }

@@ -39,6 +39,7 @@ import io.meshcontrol.server.relay.VerifyRoute;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
+import io.meshcontrol.server.v1.AuditRoutes;
 import io.meshcontrol.server.v1.AuthRoutes;
 import io.meshcontrol.server.v1.DerpSettingsRoutes;
 import io.meshcontrol.server.v1.NodeRoutes;
@@ -142,6 +143,7 @@ public final class MeshServer implements AutoCloseable {
         new NodeRoutes(network.nodes(), network.routeApprovals(), network.routeElection(), network.snapshots(), clock)
                 .register(routes);
         new SettingsRoutes(network.settings()).register(routes);
+        new AuditRoutes(network.auditLog()).register(routes);
         new PolicyRoutes(network.policies()).register(routes);
         // OIDC login for people, when oidc.issuer is set: machines' AuthURLs lead to the issuer; browser sessions.
         OidcLogin oidc = settings.oidc().enabled()
