@@ -102,7 +102,7 @@ final class GuardedPost {
             SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket(plain, host, port, true);
             SSLParameters parameters = socket.getSSLParameters();
             parameters.setEndpointIdentificationAlgorithm("HTTPS");
-            if (!host.contains(":") && !Character.isDigit(host.charAt(host.length() - 1))) {
+            if (!host.contains(":") && !host.matches("[0-9.]+")) { // SNI names hosts, never address literals
                 parameters.setServerNames(List.of(new SNIHostName(host)));
             }
             socket.setSSLParameters(parameters);

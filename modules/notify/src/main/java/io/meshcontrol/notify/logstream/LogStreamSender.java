@@ -99,16 +99,17 @@ public final class LogStreamSender implements AutoCloseable {
         return sent;
     }
 
-    /** When the next attempt may be made after a failure (for tests and the status). */
-    synchronized Instant nextAttempt() {
-        return nextAttempt;
-    }
-
+    /** Stops the delivery thread and waits for it, so that nothing is written after the network closes. */
     @Override
     public void close() {
         Thread running = thread;
         if (running != null) {
-            running.interrupt();
+            running.interrupt(); // a request in flight is cut: its socket closes
+            try {
+                running.join(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
