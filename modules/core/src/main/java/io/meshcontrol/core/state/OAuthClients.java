@@ -158,7 +158,18 @@ public final class OAuthClients {
                     change.description() == null ? current.description() : change.description(), trust,
                     current.creator(), current.createdAt(), now, null);
             clients.update(h, updated);
-            audit.append(h, caller.audited(now, "oauthclient.update", id, details(updated)));
+            OAuthClient.Trust before = current.trust();
+            audit.append(h, caller.audited(now, "oauthclient.update", id, AuditDetails.of()
+                    .put("keyType", current.kind().wireName())
+                    .change("scopes", String.join(" ", current.scopes()), String.join(" ", scopes))
+                    .change("tags", String.join(" ", current.tags()), String.join(" ", tags))
+                    .change("description", current.description(), updated.description())
+                    .change("issuer", before == null ? null : before.issuer(), trust == null ? null : trust.issuer())
+                    .change("audience", before == null ? null : before.audience(),
+                            trust == null ? null : trust.audience())
+                    .change("subject", before == null ? null : before.subject(), trust == null ? null : trust.subject())
+                    .change("customClaimRules", before == null ? null : before.customClaimRules(),
+                            trust == null ? null : trust.customClaimRules()).map()));
             return updated;
         });
     }

@@ -135,6 +135,9 @@ class OAuthClientsTest {
         assertEquals("https://issuer.example", updated.trust().issuer());
         assertEquals(Map.of("ref", "main"), updated.trust().customClaimRules());
         assertEquals(issued.client().createdAt(), clients.get(net.admin, id).createdAt());
+        AuditEntry entry = net.network.auditLog().recent("oauthclient.update", 1).getFirst();
+        assertEquals(Map.of("keyType", "federated", "oldSubject", "repo:acme/*", "newSubject", "repo:acme/app",
+                "oldDescription", "", "newDescription", "now described"), entry.details(), "old and new of what changed");
     }
 
     @Test
