@@ -105,6 +105,11 @@ class AuditTrailTest {
 
         AuditEntry client = change("POST", "/api/v1/oauth-client", "{\"scopes\":[\"dns:read\"]}");
         assertEquals("oauthclient.create", client.action());
+        AuditEntry clientUpdate = change("PATCH", "/api/v1/oauth-client/" + client.target(),
+                "{\"scopes\":[\"dns\"]}");
+        assertEquals("oauthclient.update", clientUpdate.action());
+        assertEquals("dns:read", clientUpdate.details().get("oldScopes"));
+        assertEquals("dns", clientUpdate.details().get("newScopes"));
         assertEquals("oauthclient.revoke", change("DELETE", "/api/v1/oauth-client/" + client.target(), null).action());
 
         AuditEntry settings = change("PATCH", "/api/v1/settings", "{\"devicesApprovalOn\":true}");
@@ -127,10 +132,21 @@ class AuditTrailTest {
         assertEquals("[10.0.0.0/8]", routes.details().get("newApprovedRoutes"));
         assertTrue(change("POST", nodePath + "/expire", "{}").details().containsKey("newKeyExpiry"));
 
+        String device = "/api/v2/device/" + node.id();
+        assertEquals("box", change("POST", device + "/name", "{\"name\":\"box\"}").details().get("newName"));
+        AuditEntry keyExpiry = change("POST", device + "/key", "{\"keyExpiryDisabled\":true}");
+        assertEquals("", keyExpiry.details().get("newKeyExpiry"), "the expiry was cleared");
+        AuditEntry unauthorized = change("POST", device + "/authorized", "{\"authorized\":false}");
+        assertEquals(Map.of("name", "box", "oldAuthorized", "true", "newAuthorized", "false"), unauthorized.details());
+
         String v2 = "/api/v2/tailnet/-";
         assertEquals("dns.update", change("POST", v2 + "/dns/nameservers", "{\"dns\":[\"9.9.9.9\"]}").action());
         assertEquals("service.create", change("PUT", v2 + "/vip-services/svc:web",
                 "{\"name\":\"svc:web\",\"ports\":[\"tcp:443\"]}").action());
+        AuditEntry service = change("PUT", v2 + "/vip-services/svc:web",
+                "{\"name\":\"svc:web\",\"ports\":[\"tcp:80\"]}");
+        assertEquals("service.update", service.action());
+        assertEquals("[tcp:443]", service.details().get("oldPorts"));
         assertEquals("service.delete", change("DELETE", v2 + "/vip-services/svc:web", null).action());
         AuditEntry posture = change("POST", v2 + "/posture/integrations",
                 "{\"provider\":\"falcon\",\"clientSecret\":\"s\"}");
@@ -139,6 +155,8 @@ class AuditTrailTest {
                 change("DELETE", "/api/v2/posture/integrations/" + posture.target(), null).action());
         assertEquals("posture.attribute.set", change("POST", "/api/v2/device/" + node.id() + "/attributes/custom:x",
                 "{\"value\":\"y\"}").action());
+        assertEquals("posture.attribute.delete",
+                change("DELETE", "/api/v2/device/" + node.id() + "/attributes/custom:x", null).action());
         AuditEntry stream = change("PUT", v2 + "/logging/configuration/stream",
                 "{\"destinationType\":\"http\",\"url\":\"https://user:pw@logs.example/in?token=t\",\"token\":\"t\"}");
         assertEquals("logstream.create", stream.action());
