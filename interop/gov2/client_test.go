@@ -555,6 +555,82 @@ func TestPostureIntegrations(t *testing.T) {
 	}
 }
 
+func TestLogstreamConfiguration(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range sessions(t) {
+		t.Run(name, func(t *testing.T) {
+			// What the Terraform provider (mesh_logstream_configuration) sends: its defaults included.
+			want := tsclient.SetLogstreamConfigurationRequest{
+				DestinationType:     tsclient.LogstreamSplunkEndpoint,
+				URL:                 "https://splunk.example:8088/services/collector/event",
+				User:                "user",
+				Token:               "hec-" + name,
+				UploadPeriodMinutes: 5,
+				CompressionFormat:   tsclient.CompressionFormatNone,
+			}
+			must(t, s.c.Logging().SetLogstreamConfiguration(ctx, tsclient.LogTypeConfig, want))
+			got, err := s.c.Logging().LogstreamConfiguration(ctx, tsclient.LogTypeConfig)
+			must(t, err)
+			strict[tsclient.LogstreamConfiguration](t, s, "logType", "destinationType", "url", "user",
+				"uploadPeriodMinutes", "compressionFormat")
+			if got.LogType != tsclient.LogTypeConfig || got.DestinationType != want.DestinationType ||
+				got.URL != want.URL || got.User != want.User || got.UploadPeriodMinutes != 5 ||
+				got.CompressionFormat != want.CompressionFormat {
+				t.Fatalf("read back %+v, want what was set: %+v", got, want)
+			}
+			if strings.Contains(string(s.rec.body()), want.Token) {
+				t.Fatalf("the token is shown: %s", s.rec.body())
+			}
+			// A second PUT replaces the destination (Terraform's update).
+			want.DestinationType, want.URL = tsclient.LogstreamEndpointType("loki"), "https://loki.example/loki/api/v1/push"
+			must(t, s.c.Logging().SetLogstreamConfiguration(ctx, tsclient.LogTypeConfig, want))
+			got, err = s.c.Logging().LogstreamConfiguration(ctx, tsclient.LogTypeConfig)
+			must(t, err)
+			if got.DestinationType != "loki" || got.URL != want.URL {
+				t.Fatalf("after update %+v", got)
+			}
+			must(t, s.c.Logging().DeleteLogstreamConfiguration(ctx, tsclient.LogTypeConfig))
+			if _, err := s.c.Logging().LogstreamConfiguration(ctx, tsclient.LogTypeConfig); !tsclient.IsNotFound(err) {
+				t.Fatalf("deleted stream: want 404 (Terraform reads it as removed), got %v", err)
+			}
+
+			s3 := tsclient.SetLogstreamConfigurationRequest{DestinationType: tsclient.LogstreamS3Endpoint,
+				S3Bucket: "b", S3Region: "eu-west-1", S3AuthenticationType: tsclient.S3RoleARNAuthentication,
+				S3RoleARN: "arn:aws:iam::1:role/r"}
+			err = s.c.Logging().SetLogstreamConfiguration(ctx, tsclient.LogTypeConfig, s3)
+			if status(err) != http.StatusBadRequest || !strings.Contains(err.Error(), "s3") {
+				t.Fatalf("s3: want 400 naming it, got %v", err)
+			}
+			err = s.c.Logging().SetLogstreamConfiguration(ctx, tsclient.LogTypeNetwork, want)
+			if !tsclient.IsNotFound(err) {
+				t.Fatalf("network stream: want 404, got %v", err)
+			}
+			if _, err := s.c.Logging().LogstreamConfiguration(ctx, tsclient.LogTypeNetwork); !tsclient.IsNotFound(err) {
+				t.Fatalf("reading the network stream: want 404, got %v", err)
+			}
+		})
+	}
+}
+
+func TestNetworkFlowLogs(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range sessions(t) {
+		t.Run(name, func(t *testing.T) {
+			end := time.Now()
+			count := 0
+			err := s.c.Logging().GetNetworkFlowLogs(ctx, tsclient.NetworkFlowLogsRequest{Start: end.Add(-time.Hour),
+				End: end}, func(tsclient.NetworkFlowLog) error {
+				count++
+				return nil
+			})
+			must(t, err)
+			if count != 0 {
+				t.Fatalf("%d flow logs, want none (they are not collected)", count)
+			}
+		})
+	}
+}
+
 func TestUnsupportedResourcesAre404(t *testing.T) {
 	ctx := context.Background()
 	for name, s := range sessions(t) {

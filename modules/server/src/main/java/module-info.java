@@ -7,6 +7,8 @@ module io.meshcontrol.server {
     requires io.meshcontrol.notify;
     // ServerSettings.DerpMaps names the relay's MapUrlFetcher.Resolver.
     requires transitive io.meshcontrol.relay;
+    // The audit log's stream sender.
+    requires io.meshcontrol.notify;
     requires tools.jackson.core;
     requires tools.jackson.databind;
     requires undertow.core;

@@ -293,6 +293,12 @@ public final class MeshClient {
         return send("POST", "api/v1/policy/check", new PolicyDocument(text), PolicyCheck.class);
     }
 
+    /** A page of the audit log, newest first. */
+    public AuditPage audit(AuditQuery query) {
+        String parameters = query.queryString();
+        return send("GET", "api/v1/audit" + (parameters.isEmpty() ? "" : "?" + parameters), null, AuditPage.class);
+    }
+
     public SettingsView settings() {
         return send("GET", "api/v1/settings", null, SettingsView.class);
     }

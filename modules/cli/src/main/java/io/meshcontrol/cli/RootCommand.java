@@ -21,6 +21,7 @@ import picocli.CommandLine.Option;
                 AccessRequestsCommand.class,
                 AppsCommand.class,
                 SettingsCommand.class,
+                AuditCommand.class,
                 AuthCommand.class,
                 PolicyCommand.class,
                 DerpCommand.class,

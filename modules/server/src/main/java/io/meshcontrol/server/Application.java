@@ -8,6 +8,7 @@ import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.PolicyFileWatcher;
 import io.meshcontrol.notify.Notifications;
 import io.meshcontrol.notify.Tailnet;
+import io.meshcontrol.notify.logstream.LogStreamSender;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -15,8 +16,8 @@ import java.util.Optional;
 
 /**
  * The whole server, built from its configuration: the database, the network state, policy file mode with its
- * watcher, and {@link MeshServer} (relay, HTTP and metrics listeners). This is the one place the object graph is
- * wired: {@code svc serve}, the server's test fixture and the interop fixture all start it here, so tests run what
+ * watcher, {@link MeshServer} (relay, HTTP and metrics listeners), {@link Notifications} (webhooks, e-mail) and the
+ * audit log's {@link LogStreamSender}. This is the one place the object graph is wired: {@code svc serve}, the server's test fixture and the interop fixture all start it here, so tests run what
  * production runs. Closing it stops all of it.
  */
 public final class Application implements AutoCloseable {
@@ -25,13 +26,15 @@ public final class Application implements AutoCloseable {
     private final MeshServer server;
     private final PolicyFileWatcher policyWatcher;
     private final Notifications notifications;
+    private final LogStreamSender logStream;
 
     private Application(Network network, MeshServer server, PolicyFileWatcher policyWatcher,
-                        Notifications notifications) {
+            Notifications notifications, LogStreamSender logStream) {
         this.network = network;
         this.server = server;
         this.policyWatcher = policyWatcher;
         this.notifications = notifications;
+        this.logStream = logStream;
     }
 
     /**
@@ -62,6 +65,7 @@ public final class Application implements AutoCloseable {
      * @throws PolicyFileRejected in policy file mode, when the file is missing or invalid
      */
     public static Application start(MeshConfig config, Launch launch) {
+        ServerSettings settings = ServerSettings.from(config, launch);
         MeshConfig.Sqlite sqlite = config.database().sqlite();
         Network network = Network.open(sqlite.path(), sqlite.writeAheadLog(), launch.clock(), NetworkOptions.from(config));
         PolicyFileWatcher watcher = null;
@@ -73,14 +77,21 @@ public final class Application implements AutoCloseable {
             }
             watcher = PolicyFileWatcher.start(network.policies());
         }
+        // One egress guard for every outbound request: webhooks, e-mail lookups, log streams, map URLs.
+        EgressGuard egress = settings.derpMaps().egress();
         Notifications notifications = Notifications.start(network, new Notifications.Settings(
-                Tailnet.of(config.dns().baseDomain(), config.serverUrl()),
-                new EgressGuard(config.egress().denyPrivateTargets(), config.egress().allowLoopbackTargets()),
-                launch.resolver()::resolve, config.notifications().smtp()), launch.clock());
+                Tailnet.of(config.dns().baseDomain(), config.serverUrl()), egress, launch.resolver()::resolve,
+                config.notifications().smtp()), launch.clock());
+        LogStreamSender logStream = null;
         try {
-            MeshServer server = MeshServer.start(ServerSettings.from(config, launch), network, launch.clock());
-            return new Application(network, server, watcher, notifications);
+            MeshServer server = MeshServer.start(settings, network, launch.clock());
+            logStream = new LogStreamSender(network.logStreams(), egress, launch.resolver()::resolve, launch.clock());
+            logStream.start();
+            return new Application(network, server, watcher, notifications, logStream);
         } catch (RuntimeException e) {
+            if (logStream != null) {
+                logStream.close();
+            }
             notifications.close();
             if (watcher != null) {
                 watcher.close();
@@ -112,6 +123,7 @@ public final class Application implements AutoCloseable {
         if (policyWatcher != null) {
             policyWatcher.close();
         }
+        logStream.close();
         server.close();
         notifications.close();
     }

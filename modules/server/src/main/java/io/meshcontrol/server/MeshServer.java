@@ -44,6 +44,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import io.meshcontrol.server.v1.AccessRequestRoutes;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
+import io.meshcontrol.server.v1.AuditRoutes;
 import io.meshcontrol.server.v1.AuthRoutes;
 import io.meshcontrol.server.v1.DerpSettingsRoutes;
 import io.meshcontrol.server.v1.NodeRoutes;
@@ -154,6 +155,7 @@ public final class MeshServer implements AutoCloseable {
         new NodeRoutes(network.nodes(), network.routeApprovals(), network.routeElection(), network.snapshots(), clock)
                 .register(routes);
         new SettingsRoutes(network.settings()).register(routes);
+        new AuditRoutes(network.auditLog()).register(routes);
         new PolicyRoutes(network.policies()).register(routes);
         new AccessRequestRoutes(network.accessRequests(), network.snapshots()).register(routes);
         // OIDC login for people, when oidc.issuer is set: machines' AuthURLs lead to the issuer; browser sessions.

@@ -410,6 +410,8 @@ class ApiContractTest {
         call("PUT", "/api/v1/policy", admin, body(new PolicyDocument(text)), Map.of("If-Match", etag), 200);
         call("PUT", "/api/v1/policy", admin, body(new PolicyDocument(text)), Map.of("If-Match", "\"stale\""), 412);
         call("PUT", "/api/v1/policy", admin, body(new PolicyDocument("{\"acls\": 1}")), 400);
+        call("GET", "/api/v1/audit?action=settings.&limit=5", admin, null, 200);
+        refused("GET", "/api/v1/audit?since=yesterday", admin, null, 400);
         call("POST", "/api/v1/policy/check", admin, body(new PolicyDocument(text)), 200);
         call("POST", "/api/v1/policy/check", admin, body(new PolicyDocument("{\"acls\": 1}")), 400);
         Path file = folder.resolve("policy.hujson");

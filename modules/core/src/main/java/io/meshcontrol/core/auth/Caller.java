@@ -2,8 +2,11 @@ package io.meshcontrol.core.auth;
 
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.model.ApiKey;
+import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.User;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Who is making a request, and what they may do.
@@ -13,9 +16,10 @@ import java.util.List;
  * @param effectiveScopes what the caller may do now (explicit scopes bounded by the owner's and creator's roles)
  * @param tags the tags an access token holds (from its OAuth client or federated identity); empty for other callers
  * @param clientId the OAuth client or federated identity behind an access token, or null
+ * @param source where the request came from (the peer's address), for the audit log; empty when not over the network
  */
 public record Caller(Kind kind, String actor, ApiKey apiKey, User owner, List<String> effectiveScopes,
-        List<String> tags, String clientId) {
+        List<String> tags, String clientId, String source) {
 
     public enum Kind {
         /** The credential the server writes for the CLI on its own machine. */
@@ -30,6 +34,12 @@ public record Caller(Kind kind, String actor, ApiKey apiKey, User owner, List<St
     public Caller {
         effectiveScopes = List.copyOf(effectiveScopes);
         tags = List.copyOf(tags);
+        source = source == null ? "" : source;
+    }
+
+    public Caller(Kind kind, String actor, ApiKey apiKey, User owner, List<String> effectiveScopes,
+            List<String> tags, String clientId) {
+        this(kind, actor, apiKey, owner, effectiveScopes, tags, clientId, "");
     }
 
     /** A caller without tags: the local administrator or an API key. */
@@ -61,6 +71,16 @@ public record Caller(Kind kind, String actor, ApiKey apiKey, User owner, List<St
     public static Caller forSession(User user) {
         return new Caller(Kind.SESSION, "user:" + user.name(), null, user,
                 RoleScopes.of(user.role()));
+    }
+
+    /** The same caller, seen arriving from {@code source}. */
+    public Caller from(String source) {
+        return new Caller(kind, actor, apiKey, owner, effectiveScopes, tags, clientId, source);
+    }
+
+    /** An entry for the audit log saying that this caller did {@code action} to {@code target} at {@code at}. */
+    public AuditEntry audited(Instant at, String action, String target, Map<String, String> details) {
+        return new AuditEntry(0, at, actor, source, action, target, details);
     }
 
     public boolean isAllAccess() {

@@ -8,6 +8,7 @@ import io.meshcontrol.core.auth.RoleScopes;
 import io.meshcontrol.core.auth.Scopes;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.AccessRequest;
+import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.store.AccessRequestStore;
 import io.meshcontrol.core.store.AuditStore;
@@ -99,9 +100,9 @@ public final class AccessRequests {
             }
             AccessRequest created = store.insert(h, new AccessRequestStore.NewRow(user.id(), group, reason, duration,
                     caller.actor(), now));
-            audit.append(h, now, caller.actor(), "accessrequest.create", Long.toString(created.id()),
+            audit.append(h, caller.audited(now, "accessrequest.create", Long.toString(created.id()),
                     Map.of("user", user.name(), "group", group, "duration", GoDuration.format(duration),
-                            "reason", reason));
+                            "reason", reason)));
             feed.publishOnCommit(h, new MeshEvent.AccessRequestCreated(now, created, user, caller.actor()));
             return created;
         });
@@ -158,8 +159,8 @@ public final class AccessRequests {
             for (AccessRequest request : store.inState(h, AccessRequest.State.APPROVED)) {
                 if (!request.grants(now)) {
                     store.update(h, request.ended(null, now));
-                    audit.append(h, now, EXPIRY_ACTOR, "accessrequest.expire", Long.toString(request.id()),
-                            Map.of("group", request.group()));
+                    audit.append(h, new AuditEntry(0, now, EXPIRY_ACTOR, "", "accessrequest.expire",
+                            Long.toString(request.id()), Map.of("group", request.group())));
                     count++;
                 }
             }
@@ -198,8 +199,8 @@ public final class AccessRequests {
             User user = users.byId(h, request.userId()).orElseThrow(() -> unknown(id));
             AccessRequest changed = change.apply(request, now);
             store.update(h, changed);
-            audit.append(h, now, caller.actor(), action, Long.toString(id),
-                    Map.of("user", user.name(), "group", request.group()));
+            audit.append(h, caller.audited(now, action, Long.toString(id),
+                    Map.of("user", user.name(), "group", request.group())));
             feed.publishOnCommit(h, event.of(now, changed, user, caller.actor()));
             return changed;
         });

@@ -74,7 +74,7 @@ public final class ApiKeys {
                     decision.owner() == null ? null : decision.owner().id(), decision.creatorUserId(), decision.scopes(),
                     description == null ? "" : description, now, now.plus(lifetime), null, null);
             keys.insert(h, key);
-            audit.append(h, now, caller.actor(), "apikey.create", key.id(), Map.of("prefix", key.prefix()));
+            audit.append(h, caller.audited(now, "apikey.create", key.id(), Map.of("prefix", key.prefix())));
             return new Issued(key, decision.owner(), secret.text(), decision.droppedScopes());
         });
     }
@@ -93,7 +93,7 @@ public final class ApiKeys {
             Caller target = standingFor(h, key).orElseThrow(() -> unknownKey(prefix));
             KeyMinting.requireMayManage(caller, "expire", target);
             keys.revoke(h, key.id(), now);
-            audit.append(h, now, caller.actor(), "apikey.expire", key.id(), Map.of("prefix", key.prefix()));
+            audit.append(h, caller.audited(now, "apikey.expire", key.id(), Map.of("prefix", key.prefix())));
             return new Listed(keys.byPrefix(h, key.prefix()).orElseThrow(), target.owner());
         });
     }
@@ -116,8 +116,8 @@ public final class ApiKeys {
             KeySecret secret = KeySecret.generate(KeySecret.Kind.API);
             Instant expiresAt = lifetime == null ? key.expiresAt() : now.plus(lifetime);
             keys.rotate(h, key.id(), secret.prefix(), secret.hash(), expiresAt);
-            audit.append(h, now, caller.actor(), "apikey.rotate", key.id(),
-                    Map.of("oldPrefix", key.prefix(), "newPrefix", secret.prefix()));
+            audit.append(h, caller.audited(now, "apikey.rotate", key.id(),
+                    Map.of("oldPrefix", key.prefix(), "newPrefix", secret.prefix())));
             return new Issued(key.rotated(secret.prefix(), secret.hash(), expiresAt), target.owner(), secret.text(),
                     List.of());
         });

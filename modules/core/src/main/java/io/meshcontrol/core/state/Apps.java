@@ -102,7 +102,7 @@ public final class Apps {
             App app = new App(store.nextId(h), valid.name(), valid.description(), valid.domains(),
                     valid.connectors(), valid.routes(), now, now);
             store.put(h, app);
-            audit.append(h, now, caller.actor(), "app.create", String.valueOf(app.id()), details(app));
+            audit.append(h, caller.audited(now, "app.create", String.valueOf(app.id()), details(app)));
             return app;
         });
         changed();
@@ -120,7 +120,7 @@ public final class Apps {
             App app = new App(id, valid.name(), valid.description(), valid.domains(), valid.connectors(),
                     valid.routes(), existing.createdAt(), now);
             store.put(h, app);
-            audit.append(h, now, caller.actor(), "app.update", String.valueOf(id), details(app));
+            audit.append(h, caller.audited(now, "app.update", String.valueOf(id), details(app)));
             return app;
         });
         changed();
@@ -133,7 +133,7 @@ public final class Apps {
         jdbi.useTransaction(h -> {
             App app = store.byId(h, id).orElseThrow(() -> unknown(id));
             store.delete(h, id);
-            audit.append(h, now, caller.actor(), "app.delete", String.valueOf(id), Map.of("name", app.name()));
+            audit.append(h, caller.audited(now, "app.delete", String.valueOf(id), Map.of("name", app.name())));
         });
         changed();
     }

@@ -68,10 +68,10 @@ public final class Dns {
         Instant now = clock.instant();
         jdbi.useTransaction(h -> {
             store.write(h, settings, now, caller.actor());
-            audit.append(h, now, caller.actor(), "dns.update", "dns", Map.of(
+            audit.append(h, caller.audited(now, "dns.update", "dns", Map.of(
                     "nameservers", String.valueOf(settings.nameservers().size()),
                     "splitDnsDomains", String.join(" ", settings.splitDns().keySet()),
-                    "searchPaths", String.join(" ", settings.searchPaths())));
+                    "searchPaths", String.join(" ", settings.searchPaths()))));
         });
         current = settings;
         onChange.accept(settings);

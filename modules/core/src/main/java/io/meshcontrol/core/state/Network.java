@@ -11,6 +11,7 @@ import io.meshcontrol.core.store.Database;
 import io.meshcontrol.core.address.AddressPool;
 import io.meshcontrol.core.store.DerpSettingsStore;
 import io.meshcontrol.core.store.DnsSettingsStore;
+import io.meshcontrol.core.store.LogStreamStore;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.OAuthClientStore;
 import io.meshcontrol.core.store.PolicyStore;
@@ -54,6 +55,7 @@ public final class Network {
     private final AccessRequests accessRequests;
     private final Webhooks webhooks;
     private final Apps apps;
+    private final LogStreams logStreams;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -98,7 +100,7 @@ public final class Network {
                 clock);
         this.nodes = new Nodes(jdbi, nodeStore, snapshots, policies, routeApprovals, settingsStore,
                 options, clock);
-        this.settings = new Settings(jdbi, settingsStore);
+        this.settings = new Settings(jdbi, settingsStore, clock);
         this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, policies,
                 routeApprovals, options, snapshots, clock);
         this.pendingLogins = new PendingLogins(registrations, users, clock);
@@ -113,6 +115,7 @@ public final class Network {
         this.accessRequests = new AccessRequests(jdbi, new AccessRequestStore(), userStore, audit, policies, snapshots,
                 clock);
         this.webhooks = new Webhooks(jdbi, new WebhookStore(), audit, snapshots, clock);
+        this.logStreams = new LogStreams(jdbi, new LogStreamStore(), audit, clock);
     }
 
     /** The database, for core's own tests. */
@@ -226,5 +229,10 @@ public final class Network {
     /** Apps and their connectors. */
     public Apps apps() {
         return apps;
+    }
+
+    /** Log streaming of the audit log. */
+    public LogStreams logStreams() {
+        return logStreams;
     }
 }

@@ -8,6 +8,7 @@ import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.VipServiceStore;
@@ -15,6 +16,7 @@ import io.meshcontrol.core.net.IpPrefix;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -37,6 +39,7 @@ public final class Nodes {
     private final java.time.Duration keyLifetime;
     private final AddressPool addresses;
     private final Clock clock;
+    private final AuditStore audit = new AuditStore();
 
     /** @param options its {@code nodeKeyExpiry} is the key lifetime when the tailnet setting names none */
     Nodes(Jdbi jdbi, NodeStore store, Snapshots feed, Policies policies, RouteApprovals approvals,
@@ -282,7 +285,10 @@ public final class Nodes {
         jdbi.useTransaction(h -> {
             Node node = store.byId(h, id).orElseThrow(() -> unknown(id));
             store.delete(h, id);
-            feed.publishOnCommit(h, new MeshEvent.NodeDeleted(clock.instant(), node));
+            Instant now = clock.instant();
+            feed.publishOnCommit(h, new MeshEvent.NodeDeleted(now, node));
+            audit.append(h, caller.audited(now, "node.delete", Long.toString(id), AuditDetails.of()
+                    .put("name", node.givenName()).put("ipv4", node.ipv4()).map()));
         });
     }
 
@@ -308,9 +314,27 @@ public final class Nodes {
             Node changed = change.apply(h, node);
             Node updated = autoApprove ? approvals.autoApprove(h, changed) : changed;
             store.update(h, updated);
-            feed.publishOnCommit(h, event.apply(clock.instant(), updated));
+            Instant now = clock.instant();
+            feed.publishOnCommit(h, event.apply(now, updated));
+            audit.append(h, caller.audited(now, "node.update", Long.toString(id), changes(node, updated)));
             return updated;
         });
+    }
+
+    /** What an administrative change did to a node, for its audit entry. */
+    static Map<String, String> changes(Node before, Node after) {
+        return AuditDetails.of()
+                .put("name", before.givenName())
+                .change("name", before.givenName(), after.givenName())
+                .change("user", before.userId(), after.userId())
+                .change("tags", before.tags(), after.tags())
+                .change("ipv4", before.ipv4(), after.ipv4())
+                .change("ipv6", before.ipv6(), after.ipv6())
+                .change("authorized", before.authorized(), after.authorized())
+                .change("keyExpiry", before.keyExpiry(), after.keyExpiry())
+                .change("approvedRoutes", before.approvedRoutes(), after.approvedRoutes())
+                .change("suspended", before.suspended(), after.suspended())
+                .map();
     }
 
     private static MeshException unknown(long id) {

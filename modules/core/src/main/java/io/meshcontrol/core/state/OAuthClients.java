@@ -8,6 +8,7 @@ import io.meshcontrol.core.auth.KeySecret;
 import io.meshcontrol.core.auth.Scopes;
 import io.meshcontrol.core.auth.TrustConditions;
 import io.meshcontrol.core.model.AccessToken;
+import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.OAuthClient;
 import io.meshcontrol.core.store.AccessTokenStore;
 import io.meshcontrol.core.store.AuditStore;
@@ -100,7 +101,7 @@ public final class OAuthClients {
                 request.description() == null ? "" : request.description(), trust, caller.actor(), now, now, null);
         return jdbi.inTransaction(h -> {
             clients.insert(h, client);
-            audit.append(h, now, caller.actor(), "oauthclient.create", id, details(client));
+            audit.append(h, caller.audited(now, "oauthclient.create", id, details(client)));
             return new Issued(client, secret == null ? null : secret.text());
         });
     }
@@ -157,7 +158,18 @@ public final class OAuthClients {
                     change.description() == null ? current.description() : change.description(), trust,
                     current.creator(), current.createdAt(), now, null);
             clients.update(h, updated);
-            audit.append(h, now, caller.actor(), "oauthclient.update", id, details(updated));
+            OAuthClient.Trust before = current.trust();
+            audit.append(h, caller.audited(now, "oauthclient.update", id, AuditDetails.of()
+                    .put("keyType", current.kind().wireName())
+                    .change("scopes", String.join(" ", current.scopes()), String.join(" ", scopes))
+                    .change("tags", String.join(" ", current.tags()), String.join(" ", tags))
+                    .change("description", current.description(), updated.description())
+                    .change("issuer", before == null ? null : before.issuer(), trust == null ? null : trust.issuer())
+                    .change("audience", before == null ? null : before.audience(),
+                            trust == null ? null : trust.audience())
+                    .change("subject", before == null ? null : before.subject(), trust == null ? null : trust.subject())
+                    .change("customClaimRules", before == null ? null : before.customClaimRules(),
+                            trust == null ? null : trust.customClaimRules()).map()));
             return updated;
         });
     }
@@ -171,7 +183,7 @@ public final class OAuthClients {
             caller.require(writeScope(client.kind()));
             clients.revoke(h, id, now);
             tokens.deleteOfClient(h, id);
-            audit.append(h, now, caller.actor(), "oauthclient.revoke", id, Map.of("keyType", client.kind().wireName()));
+            audit.append(h, caller.audited(now, "oauthclient.revoke", id, Map.of("keyType", client.kind().wireName())));
             return clients.byId(h, id).orElseThrow();
         });
     }
@@ -200,8 +212,10 @@ public final class OAuthClients {
     /**
      * The federated exchange: the workload's token, verified by {@code check} against the identity's issuer, must
      * meet every trust condition. Every exchange, refusals included, is written to the audit log with its reason.
+     *
+     * @param source the address the exchange came from, for the audit log
      */
-    public Token exchange(String clientId, IdTokenCheck check) {
+    public Token exchange(String clientId, String source, IdTokenCheck check) {
         String id = clientId == null ? "" : clientId.trim();
         Map<String, String> details = new LinkedHashMap<>();
         try {
@@ -223,14 +237,15 @@ public final class OAuthClients {
             return jdbi.inTransaction(h -> {
                 Token token = issue(h, identity, identity.scopes(), now);
                 details.put("result", "granted");
-                audit.append(h, now, "federated:" + id, EXCHANGE_ACTION, id, details);
+                audit.append(h, new AuditEntry(0, now, "federated:" + id, source, EXCHANGE_ACTION, id, details));
                 return token;
             });
         } catch (MeshException e) {
             details.put("result", "refused");
             details.put("reason", e.getMessage());
             Instant now = clock.instant();
-            jdbi.useTransaction(h -> audit.append(h, now, "federated:" + id, EXCHANGE_ACTION, id, details));
+            jdbi.useTransaction(h -> audit.append(h,
+                    new AuditEntry(0, now, "federated:" + id, source, EXCHANGE_ACTION, id, details)));
             throw e;
         }
     }

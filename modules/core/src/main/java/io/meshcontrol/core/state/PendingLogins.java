@@ -76,7 +76,7 @@ public final class PendingLogins {
         caller.require(Nodes.WRITE_SCOPE);
         Pending login = requirePending(authId);
         User user = users.byName(userName).orElseThrow(() -> MeshException.notFound("no user \"" + userName + "\""));
-        return complete(authId, login, user, new Registrations.KeyLife.NetworkDefault());
+        return complete(authId, login, user, new Registrations.KeyLife.NetworkDefault(), caller);
     }
 
     /**
@@ -84,11 +84,14 @@ public final class PendingLogins {
      * with the key life the {@code oidc} settings ask for, and wakes it.
      */
     public Registrations.Registered completeByLogin(String authId, User user, Registrations.KeyLife life) {
-        return complete(authId, requirePending(authId), user, life);
+        return complete(authId, requirePending(authId), user, life, null);
     }
 
-    private Registrations.Registered complete(String authId, Pending login, User user, Registrations.KeyLife life) {
-        Registrations.Registered registered = registrations.forUser(login.request(), user, login.ephemeral(), life);
+    /** @param registrar the administrator who registered the machine, for the audit log; null for a person's login */
+    private Registrations.Registered complete(String authId, Pending login, User user, Registrations.KeyLife life,
+            Caller registrar) {
+        Registrations.Registered registered = registrations.forUser(login.request(), user, login.ephemeral(), life,
+                registrar);
         pending.remove(authId);
         login.done().complete(registered);
         return registered;

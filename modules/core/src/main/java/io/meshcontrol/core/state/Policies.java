@@ -10,6 +10,7 @@ import io.meshcontrol.core.policy.PolicyException;
 import io.meshcontrol.core.policy.PolicyInventory;
 import io.meshcontrol.core.policy.PolicyPreview;
 import io.meshcontrol.core.policy.PolicyTestFailure;
+import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.PolicyStore;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -53,6 +54,7 @@ public final class Policies {
     private final PolicyStore store;
     private final Snapshots feed;
     private final Clock clock;
+    private final AuditStore audit = new AuditStore();
     private final Supplier<PolicyInventory> inventory;
     private RouteApprovals approvals;
     private volatile Current current;
@@ -200,6 +202,8 @@ public final class Policies {
         Instant now = clock.instant();
         jdbi.useTransaction(h -> {
             store.write(h, text, now, caller.actor());
+            audit.append(h, caller.audited(now, "policy.update", "policy", AuditDetails.of()
+                    .change("etag", current.etag(), next.etag()).map()));
             h.afterCommit(() -> putInForce(next));
             feed.publishOnCommit(h, new MeshEvent.PolicyUpdated(now, caller.actor()));
         });

@@ -5,10 +5,12 @@ import io.meshcontrol.core.RandomText;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.PostureAttribute;
 import io.meshcontrol.core.model.PostureIntegration;
+import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.PostureStore;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.jdbi.v3.core.Jdbi;
 
@@ -37,6 +39,7 @@ public final class Posture {
     private final PostureStore store;
     private final NodeStore nodes;
     private final Clock clock;
+    private final AuditStore audit = new AuditStore();
 
     Posture(Jdbi jdbi, PostureStore store, NodeStore nodes, Clock clock) {
         this.jdbi = jdbi;
@@ -76,6 +79,8 @@ public final class Posture {
                 throw MeshException.conflict("a posture integration for " + provider + " exists already");
             }
             store.putIntegration(h, created);
+            audit.append(h, caller.audited(created.updated(), "posture.integration.create", created.id(),
+                    Map.of("provider", provider)));
             return created;
         });
     }
@@ -88,15 +93,24 @@ public final class Posture {
                     keep(change.clientId(), i.clientId()), keep(change.tenantId(), i.tenantId()),
                     keep(change.clientSecret(), i.clientSecret()), clock.instant());
             store.putIntegration(h, updated);
+            audit.append(h, caller.audited(updated.updated(), "posture.integration.update", id, AuditDetails.of()
+                    .put("provider", i.provider())
+                    .change("cloudId", i.cloudId(), updated.cloudId())
+                    .change("clientId", i.clientId(), updated.clientId())
+                    .change("tenantId", i.tenantId(), updated.tenantId())
+                    .put("clientSecretChanged", !i.clientSecret().equals(updated.clientSecret())).map()));
             return updated;
         });
     }
 
     public void deleteIntegration(Caller caller, String id) {
         caller.require(INTEGRATIONS_WRITE_SCOPE);
-        if (!jdbi.inTransaction(h -> store.deleteIntegration(h, id))) {
-            throw unknownIntegration(id);
-        }
+        jdbi.useTransaction(h -> {
+            if (!store.deleteIntegration(h, id)) {
+                throw unknownIntegration(id);
+            }
+            audit.append(h, caller.audited(clock.instant(), "posture.integration.delete", id, Map.of()));
+        });
     }
 
     /** The node's custom attributes, expired ones left out. */
@@ -121,6 +135,9 @@ public final class Posture {
         jdbi.useTransaction(h -> {
             requireNode(h, nodeId);
             store.putAttribute(h, nodeId, attribute);
+            audit.append(h, caller.audited(clock.instant(), "posture.attribute.set", Long.toString(nodeId),
+                    AuditDetails.of().put("name", attribute.name()).put("value", attribute.value())
+                            .put("expiry", attribute.expiry()).map()));
         });
     }
 
@@ -132,6 +149,8 @@ public final class Posture {
             if (!store.deleteAttribute(h, nodeId, name)) {
                 throw MeshException.notFound("node " + nodeId + " has no posture attribute " + name);
             }
+            audit.append(h, caller.audited(clock.instant(), "posture.attribute.delete", Long.toString(nodeId),
+                    Map.of("name", name)));
         });
     }
 

@@ -6,6 +6,7 @@ import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.auth.KeySecret;
 import io.meshcontrol.core.model.PreAuthKey;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.PreAuthKeyStore;
 import io.meshcontrol.core.store.UserStore;
 import java.time.Clock;
@@ -44,6 +45,7 @@ public final class PreAuthKeys {
     private final Policies policies;
     private final MaxKeyLifetimes lifetimes;
     private final Clock clock;
+    private final AuditStore audit = new AuditStore();
 
     PreAuthKeys(Jdbi jdbi, PreAuthKeyStore keys, UserStore users, Policies policies, MaxKeyLifetimes lifetimes,
             Clock clock) {
@@ -73,6 +75,10 @@ public final class PreAuthKeys {
                     tags, request.reusable(), request.ephemeral(), request.preauthorized(),
                     request.description() == null ? "" : request.description(), now, now.plus(lifetime), null, 0, null);
             keys.insert(h, key);
+            audit.append(h, caller.audited(now, "preauthkey.create", Long.toString(key.id()), AuditDetails.of()
+                    .put("prefix", key.prefix()).put("user", user == null ? "" : user.name())
+                    .put("tags", String.join(",", tags)).put("reusable", key.reusable())
+                    .put("ephemeral", key.ephemeral()).put("expires", key.expiresAt()).map()));
             return new Issued(key, user, secret.text());
         });
     }
@@ -97,6 +103,8 @@ public final class PreAuthKeys {
         return jdbi.inTransaction(h -> {
             PreAuthKey key = keys.byId(h, id).orElseThrow(() -> unknown(id));
             keys.revoke(h, id, now);
+            audit.append(h, caller.audited(now, "preauthkey.revoke", Long.toString(id),
+                    AuditDetails.of().put("prefix", key.prefix()).map()));
             return new Listed(keys.byId(h, id).orElseThrow(), user(h, key));
         });
     }

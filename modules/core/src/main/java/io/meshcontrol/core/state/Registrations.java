@@ -11,6 +11,8 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.PreAuthKey;
 import io.meshcontrol.core.model.TailnetSettings;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.UserStore;
@@ -85,6 +87,7 @@ public final class Registrations {
     private final NetworkOptions options;
     private final Snapshots feed;
     private final Clock clock;
+    private final AuditStore audit = new AuditStore();
 
     Registrations(Jdbi jdbi, NodeStore nodes, UserStore users, SettingsStore settings, PreAuthKeys preAuthKeys,
             Policies policies, RouteApprovals approvals, NetworkOptions options, Snapshots feed, Clock clock) {
@@ -117,13 +120,18 @@ public final class Registrations {
     }
 
     /** Registers the machine of a completed interactive login for {@code user}. */
-    Registered forUser(Request request, User user, boolean ephemeral, KeyLife life) {
+    Registered forUser(Request request, User user, boolean ephemeral, KeyLife life, Caller registrar) {
         Instant now = clock.instant();
         List<String> tags = TagRules.forRegistration(policies.policy(), user, List.of(), request.requestTags());
         return jdbi.inTransaction(h -> {
             Registered registered = upsert(h, request, new Grant(tags.isEmpty() ? user : null, tags, ephemeral, false,
                     null, Node.RegisterMethod.INTERACTIVE, life), now);
             publishOnCommit(h, registered, now);
+            if (registrar != null) {
+                audit.append(h, registrar.audited(now, "node.register", Long.toString(registered.node().id()),
+                        AuditDetails.of().put("name", registered.node().givenName()).put("user", user.name())
+                                .put("ipv4", registered.node().ipv4()).map()));
+            }
             return registered;
         });
     }

@@ -11,10 +11,12 @@ import io.meshcontrol.core.policy.AutoApproval;
 import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.apps.AppConnectors;
 import io.meshcontrol.core.store.AppStore;
+import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.UserStore;
 import io.meshcontrol.core.wire.Hostinfo;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -42,6 +44,7 @@ public final class RouteApprovals {
     private final Apps apps;
     private final AppStore appStore;
     private final Clock clock;
+    private final AuditStore audit = new AuditStore();
 
     RouteApprovals(Jdbi jdbi, Snapshots snapshots, NodeStore nodes, UserStore users, Policies policies, Apps apps,
             AppStore appStore, Clock clock) {
@@ -76,7 +79,9 @@ public final class RouteApprovals {
             Node node = nodes.byId(h, id).orElseThrow(() -> unknown(id));
             Node updated = node.withApprovedRoutes(approved);
             nodes.update(h, updated);
-            snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(clock.instant(), updated, "routes approved"));
+            Instant now = clock.instant();
+            snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(now, updated, "routes approved"));
+            audit.append(h, caller.audited(now, "node.routes", Long.toString(id), Nodes.changes(node, updated)));
             return updated;
         });
     }

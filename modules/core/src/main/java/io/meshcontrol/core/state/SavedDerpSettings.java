@@ -55,7 +55,7 @@ public final class SavedDerpSettings {
         Instant now = clock.instant();
         jdbi.useTransaction(h -> {
             store.write(h, settings, now, caller.actor());
-            audit.append(h, now, caller.actor(), "derp.update", "derp", auditDetails(settings));
+            audit.append(h, caller.audited(now, "derp.update", "derp", auditDetails(settings)));
         });
     }
 
@@ -69,7 +69,7 @@ public final class SavedDerpSettings {
         Instant now = clock.instant();
         jdbi.useTransaction(h -> {
             store.delete(h);
-            audit.append(h, now, caller.actor(), "derp.reset", "derp", auditDetails(configured));
+            audit.append(h, caller.audited(now, "derp.reset", "derp", auditDetails(configured)));
         });
     }
 

@@ -3,7 +3,9 @@ package io.meshcontrol.core.state;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.TailnetSettings;
+import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.SettingsStore;
+import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 
 /** The runtime network settings (device approval, user approval, key duration). */
@@ -14,10 +16,13 @@ public final class Settings {
 
     private final Jdbi jdbi;
     private final SettingsStore store;
+    private final Clock clock;
+    private final AuditStore audit = new AuditStore();
 
-    Settings(Jdbi jdbi, SettingsStore store) {
+    Settings(Jdbi jdbi, SettingsStore store, Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
+        this.clock = clock;
     }
 
     public TailnetSettings get(Caller caller) {
@@ -49,6 +54,13 @@ public final class Settings {
                     orElse(days, current.devicesKeyDurationDays()),
                     orElse(change.postureIdentityCollectionOn(), current.postureIdentityCollectionOn()));
             store.write(h, updated);
+            audit.append(h, caller.audited(clock.instant(), "settings.update", "settings", AuditDetails.of()
+                    .change("devicesApprovalOn", current.devicesApprovalOn(), updated.devicesApprovalOn())
+                    .change("usersApprovalOn", current.usersApprovalOn(), updated.usersApprovalOn())
+                    .change("devicesKeyDurationDays", current.devicesKeyDurationDays(),
+                            updated.devicesKeyDurationDays())
+                    .change("postureIdentityCollectionOn", current.postureIdentityCollectionOn(),
+                            updated.postureIdentityCollectionOn()).map()));
             return updated;
         });
     }

@@ -9,12 +9,14 @@ import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.SettingsStore;
 import io.meshcontrol.core.store.UserStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.jdbi.v3.core.Handle;
@@ -66,6 +68,7 @@ public final class Users {
     private final SettingsStore settings;
     private final Snapshots feed;
     private final Clock clock;
+    private final AuditStore audit = new AuditStore();
 
     Users(Jdbi jdbi, UserStore store, NodeStore nodes, SettingsStore settings, Snapshots feed, Clock clock) {
         this.jdbi = jdbi;
@@ -113,6 +116,9 @@ public final class Users {
             User user = store.insert(h, new UserStore.NewRow(name, nullToEmpty(displayName), email, role, now,
                     true));
             feed.publishOnCommit(h, new MeshEvent.UserCreated(now, user, caller.actor()));
+            audit.append(h, caller.audited(now, "user.create", Long.toString(user.id()),
+                    AuditDetails.of().put("name", user.name()).put("email", user.email())
+                            .put("role", user.role().wireName()).map()));
             return user;
         });
     }
@@ -171,6 +177,7 @@ public final class Users {
             User approved = user.withApproved();
             store.update(h, approved);
             feed.publishOnCommit(h, new MeshEvent.UserApproved(now, approved, caller.actor()));
+            audit.append(h, caller.audited(now, "user.approve", Long.toString(id), Map.of("name", user.name())));
             if (!settings.read(h).devicesApprovalOn()) {
                 for (Node node : nodes.all(h)) {
                     if (Long.valueOf(id).equals(node.userId()) && !node.authorized()) {
@@ -212,6 +219,12 @@ public final class Users {
                 return current; // nothing to write, nothing to tell
             }
             store.update(h, updated);
+            audit.append(h, caller.audited(now, "user.update", Long.toString(id), AuditDetails.of()
+                    .put("name", current.name())
+                    .change("name", current.name(), updated.name())
+                    .change("displayName", current.displayName(), updated.displayName())
+                    .change("email", current.email(), updated.email())
+                    .change("role", current.role().wireName(), updated.role().wireName()).map()));
             if (updated.role() != current.role()) {
                 feed.publishOnCommit(h, new MeshEvent.UserRoleUpdated(now, updated, current.role(), updated.role(),
                         caller.actor()));
@@ -237,6 +250,7 @@ public final class Users {
             }
             store.delete(h, id);
             feed.publishOnCommit(h, new MeshEvent.UserDeleted(now, user, caller.actor()));
+            audit.append(h, caller.audited(now, "user.delete", Long.toString(id), Map.of("name", user.name())));
         });
     }
 

@@ -5,9 +5,12 @@ import io.meshcontrol.core.address.AddressPool;
 import io.meshcontrol.core.address.DnsLabels;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.VipService;
+import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.VipServiceStore;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -31,6 +34,7 @@ public final class VipServices {
     private final Clock clock;
     private volatile List<VipService> current;
     private volatile Consumer<List<VipService>> onChange = services -> { };
+    private final AuditStore audit = new AuditStore();
 
     VipServices(Jdbi jdbi, VipServiceStore store, AddressPool pool, Clock clock) {
         this.jdbi = jdbi;
@@ -94,7 +98,13 @@ public final class VipServices {
             }
             VipService service = new VipService(name, ipv4, ipv6, wanted.comment(), wanted.annotations(),
                     wanted.ports(), tags);
-            store.put(h, service, clock.instant());
+            Instant now = clock.instant();
+            store.put(h, service, now);
+            audit.append(h, caller.audited(now, existing == null ? "service.create" : "service.update", name,
+                    AuditDetails.of().put("ipv4", ipv4)
+                            .change("ports", existing == null ? null : existing.ports(), service.ports())
+                            .change("tags", existing == null ? null : existing.tags(), service.tags())
+                            .change("comment", existing == null ? null : existing.comment(), service.comment()).map()));
             return service;
         });
         changed();
@@ -103,9 +113,12 @@ public final class VipServices {
 
     public void delete(Caller caller, String name) {
         caller.require(WRITE_SCOPE);
-        if (!jdbi.inTransaction(h -> store.delete(h, name))) {
-            throw unknown(name);
-        }
+        jdbi.useTransaction(h -> {
+            if (!store.delete(h, name)) {
+                throw unknown(name);
+            }
+            audit.append(h, caller.audited(clock.instant(), "service.delete", name, Map.of()));
+        });
         changed();
     }
 

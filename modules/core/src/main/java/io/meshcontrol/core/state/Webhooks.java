@@ -121,8 +121,8 @@ public final class Webhooks {
         String secret = newSecret();
         jdbi.useTransaction(h -> {
             store.insert(h, endpoint, secret);
-            audit.append(h, now, caller.actor(), "webhook.create", endpoint.id(), Map.of("url", shown(url),
-                    "provider", provider, "subscriptions", String.join(" ", subscriptions)));
+            audit.append(h, caller.audited(now, "webhook.create", endpoint.id(), Map.of("url", shown(url),
+                    "provider", provider, "subscriptions", String.join(" ", subscriptions))));
         });
         return new Issued(endpoint, secret);
     }
@@ -137,8 +137,8 @@ public final class Webhooks {
             WebhookEndpoint updated = new WebhookEndpoint(id, old.url(), old.provider(), wanted, old.creator(),
                     old.created(), now);
             store.update(h, updated);
-            audit.append(h, now, caller.actor(), "webhook.update", id, Map.of("subscriptions",
-                    String.join(" ", wanted), "oldSubscriptions", String.join(" ", old.subscriptions())));
+            audit.append(h, caller.audited(now, "webhook.update", id, Map.of("subscriptions",
+                    String.join(" ", wanted), "oldSubscriptions", String.join(" ", old.subscriptions()))));
             return updated;
         });
     }
@@ -151,7 +151,7 @@ public final class Webhooks {
             WebhookEndpoint old = store.byId(h, id).orElseThrow(() -> unknown(id)).endpoint();
             Instant now = clock.instant();
             store.setSecret(h, id, secret, now);
-            audit.append(h, now, caller.actor(), "webhook.rotate", id, Map.of());
+            audit.append(h, caller.audited(now, "webhook.rotate", id, Map.of()));
             return new Issued(new WebhookEndpoint(id, old.url(), old.provider(), old.subscriptions(), old.creator(),
                     old.created(), now), secret);
         });
@@ -164,7 +164,7 @@ public final class Webhooks {
             if (!store.delete(h, id)) {
                 throw unknown(id);
             }
-            audit.append(h, clock.instant(), caller.actor(), "webhook.delete", id, Map.of());
+            audit.append(h, caller.audited(clock.instant(), "webhook.delete", id, Map.of()));
         });
     }
 

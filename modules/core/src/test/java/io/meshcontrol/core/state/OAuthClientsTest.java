@@ -135,6 +135,9 @@ class OAuthClientsTest {
         assertEquals("https://issuer.example", updated.trust().issuer());
         assertEquals(Map.of("ref", "main"), updated.trust().customClaimRules());
         assertEquals(issued.client().createdAt(), clients.get(net.admin, id).createdAt());
+        AuditEntry entry = net.network.auditLog().recent("oauthclient.update", 1).getFirst();
+        assertEquals(Map.of("keyType", "federated", "oldSubject", "repo:acme/*", "newSubject", "repo:acme/app",
+                "oldDescription", "", "newDescription", "now described"), entry.details(), "old and new of what changed");
     }
 
     @Test
@@ -244,7 +247,7 @@ class OAuthClientsTest {
     void exchangeGrantsATokenWhenEveryConditionHolds() {
         OAuthClient identity = clients.create(net.admin, federated("repo:acme/*:ref:refs/heads/*",
                 Map.of("repository_owner", "acme", "run_attempt", "1"))).client();
-        OAuthClients.Token token = clients.exchange(identity.id(), issuer -> Map.of("iss", issuer,
+        OAuthClients.Token token = clients.exchange(identity.id(), "192.0.2.7", issuer -> Map.of("iss", issuer,
                 "sub", "repo:acme/app:ref:refs/heads/main", "aud", List.of("other", "mesh"),
                 "repository_owner", "acme", "run_attempt", 1));
         Caller caller = tokenCaller(token);
@@ -264,12 +267,12 @@ class OAuthClientsTest {
                 merged(good, "sub", "repo:evil/app"),
                 merged(good, "ref", "refs/heads/dev"));
         for (Map<String, Object> claims : bad) {
-            refusal(MeshException.Reason.UNAUTHENTICATED, () -> clients.exchange(identity.id(), issuer -> claims));
+            refusal(MeshException.Reason.UNAUTHENTICATED, () -> clients.exchange(identity.id(), "192.0.2.7", issuer -> claims));
         }
-        refusal(MeshException.Reason.UNAUTHENTICATED, () -> clients.exchange(identity.id(), issuer -> {
+        refusal(MeshException.Reason.UNAUTHENTICATED, () -> clients.exchange(identity.id(), "192.0.2.7", issuer -> {
             throw MeshException.unauthenticated("ID token refused: the token expired");
         }));
-        refusal(MeshException.Reason.UNAUTHENTICATED, () -> clients.exchange("nosuchid", issuer -> good));
+        refusal(MeshException.Reason.UNAUTHENTICATED, () -> clients.exchange("nosuchid", "192.0.2.7", issuer -> good));
         List<AuditEntry> entries = net.network.auditLog().recent(OAuthClients.EXCHANGE_ACTION, 10);
         assertEquals(5, entries.size());
         assertTrue(entries.stream().allMatch(e -> "refused".equals(e.details().get("result"))));
@@ -283,7 +286,7 @@ class OAuthClientsTest {
     @Test
     void plainClientCannotBeUsedForAnExchange() {
         String id = client(List.of("dns"), List.of()).client().id();
-        String message = refusal(MeshException.Reason.UNAUTHENTICATED, () -> clients.exchange(id, issuer -> Map.of()));
+        String message = refusal(MeshException.Reason.UNAUTHENTICATED, () -> clients.exchange(id, "192.0.2.7", issuer -> Map.of()));
         assertTrue(message.contains("not a federated identity"), message);
     }
 

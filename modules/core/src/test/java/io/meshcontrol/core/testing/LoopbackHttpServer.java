@@ -17,15 +17,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A tiny HTTP/1.1 server on a free loopback port that answers each path with what the test set (404 otherwise) and
- * records every request. One request per connection; plain sockets, so it needs no module beyond java.base.
+ * records every request, its body included. One request per connection; plain sockets, so it needs no module beyond java.base.
  */
 public final class LoopbackHttpServer implements AutoCloseable {
 
     public record Answer(int status, Map<String, String> headers, byte[] body) {
     }
 
-    /** @param target the request target as sent (path and query) */
-    public record Request(String method, String target, Map<String, String> headers) {
+    /**
+     * @param target the request target as sent (path and query)
+     * @param headers names in lower case
+     * @param body what the request carried (its {@code Content-Length} bytes), as UTF-8
+     */
+    public record Request(String method, String target, Map<String, String> headers, String body) {
     }
 
     private final ServerSocket socket;
@@ -99,7 +103,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
                 }
             }
             String target = requestLine[1];
-            requests.add(new Request(requestLine[0], target, headers));
+            byte[] body = in.readNBytes(Integer.parseInt(headers.getOrDefault("content-length", "0")));
+            requests.add(new Request(requestLine[0], target, headers, new String(body, StandardCharsets.UTF_8)));
             int query = target.indexOf('?');
             Answer answer = answers.getOrDefault(query < 0 ? target : target.substring(0, query),
                     new Answer(404, Map.of(), new byte[0]));

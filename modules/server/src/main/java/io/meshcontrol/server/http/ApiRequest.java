@@ -7,6 +7,7 @@ import io.undertow.server.RequestTooBigException;
 import io.undertow.util.PathTemplateMatch;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Deque;
@@ -42,6 +43,16 @@ public final class ApiRequest {
             throw MeshException.unauthenticated("this request needs a credential");
         }
         return caller;
+    }
+
+    /** The address the request came from (the peer of the connection), as the audit log records it. */
+    public String source() {
+        return sourceOf(exchange);
+    }
+
+    static String sourceOf(HttpServerExchange exchange) {
+        InetSocketAddress peer = exchange.getSourceAddress();
+        return peer == null || peer.getAddress() == null ? "" : peer.getAddress().getHostAddress();
     }
 
     public String pathParam(String name) {

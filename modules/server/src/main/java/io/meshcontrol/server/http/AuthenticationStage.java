@@ -5,7 +5,10 @@ import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.AttachmentKey;
 
-/** Authenticates the caller and attaches it to the exchange; a refusal is thrown for the {@link ErrorStage}. */
+/**
+ * Authenticates the caller and attaches it to the exchange, with the address it came from for the audit log; a
+ * refusal is thrown for the {@link ErrorStage}.
+ */
 final class AuthenticationStage implements HttpHandler {
 
     /** The authenticated caller, for the endpoint. */
@@ -21,7 +24,7 @@ final class AuthenticationStage implements HttpHandler {
 
     @Override
     public void handleRequest(HttpServerExchange exchange) throws Exception {
-        exchange.putAttachment(CALLER, authentication.authenticate(exchange));
+        exchange.putAttachment(CALLER, authentication.authenticate(exchange).from(ApiRequest.sourceOf(exchange)));
         next.handleRequest(exchange);
     }
 }

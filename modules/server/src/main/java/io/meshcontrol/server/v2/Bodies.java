@@ -68,4 +68,12 @@ final class Bodies {
     record PostureIntegration(String provider, String cloudId, String clientId, String tenantId,
             String clientSecret) {
     }
+
+    /** The vendor's SetLogstreamConfigurationRequest; the object-storage fields are taken only to be refused. */
+    record LogStream(String destinationType, String url, String user, String token, Integer uploadPeriodMinutes,
+            String compressionFormat, String s3Bucket, String s3Region, String s3KeyPrefix,
+            String s3AuthenticationType, String s3AccessKeyId, String s3SecretAccessKey, String s3RoleArn,
+            String s3ExternalId, String awsExternalId, String gcsBucket, String gcsKeyPrefix, List<String> gcsScopes,
+            String gcsCredentials) {
+    }
 }

@@ -79,7 +79,7 @@ public final class OAuthTokenRoutes {
                 return error(400, "invalid_request", "the form needs client_id (the federated identity) and jwt "
                         + "(the workload's OIDC token)");
             }
-            return granted(clients.exchange(clientId, issuer -> issuers.verify(issuer, jwt).claims()));
+            return granted(clients.exchange(clientId, request.source(), issuer -> issuers.verify(issuer, jwt).claims()));
         } catch (MeshException e) {
             return refusal(e, "invalid_grant", "invalid_request");
         }

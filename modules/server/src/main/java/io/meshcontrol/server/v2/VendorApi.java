@@ -19,6 +19,7 @@ public record VendorApi(Network network, String baseDomain, String version, Cloc
         new UserResource(network, clock).register(v2);
         new ServiceResource(network.vipServices()).register(v2);
         new PostureResource(network.posture()).register(v2);
+        new LogStreamResource(network.logStreams()).register(v2);
         UnsupportedResources.register(v2);
         new V2DocsPage(v2, version).register();
     }

@@ -1,0 +1,123 @@
+package io.meshcontrol.notify.logstream;
+
+import io.meshcontrol.core.address.EgressGuard;
+import io.meshcontrol.core.model.DerpSettings;
+import io.meshcontrol.core.state.LogStreams;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.net.ssl.SSLContext;
+
+/**
+ * Delivers the audit log to the configured log stream: batches of up to {@link #BATCH} entries, read after the
+ * stream's cursor, each posted in the destination's shape ({@link DestinationFormats}); the cursor moves only when the
+ * destination took the batch, so a failure or a restart sends the same entries again (at least once). A failed
+ * request is retried after 2 s, 10 s and 30 s, then every 30 s for as long as it fails: nothing is dropped.
+ * It runs on its own virtual thread, so a slow or dead destination delays nothing else.
+ */
+public final class LogStreamSender implements AutoCloseable {
+
+    /** Resolves host names for the egress check; the system resolver in production, a fixed table in tests. */
+    @FunctionalInterface
+    public interface Resolver {
+        InetAddress[] resolve(String host) throws UnknownHostException;
+    }
+
+    static final int BATCH = 500;
+    /** Waits after the first, second and third failure in a row; later failures wait as long as the third. */
+    static final List<Duration> RETRY_AFTER = List.of(Duration.ofSeconds(2), Duration.ofSeconds(10),
+            Duration.ofSeconds(30));
+    /** How often the sender looks for new entries. */
+    private static final Duration POLL = Duration.ofSeconds(1);
+    private static final Logger LOG = Logger.getLogger(LogStreamSender.class.getName());
+
+    private final LogStreams streams;
+    private final GuardedPost post;
+    private final Clock clock;
+    private int failures;
+    private Instant nextAttempt = Instant.MIN;
+    private volatile Thread thread;
+
+    public LogStreamSender(LogStreams streams, EgressGuard guard, Resolver resolver, Clock clock) {
+        this.streams = streams;
+        this.post = new GuardedPost(guard, resolver, defaultTls());
+        this.clock = clock;
+    }
+
+    /** Starts the delivery thread. */
+    public void start() {
+        thread = Thread.ofVirtual().name("log-stream-sender").start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    sendDue();
+                    Thread.sleep(POLL);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "log stream delivery failed", e);
+                }
+            }
+        });
+    }
+
+    /**
+     * Sends what waits, batch after batch, unless a retry is not yet due; stops at the first failure.
+     *
+     * @return how many entries the destination took
+     */
+    public synchronized int sendDue() {
+        if (clock.instant().isBefore(nextAttempt)) {
+            return 0;
+        }
+        int sent = 0;
+        for (Optional<LogStreams.Batch> batch = streams.pending(BATCH); batch.isPresent();
+                batch = streams.pending(BATCH)) {
+            LogRequest request = DestinationFormats.of(batch.get().stream(), batch.get().entries());
+            try {
+                post.post(batch.get().stream().url(), request);
+            } catch (IOException | RuntimeException e) {
+                String error = "posting to " + DerpSettings.redactedUrl(batch.get().stream().url()) + " failed: "
+                        + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+                streams.failed(batch.get(), error);
+                nextAttempt = clock.instant().plus(RETRY_AFTER.get(Math.min(failures, RETRY_AFTER.size() - 1)));
+                failures++;
+                LOG.fine(error);
+                return sent;
+            }
+            streams.delivered(batch.get(), request.body().length);
+            sent += batch.get().entries().size();
+            failures = 0;
+        }
+        return sent;
+    }
+
+    /** Stops the delivery thread and waits for it, so that nothing is written after the network closes. */
+    @Override
+    public void close() {
+        Thread running = thread;
+        if (running != null) {
+            running.interrupt(); // a request in flight is cut: its socket closes
+            try {
+                running.join(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static SSLContext defaultTls() {
+        try {
+            return SSLContext.getDefault();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("no default TLS context", e);
+        }
+    }
+}

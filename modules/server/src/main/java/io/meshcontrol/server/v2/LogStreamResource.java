@@ -1,0 +1,100 @@
+package io.meshcontrol.server.v2;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.model.LogStream;
+import io.meshcontrol.core.state.LogStreams;
+import io.meshcontrol.server.http.ApiRequest;
+import io.meshcontrol.server.http.Reply;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Log streaming ({@code mesh_logstream_configuration}): the {@code configuration} log type streams the audit log to
+ * one destination; {@code network} is refused with 404, since network flow logs are not collected here, and reading
+ * them answers an empty list.
+ */
+final class LogStreamResource {
+
+    /** The vendor's scope for reading network flow logs. */
+    static final String NETWORK_LOGS_READ_SCOPE = "logs:network:read";
+
+    private final LogStreams streams;
+
+    LogStreamResource(LogStreams streams) {
+        this.streams = streams;
+    }
+
+    void register(V2Routes v2) {
+        v2.tailnet("GET", "/logging/{logType}/stream", request -> Reply.ok(view(
+                streams.get(request.caller(), request.pathParam("logType")))))
+                .doc(LogStreams.READ_SCOPE, "The stream of configuration (audit) logs as it was PUT, without the "
+                        + "token; 404 when none is configured and for network");
+        v2.tailnet("PUT", "/logging/{logType}/stream", request -> Reply.ok(view(streams.set(request.caller(),
+                stream(request)))))
+                .doc(LogStreams.WRITE_SCOPE, "Partial: streams the audit log to http, splunk, elastic, datadog, axiom "
+                        + "or loki; s3, gcs, panther and cribl are refused with 400, network with 404");
+        v2.tailnet("DELETE", "/logging/{logType}/stream", request -> {
+            streams.delete(request.caller(), request.pathParam("logType"));
+            return Reply.ok(Map.of());
+        }).doc(LogStreams.WRITE_SCOPE, "Stops the stream");
+        v2.tailnet("GET", "/logging/{logType}/stream/status", request -> Reply.ok(status(
+                streams.status(request.caller(), request.pathParam("logType")))))
+                .doc(LogStreams.READ_SCOPE, "Delivery counters: lastActivity, lastError, numEntriesSent, "
+                        + "numBytesSent, numTotalRequests, numFailedRequests (rates are 0)");
+        v2.tailnet("GET", "/logging/network", request -> {
+            request.caller().require(NETWORK_LOGS_READ_SCOPE);
+            time(request, "start");
+            time(request, "end");
+            return Reply.ok(Map.of("logs", List.of()));
+        }).doc(NETWORK_LOGS_READ_SCOPE, "Partial: network flow logs are not collected, so the list is empty");
+    }
+
+    private static LogStream stream(ApiRequest request) {
+        Bodies.LogStream body = request.requiredBody(Bodies.LogStream.class);
+        return new LogStream(request.pathParam("logType"), body.destinationType(), body.url(), body.user(),
+                body.token(), body.uploadPeriodMinutes() == null ? 0 : body.uploadPeriodMinutes(),
+                body.compressionFormat(), null);
+    }
+
+    private static void time(ApiRequest request, String name) {
+        request.query(name).ifPresent(value -> {
+            try {
+                OffsetDateTime.parse(value);
+            } catch (DateTimeParseException e) {
+                throw MeshException.invalid(name + " must be an RFC 3339 time, got \"" + value + "\"");
+            }
+        });
+    }
+
+    /** What GET shows: every field as it was PUT, but the token. */
+    private static Map<String, Object> view(LogStream stream) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("logType", stream.logType());
+        v.put("destinationType", stream.destinationType());
+        v.put("url", stream.url());
+        v.put("user", stream.user());
+        v.put("uploadPeriodMinutes", stream.uploadPeriodMinutes());
+        v.put("compressionFormat", stream.compressionFormat());
+        return v;
+    }
+
+    private static Map<String, Object> status(LogStream.Status status) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("lastActivity", status.lastActivity() == null ? null : status.lastActivity().toString());
+        v.put("lastError", status.lastError());
+        v.put("maxBodySize", 0);
+        v.put("numBytesSent", status.bytesSent());
+        v.put("numEntriesSent", status.entriesSent());
+        v.put("numSpoofedEntries", 0);
+        v.put("numTotalRequests", status.requests());
+        v.put("numFailedRequests", status.failedRequests());
+        v.put("rateBytesSent", 0);
+        v.put("rateEntriesSent", 0);
+        v.put("rateTotalRequests", 0);
+        v.put("rateFailedRequests", 0);
+        return v;
+    }
+}
