@@ -56,7 +56,7 @@ class NodeRoutesApiTest {
 
     @Test
     void advertisedRoutesWaitUntilApprovedAndAreServedWhileTheRouterIsOnline() {
-        assertEquals(new RoutesView(List.of(), List.of("0.0.0.0/0", "10.1.0.0/16", "::/0"), List.of()),
+        assertEquals(new RoutesView(List.of(), List.of("0.0.0.0/0", "10.1.0.0/16", "::/0"), List.of(), false, 0),
                 admin.nodeRoutes(id()));
 
         RoutesView approved = admin.setNodeRoutes(id(), List.of("10.1.0.0/16", "0.0.0.0/0"));
@@ -68,7 +68,7 @@ class NodeRoutesApiTest {
         assertEquals(admin.nodeRoutes(id()), admin.node(id()).routes(), "node views carry the same routes");
         assertEquals(admin.nodeRoutes(id()), admin.nodes().getFirst().routes());
 
-        assertEquals(new RoutesView(List.of(), List.of("0.0.0.0/0", "10.1.0.0/16", "::/0"), List.of()),
+        assertEquals(new RoutesView(List.of(), List.of("0.0.0.0/0", "10.1.0.0/16", "::/0"), List.of(), false, 0),
                 admin.setNodeRoutes(id(), List.of()), "an empty list clears");
     }
 

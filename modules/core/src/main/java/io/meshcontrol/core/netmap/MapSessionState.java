@@ -147,7 +147,7 @@ public final class MapSessionState {
             // A policy change alone can change only the self node's capabilities: no need to build the rest again.
             io.meshcontrol.core.wire.Node selfNow = selfStale
                     ? selfNode(self, in)
-                    : withCapabilities(sentSelf, access.capMap(self));
+                    : withCapabilities(sentSelf, capabilities(self, in));
             if (!selfNow.equals(sentSelf)) {
                 delta.node(selfNow);
                 sentSelf = selfNow;
@@ -251,9 +251,21 @@ public final class MapSessionState {
         }
     }
 
-    /** The self node with its capabilities from the policy ({@code nodeAttrs}). */
+    /** The self node with its capabilities. */
     private io.meshcontrol.core.wire.Node selfNode(Node self, MapInputs in) {
-        return WireNodes.self(self, in, capVersion).toBuilder().capMap(in.access().capMap(self)).build();
+        return WireNodes.self(self, in, capVersion).toBuilder().capMap(capabilities(self, in)).build();
+    }
+
+    /** The node's own capabilities: the policy's ({@code nodeAttrs}) and those the global exit nodes give everyone. */
+    private static Map<String, List<RawJson>> capabilities(Node self, MapInputs in) {
+        Map<String, List<RawJson>> fromPolicy = in.access().capMap(self);
+        List<String> steering = in.routes().exits().selfAttributes();
+        if (steering.isEmpty()) {
+            return fromPolicy;
+        }
+        Map<String, List<RawJson>> caps = new java.util.TreeMap<>(fromPolicy);
+        steering.forEach(name -> caps.putIfAbsent(name, null));
+        return caps;
     }
 
     private static io.meshcontrol.core.wire.Node withCapabilities(io.meshcontrol.core.wire.Node sent,

@@ -14,19 +14,23 @@ import java.util.function.LongPredicate;
 
 /**
  * Which router serves each subnet route: the primary. Several routers may have the same prefix active (high
- * availability); the primary is the one with the lowest node id among the healthy ones, so a router that goes
- * offline hands its prefixes to the next and takes them back when it returns. A prefix without a healthy router
- * has no primary. Exit routes are never primary: every node with them active serves them. Immutable.
+ * availability); a prefix gets the healthy router with the lowest node id, and keeps it while it stays healthy: a
+ * router that goes offline hands its prefixes to the next, and when it returns it does not take them back (a
+ * failover is not undone by a flapping router). A prefix without a healthy router has no primary. Exit routes are
+ * never primary: every node with them active serves them; which exit nodes clients are steered to is the table's
+ * {@link ExitNodeSteering}. Immutable.
  */
 public final class RouteTable {
 
-    public static final RouteTable EMPTY = new RouteTable(Map.of());
+    public static final RouteTable EMPTY = new RouteTable(Map.of(), ExitNodeSteering.NONE);
 
     private final Map<IpPrefix, Long> primaries;
     private final Map<Long, List<IpPrefix>> byRouter;
+    private final ExitNodeSteering exits;
 
-    private RouteTable(Map<IpPrefix, Long> primaries) {
+    private RouteTable(Map<IpPrefix, Long> primaries, ExitNodeSteering exits) {
         this.primaries = Map.copyOf(primaries);
+        this.exits = exits;
         Map<Long, List<IpPrefix>> grouped = new HashMap<>();
         primaries.forEach((prefix, id) -> grouped.computeIfAbsent(id, k -> new ArrayList<>()).add(prefix));
         Map<Long, List<IpPrefix>> sorted = new HashMap<>();
@@ -35,17 +39,37 @@ public final class RouteTable {
     }
 
     /**
-     * Elects the primaries among {@code nodes}.
+     * Elects the primaries among {@code nodes} afresh: the lowest healthy id for each prefix.
      *
-     * @param healthy whether a router may serve now (it is online); with high availability off, pass one that
-     *     is always true, so the lowest id keeps its prefixes whether online or not
+     * @param healthy whether a router may serve now; with high availability off, pass one that is always true, so
+     *     the lowest id keeps its prefixes whether online or not
      */
     public static RouteTable elect(Collection<Node> nodes, LongPredicate healthy) {
+        return elect(nodes, healthy, EMPTY);
+    }
+
+    /**
+     * Elects the primaries among {@code nodes}, keeping each of {@code previous}'s primaries that is still healthy and
+     * still has the prefix active; the other prefixes get the lowest healthy id.
+     */
+    public static RouteTable elect(Collection<Node> nodes, LongPredicate healthy, RouteTable previous) {
         Map<IpPrefix, Long> primaries = new HashMap<>();
-        nodes.stream().filter(RouteTable::isSubnetRouter).filter(node -> healthy.test(node.id()))
-                .sorted(Comparator.comparingLong(Node::id))
-                .forEach(node -> subnetRoutes(node).forEach(prefix -> primaries.putIfAbsent(prefix, node.id())));
-        return new RouteTable(primaries);
+        List<Node> routers = nodes.stream().filter(RouteTable::isSubnetRouter).filter(node -> healthy.test(node.id()))
+                .sorted(Comparator.comparingLong(Node::id)).toList();
+        for (Node router : routers) {
+            for (IpPrefix prefix : subnetRoutes(router)) {
+                if (previous.primaries.getOrDefault(prefix, -1L) == router.id()) {
+                    primaries.put(prefix, router.id()); // still healthy: keeps it
+                }
+            }
+        }
+        routers.forEach(node -> subnetRoutes(node).forEach(prefix -> primaries.putIfAbsent(prefix, node.id())));
+        return new RouteTable(primaries, ExitNodeSteering.of(nodes));
+    }
+
+    /** The global exit nodes and what clients are told about exit nodes. */
+    public ExitNodeSteering exits() {
+        return exits;
     }
 
     /** Whether the node has a subnet route active: it takes part in elections. */
@@ -102,16 +126,16 @@ public final class RouteTable {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof RouteTable that && primaries.equals(that.primaries);
+        return other instanceof RouteTable that && primaries.equals(that.primaries) && exits.equals(that.exits);
     }
 
     @Override
     public int hashCode() {
-        return primaries.hashCode();
+        return primaries.hashCode() * 31 + exits.hashCode();
     }
 
     @Override
     public String toString() {
-        return "RouteTable" + primaries;
+        return "RouteTable" + primaries + exits.marked();
     }
 }

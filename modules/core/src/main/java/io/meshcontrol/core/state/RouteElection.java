@@ -1,6 +1,7 @@
 package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.event.MeshEvent;
+import io.meshcontrol.core.routes.ExitNodeSteering;
 import io.meshcontrol.core.routes.RouteTable;
 import java.time.Clock;
 import java.util.Set;
@@ -11,7 +12,9 @@ import java.util.function.LongPredicate;
  * changes (comes online, goes offline, has routes approved, advertises, is deleted). Each router whose primary routes
  * changed is touched on the feed (a new version of its entry, which is what map streams follow), so peers get a delta
  * for both sides of a failover, and the routers other than the changed node are announced as node events. Subscribes
- * to the feed first, so the table is elected before map streams hear of the change.
+ * to the feed first, so the table is elected before map streams hear of the change. A change of the global exit nodes
+ * also touches every exit node whose view changed, and when every node's own attributes change with it, announces a
+ * map context change (rare: an administrator's mark), so every stream sends its self node again.
  */
 public final class RouteElection {
 
@@ -37,7 +40,7 @@ public final class RouteElection {
     /** A router is healthy while it holds a map stream: the online state of the same snapshot. */
     private RouteTable elect(NetworkSnapshot snapshot) {
         LongPredicate healthy = highAvailability ? snapshot::isOnline : id -> true;
-        return RouteTable.elect(snapshot.nodes().values(), healthy);
+        return RouteTable.elect(snapshot.nodes().values(), healthy, current == null ? RouteTable.EMPTY : current);
     }
 
     private void apply(StateChange change) {
@@ -46,7 +49,9 @@ public final class RouteElection {
         }
         long id = nodeChange.nodeId();
         NetworkSnapshot snapshot = snapshots.current();
-        boolean router = current.isPrimary(id) || snapshot.node(id).filter(RouteTable::isSubnetRouter).isPresent();
+        boolean router = current.isPrimary(id) || current.exits().marked().containsKey(id)
+                || snapshot.node(id).filter(node -> RouteTable.isSubnetRouter(node) || node.isGlobalExitNode())
+                        .isPresent();
         if (!router) {
             return; // most changes are about nodes that route nothing: no election
         }
@@ -54,8 +59,18 @@ public final class RouteElection {
         if (next.equals(current)) {
             return;
         }
-        Set<Long> changed = next.changedRouters(current);
+        RouteTable before = current;
+        Set<Long> changed = next.changedRouters(before);
+        if (!next.exits().equals(before.exits())) {
+            // A mark changes what peers see of other exit nodes (rule 1 and 3) too.
+            snapshot.nodes().values().stream().filter(ExitNodeSteering::concerns)
+                    .filter(node -> next.exits().seenDifferently(node, before.exits()))
+                    .forEach(node -> changed.add(node.id()));
+        }
         current = next; // before touching: the touches come back here and must find nothing to do
+        if (!next.exits().selfAttributes().equals(before.exits().selfAttributes())) {
+            snapshots.mapContextChanged(); // every node's own attributes (rules 2 and 3) changed
+        }
         // A router whose routes changed gets a new snapshot version, so that peers are sent it again with the new
         // table (the changed node too: its change may have been sent before this election).
         changed.forEach(snapshots::touch);

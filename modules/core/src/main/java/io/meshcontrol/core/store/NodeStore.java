@@ -24,7 +24,7 @@ public final class NodeStore {
 
     private static final String COLUMNS = "id, stable_id, machine_key, node_key, disco_key, hostname, given_name, user_id, "
             + "tags, ipv4, ipv6, hostinfo, endpoints, authorized, ephemeral, pre_auth_key_id, register_method, created_at, "
-            + "last_seen, key_expiry, advertised_routes, approved_routes";
+            + "last_seen, key_expiry, advertised_routes, approved_routes, global_exit_priority";
 
     public long nextId(Handle handle) {
         return IdSequences.next(handle, "nodes");
@@ -35,7 +35,7 @@ public final class NodeStore {
         handle.createUpdate("INSERT INTO nodes (" + COLUMNS + ") VALUES (:id, :stableId, :machineKey, :nodeKey, :discoKey, "
                         + ":hostname, :givenName, :userId, :tags, :ipv4, :ipv6, :hostinfo, :endpoints, :authorized, "
                         + ":ephemeral, :preAuthKeyId, :registerMethod, :createdAt, :lastSeen, :keyExpiry, :advertisedRoutes, "
-                        + ":approvedRoutes)")
+                        + ":approvedRoutes, :globalExitPriority)")
                 .bindMap(values(node))
                 .execute();
         handle.afterCommit(() -> listener.nodeWritten(node));
@@ -48,8 +48,8 @@ public final class NodeStore {
                         + "hostname = :hostname, given_name = :givenName, user_id = :userId, tags = :tags, "
                         + "ipv4 = :ipv4, ipv6 = :ipv6, hostinfo = :hostinfo, endpoints = :endpoints, authorized = :authorized, ephemeral = :ephemeral, "
                         + "pre_auth_key_id = :preAuthKeyId, register_method = :registerMethod, last_seen = :lastSeen, "
-                        + "key_expiry = :keyExpiry, advertised_routes = :advertisedRoutes, approved_routes = :approvedRoutes "
-                        + "WHERE id = :id")
+                        + "key_expiry = :keyExpiry, advertised_routes = :advertisedRoutes, approved_routes = :approvedRoutes, "
+                        + "global_exit_priority = :globalExitPriority WHERE id = :id")
                 .bindMap(values(node))
                 .execute() == 1) {
             handle.afterCommit(() -> listener.nodeWritten(node));
@@ -129,6 +129,7 @@ public final class NodeStore {
         values.put("keyExpiry", Times.toMillis(node.keyExpiry()));
         values.put("advertisedRoutes", TextLists.join(node.advertisedRoutes().stream().map(IpPrefix::toString).toList()));
         values.put("approvedRoutes", TextLists.join(node.approvedRoutes().stream().map(IpPrefix::toString).toList()));
+        values.put("globalExitPriority", node.globalExitPriority());
         return values;
     }
 
@@ -138,6 +139,8 @@ public final class NodeStore {
         long keyId = rs.getLong("pre_auth_key_id");
         Long preAuthKeyId = rs.wasNull() ? null : keyId;
         String disco = rs.getString("disco_key");
+        int priority = rs.getInt("global_exit_priority");
+        Integer globalExitPriority = rs.wasNull() ? null : priority;
         return new Node(rs.getLong("id"), rs.getString("stable_id"), MachinePublicKey.parse(rs.getString("machine_key")),
                 NodePublicKey.parse(rs.getString("node_key")), disco.isEmpty() ? null : DiscoPublicKey.parse(disco),
                 rs.getString("hostname"), rs.getString("given_name"), userId, TextLists.split(rs.getString("tags")),
@@ -145,7 +148,8 @@ public final class NodeStore {
                 TextLists.split(rs.getString("endpoints")), rs.getBoolean("authorized"), rs.getBoolean("ephemeral"),
                 preAuthKeyId, Node.RegisterMethod.fromWireName(rs.getString("register_method")),
                 Times.instant(rs, "created_at"), Times.instant(rs, "last_seen"), Times.instant(rs, "key_expiry"),
-                prefixes(rs.getString("advertised_routes")), prefixes(rs.getString("approved_routes")));
+                prefixes(rs.getString("advertised_routes")), prefixes(rs.getString("approved_routes")),
+                globalExitPriority);
     }
 
     private static List<IpPrefix> prefixes(String text) {

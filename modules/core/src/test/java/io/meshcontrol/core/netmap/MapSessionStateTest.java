@@ -228,6 +228,38 @@ class MapSessionStateTest {
     }
 
     @Test
+    void globalExitNodesAreSuggestedWithTheirPriorityAndEveryNodeMaySteer() {
+        Node a = join("a");
+        String exitHostinfo = "{\"Hostname\":\"exit\",\"RoutableIPs\":[\"0.0.0.0/0\",\"::/0\"]}";
+        Node exitA = join("exit-a", exitHostinfo);
+        Node exitB = join("exit-b", exitHostinfo);
+        network.routeApprovals().setApproved(admin, exitA.id(), List.of("0.0.0.0/0"));
+        network.routeApprovals().setApproved(admin, exitB.id(), List.of("0.0.0.0/0"));
+        PeerForms shared = new PeerForms();
+        MapResponse before = new MapSessionState(a.id(), 142, shared).initial(inputs(allowAll(),
+                network.routeElection().current()));
+        assertTrue(before.peers().stream().allMatch(p -> p.capMap().containsKey("suggest-exit-node")),
+                "rule 1: every approved exit node is suggested while none is marked");
+        assertFalse(before.node().capMap().containsKey("auto-exit-node"));
+
+        network.routeApprovals().setGlobalExitNode(admin, exitB.id(), null, 7);
+        MapResponse after = new MapSessionState(a.id(), 142, shared).initial(inputs(allowAll(),
+                network.routeElection().current()));
+        io.meshcontrol.core.wire.Node seenA = after.peers().stream().filter(p -> p.id() == exitA.id()).findFirst()
+                .orElseThrow();
+        io.meshcontrol.core.wire.Node seenB = after.peers().stream().filter(p -> p.id() == exitB.id()).findFirst()
+                .orElseThrow();
+        assertFalse(seenA.capMap().containsKey("suggest-exit-node"), "rule 1: only marked nodes once one is");
+        assertTrue(seenB.capMap().containsKey("suggest-exit-node"));
+        assertEquals(7, seenB.hostinfo().fields().location().priority(), "rule 3: the priority as Location.Priority");
+        assertTrue(after.node().capMap().containsKey("auto-exit-node"), "rule 2");
+        assertTrue(after.node().capMap().containsKey("traffic-steering"), "rule 3");
+        assertFalse(new MapSessionState(exitB.id(), 142, shared).initial(inputs(allowAll(),
+                network.routeElection().current())).node().capMap().containsKey("suggest-exit-node"),
+                "a node's own view does not suggest itself");
+    }
+
+    @Test
     void aPeersRoutesAreOfferedOnlyToTheNodesThePolicyLetsUseThem() {
         Node a = join("a");
         Node b = join("b");

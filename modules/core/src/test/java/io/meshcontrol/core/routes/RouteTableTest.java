@@ -27,9 +27,9 @@ class RouteTableTest {
     }
 
     @Test
-    void primaryFailsOverToTheNextOnlineRouterAndReturns() {
+    void primaryFailsOverToTheNextOnlineRouter() {
         RouteTable before = RouteTable.elect(List.of(R1, R2, R3), id -> true);
-        RouteTable r1Offline = RouteTable.elect(List.of(R1, R2, R3), id -> id != 1);
+        RouteTable r1Offline = RouteTable.elect(List.of(R1, R2, R3), id -> id != 1, before);
         assertEquals(prefixes("10.1.0.0/16", "192.168.7.0/24"), r1Offline.primaryRoutes(2));
         assertEquals(Set.of(1L, 2L), r1Offline.changedRouters(before), "both sides of the failover changed");
 
@@ -37,7 +37,27 @@ class RouteTableTest {
         assertEquals(prefixes("10.1.0.0/16"), twoOffline.primaryRoutes(3));
         assertEquals(Map.of(), RouteTable.elect(List.of(R1, R2, R3), id -> false).primaries(),
                 "no healthy router: nobody serves the prefix");
-        assertEquals(before, RouteTable.elect(List.of(R1, R2, R3), id -> true), "the lowest id takes it back");
+    }
+
+    @Test
+    void aRecoveredRouterDoesNotTakeThePrimaryBack() {
+        RouteTable before = RouteTable.elect(List.of(R1, R2, R3), id -> true);
+        RouteTable failedOver = RouteTable.elect(List.of(R1, R2, R3), id -> id != 1, before);
+        RouteTable recovered = RouteTable.elect(List.of(R1, R2, R3), id -> true, failedOver);
+        assertEquals(failedOver, recovered, "R2 keeps 10.1.0.0/16 while it stays healthy");
+        assertEquals(List.of(), recovered.primaryRoutes(1));
+
+        RouteTable r2Down = RouteTable.elect(List.of(R1, R2, R3), id -> id != 2, recovered);
+        assertEquals(prefixes("10.1.0.0/16"), r2Down.primaryRoutes(1), "the lowest healthy id takes it next");
+        assertEquals(List.of(), r2Down.primaryRoutes(3));
+    }
+
+    @Test
+    void aPrimaryThatStopsAdvertisingHandsThePrefixOn() {
+        RouteTable before = RouteTable.elect(List.of(R1, R2, R3), id -> true);
+        Node r1Withdrawn = R1.withClientState(null, List.of(), "{}", prefixes());
+        RouteTable after = RouteTable.elect(List.of(r1Withdrawn, R2, R3), id -> true, before);
+        assertEquals(prefixes("10.1.0.0/16", "192.168.7.0/24"), after.primaryRoutes(2));
     }
 
     @Test
