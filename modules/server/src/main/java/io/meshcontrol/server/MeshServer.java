@@ -5,6 +5,7 @@ import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.api.ServerInfo;
 import io.meshcontrol.core.RandomText;
 import io.meshcontrol.core.config.HostPort;
+import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.state.Network;
@@ -13,9 +14,11 @@ import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.netmap.MapSessions;
+import io.meshcontrol.core.netmap.RouterProbes;
 import io.meshcontrol.server.control.ControlTransport;
 import io.meshcontrol.server.control.MapContexts;
 import io.meshcontrol.server.control.MapEndpoint;
+import io.meshcontrol.server.control.ProbeAnswerEndpoint;
 import io.meshcontrol.server.control.RegisterEndpoint;
 import io.meshcontrol.server.control.MachineRoutes;
 import io.meshcontrol.server.docs.DocsRoutes;
@@ -67,6 +70,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -175,10 +179,15 @@ public final class MeshServer implements AutoCloseable {
         MapSessions mapSessions = new MapSessions(network.snapshots(), new MapInputs.Source(network,
                 new AccessControl(network.policies(), settings.serverUrl()), mapContext::get, clock),
                 settings.control().keepAlive(), new MapMetrics(registry));
+        ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
+        // Routers sharing a prefix are probed over their control connection (high availability).
+        MeshConfig.Routes ha = settings.control().routes();
+        RouterProbes probes = new RouterProbes(mapSessions, network.routeElection(), settings.serverUrl(),
+                ha.haProbeTimeout(), housekeeping).every(ha.ha() ? ha.haProbeInterval() : Duration.ZERO);
         control.machineRoutes()
                 .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
-                .add("POST", "/machine/map", new MapEndpoint(network, mapSessions));
-        ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
+                .add("POST", "/machine/map", new MapEndpoint(network, mapSessions))
+                .add("HEAD", RouterProbes.ANSWER_PATH, new ProbeAnswerEndpoint(network, probes));
 
         PublicListener.Setup main = new PublicListener.Setup(settings.listenHost(), settings.listenPort(), null,
                 routes.build(pipeline, apiStyles(new Authenticator(network.apiKeys(), network.oauthClients(),

@@ -1,10 +1,18 @@
 package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.event.MeshEvent;
+import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.routes.ExitNodeSteering;
+import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.routes.RouteTable;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongPredicate;
 
 /**
@@ -22,6 +30,8 @@ public final class RouteElection {
     private final boolean highAvailability;
     private final Clock clock;
     private volatile RouteTable current;
+    /** Routers that hold a stream but did not answer their last probe: not healthy until they answer one. */
+    private final Set<Long> unanswered = ConcurrentHashMap.newKeySet();
 
     /** @param highAvailability {@code node.routes.ha}: when off, health is not asked and nothing fails over */
     RouteElection(Snapshots snapshots, boolean highAvailability, Clock clock) {
@@ -37,9 +47,36 @@ public final class RouteElection {
         return current;
     }
 
-    /** A router is healthy while it holds a map stream: the online state of the same snapshot. */
+    /**
+     * The outcome of probing a router over its control connection: a router that holds a stream but does not answer
+     * is not healthy (its prefixes fail over), and is healthy again once it answers (without taking them back). The
+     * election follows on the change feed, as every other change of health does.
+     */
+    public void probed(long nodeId, boolean answered) {
+        boolean changed = answered ? unanswered.remove(nodeId) : unanswered.add(nodeId);
+        if (changed) {
+            snapshots.touch(nodeId);
+        }
+    }
+
+    /** The online routers that share a subnet route with another router: the ones worth probing. */
+    public Set<Long> sharedRouters() {
+        NetworkSnapshot snapshot = snapshots.current();
+        Map<IpPrefix, List<Long>> byPrefix = new HashMap<>();
+        snapshot.nodes().values().stream().filter(RouteTable::isSubnetRouter).filter(n -> snapshot.isOnline(n.id()))
+                .forEach(node -> node.activeRoutes().stream().filter(p -> !RoutePrefixes.isExit(p))
+                        .forEach(p -> byPrefix.computeIfAbsent(p, k -> new ArrayList<>()).add(node.id())));
+        Set<Long> shared = new HashSet<>();
+        byPrefix.values().stream().filter(ids -> ids.size() > 1).forEach(shared::addAll);
+        return shared;
+    }
+
+    /**
+     * A router is healthy while it holds a map stream and has not missed its last probe: the online state of the same
+     * snapshot.
+     */
     private RouteTable elect(NetworkSnapshot snapshot) {
-        LongPredicate healthy = highAvailability ? snapshot::isOnline : id -> true;
+        LongPredicate healthy = highAvailability ? id -> snapshot.isOnline(id) && !unanswered.contains(id) : id -> true;
         return RouteTable.elect(snapshot.nodes().values(), healthy, current == null ? RouteTable.EMPTY : current);
     }
 
@@ -49,6 +86,9 @@ public final class RouteElection {
         }
         long id = nodeChange.nodeId();
         NetworkSnapshot snapshot = snapshots.current();
+        if (!snapshot.isOnline(id)) {
+            unanswered.remove(id); // a new stream starts with a clean record
+        }
         boolean router = current.isPrimary(id) || current.exits().marked().containsKey(id)
                 || snapshot.node(id).filter(node -> RouteTable.isSubnetRouter(node) || node.isGlobalExitNode())
                         .isPresent();
