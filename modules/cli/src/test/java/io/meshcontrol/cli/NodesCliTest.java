@@ -163,7 +163,7 @@ class NodesCliTest {
 
         CliRun listed = svc("nodes", "list-routes");
         assertEquals(0, listed.exitCode(), listed.toString());
-        assertEquals(List.of("ID  NAME    APPROVED  AVAILABLE                    SERVING",
+        assertEquals(List.of("ID  NAME    APPROVED  AVAILABLE                    SERVING  GLOBAL EXIT",
                 "2   router            10.1.0.0/16, 192.168.1.0/24"), listed.out().lines().toList(),
                 "only nodes with routes");
 

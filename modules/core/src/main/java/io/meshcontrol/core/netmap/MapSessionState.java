@@ -2,11 +2,14 @@ package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.routes.RoutePrefixes;
+import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.ClientVersion;
 import io.meshcontrol.core.wire.Debug;
 import io.meshcontrol.core.wire.FilterRule;
+import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.core.wire.PeerChange;
@@ -59,6 +62,8 @@ public final class MapSessionState {
     private final Map<Long, OfferedRoutes> sentRouterRoutes = new HashMap<>();
     private NetworkSnapshot synced;
     private Instant syncedAt;
+    /** This node's home DERP region, read only while some prefix is steered by region. */
+    private int viewerRegion = RouteTable.NO_REGION;
 
     /** A session with its own peer forms (tests, single maps); streams share one {@link PeerForms}. */
     public MapSessionState(long selfId, int capVersion) {
@@ -77,6 +82,7 @@ public final class MapSessionState {
         AccessRules access = in.access();
         MapContext context = in.context();
         Node self = snapshot.node(selfId).orElseThrow(() -> new IllegalStateException("node " + selfId + " is gone"));
+        viewerRegion = regionOf(self, in);
         sentSelf = selfNode(self, in);
         sentFilter = access.packetFilter(self);
         sentSsh = access.sshPolicy(self);
@@ -92,7 +98,7 @@ public final class MapSessionState {
             }
             sentPeers.add(entry.node().id());
             EncodedNodes.Encoded shared = forms.peer(entry, in, capVersion);
-            EncodedNodes.Encoded mine = forViewer(self, entry, shared, access);
+            EncodedNodes.Encoded mine = forViewer(self, entry, shared, in);
             peers.add(sent(entry.node(), mine), mine == shared);
         }
         peers.endBlock();
@@ -138,6 +144,7 @@ public final class MapSessionState {
             return Optional.empty(); // deleted: the session is being closed
         }
         Node self = selfEntry.get().node();
+        viewerRegion = regionOf(self, in);
         long since = synced.version();
         MapResponse.Builder delta = MapResponse.builder();
         boolean any = false;
@@ -251,6 +258,11 @@ public final class MapSessionState {
         }
     }
 
+    /** The viewer's home region when routes are steered by region (else no need to read its Hostinfo). */
+    private static int regionOf(Node self, MapInputs in) {
+        return in.routes().steersByRegion() ? Hostinfo.homeRegion(self.hostinfo()) : RouteTable.NO_REGION;
+    }
+
     /** The self node with its capabilities. */
     private io.meshcontrol.core.wire.Node selfNode(Node self, MapInputs in) {
         return WireNodes.self(self, in, capVersion).toBuilder().capMap(capabilities(self, in)).build();
@@ -279,22 +291,37 @@ public final class MapSessionState {
      * sends them; such a router is encoded for this viewer alone.
      */
     private EncodedNodes.Encoded peerNode(Node self, NodeEntry entry, MapInputs in) {
-        return forViewer(self, entry, forms.peer(entry, in, capVersion), in.access());
+        return forViewer(self, entry, forms.peer(entry, in, capVersion), in);
     }
 
-    /** The shared form itself, or the router encoded for this viewer when it is offered fewer routes. */
-    private EncodedNodes.Encoded forViewer(Node self, NodeEntry entry, EncodedNodes.Encoded shared,
-            AccessRules access) {
+    /**
+     * The shared form itself, or the router encoded for this viewer: when it is offered fewer routes, or when regional
+     * routing steers this viewer to it for other prefixes than its tailnet-wide ones.
+     */
+    private EncodedNodes.Encoded forViewer(Node self, NodeEntry entry, EncodedNodes.Encoded shared, MapInputs in) {
         Node peer = entry.node();
         if (peer.approvedRoutes().isEmpty()) {
             return shared;
         }
         io.meshcontrol.core.wire.Node wire = shared.node();
-        Set<String> offered = Set.copyOf(access.peerRoutes(self, peer));
-        List<IpPrefix> allowed = wire.allowedIps().stream()
+        List<IpPrefix> allowedIps = wire.allowedIps();
+        List<IpPrefix> primaryRoutes = wire.primaryRoutes();
+        RouteTable routes = in.routes();
+        if (routes.steersByRegion()) {
+            List<IpPrefix> steered = routes.primaryRoutesFor(peer.id(), viewerRegion);
+            if (!steered.equals(primaryRoutes)) {
+                List<IpPrefix> allowed = new ArrayList<>(wire.addresses());
+                wire.allowedIps().stream().filter(RoutePrefixes::isExit).forEach(allowed::add);
+                allowed.addAll(steered);
+                allowedIps = RoutePrefixes.sorted(allowed);
+                primaryRoutes = steered;
+            }
+        }
+        Set<String> offered = Set.copyOf(in.access().peerRoutes(self, peer));
+        List<IpPrefix> allowed = allowedIps.stream()
                 .filter(p -> wire.addresses().contains(p) || offered.contains(p.toString())).toList();
-        List<IpPrefix> primary = wire.primaryRoutes().stream().filter(p -> offered.contains(p.toString())).toList();
-        if (allowed.size() == wire.allowedIps().size() && primary.size() == wire.primaryRoutes().size()) {
+        List<IpPrefix> primary = primaryRoutes.stream().filter(p -> offered.contains(p.toString())).toList();
+        if (allowed.equals(wire.allowedIps()) && primary.equals(wire.primaryRoutes())) {
             return shared;
         }
         return EncodedNodes.Encoded.of(wire.toBuilder().allowedIps(allowed).primaryRoutes(primary).build());

@@ -12,7 +12,6 @@ import io.meshcontrol.core.wire.CapabilityVersion;
 import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.net.IpAddressPort;
 import io.meshcontrol.core.net.IpPrefix;
-import io.meshcontrol.core.wire.NetInfo;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -105,8 +104,7 @@ public final class WireNodes {
     }
 
     private static int homeDerp(Hostinfo hostinfo) {
-        NetInfo netInfo = hostinfo == null ? null : hostinfo.fields().netInfo();
-        return netInfo == null ? 0 : netInfo.preferredDerp();
+        return hostinfo == null ? 0 : hostinfo.homeRegion();
     }
 
     private static List<IpAddressPort> endpoints(List<String> texts) {

@@ -5,6 +5,7 @@ import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.routes.ExitNodeSteering;
 import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.routes.RouteTable;
+import io.meshcontrol.core.wire.Hostinfo;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -77,7 +78,8 @@ public final class RouteElection {
      */
     private RouteTable elect(NetworkSnapshot snapshot) {
         LongPredicate healthy = highAvailability ? id -> snapshot.isOnline(id) && !unanswered.contains(id) : id -> true;
-        return RouteTable.elect(snapshot.nodes().values(), healthy, current == null ? RouteTable.EMPTY : current);
+        return RouteTable.elect(snapshot.nodes().values(), healthy, node -> Hostinfo.homeRegion(node.hostinfo()),
+                current == null ? RouteTable.EMPTY : current);
     }
 
     private void apply(StateChange change) {

@@ -259,6 +259,47 @@ class MapSessionStateTest {
                 "a node's own view does not suggest itself");
     }
 
+    private static String inRegion(String name, int region, String... routes) {
+        return "{\"Hostname\":\"" + name + "\",\"RoutableIPs\":[" + String.join(",",
+                java.util.Arrays.stream(routes).map(r -> "\"" + r + "\"").toList()) + "],\"NetInfo\":{\"PreferredDERP\":"
+                + region + "}}";
+    }
+
+    private RouteTable regionalRoutes() {
+        return RouteTable.elect(network.snapshots().current().nodes().values(), id -> true,
+                n -> io.meshcontrol.core.wire.Hostinfo.homeRegion(n.hostinfo()), RouteTable.EMPTY);
+    }
+
+    private static List<String> primaryRoutesOf(List<io.meshcontrol.core.wire.Node> peers, long id) {
+        return peers.stream().filter(p -> p.id() == id).findFirst().orElseThrow().primaryRoutes().stream()
+                .map(Object::toString).toList();
+    }
+
+    @Test
+    void aClientIsSteeredToTheRouterInItsHomeRegionAndAgainWhenItMoves() {
+        Node viewer = join("viewer", inRegion("viewer", 2));
+        Node r1 = join("r1", inRegion("r1", 1, "10.1.0.0/16"));
+        Node r2 = join("r2", inRegion("r2", 2, "10.1.0.0/16"));
+        network.routeApprovals().setApproved(admin, r1.id(), List.of("10.1.0.0/16"));
+        network.routeApprovals().setApproved(admin, r2.id(), List.of("10.1.0.0/16"));
+        MapSessionState forViewer = new MapSessionState(viewer.id(), 142);
+        MapResponse first = forViewer.initial(inputs(allowAll(), regionalRoutes()));
+        assertEquals(List.of("10.1.0.0/16"), primaryRoutesOf(first.peers(), r2.id()), "r2 is in the viewer's region");
+        assertEquals(List.of(), primaryRoutesOf(first.peers(), r1.id()), "r1, the tailnet-wide primary, is not used");
+        assertTrue(first.peers().stream().filter(p -> p.id() == r1.id()).findFirst().orElseThrow().allowedIps().stream()
+                .noneMatch(p -> p.toString().equals("10.1.0.0/16")));
+        Node other = join("other", inRegion("other", 9));
+        assertEquals(List.of("10.1.0.0/16"), primaryRoutesOf(new MapSessionState(other.id(), 142)
+                .initial(inputs(allowAll(), regionalRoutes())).peers(), r1.id()),
+                "a region without a router uses the tailnet-wide primary");
+
+        network.nodes().updateFromClient(viewer.id(), null, null, inRegion("viewer", 1), List.of());
+        MapResponse moved = forViewer.update(new ChangeSet(Set.of(viewer.id()), Set.of(), false),
+                inputs(allowAll(), regionalRoutes())).orElseThrow();
+        assertEquals(List.of("10.1.0.0/16"), primaryRoutesOf(moved.peersChanged(), r1.id()), "steered again");
+        assertEquals(List.of(), primaryRoutesOf(moved.peersChanged(), r2.id()));
+    }
+
     @Test
     void aPeersRoutesAreOfferedOnlyToTheNodesThePolicyLetsUseThem() {
         Node a = join("a");
