@@ -36,6 +36,7 @@ import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
 import io.meshcontrol.server.metrics.MapMetrics;
 import io.meshcontrol.server.metrics.RelayMetrics;
+import io.meshcontrol.server.metrics.RoutesPage;
 import io.meshcontrol.server.relay.EmbeddedRelay;
 import io.meshcontrol.server.relay.RelayRuntime;
 import io.meshcontrol.server.relay.VerifyRoute;
@@ -206,7 +207,8 @@ public final class MeshServer implements AutoCloseable {
                 metrics = MetricsListener.start(new HostPort(settings.metricsHost(), settings.metricsPort()),
                         settings.listener(), registry,
                         Map.of("/debug/derp-clients/", new DerpClientsPage(() -> relay.relay().active().orElse(null),
-                                network.snapshots(), clock)));
+                                network.snapshots(), clock),
+                                "/debug/routes", new RoutesPage(network.routeElection(), network.snapshots())));
             }
             listener = PublicListener.start(main);
             httpMetrics.watch(listener);
