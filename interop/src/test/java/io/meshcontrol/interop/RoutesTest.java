@@ -53,7 +53,11 @@ class RoutesTest {
     }
 
     private String start() throws Exception {
-        network = TestNetwork.start(folder, nodes, Duration.ofMinutes(30));
+        return start(java.util.Map.of());
+    }
+
+    private String start(java.util.Map<String, String> settings) throws Exception {
+        network = TestNetwork.start(folder, nodes, Duration.ofMinutes(30), settings);
         admin = network.admin();
         admin.createUser(new UserRequest("alice", null, "alice@example.com", "admin"));
         return admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "", null)).secret();
@@ -112,8 +116,17 @@ class RoutesTest {
 
     @ParameterizedTest(name = "tailscale {0}")
     @MethodSource("versions")
-    void theNextRouterServesASharedRouteWhenThePrimaryStops(ClientVersion version) throws Exception {
-        String key = start();
+    void theNextRouterServesASharedRouteWhenThePrimaryStopsAndKeepsItWhenItReturns(ClientVersion version)
+            throws Exception {
+        // Probes every 2 s: a router that did not answer them would lose the route (a generous timeout, for a loaded
+        // machine). The probe URL is server_url's: 1.80 clients send their answer to its host, so it must be ours.
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        String key = start(java.util.Map.of("node.routes.ha_probe_interval", "2s",
+                "node.routes.ha_probe_timeout", "20s", "listen_addr", "127.0.0.1:" + port,
+                "server_url", "http://127.0.0.1:" + port));
         TailscaleNode a = up(version, "a", key);
         TailscaleNode r1 = up(version, "r1", key, "--advertise-routes=10.99.0.0/16");
         up(version, "r2", key, "--advertise-routes=10.99.0.0/16");
@@ -121,6 +134,9 @@ class RoutesTest {
         svc("nodes", "approve-routes", "--identifier", "r2", "--routes", "10.99.0.0/16");
         a.awaitStatus("r1, the lowest id, primary", s -> serves(s, "r1", "10.99.0.0/16") && !serves(s, "r2",
                 "10.99.0.0/16"), SOON);
+        awaitServer("both routers answering probes over their control connection", () -> probeAnswers() >= 4,
+                () -> probeLines().toList().toString());
+        assertEquals(List.of("10.99.0.0/16"), network.view("r1").routes().serving(), "r1 answers: it stays primary");
 
         r1.stop();
         a.awaitStatus("r2 primary once r1 is gone", s -> serves(s, "r2", "10.99.0.0/16")
@@ -150,9 +166,10 @@ class RoutesTest {
         svc("nodes", "global-exit-node", "--identifier", "e1", "--priority", "50");
         svc("nodes", "global-exit-node", "--identifier", "e2");
 
-        JsonNode netmap = awaitNetmap(a, "e1 marked with its priority, e3 not suggested", m ->
+        JsonNode netmap = awaitNetmap(a, "e1 and e2 marked, e1 with its priority, e3 not suggested", m ->
                 peerIn(m, "e1").path("Hostinfo").path("Location").path("Priority").asInt() == 50
-                        && !peerIn(m, "e3").isMissingNode() && !hasCap(peerIn(m, "e3"), "suggest-exit-node"));
+                        && hasCap(peerIn(m, "e2"), "suggest-exit-node") && !peerIn(m, "e3").isMissingNode()
+                        && !hasCap(peerIn(m, "e3"), "suggest-exit-node"));
         assertTrue(hasCap(peerIn(netmap, "e1"), "suggest-exit-node"), "rule 1: a marked node is suggested");
         assertTrue(hasCap(peerIn(netmap, "e2"), "suggest-exit-node"));
         assertTrue(peerIn(netmap, "e2").path("Hostinfo").path("Location").path("Priority").isMissingNode(),
@@ -205,6 +222,24 @@ class RoutesTest {
         return node.path("CapMap").has(capability);
     }
 
+    /** How many probe answers the server took ({@code HEAD /machine/ping-response} answered 200). */
+    private double probeAnswers() {
+        return probeLines().filter(l -> l.contains("status=\"200\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    /** The server's request counts of {@code /machine/ping-response}, by status. */
+    private Stream<String> probeLines() {
+        String metrics;
+        try {
+            metrics = network.server().scrapeMetrics().body();
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new AssertionError("cannot scrape the server's metrics", e);
+        }
+        return metrics.lines().filter(l -> l.startsWith("svc_http_requests_total{")
+                && l.contains("route=\"/machine/ping-response\""));
+    }
+
     private static boolean serves(NodeStatus status, String name, String prefix) {
         return peer(status, name).map(p -> PeerStatus.texts(p.json(), "PrimaryRoutes").contains(prefix)).orElse(false);
     }
@@ -215,10 +250,16 @@ class RoutesTest {
 
     /** Polls the server's view (the client reports its routes shortly after up returns). */
     private static void awaitServer(String what, java.util.function.BooleanSupplier condition) throws Exception {
+        awaitServer(what, condition, () -> "");
+    }
+
+    /** As above; {@code state} describes what was seen when the condition is not reached. */
+    private static void awaitServer(String what, java.util.function.BooleanSupplier condition,
+            java.util.function.Supplier<String> state) throws Exception {
         long deadline = System.nanoTime() + SOON.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError(what + " not reached within " + SOON.toSeconds() + "s");
+                throw new AssertionError(what + " not reached within " + SOON.toSeconds() + "s " + state.get());
             }
             Thread.sleep(200);
         }

@@ -208,7 +208,7 @@ public final class MeshServer implements AutoCloseable {
                         settings.listener(), registry,
                         Map.of("/debug/derp-clients/", new DerpClientsPage(() -> relay.relay().active().orElse(null),
                                 network.snapshots(), clock),
-                                "/debug/routes", new RoutesPage(network.routeElection(), network.snapshots())));
+                                "/debug/routes/", new RoutesPage(network.routeElection(), network.snapshots())));
             }
             listener = PublicListener.start(main);
             httpMetrics.watch(listener);
