@@ -271,6 +271,11 @@ public final class MeshClient {
         return send("POST", "api/v1/node/" + path(id) + "/routes", new RoutesRequest(routes), RoutesView.class);
     }
 
+    /** Marks the node as a global exit node or clears the mark; returns its routes after the change. */
+    public RoutesView setGlobalExitNode(String id, GlobalExitNodeRequest request) {
+        return send("POST", "api/v1/node/" + path(id) + "/global-exit-node", request, RoutesView.class);
+    }
+
     public void deleteNode(String id) {
         send("DELETE", "api/v1/node/" + path(id), null, Void.class);
     }

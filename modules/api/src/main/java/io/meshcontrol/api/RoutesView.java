@@ -10,6 +10,9 @@ import java.util.List;
  * @param available what the node advertises
  * @param serving what peers route through the node now: approved and advertised, and for a subnet route shared by
  *     several routers only on the primary one
+ * @param globalExitNode whether the node is marked as a global exit node
+ * @param exitNodePriority the mark's priority (higher preferred); 0 when not marked
  */
-public record RoutesView(List<String> approved, List<String> available, List<String> serving) {
+public record RoutesView(List<String> approved, List<String> available, List<String> serving, boolean globalExitNode,
+        int exitNodePriority) {
 }

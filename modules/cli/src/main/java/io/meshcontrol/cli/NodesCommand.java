@@ -1,5 +1,6 @@
 package io.meshcontrol.cli;
 
+import io.meshcontrol.api.GlobalExitNodeRequest;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.NodeList;
 import io.meshcontrol.api.NodeView;
@@ -14,7 +15,8 @@ import picocli.CommandLine.Option;
         subcommands = {NodesCommand.ListNodes.class, NodesCommand.Show.class, NodesCommand.Rename.class,
                 NodesCommand.Tag.class, NodesCommand.Expire.class, NodesCommand.Approve.class, NodesCommand.Suspend.class,
                 NodesCommand.Unsuspend.class, NodesCommand.Delete.class,
-                NodesCommand.ListRoutes.class, NodesCommand.ApproveRoutes.class})
+                NodesCommand.ListRoutes.class, NodesCommand.ApproveRoutes.class,
+                NodesCommand.GlobalExitNode.class})
 final class NodesCommand extends CommandGroup {
 
     static final List<Output.Column<NodeView>> COLUMNS = List.of(
@@ -34,7 +36,9 @@ final class NodesCommand extends CommandGroup {
             new Output.Column<>("NAME", NodeView::name),
             new Output.Column<>("APPROVED", n -> String.join(", ", n.routes().approved())),
             new Output.Column<>("AVAILABLE", n -> String.join(", ", n.routes().available())),
-            new Output.Column<>("SERVING", n -> String.join(", ", n.routes().serving())));
+            new Output.Column<>("SERVING", n -> String.join(", ", n.routes().serving())),
+            new Output.Column<>("GLOBAL EXIT", n -> n.routes().globalExitNode()
+                    ? "priority " + n.routes().exitNodePriority() : ""));
 
     /** The node a person means: an id, or a node name. */
     abstract static class OneNode extends Subcommand implements Callable<Integer> {
@@ -167,6 +171,30 @@ final class NodesCommand extends CommandGroup {
             List<String> given = routes.stream().map(String::strip).filter(r -> !r.isEmpty()).toList();
             return apply((client, id) -> {
                 client.setNodeRoutes(id, given);
+                return client.node(id);
+            }, ROUTE_COLUMNS);
+        }
+    }
+
+    @Command(name = "global-exit-node",
+            description = "Mark a node as a global exit node (its exit routes are approved), or clear the mark. "
+                    + "While some node is marked, clients suggest only marked exit nodes; with priorities, the "
+                    + "highest online one.")
+    static final class GlobalExitNode extends OneNode {
+        @Option(names = "--revoke", description = "Clear the mark (the priority resets to 0; approved routes stay)")
+        boolean revoke;
+
+        @Option(names = "--priority", description = "Priority of the mark, 0 or more, higher preferred "
+                + "(default: keep the current one; 0 for a new mark)")
+        Integer priority;
+
+        @Override
+        public Integer call() {
+            if (revoke && priority != null) {
+                throw new CliException("--priority applies to a mark; --revoke clears it and resets the priority");
+            }
+            return apply((client, id) -> {
+                client.setGlobalExitNode(id, new GlobalExitNodeRequest(revoke ? false : null, priority));
                 return client.node(id);
             }, ROUTE_COLUMNS);
         }

@@ -163,7 +163,7 @@ class NodesCliTest {
 
         CliRun listed = svc("nodes", "list-routes");
         assertEquals(0, listed.exitCode(), listed.toString());
-        assertEquals(List.of("ID  NAME    APPROVED  AVAILABLE                    SERVING",
+        assertEquals(List.of("ID  NAME    APPROVED  AVAILABLE                    SERVING  GLOBAL EXIT",
                 "2   router            10.1.0.0/16, 192.168.1.0/24"), listed.out().lines().toList(),
                 "only nodes with routes");
 
@@ -184,5 +184,30 @@ class NodesCliTest {
 
         assertEquals(0, svc("nodes", "approve-routes", "-i", "router", "--routes", "").exitCode());
         assertTrue(svc("nodes", "show", "-i", "router", "-o", "json").out().contains("\"approved\" : [ ]"));
+    }
+
+    @Test
+    void aGlobalExitNodeIsMarkedWithAPriorityAndRevoked() {
+        String key = svc("preauthkeys", "create", "--user", "odin", "--reusable").firstLine();
+        Machine.named("exit").advertising("0.0.0.0/0", "::/0").join(cli.server().network, key);
+
+        CliRun marked = svc("nodes", "global-exit-node", "--identifier", "exit", "--priority", "30");
+        assertEquals(0, marked.exitCode(), marked.toString());
+        assertTrue(marked.out().lines().toList().get(1).matches("1 +exit +0\\.0\\.0\\.0/0, ::/0 +.*priority 30"),
+                marked.out());
+        CliRun json = svc("nodes", "show", "-i", "exit", "-o", "json");
+        assertTrue(json.out().contains("\"globalExitNode\" : true") && json.out().contains("\"exitNodePriority\" : 30"),
+                json.out());
+
+        CliRun revoked = svc("nodes", "global-exit-node", "-i", "1", "--revoke");
+        assertEquals(0, revoked.exitCode(), revoked.toString());
+        assertTrue(svc("nodes", "show", "-i", "1", "-o", "json").out().contains("\"globalExitNode\" : false"));
+
+        CliRun negative = svc("nodes", "global-exit-node", "-i", "exit", "--priority", "-1");
+        assertEquals(1, negative.exitCode());
+        assertEquals("svc: \"priority\" must be 0 or more, got -1 (HTTP 400)\n", negative.err());
+        CliRun both = svc("nodes", "global-exit-node", "-i", "exit", "--priority", "2", "--revoke");
+        assertEquals(1, both.exitCode());
+        assertEquals(1, both.err().lines().count(), both.err());
     }
 }

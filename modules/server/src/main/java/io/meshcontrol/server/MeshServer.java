@@ -5,6 +5,7 @@ import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.api.ServerInfo;
 import io.meshcontrol.core.RandomText;
 import io.meshcontrol.core.config.HostPort;
+import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.wire.SSHEventNotifyRequest;
@@ -14,10 +15,12 @@ import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.netmap.MapSessions;
+import io.meshcontrol.core.netmap.RouterProbes;
 import io.meshcontrol.core.netmap.ServiceHosting;
 import io.meshcontrol.server.control.ControlTransport;
 import io.meshcontrol.server.control.MapContexts;
 import io.meshcontrol.server.control.MapEndpoint;
+import io.meshcontrol.server.control.ProbeAnswerEndpoint;
 import io.meshcontrol.server.control.RegisterEndpoint;
 import io.meshcontrol.server.control.MachineRoutes;
 import io.meshcontrol.server.control.SshRecordingFailureEndpoint;
@@ -36,6 +39,7 @@ import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
 import io.meshcontrol.server.metrics.MapMetrics;
 import io.meshcontrol.server.metrics.RelayMetrics;
+import io.meshcontrol.server.metrics.RoutesPage;
 import io.meshcontrol.server.relay.EmbeddedRelay;
 import io.meshcontrol.server.relay.RelayRuntime;
 import io.meshcontrol.server.relay.VerifyRoute;
@@ -76,6 +80,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -200,11 +205,16 @@ public final class MeshServer implements AutoCloseable {
         MapSessions mapSessions = new MapSessions(network.snapshots(), new MapInputs.Source(network,
                 new AccessControl(network.policies(), settings.serverUrl()), mapContext::get, clock),
                 settings.control().keepAlive(), new MapMetrics(registry));
+        ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
+        // Routers sharing a prefix are probed over their control connection (high availability).
+        MeshConfig.Routes ha = settings.control().routes();
+        RouterProbes probes = new RouterProbes(mapSessions, network.routeElection(), settings.serverUrl(),
+                ha.haProbeTimeout(), housekeeping).every(ha.ha() ? ha.haProbeInterval() : Duration.ZERO);
         control.machineRoutes()
                 .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
                 .add("POST", "/machine/map", new MapEndpoint(network, mapSessions))
-                .add("POST", SSHEventNotifyRequest.NOTIFY_PATH, new SshRecordingFailureEndpoint(network.nodes()));
-        ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
+                .add("POST", SSHEventNotifyRequest.NOTIFY_PATH, new SshRecordingFailureEndpoint(network.nodes()))
+                .add("HEAD", RouterProbes.ANSWER_PATH, new ProbeAnswerEndpoint(network, probes));
 
         // HTTPS when the configuration names a certificate or an ACME host name: the relay is then on server_url too.
         Https https = Https.from(settings.tls(), settings.listener(), clock);
@@ -225,7 +235,8 @@ public final class MeshServer implements AutoCloseable {
                 metrics = MetricsListener.start(new HostPort(settings.metricsHost(), settings.metricsPort()),
                         settings.listener(), registry,
                         Map.of("/debug/derp-clients/", new DerpClientsPage(() -> relay.relay().active().orElse(null),
-                                network.snapshots(), clock)));
+                                network.snapshots(), clock),
+                                "/debug/routes/", new RoutesPage(network.routeElection(), network.snapshots())));
             }
             listener = PublicListener.start(main);
             https.start();

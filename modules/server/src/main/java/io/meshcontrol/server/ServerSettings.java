@@ -99,8 +99,9 @@ public record ServerSettings(
      *
      * @param keepAlive how often an idle map stream gets a keep-alive (clients give up after 120 s of silence)
      * @param ephemeralInactivityTimeout how long an ephemeral node may stay offline before it is removed
+     * @param routes high availability: whether routers fail over, and how they are probed
      */
-    public record Control(Duration keepAlive, Duration ephemeralInactivityTimeout) {
+    public record Control(Duration keepAlive, Duration ephemeralInactivityTimeout, MeshConfig.Routes routes) {
 
         public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(50);
     }
@@ -113,7 +114,8 @@ public record ServerSettings(
                 metrics == null ? 0 : metrics.port(), config.serverUrl(), config.dns().baseDomain(), launch.version(),
                 config.cli().localCredentialPath().orElseGet(LocalAccess::defaultLocation), config.noise().privateKeyPath(),
                 ListenerLimits.from(config.listener()),
-                new Control(Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout()),
+                new Control(Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout(),
+                        config.node().routes()),
                 Relay.from(config.derp(), listen.host(), ListenerLimits.from(config.listener())),
                 DerpMaps.from(config, launch.resolver()), config.oidc(), config.tls());
     }

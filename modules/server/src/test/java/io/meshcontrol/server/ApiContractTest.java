@@ -346,6 +346,8 @@ class ApiContractTest {
         call("GET", "/api/v1/node/" + id + "/routes", admin, null, 200);
         call("POST", "/api/v1/node/" + id + "/routes", admin, body(new RoutesRequest(List.of("10.1.0.0/16"))), 200);
         call("POST", "/api/v1/node/" + id + "/routes", admin, body(new RoutesRequest(List.of("10.1.0.300/16"))), 400);
+        call("POST", "/api/v1/node/" + id + "/global-exit-node", admin, "{\"priority\": 5}", 200);
+        call("POST", "/api/v1/node/" + id + "/global-exit-node", admin, "{\"enabled\": false}", 200);
         call("POST", "/api/v1/node/" + id + "/expire", admin, null, 200);
         call("POST", "/api/v1/node/" + id + "/suspend", admin, null, 200);
         call("POST", "/api/v1/node/" + id + "/suspend", admin, null, 409);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.ApiKeyRequest;
+import io.meshcontrol.api.GlobalExitNodeRequest;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.PreAuthKeyRequest;
@@ -56,7 +57,7 @@ class NodeRoutesApiTest {
 
     @Test
     void advertisedRoutesWaitUntilApprovedAndAreServedWhileTheRouterIsOnline() {
-        assertEquals(new RoutesView(List.of(), List.of("0.0.0.0/0", "10.1.0.0/16", "::/0"), List.of()),
+        assertEquals(new RoutesView(List.of(), List.of("0.0.0.0/0", "10.1.0.0/16", "::/0"), List.of(), false, 0),
                 admin.nodeRoutes(id()));
 
         RoutesView approved = admin.setNodeRoutes(id(), List.of("10.1.0.0/16", "0.0.0.0/0"));
@@ -68,8 +69,38 @@ class NodeRoutesApiTest {
         assertEquals(admin.nodeRoutes(id()), admin.node(id()).routes(), "node views carry the same routes");
         assertEquals(admin.nodeRoutes(id()), admin.nodes().getFirst().routes());
 
-        assertEquals(new RoutesView(List.of(), List.of("0.0.0.0/0", "10.1.0.0/16", "::/0"), List.of()),
+        assertEquals(new RoutesView(List.of(), List.of("0.0.0.0/0", "10.1.0.0/16", "::/0"), List.of(), false, 0),
                 admin.setNodeRoutes(id(), List.of()), "an empty list clears");
+    }
+
+    @Test
+    void aGlobalExitNodeIsMarkedWithAPriorityAndClearedThroughTheApi() {
+        HttpResponse<String> marked = server.request("POST", "/api/v1/node/" + id() + "/global-exit-node",
+                server.localToken(), null);
+        assertEquals(200, marked.statusCode(), marked.body());
+        RoutesView routes = admin.nodeRoutes(id());
+        assertTrue(routes.globalExitNode(), "an empty body marks");
+        assertEquals(List.of("0.0.0.0/0", "::/0"), routes.approved(), "marking approves the exit routes");
+
+        RoutesView prioritized = admin.setGlobalExitNode(id(), new GlobalExitNodeRequest(null, 40));
+        assertEquals(40, prioritized.exitNodePriority());
+        assertEquals(prioritized, admin.node(id()).routes(), "the node view shows the mark");
+
+        RoutesView cleared = admin.setGlobalExitNode(id(), new GlobalExitNodeRequest(false, null));
+        assertFalse(cleared.globalExitNode());
+        assertEquals(0, cleared.exitNodePriority(), "clearing resets the priority");
+        assertEquals(List.of("0.0.0.0/0", "::/0"), cleared.approved(), "and keeps the approved routes");
+    }
+
+    @Test
+    void aNegativeExitNodePriorityIsA400NamingItAndChangesNothing() {
+        HttpResponse<String> response = server.request("POST", "/api/v1/node/" + id() + "/global-exit-node",
+                server.localToken(), "{\"priority\": -3}");
+        assertEquals(400, response.statusCode());
+        assertTrue(response.body().contains("must be 0 or more, got -3"), response.body());
+        assertFalse(admin.nodeRoutes(id()).globalExitNode());
+        assertEquals(404, server.request("POST", "/api/v1/node/999999/global-exit-node", server.localToken(), "{}")
+                .statusCode());
     }
 
     @Test

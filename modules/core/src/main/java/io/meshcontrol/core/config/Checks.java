@@ -194,6 +194,12 @@ final class Checks {
                 : Optional.empty();
     }
 
+    /** Zero (off) or at least {@code minimum}. */
+    static ConfigKey.Check zeroOrAtLeast(Duration minimum) {
+        ConfigKey.Check atLeast = atLeast(minimum);
+        return value -> ((Duration) value).isZero() ? Optional.empty() : atLeast.problem(value);
+    }
+
     /** A whole number from {@code min} to {@code max}. */
     static ConfigKey.Check between(int min, int max) {
         return value -> {

@@ -116,7 +116,8 @@ final class ConfigBinder {
                 new MeshConfig.Node(
                         v.duration("node.expiry"),
                         new MeshConfig.Ephemeral(v.duration("node.ephemeral.inactivity_timeout")),
-                        new MeshConfig.Routes(v.bool("node.routes.ha"))),
+                        new MeshConfig.Routes(v.bool("node.routes.ha"), v.duration("node.routes.ha_probe_interval"),
+                                v.duration("node.routes.ha_probe_timeout"))),
                 new MeshConfig.ApiKeys(v.duration("api_keys.max_expiration")),
                 new MeshConfig.PreauthKeys(v.duration("preauth_keys.max_expiration")),
                 new MeshConfig.Notifications(new MeshConfig.Smtp(

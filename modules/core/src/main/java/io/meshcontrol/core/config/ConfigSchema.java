@@ -163,6 +163,12 @@ public final class ConfigSchema {
             duration("node.ephemeral.inactivity_timeout", Duration.ofMinutes(30),
                     "Offline time after which an ephemeral node is removed.").withCheck(Checks.atLeast(Duration.ofSeconds(65))),
             bool("node.routes.ha", true, "Fail over between subnet routers sharing a prefix; false: the lowest node id serves it."),
+            duration("node.routes.ha_probe_interval", Duration.ofSeconds(10),
+                    "How often each router sharing a prefix is asked over its control connection to answer; 0s: "
+                            + "only the connection counts.").withCheck(Checks.zeroOrAtLeast(Duration.ofSeconds(2))),
+            duration("node.routes.ha_probe_timeout", Duration.ofSeconds(5),
+                    "How long a router has to answer the probe before its prefixes fail over.")
+                    .withCheck(Checks.atLeast(Duration.ofSeconds(1))),
 
             duration("api_keys.max_expiration", Duration.ofDays(365),
                     "Longest lifetime an API key may be created or rotated with; longer requests are refused.")

@@ -244,7 +244,12 @@ public record MeshConfig(
     }
 
     /** {@code ha}: fail over between routers advertising the same prefix. */
-    public record Routes(boolean ha) {
+    /**
+     * @param ha routers sharing a prefix fail over
+     * @param haProbeInterval how often such routers are probed over their control connection; zero: not probed
+     * @param haProbeTimeout how long a probed router has to answer
+     */
+    public record Routes(boolean ha, Duration haProbeInterval, Duration haProbeTimeout) {
     }
 
     public record Notifications(Smtp smtp) {

@@ -24,6 +24,8 @@ import java.util.List;
  * @param approvedRoutes routes an administrator or an auto-approver allowed; an approval may be given before the
  *     route is advertised and takes effect once it is
  * @param suspended set by an administrator: the node keeps its row but has no peers and is no one's peer
+ * @param globalExitPriority null while the node is not marked as a global exit node; when marked, the mark's priority
+ *     (0 or more, higher preferred; 0 is no preference)
  */
 public record Node(
         long id,
@@ -48,7 +50,8 @@ public record Node(
         Instant keyExpiry,
         List<IpPrefix> advertisedRoutes,
         List<IpPrefix> approvedRoutes,
-        boolean suspended) {
+        boolean suspended,
+        Integer globalExitPriority) {
 
     public enum RegisterMethod {
         AUTH_KEY("authkey"),
@@ -98,31 +101,31 @@ public record Node(
     public Node withGivenName(String name) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, name, userId, tags, ipv4, ipv6, hostinfo,
                 endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approvedRoutes, suspended);
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority);
     }
 
     public Node withAddresses(String newIpv4, String newIpv6) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, newIpv4,
                 newIpv6, hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen,
-                keyExpiry, advertisedRoutes, approvedRoutes, suspended);
+                keyExpiry, advertisedRoutes, approvedRoutes, suspended, globalExitPriority);
     }
 
     public Node withKeyExpiry(Instant expiry) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry,
-                advertisedRoutes, approvedRoutes, suspended);
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority);
     }
 
     public Node withAuthorized(boolean approved) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, approved, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approvedRoutes, suspended);
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority);
     }
 
     public Node withSuspended(boolean suspend) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approvedRoutes, suspend);
+                advertisedRoutes, approvedRoutes, suspend, globalExitPriority);
     }
 
     /** What the client reports about itself; {@code advertised} comes from the same Hostinfo's RoutableIPs. */
@@ -130,13 +133,24 @@ public record Node(
             List<IpPrefix> advertised) {
         return new Node(id, stableId, machineKey, nodeKey, disco, hostname, givenName, userId, tags, ipv4, ipv6,
                 newHostinfo, newEndpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen,
-                keyExpiry, advertised, approvedRoutes, suspended);
+                keyExpiry, advertised, approvedRoutes, suspended, globalExitPriority);
     }
 
     public Node withApprovedRoutes(List<IpPrefix> approved) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approved, suspended);
+                advertisedRoutes, approved, suspended, globalExitPriority);
+    }
+
+    public boolean isGlobalExitNode() {
+        return globalExitPriority != null;
+    }
+
+    /** Marked as a global exit node with this priority, or unmarked with {@code null}. */
+    public Node withGlobalExitPriority(Integer priority) {
+        return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
+                hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
+                advertisedRoutes, approvedRoutes, suspended, priority);
     }
 
     /** Routes both advertised and approved: what this node may route (HA decides which subnets it serves). */
@@ -147,13 +161,13 @@ public record Node(
     public Node withNodeKey(NodePublicKey key, Instant expiry) {
         return new Node(id, stableId, machineKey, key, discoKey, hostname, givenName, userId, tags, ipv4, ipv6, hostinfo,
                 endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry,
-                advertisedRoutes, approvedRoutes, suspended);
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority);
     }
 
     /** Tagging hands a user's node to its tags; clearing tags is not done here (the node needs an owner). */
     public Node withTags(List<String> newTags) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, newTags.isEmpty() ? userId : null,
                 newTags, ipv4, ipv6, hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt,
-                lastSeen, keyExpiry, advertisedRoutes, approvedRoutes, suspended);
+                lastSeen, keyExpiry, advertisedRoutes, approvedRoutes, suspended, globalExitPriority);
     }
 }

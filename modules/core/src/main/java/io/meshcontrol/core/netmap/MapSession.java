@@ -1,12 +1,14 @@
 package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.wire.MapResponse;
+import io.meshcontrol.core.wire.PingRequest;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 public final class MapSession {
 
     private static final MapBatch CLOSE = new MapBatch(new ChangeSet(Set.of(), Set.of(), false), null, null, null);
+    /** Wakes the stream to send what {@link #ping} queued. */
+    private static final MapBatch PING = new MapBatch(new ChangeSet(Set.of(), Set.of(), false), null, null, null);
 
     private final MapSessions sessions;
     private final long nodeId;
@@ -26,6 +30,7 @@ public final class MapSession {
     private final MapFrames frames;
     private final OutputStream out;
     private final LinkedBlockingQueue<MapBatch> inbox = new LinkedBlockingQueue<>();
+    private final ConcurrentLinkedQueue<PingRequest> pings = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
 
     MapSession(MapSessions sessions, long nodeId, int capVersion, MapFrames frames, OutputStream out) {
@@ -42,6 +47,17 @@ public final class MapSession {
 
     void offer(MapBatch batch) {
         inbox.offer(batch);
+    }
+
+    /** Asks the client to answer {@code request}; sent on the stream as a keep-alive that carries it. */
+    void ping(PingRequest request) {
+        pings.offer(request);
+        inbox.offer(PING);
+    }
+
+    /** Whether the stream still runs (a newer one of the node, or the client leaving, ends it). */
+    public boolean open() {
+        return !closed && sessions.isOpen(this);
     }
 
     /** Ends the stream: it writes nothing more, and {@link #run} returns. */
@@ -70,10 +86,15 @@ public final class MapSession {
                 if (closed || batch == CLOSE) {
                     break;
                 }
+                sendPings();
+                if (batch == PING) {
+                    continue;
+                }
                 batch = drain(batch);
                 if (closed) {
                     break;
                 }
+                sendPings();
                 if (sessions.inputs().snapshot().node(nodeId).isEmpty()) {
                     break; // deleted: ending the stream makes the client register again
                 }
@@ -100,9 +121,17 @@ public final class MapSession {
                 closed = true;
                 break;
             }
-            waiting.add(next);
+            if (next != PING) {
+                waiting.add(next);
+            }
         }
         return MapBatch.merge(waiting);
+    }
+
+    private void sendPings() throws IOException {
+        for (PingRequest request = pings.poll(); request != null; request = pings.poll()) {
+            send(out, frames.encode(MapResponse.builder().keepAlive(true).pingRequest(request).build()));
+        }
     }
 
     /** About 50 s, spread by up to 9 s so that many clients do not wake together. */

@@ -2,12 +2,15 @@ package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.routes.RoutePrefixes;
+import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.ClientVersion;
 import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.core.wire.Debug;
 import io.meshcontrol.core.wire.FilterRule;
+import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.core.wire.PeerChange;
@@ -63,6 +66,8 @@ public final class MapSessionState {
     private final Map<Long, OfferedRoutes> sentRouterRoutes = new HashMap<>();
     private NetworkSnapshot synced;
     private Instant syncedAt;
+    /** This node's home DERP region, read only while some prefix is steered by region. */
+    private int viewerRegion = RouteTable.NO_REGION;
 
     /** A session with its own peer forms (tests, single maps); streams share one {@link PeerForms}. */
     public MapSessionState(long selfId, int capVersion) {
@@ -81,6 +86,7 @@ public final class MapSessionState {
         AccessRules access = in.access();
         MapContext context = in.context();
         Node self = snapshot.node(selfId).orElseThrow(() -> new IllegalStateException("node " + selfId + " is gone"));
+        viewerRegion = regionOf(self, in);
         sentSelf = selfNode(self, in);
         sentFilter = context.services().packetFilter(self, access.packetFilter(self));
         sentSsh = access.sshPolicy(self);
@@ -144,6 +150,7 @@ public final class MapSessionState {
             return Optional.empty(); // deleted: the session is being closed
         }
         Node self = selfEntry.get().node();
+        viewerRegion = regionOf(self, in);
         long since = synced.version();
         MapResponse.Builder delta = MapResponse.builder();
         boolean any = false;
@@ -153,7 +160,7 @@ public final class MapSessionState {
             // A policy change alone can change only the self node's capabilities: no need to build the rest again.
             io.meshcontrol.core.wire.Node selfNow = selfStale
                     ? selfNode(self, in)
-                    : withCapabilities(sentSelf, capMap(self, in));
+                    : withCapabilities(sentSelf, capabilities(self, in));
             if (!selfNow.equals(sentSelf)) {
                 delta.node(selfNow);
                 sentSelf = selfNow;
@@ -268,15 +275,30 @@ public final class MapSessionState {
         }
     }
 
-    /** The self node with its capabilities: the policy's ({@code nodeAttrs}), a connector's apps, hosted services. */
-    private io.meshcontrol.core.wire.Node selfNode(Node self, MapInputs in) {
-        return WireNodes.self(self, in, capVersion).toBuilder().capMap(capMap(self, in)).build();
+    /** The viewer's home region when routes are steered by region (else no need to read its Hostinfo). */
+    private static int regionOf(Node self, MapInputs in) {
+        return in.routes().steersByRegion() ? Hostinfo.homeRegion(self.hostinfo()) : RouteTable.NO_REGION;
     }
 
-    private static Map<String, List<RawJson>> capMap(Node self, MapInputs in) {
+    /** The self node with its capabilities. */
+    private io.meshcontrol.core.wire.Node selfNode(Node self, MapInputs in) {
+        return WireNodes.self(self, in, capVersion).toBuilder().capMap(capabilities(self, in)).build();
+    }
+
+    /**
+     * The node's own capabilities: the policy's ({@code nodeAttrs}), those the global exit nodes give everyone, a
+     * connector's apps and the services it hosts.
+     */
+    private static Map<String, List<RawJson>> capabilities(Node self, MapInputs in) {
+        Map<String, List<RawJson>> caps = in.access().capMap(self);
+        List<String> steering = in.routes().exits().selfAttributes();
+        if (!steering.isEmpty()) {
+            Map<String, List<RawJson>> withSteering = new java.util.TreeMap<>(caps);
+            steering.forEach(name -> withSteering.putIfAbsent(name, null));
+            caps = withSteering;
+        }
         MapContext context = in.context();
-        return context.services().capabilities(self,
-                context.apps().connectors().withCapabilities(self, in.access().capMap(self)));
+        return context.services().capabilities(self, context.apps().connectors().withCapabilities(self, caps));
     }
 
     private static io.meshcontrol.core.wire.Node withCapabilities(io.meshcontrol.core.wire.Node sent,
@@ -294,9 +316,10 @@ public final class MapSessionState {
     }
 
     /**
-     * The shared form itself, or the router encoded for this viewer when it is offered fewer routes: those the policy
-     * does not let it use, and an app connector's public app routes when both are behind the same public address.
-     * Its own addresses and those of the services it hosts always stay.
+     * The shared form itself, or the router encoded for this viewer: when it is offered fewer routes (those the
+     * policy does not let it use, and an app connector's public app routes when both are behind the same public
+     * address), or when regional routing steers this viewer to it for other prefixes than its tailnet-wide ones. Its
+     * own addresses and those of the services it hosts always stay.
      */
     private EncodedNodes.Encoded forViewer(Node self, NodeEntry entry, EncodedNodes.Encoded shared, MapInputs in) {
         Node peer = entry.node();
@@ -304,12 +327,26 @@ public final class MapSessionState {
             return shared;
         }
         io.meshcontrol.core.wire.Node wire = shared.node();
+        List<IpPrefix> allowedIps = wire.allowedIps();
+        List<IpPrefix> primaryRoutes = wire.primaryRoutes();
+        RouteTable routes = in.routes();
+        if (routes.steersByRegion()) {
+            List<IpPrefix> steered = routes.primaryRoutesFor(peer.id(), viewerRegion);
+            if (!steered.equals(primaryRoutes)) {
+                // Keep what is not a subnet route (addresses, hosted services, exit routes); the steered subnets follow.
+                List<IpPrefix> allowed = new ArrayList<>(wire.allowedIps().stream()
+                        .filter(p -> !peer.approvedRoutes().contains(p) || RoutePrefixes.isExit(p)).toList());
+                allowed.addAll(steered);
+                allowedIps = RoutePrefixes.sorted(allowed);
+                primaryRoutes = steered;
+            }
+        }
         Set<String> offered = new HashSet<>(in.access().peerRoutes(self, peer));
         in.context().apps().connectors().skippedRoutes(self, peer).forEach(r -> offered.remove(r.toString()));
-        List<IpPrefix> allowed = wire.allowedIps().stream()
+        List<IpPrefix> allowed = allowedIps.stream()
                 .filter(p -> offered.contains(p.toString()) || !peer.approvedRoutes().contains(p)).toList();
-        List<IpPrefix> primary = wire.primaryRoutes().stream().filter(p -> offered.contains(p.toString())).toList();
-        if (allowed.size() == wire.allowedIps().size() && primary.size() == wire.primaryRoutes().size()) {
+        List<IpPrefix> primary = primaryRoutes.stream().filter(p -> offered.contains(p.toString())).toList();
+        if (allowed.equals(wire.allowedIps()) && primary.equals(wire.primaryRoutes())) {
             return shared;
         }
         return EncodedNodes.Encoded.of(wire.toBuilder().allowedIps(allowed).primaryRoutes(primary).build());

@@ -3,11 +3,13 @@ package io.meshcontrol.core.netmap;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.core.state.StateChange;
+import io.meshcontrol.core.wire.PingRequest;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -124,6 +126,24 @@ public final class MapSessions implements AutoCloseable {
             throws InterruptedException, IOException {
         fullMaps.buildAndWrite(() -> frames.encode(state.initial(inputs.current())),
                 frame -> MapSession.send(out, frame));
+    }
+
+    /**
+     * Sends {@code request} on the node's stream, if it has one.
+     *
+     * @return the stream it went on ({@link MapSession#open} tells later whether it still runs); empty without one
+     */
+    public Optional<MapSession> ping(long nodeId, PingRequest request) {
+        MapSession session = byNode.get(nodeId);
+        if (session == null) {
+            return Optional.empty();
+        }
+        session.ping(request);
+        return Optional.of(session);
+    }
+
+    boolean isOpen(MapSession session) {
+        return byNode.get(session.nodeId()) == session;
     }
 
     void closed(MapSession session) {

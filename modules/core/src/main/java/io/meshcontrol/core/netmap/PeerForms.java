@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>A form is reused while it was built from the same row (the entry's {@code rowVersion}, which changes with every
  * write of the row but a last-seen time and when the route election touches the node), the same online state (and,
- * offline, the same last-seen time), the same MagicDNS suffix, the same routes served and the same key-expired state:
+ * offline, the same last-seen time), the same MagicDNS suffix, the same routes served, the same exit-node
+ * suggestion and priority, and the same key-expired state:
  * exactly what {@link WireNodes#peer} reads. Each node keeps an online and an offline form, so that a node going away
  * and coming back, the bulk of all changes, builds nothing again, and map sessions still working from a snapshot a
  * few versions old (a mass reconnect) find the form of their version rather than each building it anew. Clients
@@ -31,12 +32,19 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 public final class PeerForms {
 
     private record Form(long rowVersion, long version, Instant lastSeen, boolean expired, String baseDomain,
-            List<IpPrefix> served, EncodedNodes.Encoded encoded) {
+            List<IpPrefix> served, ExitView exit, EncodedNodes.Encoded encoded) {
 
-        boolean fits(NodeEntry entry, boolean expired, String baseDomain, List<IpPrefix> served) {
+        boolean fits(NodeEntry entry, boolean expired, String baseDomain, List<IpPrefix> served, ExitView exit) {
             return rowVersion == entry.rowVersion() && this.expired == expired
                     && (entry.online() || Objects.equals(lastSeen, entry.node().lastSeen()))
-                    && this.baseDomain.equals(baseDomain) && this.served.equals(served);
+                    && this.baseDomain.equals(baseDomain) && this.served.equals(served) && this.exit.equals(exit);
+        }
+    }
+
+    /** What the global exit nodes make of a node in its peers' view. */
+    private record ExitView(boolean suggested, int priority) {
+        static ExitView of(io.meshcontrol.core.model.Node node, MapInputs in) {
+            return new ExitView(in.routes().exits().suggests(node), in.routes().exits().locationPriority(node));
         }
     }
 
@@ -61,14 +69,15 @@ public final class PeerForms {
         MapContext context = in.context();
         boolean expired = entry.node().isKeyExpired(in.now());
         List<IpPrefix> served = WireNodes.routedTo(entry.node(), in);
+        ExitView exit = ExitView.of(entry.node(), in);
         int slot = (capVersion < CapabilityVersion.HOME_DERP ? 2 : 0) + (entry.online() ? 1 : 0);
         AtomicReferenceArray<Form> slots = forms.computeIfAbsent(id, unused -> new AtomicReferenceArray<>(SLOTS));
         Form form = slots.get(slot);
-        if (form != null && form.fits(entry, expired, context.baseDomain(), served)) {
+        if (form != null && form.fits(entry, expired, context.baseDomain(), served, exit)) {
             return form.encoded();
         }
         Form built = new Form(entry.rowVersion(), entry.version(), entry.node().lastSeen(), expired,
-                context.baseDomain(), served, EncodedNodes.Encoded.of(
+                context.baseDomain(), served, exit, EncodedNodes.Encoded.of(
                         WireNodes.peer(entry.node(), entry.online(), in, capVersion)));
         // Sessions on different snapshots may race: keep the newer node state.
         slots.accumulateAndGet(slot, built, (old, fresh) -> old != null && old.version() > fresh.version() ? old : fresh);

@@ -2,12 +2,16 @@ package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.routes.RoutePrefixes;
+import io.meshcontrol.core.routes.ExitNodeSteering;
 import io.meshcontrol.core.routes.RouteTable;
+import io.meshcontrol.core.wire.Location;
+import io.meshcontrol.core.wire.RawJson;
+import java.util.HashMap;
+import java.util.Map;
 import io.meshcontrol.core.wire.CapabilityVersion;
 import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.net.IpAddressPort;
 import io.meshcontrol.core.net.IpPrefix;
-import io.meshcontrol.core.wire.NetInfo;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,8 +39,8 @@ public final class WireNodes {
 
     /**
      * The node as its peers see it, before any filtering of its routes for one viewer. Of {@code in} only the routes
-     * (the node's primary subnet routes and its exit routes are routed to it), the MagicDNS suffix and the time are
-     * read: {@link PeerForms} keeps a form while these stay the same.
+     * (the node's primary subnet routes and its exit routes are routed to it, and whether it is a suggested or
+     * prioritized exit node), the MagicDNS suffix and the time are read: {@link PeerForms} keeps a form while these stay the same.
      *
      * @param online whether it holds a map stream now
      * @param capVersion of the client that receives this node (older clients need the legacy DERP string)
@@ -59,6 +63,12 @@ public final class WireNodes {
         }
         Hostinfo hostinfo = Hostinfo.parse(node.hostinfo());
         int homeDerp = homeDerp(hostinfo);
+        ExitNodeSteering exits = routes.exits();
+        int priority = self ? 0 : exits.locationPriority(node);
+        if (priority > 0) {
+            // Clients never send a Location of their own: control adds it, here with only the mark's priority.
+            hostinfo = hostinfo.with("Location", new Location(null, null, null, null, 0, 0, priority));
+        }
         io.meshcontrol.core.wire.Node.Builder wire = io.meshcontrol.core.wire.Node.builder()
                 .id(node.id())
                 .stableId(node.stableId())
@@ -85,6 +95,10 @@ public final class WireNodes {
         }
         if (self) {
             wire.stableTailnetId(context.tailnetId());
+        } else if (exits.suggests(node)) {
+            Map<String, List<RawJson>> caps = new HashMap<>();
+            caps.put(ExitNodeSteering.SUGGEST_EXIT_NODE, null);
+            wire.capMap(caps);
         }
         return wire.build();
     }
@@ -105,8 +119,7 @@ public final class WireNodes {
     }
 
     private static int homeDerp(Hostinfo hostinfo) {
-        NetInfo netInfo = hostinfo == null ? null : hostinfo.fields().netInfo();
-        return netInfo == null ? 0 : netInfo.preferredDerp();
+        return hostinfo == null ? 0 : hostinfo.homeRegion();
     }
 
     private static List<IpAddressPort> endpoints(List<String> texts) {

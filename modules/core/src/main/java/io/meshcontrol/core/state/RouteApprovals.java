@@ -86,6 +86,45 @@ public final class RouteApprovals {
         });
     }
 
+    /**
+     * Marks the node as a global exit node, or clears the mark. Marking approves both exit routes (they take effect
+     * once the node advertises them) and keeps the priority unless one is given; clearing resets the priority to 0
+     * and leaves the approved routes as they are.
+     *
+     * @param enabled {@code false} clears the mark; null or {@code true} marks
+     * @param priority 0 or more, higher preferred; null keeps the current one (0 for a node not marked)
+     */
+    public Node setGlobalExitNode(Caller caller, long id, Boolean enabled, Integer priority) {
+        caller.require(WRITE_SCOPE);
+        boolean mark = enabled == null || enabled;
+        if (priority != null && !mark) {
+            throw MeshException.invalid("\"priority\" applies to a marked node; clearing the mark resets it to 0");
+        }
+        if (priority != null && priority < 0) {
+            throw MeshException.invalid("\"priority\" must be 0 or more, got " + priority);
+        }
+        return jdbi.inTransaction(h -> {
+            Node node = nodes.byId(h, id).orElseThrow(() -> unknown(id));
+            Node updated;
+            if (mark) {
+                int kept = node.isGlobalExitNode() ? node.globalExitPriority() : 0;
+                List<IpPrefix> approved = new java.util.ArrayList<>(node.approvedRoutes());
+                approved.addAll(RoutePrefixes.EXIT_ROUTES);
+                updated = node.withApprovedRoutes(RoutePrefixes.sorted(approved))
+                        .withGlobalExitPriority(priority == null ? kept : priority);
+            } else {
+                updated = node.withGlobalExitPriority(null);
+            }
+            if (updated.equals(node)) {
+                return node;
+            }
+            nodes.update(h, updated);
+            snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(clock.instant(), updated,
+                    mark ? "marked as global exit node" : "global exit node mark cleared"));
+            return updated;
+        });
+    }
+
     /** The routes a client advertises in the Hostinfo it sent (JSON as stored). */
     static List<IpPrefix> advertisedIn(String hostinfo) {
         return hostinfo == null || hostinfo.isBlank() ? List.of() : Hostinfo.parse(hostinfo).fields().routableIps();

@@ -24,7 +24,7 @@ public final class NodeStore {
 
     private static final String COLUMNS = "id, stable_id, machine_key, node_key, disco_key, hostname, given_name, user_id, "
             + "tags, ipv4, ipv6, hostinfo, endpoints, authorized, ephemeral, pre_auth_key_id, register_method, created_at, "
-            + "last_seen, key_expiry, advertised_routes, approved_routes, suspended";
+            + "last_seen, key_expiry, advertised_routes, approved_routes, suspended, global_exit_priority";
 
     public long nextId(Handle handle) {
         return IdSequences.next(handle, "nodes");
@@ -35,7 +35,7 @@ public final class NodeStore {
         handle.createUpdate("INSERT INTO nodes (" + COLUMNS + ") VALUES (:id, :stableId, :machineKey, :nodeKey, :discoKey, "
                         + ":hostname, :givenName, :userId, :tags, :ipv4, :ipv6, :hostinfo, :endpoints, :authorized, "
                         + ":ephemeral, :preAuthKeyId, :registerMethod, :createdAt, :lastSeen, :keyExpiry, :advertisedRoutes, "
-                        + ":approvedRoutes, :suspended)")
+                        + ":approvedRoutes, :suspended, :globalExitPriority)")
                 .bindMap(values(node))
                 .execute();
         handle.afterCommit(() -> listener.nodeWritten(node));
@@ -49,7 +49,7 @@ public final class NodeStore {
                         + "ipv4 = :ipv4, ipv6 = :ipv6, hostinfo = :hostinfo, endpoints = :endpoints, authorized = :authorized, ephemeral = :ephemeral, "
                         + "pre_auth_key_id = :preAuthKeyId, register_method = :registerMethod, last_seen = :lastSeen, "
                         + "key_expiry = :keyExpiry, advertised_routes = :advertisedRoutes, approved_routes = :approvedRoutes, "
-                        + "suspended = :suspended WHERE id = :id")
+                        + "suspended = :suspended, global_exit_priority = :globalExitPriority WHERE id = :id")
                 .bindMap(values(node))
                 .execute() == 1) {
             handle.afterCommit(() -> listener.nodeWritten(node));
@@ -144,6 +144,7 @@ public final class NodeStore {
         values.put("advertisedRoutes", TextLists.join(node.advertisedRoutes().stream().map(IpPrefix::toString).toList()));
         values.put("approvedRoutes", TextLists.join(node.approvedRoutes().stream().map(IpPrefix::toString).toList()));
         values.put("suspended", node.suspended());
+        values.put("globalExitPriority", node.globalExitPriority());
         return values;
     }
 
@@ -153,6 +154,8 @@ public final class NodeStore {
         long keyId = rs.getLong("pre_auth_key_id");
         Long preAuthKeyId = rs.wasNull() ? null : keyId;
         String disco = rs.getString("disco_key");
+        int priority = rs.getInt("global_exit_priority");
+        Integer globalExitPriority = rs.wasNull() ? null : priority;
         return new Node(rs.getLong("id"), rs.getString("stable_id"), MachinePublicKey.parse(rs.getString("machine_key")),
                 NodePublicKey.parse(rs.getString("node_key")), disco.isEmpty() ? null : DiscoPublicKey.parse(disco),
                 rs.getString("hostname"), rs.getString("given_name"), userId, TextLists.split(rs.getString("tags")),
@@ -161,7 +164,7 @@ public final class NodeStore {
                 preAuthKeyId, Node.RegisterMethod.fromWireName(rs.getString("register_method")),
                 Times.instant(rs, "created_at"), Times.instant(rs, "last_seen"), Times.instant(rs, "key_expiry"),
                 prefixes(rs.getString("advertised_routes")), prefixes(rs.getString("approved_routes")),
-                rs.getBoolean("suspended"));
+                rs.getBoolean("suspended"), globalExitPriority);
     }
 
     private static List<IpPrefix> prefixes(String text) {

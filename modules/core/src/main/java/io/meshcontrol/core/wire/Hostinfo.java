@@ -66,6 +66,16 @@ public final class Hostinfo {
         return fields;
     }
 
+    /** The client's home DERP region ({@code NetInfo.PreferredDERP}); 0 when it reported none. */
+    public int homeRegion() {
+        return fields.netInfo() == null ? 0 : fields.netInfo().preferredDerp();
+    }
+
+    /** The home region in a stored Hostinfo (JSON as the client sent it; blank or null has none). */
+    public static int homeRegion(String json) {
+        return json == null || json.isBlank() ? 0 : parse(json).homeRegion();
+    }
+
     /** The compact JSON object, as written to the wire. */
     public String toJson() {
         return json;

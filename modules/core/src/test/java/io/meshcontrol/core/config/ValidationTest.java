@@ -52,6 +52,8 @@ class ValidationTest {
             "cli: {address: \"ftp://mesh.example.com\"}|cli.address: must be an absolute http:// or https:// URL (got \"ftp://mesh.example.com\")",
             "cli: {timeout: 0s}|cli.timeout: must be at least 1ms (got \"0s\")",
             "node: {ephemeral: {inactivity_timeout: 30s}}|node.ephemeral.inactivity_timeout: must be at least 1m5s (got \"30s\")",
+            "node: {routes: {ha_probe_interval: 1s}}|node.routes.ha_probe_interval: must be at least 2s (got \"1s\")",
+            "node: {routes: {ha_probe_timeout: 500ms}}|node.routes.ha_probe_timeout: must be at least 1s (got \"500ms\")",
             "derp: {server: {ipv4: \"2001:db8::1\"}}|derp.server.ipv4: must be an IPv4 address (got \"2001:db8::1\")",
             "derp: {server: {ipv6: 192.0.2.1}}|derp.server.ipv6: must be an IPv6 address (got \"192.0.2.1\")",
             "derp: {server: {ipv6: \"fe80::1%eth0\"}}|derp.server.ipv6: must be an IPv6 address (got \"fe80::1%eth0\")",
@@ -120,6 +122,7 @@ class ValidationTest {
             "{tls_cert_path: c.pem, tls_key_path: k.pem}",
             "notifications: {smtp: {host: smtp.example.com, from: mesh@example.com, username: mesh, password: s3cret}}",
             "control_dial_plan: [203.0.113.7, \"2001:db8::7\"]",
+            "node: {routes: {ha_probe_interval: 0s}}",
     })
     void acceptableValuesPass(String yaml) {
         LoadedConfig loaded = fixture.load(yaml + "\n");

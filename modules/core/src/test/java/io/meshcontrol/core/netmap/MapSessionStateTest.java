@@ -248,6 +248,79 @@ class MapSessionStateTest {
     }
 
     @Test
+    void globalExitNodesAreSuggestedWithTheirPriorityAndEveryNodeMaySteer() {
+        Node a = join("a");
+        String exitHostinfo = "{\"Hostname\":\"exit\",\"RoutableIPs\":[\"0.0.0.0/0\",\"::/0\"]}";
+        Node exitA = join("exit-a", exitHostinfo);
+        Node exitB = join("exit-b", exitHostinfo);
+        network.routeApprovals().setApproved(admin, exitA.id(), List.of("0.0.0.0/0"));
+        network.routeApprovals().setApproved(admin, exitB.id(), List.of("0.0.0.0/0"));
+        PeerForms shared = new PeerForms();
+        MapResponse before = new MapSessionState(a.id(), 142, shared).initial(inputs(allowAll(),
+                network.routeElection().current()));
+        assertTrue(before.peers().stream().allMatch(p -> p.capMap().containsKey("suggest-exit-node")),
+                "rule 1: every approved exit node is suggested while none is marked");
+        assertFalse(before.node().capMap().containsKey("auto-exit-node"));
+
+        network.routeApprovals().setGlobalExitNode(admin, exitB.id(), null, 7);
+        MapResponse after = new MapSessionState(a.id(), 142, shared).initial(inputs(allowAll(),
+                network.routeElection().current()));
+        io.meshcontrol.core.wire.Node seenA = after.peers().stream().filter(p -> p.id() == exitA.id()).findFirst()
+                .orElseThrow();
+        io.meshcontrol.core.wire.Node seenB = after.peers().stream().filter(p -> p.id() == exitB.id()).findFirst()
+                .orElseThrow();
+        assertFalse(seenA.capMap().containsKey("suggest-exit-node"), "rule 1: only marked nodes once one is");
+        assertTrue(seenB.capMap().containsKey("suggest-exit-node"));
+        assertEquals(7, seenB.hostinfo().fields().location().priority(), "rule 3: the priority as Location.Priority");
+        assertTrue(after.node().capMap().containsKey("auto-exit-node"), "rule 2");
+        assertTrue(after.node().capMap().containsKey("traffic-steering"), "rule 3");
+        assertFalse(new MapSessionState(exitB.id(), 142, shared).initial(inputs(allowAll(),
+                network.routeElection().current())).node().capMap().containsKey("suggest-exit-node"),
+                "a node's own view does not suggest itself");
+    }
+
+    private static String inRegion(String name, int region, String... routes) {
+        return "{\"Hostname\":\"" + name + "\",\"RoutableIPs\":[" + String.join(",",
+                java.util.Arrays.stream(routes).map(r -> "\"" + r + "\"").toList()) + "],\"NetInfo\":{\"PreferredDERP\":"
+                + region + "}}";
+    }
+
+    private RouteTable regionalRoutes() {
+        return RouteTable.elect(network.snapshots().current().nodes().values(), id -> true,
+                n -> io.meshcontrol.core.wire.Hostinfo.homeRegion(n.hostinfo()), RouteTable.EMPTY);
+    }
+
+    private static List<String> primaryRoutesOf(List<io.meshcontrol.core.wire.Node> peers, long id) {
+        return peers.stream().filter(p -> p.id() == id).findFirst().orElseThrow().primaryRoutes().stream()
+                .map(Object::toString).toList();
+    }
+
+    @Test
+    void aClientIsSteeredToTheRouterInItsHomeRegionAndAgainWhenItMoves() {
+        Node viewer = join("viewer", inRegion("viewer", 2));
+        Node r1 = join("r1", inRegion("r1", 1, "10.1.0.0/16"));
+        Node r2 = join("r2", inRegion("r2", 2, "10.1.0.0/16"));
+        network.routeApprovals().setApproved(admin, r1.id(), List.of("10.1.0.0/16"));
+        network.routeApprovals().setApproved(admin, r2.id(), List.of("10.1.0.0/16"));
+        MapSessionState forViewer = new MapSessionState(viewer.id(), 142);
+        MapResponse first = forViewer.initial(inputs(allowAll(), regionalRoutes()));
+        assertEquals(List.of("10.1.0.0/16"), primaryRoutesOf(first.peers(), r2.id()), "r2 is in the viewer's region");
+        assertEquals(List.of(), primaryRoutesOf(first.peers(), r1.id()), "r1, the tailnet-wide primary, is not used");
+        assertTrue(first.peers().stream().filter(p -> p.id() == r1.id()).findFirst().orElseThrow().allowedIps().stream()
+                .noneMatch(p -> p.toString().equals("10.1.0.0/16")));
+        Node other = join("other", inRegion("other", 9));
+        assertEquals(List.of("10.1.0.0/16"), primaryRoutesOf(new MapSessionState(other.id(), 142)
+                .initial(inputs(allowAll(), regionalRoutes())).peers(), r1.id()),
+                "a region without a router uses the tailnet-wide primary");
+
+        network.nodes().updateFromClient(viewer.id(), null, null, inRegion("viewer", 1), List.of());
+        MapResponse moved = forViewer.update(new ChangeSet(Set.of(viewer.id()), Set.of(), false),
+                inputs(allowAll(), regionalRoutes())).orElseThrow();
+        assertEquals(List.of("10.1.0.0/16"), primaryRoutesOf(moved.peersChanged(), r1.id()), "steered again");
+        assertEquals(List.of(), primaryRoutesOf(moved.peersChanged(), r2.id()));
+    }
+
+    @Test
     void aPeersRoutesAreOfferedOnlyToTheNodesThePolicyLetsUseThem() {
         Node a = join("a");
         Node b = join("b");

@@ -15,6 +15,7 @@ import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.PreAuthKeys;
 import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.state.RouteElection;
 import io.meshcontrol.core.state.Users;
 import io.meshcontrol.core.testing.MapStreamCapture;
 import io.meshcontrol.core.wire.DERPMap;
@@ -112,6 +113,69 @@ class MapSessionTest {
             session.close();
             stream.join(10_000);
         }
+    }
+
+    @Test
+    void aRouterThatDoesNotAnswerItsProbeLosesThePrimaryAndDoesNotTakeItBackWhenItAnswers() throws Exception {
+        Node r1 = router("r1");
+        Node r2 = router("r2");
+        network.presence().connected(r1);
+        network.presence().connected(r2);
+        RouteElection election = network.routeElection();
+        java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor();
+        try (MapSessions sessions = sessions(Duration.ofSeconds(50))) {
+            MapStreamCapture r1Out = new MapStreamCapture();
+            MapStreamCapture r2Out = new MapStreamCapture();
+            Thread r1Stream = start(sessions.open(r1.id(), 142, MapFrames.zstd(1), r1Out.sink()));
+            Thread r2Stream = start(sessions.open(r2.id(), 142, MapFrames.zstd(1), r2Out.sink()));
+            assertEquals(java.util.Set.of(r1.id(), r2.id()), election.sharedRouters());
+            RouterProbes probes = new RouterProbes(sessions, election, "https://mesh.example.com/", Duration.ofMillis(1),
+                    timer); // nobody answers in a millisecond
+
+            probes.probeOnce();
+            MapResponse probe = r1Out.await(messages -> messages.stream().anyMatch(m -> m.pingRequest() != null))
+                    .stream().filter(m -> m.pingRequest() != null).findFirst().orElseThrow();
+            assertTrue(probe.keepAlive(), "the probe rides on a keep-alive");
+            assertTrue(probe.pingRequest().urlIsNoise(), "answered over the control connection");
+            String url = probe.pingRequest().url();
+            assertTrue(url.startsWith("https://mesh.example.com/machine/ping-response?id="), url);
+            String token = url.substring(url.indexOf("?id=") + 4);
+            assertFalse(probes.answered(token, r2.id()), "another node cannot answer r1's probe");
+            // Nobody answers within the timeout: both routers are unhealthy, and the prefix has no primary.
+            awaitTrue(() -> election.current().primaries().isEmpty());
+
+            RouterProbes patient = new RouterProbes(sessions, election, "https://mesh.example.com/",
+                    Duration.ofMinutes(10), timer);
+            patient.probeOnce();
+            assertTrue(patient.answered(token(r2Out, 2), r2.id()));
+            awaitTrue(() -> election.current().primaryRoutes(r2.id()).equals(
+                    List.of(io.meshcontrol.core.net.IpPrefix.parse("10.1.0.0/16"))));
+            assertTrue(patient.answered(token(r1Out, 2), r1.id()), "r1 answers again");
+            assertFalse(patient.answered(token(r1Out, 2), r1.id()), "a probe is answered once");
+            assertEquals(List.of(io.meshcontrol.core.net.IpPrefix.parse("10.1.0.0/16")),
+                    election.current().primaryRoutes(r2.id()), "r1 is healthy again but does not take the prefix back");
+            assertEquals(List.of(), election.current().primaryRoutes(r1.id()));
+            r1Stream.interrupt();
+            r2Stream.interrupt();
+        } finally {
+            timer.shutdownNow();
+        }
+    }
+
+    /** The token of the {@code n}th probe the stream was sent (from 1). */
+    private static String token(MapStreamCapture out, int n) throws Exception {
+        List<MapResponse> probes = out.await(messages -> messages.stream().filter(m -> m.pingRequest() != null)
+                .count() >= n).stream().filter(m -> m.pingRequest() != null).toList();
+        String url = probes.get(n - 1).pingRequest().url();
+        return url.substring(url.indexOf("?id=") + 4);
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        for (int i = 0; i < 1000 && !condition.getAsBoolean(); i++) {
+            Thread.sleep(10);
+        }
+        assertTrue(condition.getAsBoolean());
     }
 
     @Test

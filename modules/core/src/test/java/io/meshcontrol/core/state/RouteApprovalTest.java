@@ -1,6 +1,7 @@
 package io.meshcontrol.core.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -101,6 +102,40 @@ class RouteApprovalTest {
         assertEquals(prefixes("172.16.0.0/12"), advertising.activeRoutes());
         assertEquals(List.of(), advertise(router).activeRoutes(), "withdrawn by the client");
         assertEquals(prefixes("172.16.0.0/12"), stored(router).approvedRoutes(), "the approval stays");
+    }
+
+    @Test
+    void markingAGlobalExitNodeApprovesItsExitRoutesAndKeepsThePriorityUntilCleared() {
+        Node exit = join(List.of(), "0.0.0.0/0", "::/0", "10.4.0.0/16");
+        RouteApprovals approvals = net.network.routeApprovals();
+        approvals.setApproved(net.admin, exit.id(), List.of("10.4.0.0/16"));
+
+        Node marked = approvals.setGlobalExitNode(net.admin, exit.id(), null, 5);
+        assertEquals(5, marked.globalExitPriority());
+        assertEquals(prefixes("0.0.0.0/0", "10.4.0.0/16", "::/0"), marked.approvedRoutes(), "exit routes approved");
+        assertEquals(5, approvals.setGlobalExitNode(net.admin, exit.id(), true, null).globalExitPriority(),
+                "marking again without a priority keeps it");
+        assertEquals(5, net.reopened(folder).snapshots().current().node(exit.id()).orElseThrow().globalExitPriority(),
+                "kept in the database");
+
+        Node cleared = approvals.setGlobalExitNode(net.admin, exit.id(), false, null);
+        assertFalse(cleared.isGlobalExitNode());
+        assertEquals(prefixes("0.0.0.0/0", "10.4.0.0/16", "::/0"), cleared.approvedRoutes(), "approved routes stay");
+        assertEquals(0, approvals.setGlobalExitNode(net.admin, exit.id(), null, null).globalExitPriority(),
+                "the priority was reset to 0 by clearing");
+    }
+
+    @Test
+    void aNegativePriorityOrOneWithClearingIsRefusedAndNothingChanges() {
+        Node exit = join(List.of(), "0.0.0.0/0", "::/0");
+        RouteApprovals approvals = net.network.routeApprovals();
+        MeshException negative = assertThrows(MeshException.class,
+                () -> approvals.setGlobalExitNode(net.admin, exit.id(), true, -1));
+        assertTrue(negative.getMessage().contains("0 or more"), negative.getMessage());
+        assertThrows(MeshException.class, () -> approvals.setGlobalExitNode(net.admin, exit.id(), false, 3));
+        assertFalse(stored(exit).isGlobalExitNode());
+        assertEquals(List.of(), stored(exit).approvedRoutes());
+        assertThrows(MeshException.class, () -> approvals.setGlobalExitNode(net.admin, 9999, true, null));
     }
 
     @Test

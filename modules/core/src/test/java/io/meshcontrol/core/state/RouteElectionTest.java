@@ -47,9 +47,8 @@ class RouteElectionTest {
         RouteElection election = network.routeElection();
         assertEquals(List.of(), election.current().primaryRoutes(r1.id()), "offline routers serve nothing");
 
-        network.presence().connected(r2);
-        assertEquals(LAN, election.current().primaryRoutes(r2.id()));
         network.presence().connected(r1);
+        network.presence().connected(r2);
         assertEquals(LAN, election.current().primaryRoutes(r1.id()), "the lowest id takes the prefix");
         assertEquals(List.of(), election.current().primaryRoutes(r2.id()));
 
@@ -60,8 +59,37 @@ class RouteElectionTest {
         assertTrue(events.stream().anyMatch(e -> e instanceof MeshEvent.NodeChanged c && c.node().id() == r2.id()),
                 "r2 is announced: peers must route the prefix to it");
 
+        network.presence().connected(r1);
+        assertEquals(LAN, election.current().primaryRoutes(r2.id()), "r1 is back but does not take it back");
+        assertEquals(List.of(), election.current().primaryRoutes(r1.id()));
+
+        network.presence().disconnected(r1);
         network.nodes().delete(io.meshcontrol.core.auth.Caller.localAdmin(), r2.id());
         assertEquals(java.util.Map.of(), election.current().primaries(), "no router left online");
+    }
+
+    @Test
+    void markingAGlobalExitNodeTellsEveryStreamAndTouchesTheExitNodesItDemotes() {
+        Network network = network(true);
+        Node exitA = Machine.named("exit-a").advertising("0.0.0.0/0", "::/0")
+                .join(network, AuthKey.forUser("odin").create(network));
+        Node exitB = Machine.named("exit-b").advertising("0.0.0.0/0", "::/0")
+                .join(network, AuthKey.forUser("odin").create(network));
+        io.meshcontrol.core.auth.Caller admin = io.meshcontrol.core.auth.Caller.localAdmin();
+        network.routeApprovals().setApproved(admin, exitA.id(), List.of("0.0.0.0/0"));
+        network.routeApprovals().setApproved(admin, exitB.id(), List.of("0.0.0.0/0"));
+        assertTrue(network.routeElection().current().exits().suggests(network.snapshots().current().node(exitA.id())
+                .orElseThrow()));
+        List<StateChange> changes = new ArrayList<>();
+        network.snapshots().subscribe(changes::add);
+
+        network.routeApprovals().setGlobalExitNode(admin, exitB.id(), true, 10);
+
+        assertEquals(java.util.Map.of(exitB.id(), 10), network.routeElection().current().exits().marked());
+        assertTrue(changes.stream().anyMatch(c -> c instanceof StateChange.MapContextChanged),
+                "every node's own attributes changed (auto-exit-node, traffic-steering)");
+        assertTrue(changes.stream().anyMatch(c -> c instanceof StateChange.NodeChanged n && n.nodeId() == exitA.id()),
+                "exit-a is no longer suggested: its peers must hear of it");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.meshcontrol.server.v1;
 
+import io.meshcontrol.api.GlobalExitNodeRequest;
 import io.meshcontrol.api.NodeList;
 import io.meshcontrol.api.NodeRequest;
 import io.meshcontrol.api.RoutesRequest;
@@ -16,7 +17,10 @@ import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
 import java.time.Clock;
 
-/** {@code /api/v1/node}: list, show, rename, tag, expire, approve, suspend, delete; read and approve its routes. */
+/**
+ * {@code /api/v1/node}: list, show, rename, tag, expire, approve, suspend, delete; read and approve its routes, mark
+ * it as a global exit node.
+ */
 public final class NodeRoutes {
 
     private final Nodes nodes;
@@ -63,6 +67,12 @@ public final class NodeRoutes {
             RoutesRequest body = request.requiredBody(RoutesRequest.class);
             return Reply.ok(Views.routes(approvals.setApproved(request.caller(), id(request), body.routes()),
                     election.current()));
+        });
+        routes.add("POST", "/api/v1/node/{id}/global-exit-node", request -> {
+            GlobalExitNodeRequest body = request.body(GlobalExitNodeRequest.class);
+            Node node = body == null ? approvals.setGlobalExitNode(request.caller(), id(request), null, null)
+                    : approvals.setGlobalExitNode(request.caller(), id(request), body.enabled(), body.priority());
+            return Reply.ok(Views.routes(node, election.current()));
         });
         routes.add("DELETE", "/api/v1/node/{id}", request -> {
             nodes.delete(request.caller(), id(request));

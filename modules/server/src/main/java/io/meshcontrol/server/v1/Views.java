@@ -55,7 +55,8 @@ final class Views {
 
     static RoutesView routes(Node node, RouteTable routes) {
         return new RoutesView(texts(node.approvedRoutes()), texts(RoutePrefixes.sorted(node.advertisedRoutes())),
-                texts(routes.servedBy(node)));
+                texts(routes.servedBy(node)), node.isGlobalExitNode(),
+                node.isGlobalExitNode() ? node.globalExitPriority() : 0);
     }
 
     private static List<String> texts(List<IpPrefix> prefixes) {
