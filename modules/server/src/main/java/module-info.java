@@ -4,11 +4,10 @@
 module io.meshcontrol.server {
     requires transitive io.meshcontrol.core;
     requires io.meshcontrol.api;
+    // Webhooks, e-mail and the audit log's stream sender.
     requires io.meshcontrol.notify;
     // ServerSettings.DerpMaps names the relay's MapUrlFetcher.Resolver.
     requires transitive io.meshcontrol.relay;
-    // The audit log's stream sender.
-    requires io.meshcontrol.notify;
     requires tools.jackson.core;
     requires tools.jackson.databind;
     requires undertow.core;
