@@ -15,6 +15,8 @@ module io.meshcontrol.server {
     requires io.prometheus.writer.text;
     // OIDC issuers' discovery documents and key sets (identity), ID token signatures.
     requires java.net.http;
+    // The debug pages' runtime view (heap, threads).
+    requires java.management;
     requires com.nimbusds.jose.jwt;
 
     exports io.meshcontrol.server;

@@ -28,6 +28,7 @@ import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.http.SessionAuthentication;
 import io.meshcontrol.server.login.OidcLogin;
 import io.meshcontrol.server.listener.PublicListener;
+import io.meshcontrol.server.metrics.DebugPages;
 import io.meshcontrol.server.metrics.DerpClientsPage;
 import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
@@ -57,6 +58,7 @@ import io.meshcontrol.server.v2.VendorAuthentication;
 import io.meshcontrol.server.v2.VendorErrors;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.undertow.UndertowOptions;
+import io.undertow.server.HttpHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -67,6 +69,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -172,8 +175,9 @@ public final class MeshServer implements AutoCloseable {
             mapContext.updateAndGet(context -> context.withDnsConfig(MapContexts.dns(dns, settings.baseDomain())));
             network.snapshots().mapContextChanged();
         });
+        AccessControl accessControl = new AccessControl(network.policies(), settings.serverUrl());
         MapSessions mapSessions = new MapSessions(network.snapshots(), new MapInputs.Source(network,
-                new AccessControl(network.policies(), settings.serverUrl()), mapContext::get, clock),
+                accessControl, mapContext::get, clock),
                 settings.control().keepAlive(), new MapMetrics(registry));
         control.machineRoutes()
                 .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
@@ -194,10 +198,14 @@ public final class MeshServer implements AutoCloseable {
         try {
             // Metrics first: once the main listener answers, everything about it can be scraped.
             if (settings.metricsHost() != null) {
+                Map<String, HttpHandler> debugPages = new HashMap<>(Map.of("/debug/derp-clients/",
+                        new DerpClientsPage(() -> relay.relay().active().orElse(null), network.snapshots(), clock)));
+                debugPages.putAll(new DebugPages(new DebugPages.Sources(settings.version(), clock, network,
+                        mapSessions, accessControl, mapContext::get)).handlers(Map.of(
+                        "/debug/routes/", "per-region and tailnet-wide route primaries",
+                        "/debug/derp-clients/", "machines connected to the embedded relay")));
                 metrics = MetricsListener.start(new HostPort(settings.metricsHost(), settings.metricsPort()),
-                        settings.listener(), registry,
-                        Map.of("/debug/derp-clients/", new DerpClientsPage(() -> relay.relay().active().orElse(null),
-                                network.snapshots(), clock)));
+                        settings.listener(), registry, debugPages, settings.debugAccess());
             }
             listener = PublicListener.start(main);
             httpMetrics.watch(listener);

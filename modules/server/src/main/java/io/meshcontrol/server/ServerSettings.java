@@ -8,6 +8,7 @@ import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import io.meshcontrol.server.control.MapContexts;
 import io.meshcontrol.server.listener.ListenerLimits;
+import io.meshcontrol.server.metrics.DebugAccess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +24,7 @@ import java.util.Optional;
  *                     half, so it must survive restarts
  * @param listener the timeouts and the per-address cap of the listeners facing the network
  * @param oidc OIDC login for people ({@code oidc.*}); on when its issuer is set
+ * @param debugAccess who may read the debug pages of the metrics listener (besides localhost)
  */
 public record ServerSettings(
         String listenHost,
@@ -38,7 +40,8 @@ public record ServerSettings(
         Control control,
         Relay relay,
         DerpMaps derpMaps,
-        MeshConfig.Oidc oidc) {
+        MeshConfig.Oidc oidc,
+        DebugAccess debugAccess) {
 
     /**
      * Where the DERP map comes from besides the embedded relay: the defaults of the
@@ -112,6 +115,7 @@ public record ServerSettings(
                 ListenerLimits.from(config.listener()),
                 new Control(Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout()),
                 Relay.from(config.derp(), listen.host(), ListenerLimits.from(config.listener())),
-                DerpMaps.from(config, launch.resolver()), config.oidc());
+                DerpMaps.from(config, launch.resolver()), config.oidc(),
+                DebugAccess.fromEnvironment(launch.environment()));
     }
 }

@@ -22,6 +22,7 @@ public final class MapSession {
 
     private final MapSessions sessions;
     private final long nodeId;
+    private final int capVersion;
     private final MapSessionState state;
     private final MapFrames frames;
     private final OutputStream out;
@@ -31,6 +32,7 @@ public final class MapSession {
     MapSession(MapSessions sessions, long nodeId, int capVersion, MapFrames frames, OutputStream out) {
         this.sessions = sessions;
         this.nodeId = nodeId;
+        this.capVersion = capVersion;
         this.state = new MapSessionState(nodeId, capVersion, sessions.peerForms());
         this.frames = frames;
         this.out = out;
@@ -38,6 +40,15 @@ public final class MapSession {
 
     long nodeId() {
         return nodeId;
+    }
+
+    int capVersion() {
+        return capVersion;
+    }
+
+    /** Batches waiting to be written. */
+    int queued() {
+        return inbox.size();
     }
 
     void offer(MapBatch batch) {
