@@ -21,6 +21,7 @@ import picocli.CommandLine.Option;
                 AuthCommand.class,
                 PolicyCommand.class,
                 DerpCommand.class,
+                DebugCommand.class,
                 HelpCommand.class,
         })
 final class RootCommand extends CommandGroup {

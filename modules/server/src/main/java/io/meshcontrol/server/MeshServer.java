@@ -41,6 +41,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
 import io.meshcontrol.server.v1.AuthRoutes;
+import io.meshcontrol.server.v1.DebugNodeRoutes;
 import io.meshcontrol.server.v1.DerpSettingsRoutes;
 import io.meshcontrol.server.v1.NodeRoutes;
 import io.meshcontrol.server.v1.PolicyRoutes;
@@ -155,7 +156,10 @@ public final class MeshServer implements AutoCloseable {
         }
         new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), clock,
                 oidc == null ? AuthRoutes.BY_ADMINISTRATOR : oidc).register(routes);
-        new DocsRoutes(settings.version()).register(routes);
+        new DocsRoutes(settings.version(), settings.debugNodeApi()).register(routes);
+        if (settings.debugNodeApi()) {
+            new DebugNodeRoutes(network, clock).register(routes);
+        }
         new VendorApi(network, settings.baseDomain(), settings.version(), clock).register(v2);
         // One pipeline of stages (metrics, worker dispatch, error ids, authentication) for /api/v1 and /machine/*.
         RequestPipeline pipeline = new RequestPipeline(httpMetrics, workers);

@@ -25,6 +25,7 @@ import java.util.Optional;
  * @param listener the timeouts and the per-address cap of the listeners facing the network
  * @param oidc OIDC login for people ({@code oidc.*}); on when its issuer is set
  * @param debugAccess who may read the debug pages of the metrics listener (besides localhost)
+ * @param debugNodeApi whether {@code POST /api/v1/debug/node} is served ({@code debug.node_api_enabled})
  */
 public record ServerSettings(
         String listenHost,
@@ -41,7 +42,8 @@ public record ServerSettings(
         Relay relay,
         DerpMaps derpMaps,
         MeshConfig.Oidc oidc,
-        DebugAccess debugAccess) {
+        DebugAccess debugAccess,
+        boolean debugNodeApi) {
 
     /**
      * Where the DERP map comes from besides the embedded relay: the defaults of the
@@ -116,6 +118,6 @@ public record ServerSettings(
                 new Control(Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout()),
                 Relay.from(config.derp(), listen.host(), ListenerLimits.from(config.listener())),
                 DerpMaps.from(config, launch.resolver()), config.oidc(),
-                DebugAccess.fromEnvironment(launch.environment()));
+                DebugAccess.fromEnvironment(launch.environment()), config.debug().nodeApiEnabled());
     }
 }

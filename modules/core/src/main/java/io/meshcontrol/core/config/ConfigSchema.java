@@ -217,8 +217,8 @@ public final class ConfigSchema {
             optionalPath("branding.logo_path", null, "Image shown in the console instead of the built-in logo.")
                     .notYet(Support.NOT_YET),
 
-            bool("debug.node_api_enabled", false, "Expose POST /api/v1/debug/node (development only).")
-                    .notYet(Support.NOT_YET),
+            bool("debug.node_api_enabled", false,
+                    "Serve POST /api/v1/debug/node and svc debug create-node (development only)."),
 
             optionalString("cli.address", null,
                     "Server the CLI talks to; a bare host (with optional port) means https.").withCheck(Checks.cliAddress()),
