@@ -13,6 +13,7 @@ import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.netmap.MapSessions;
+import io.meshcontrol.server.control.ClientReleases;
 import io.meshcontrol.server.control.ControlTransport;
 import io.meshcontrol.server.control.MapContexts;
 import io.meshcontrol.server.control.MapEndpoint;
@@ -174,7 +175,7 @@ public final class MeshServer implements AutoCloseable {
         // The DERP map names the listener's port, known once it is bound; until the relay publishes it maps have none.
         AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
                 settings.baseDomain(), MapContexts.dns(network.dns().current(), settings.baseDomain()),
-                new DERPMap(null, Map.of(), false)));
+                new DERPMap(null, Map.of(), false), settings.control().dialPlan(), null));
         network.dns().onChange(dns -> {
             mapContext.updateAndGet(context -> context.withDnsConfig(MapContexts.dns(dns, settings.baseDomain())));
             network.snapshots().mapContextChanged();
@@ -187,6 +188,16 @@ public final class MeshServer implements AutoCloseable {
                 .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
                 .add("POST", "/machine/map", new MapEndpoint(network, mapSessions));
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
+        var updates = settings.control().clientUpdates();
+        if (updates.check()) {
+            new ClientReleases(updates.url(), settings.derpMaps().egress(), settings.derpMaps().resolver())
+                    .schedule(housekeeping, updates.interval(), release -> {
+                        if (!release.equals(mapContext.get().latestClientVersion())) {
+                            mapContext.updateAndGet(context -> context.withLatestClientVersion(release));
+                            network.snapshots().mapContextChanged();
+                        }
+                    });
+        }
 
         PublicListener.Setup main = new PublicListener.Setup(settings.listenHost(), settings.listenPort(), null,
                 routes.build(pipeline, apiStyles(new Authenticator(network.apiKeys(), network.oauthClients(),

@@ -4,6 +4,8 @@ import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.config.MeshConfig;
+import io.meshcontrol.core.net.IpAddress;
+import io.meshcontrol.core.wire.ControlDialPlan;
 import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import io.meshcontrol.server.control.MapContexts;
@@ -101,10 +103,32 @@ public record ServerSettings(
      *
      * @param keepAlive how often an idle map stream gets a keep-alive (clients give up after 120 s of silence)
      * @param ephemeralInactivityTimeout how long an ephemeral node may stay offline before it is removed
+     * @param dialPlan the addresses clients try for this server before resolving its name ({@code control_dial_plan}),
+     *                 or null for none
+     * @param clientUpdates the lookup of the latest client release ({@code client_updates.*})
      */
-    public record Control(Duration keepAlive, Duration ephemeralInactivityTimeout) {
+    public record Control(Duration keepAlive, Duration ephemeralInactivityTimeout, ControlDialPlan dialPlan,
+                          MeshConfig.ClientUpdates clientUpdates) {
 
         public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(50);
+        /** How long a client tries one address of the dial plan before the next (and, after all, DNS). */
+        static final double DIAL_TIMEOUT_SECONDS = 10;
+
+        /**
+         * The dial plan of {@code control_dial_plan}: the addresses in the file's order, the first preferred (highest
+         * priority); none is an empty plan, so clients rely on DNS.
+         */
+        static ControlDialPlan dialPlan(List<String> addresses) {
+            if (addresses.isEmpty()) {
+                return null;
+            }
+            List<ControlDialPlan.Candidate> candidates = new java.util.ArrayList<>();
+            for (int i = 0; i < addresses.size(); i++) {
+                candidates.add(new ControlDialPlan.Candidate(IpAddress.parse(addresses.get(i)), "", 0,
+                        DIAL_TIMEOUT_SECONDS, addresses.size() - i));
+            }
+            return new ControlDialPlan(candidates);
+        }
     }
 
     /** The settings {@code config} gives, with the version and the name resolver of {@code launch}. */
@@ -115,7 +139,8 @@ public record ServerSettings(
                 metrics == null ? 0 : metrics.port(), config.serverUrl(), config.dns().baseDomain(), launch.version(),
                 config.cli().localCredentialPath().orElseGet(LocalAccess::defaultLocation), config.noise().privateKeyPath(),
                 ListenerLimits.from(config.listener()),
-                new Control(Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout()),
+                new Control(Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout(),
+                        Control.dialPlan(config.controlDialPlan()), config.clientUpdates()),
                 Relay.from(config.derp(), listen.host(), ListenerLimits.from(config.listener())),
                 DerpMaps.from(config, launch.resolver()), config.oidc(),
                 DebugAccess.fromEnvironment(launch.environment()), config.debug().nodeApiEnabled());

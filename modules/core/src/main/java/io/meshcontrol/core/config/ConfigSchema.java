@@ -189,16 +189,17 @@ public final class ConfigSchema {
                     "starttls upgrades a plain connection, tls is implicit TLS, none sends in clear.")
                     .notYet(Support.NOT_YET),
 
-            bool("client_updates.check", true, "Look up the latest stable client release every client_updates.interval.")
-                    .notYet(Support.NOT_YET),
+            bool("client_updates.check", true,
+                    "Look up the latest stable client release every client_updates.interval and tell clients."),
             duration("client_updates.interval", Duration.ofHours(24), "How often the release lookup runs; at least 1h.")
-                    .withCheck(Checks.atLeast(Duration.ofHours(1)))
-                    .notYet(Support.NOT_YET),
+                    .withCheck(Checks.atLeast(Duration.ofHours(1))),
+            string("client_updates.url", "https://pkgs.tailscale.com/stable/?mode=json",
+                    "Where the release is looked up: JSON with the version in TarballsVersion (or Version).")
+                    .withCheck(Checks.httpUrl()),
 
             stringList("control_dial_plan", List.of(),
                     "IP addresses clients try for this server before resolving its name; empty: rely on DNS.")
-                    .withCheck(Checks.ipAddresses())
-                    .notYet(Support.NOT_YET),
+                    .withCheck(Checks.ipAddresses()),
 
             bool("egress.deny_private_targets", false,
                     "Also refuse outgoing requests (webhooks, DERP maps, OIDC issuers) to private ranges."),

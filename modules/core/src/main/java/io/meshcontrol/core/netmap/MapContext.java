@@ -1,5 +1,7 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.wire.ClientVersion;
+import io.meshcontrol.core.wire.ControlDialPlan;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DERPNode;
 import io.meshcontrol.core.wire.DERPRegion;
@@ -13,8 +15,17 @@ import java.util.Map;
  * @param baseDomain MagicDNS suffix: node names are {@code <name>.<baseDomain>.}
  * @param dnsConfig the DNS configuration sent to every node
  * @param derpMap the relay map sent to every node (as {@link #derpMapFor} adapts it to the client)
+ * @param dialPlan how clients should dial this server next time ({@code control_dial_plan}), or null for no plan
+ * @param latestClientVersion the latest stable client release ("1.90.9") from {@code client_updates}, or null while
+ *                            it is not known (lookups off, or none succeeded yet)
  */
-public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap) {
+public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap,
+                         ControlDialPlan dialPlan, String latestClientVersion) {
+
+    /** A context without a dial plan or a known client release. */
+    public MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap) {
+        this(tailnetId, baseDomain, dnsConfig, derpMap, null, null);
+    }
 
     /**
      * The first capability version whose clients pin a relay's certificate by its hash ({@code CertName:
@@ -25,11 +36,33 @@ public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfi
     private static final String PIN_PREFIX = "sha256-raw:";
 
     public MapContext withDnsConfig(DNSConfig dns) {
-        return new MapContext(tailnetId, baseDomain, dns, derpMap);
+        return new MapContext(tailnetId, baseDomain, dns, derpMap, dialPlan, latestClientVersion);
     }
 
     public MapContext withDerpMap(DERPMap map) {
-        return new MapContext(tailnetId, baseDomain, dnsConfig, map);
+        return new MapContext(tailnetId, baseDomain, dnsConfig, map, dialPlan, latestClientVersion);
+    }
+
+    public MapContext withLatestClientVersion(String version) {
+        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, dialPlan, version);
+    }
+
+    /**
+     * What a client of {@code ipnVersion} (its Hostinfo's long form, "1.80.3-t1234abcd-g...") is told about updates:
+     * that it runs the latest release while none is known or it runs that release or a newer one, otherwise the
+     * latest release, with a notice for its user.
+     */
+    public ClientVersion clientVersionFor(String ipnVersion) {
+        if (latestClientVersion == null || latestClientVersion.isEmpty()) {
+            return ClientVersion.latest();
+        }
+        String running = ipnVersion == null ? "" : ipnVersion.split("-", 2)[0];
+        if (!running.isEmpty() && ReleaseVersions.compare(running, latestClientVersion) >= 0) {
+            return ClientVersion.latest();
+        }
+        return new ClientVersion(false, latestClientVersion, false, true, "",
+                "Tailscale " + latestClientVersion + " is available" + (running.isEmpty() ? "" : " (this machine runs "
+                        + running + ")"));
     }
 
     /** The relay map for a client of {@code capVersion}. */

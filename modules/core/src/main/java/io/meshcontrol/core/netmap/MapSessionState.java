@@ -5,6 +5,9 @@ import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.ClientVersion;
+import io.meshcontrol.core.wire.WireJson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import io.meshcontrol.core.wire.Debug;
 import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.net.IpPrefix;
@@ -49,6 +52,7 @@ public final class MapSessionState {
 
     private final long selfId;
     private final int capVersion;
+    private ClientVersion sentClientVersion;
     private final PeerForms forms;
     private io.meshcontrol.core.wire.Node sentSelf;
     private List<FilterRule> sentFilter;
@@ -71,6 +75,19 @@ public final class MapSessionState {
         this.forms = forms;
     }
 
+    /** The client's version as its Hostinfo states it ({@code IPNVersion}), or null when it does not. */
+    private static String ipnVersion(Node self) {
+        if (self.hostinfo() == null || self.hostinfo().isEmpty()) {
+            return null;
+        }
+        try {
+            JsonNode version = WireJson.mapper().readTree(self.hostinfo()).get("IPNVersion");
+            return version == null || !version.isString() ? null : version.asString();
+        } catch (JacksonException e) {
+            return null;
+        }
+    }
+
     /** The first message of a stream: everything, with {@code Node} set as the client requires. */
     public MapResponse initial(MapInputs in) {
         NetworkSnapshot snapshot = in.snapshot();
@@ -80,6 +97,7 @@ public final class MapSessionState {
         sentSelf = selfNode(self, in);
         sentFilter = access.packetFilter(self);
         sentSsh = access.sshPolicy(self);
+        sentClientVersion = context.clientVersionFor(ipnVersion(self));
         sentPeers.clear();
         sentUsers.clear();
         sentRouterRoutes.clear();
@@ -113,7 +131,8 @@ public final class MapSessionState {
                 .userProfiles(sorted(profiles))
                 .controlTime(in.now())
                 .debug(new Debug(0, true, null))
-                .clientVersion(ClientVersion.latest())
+                .clientVersion(sentClientVersion)
+                .controlDialPlan(context.dialPlan())
                 .build();
     }
 
@@ -213,8 +232,18 @@ public final class MapSessionState {
         }
         if (changes.everything()) {
             MapContext context = in.context();
-            delta.dnsConfig(context.dnsConfig()).derpMap(context.derpMapFor(capVersion)).domain(context.baseDomain());
+            delta.dnsConfig(context.dnsConfig()).derpMap(context.derpMapFor(capVersion)).domain(context.baseDomain())
+                    .controlDialPlan(context.dialPlan());
             any = true;
+        }
+        if (changes.everything() || selfStale) {
+            // A new release was found, or the client itself was updated (its Hostinfo names its version).
+            ClientVersion version = in.context().clientVersionFor(ipnVersion(self));
+            if (!version.equals(sentClientVersion)) {
+                delta.clientVersion(version);
+                sentClientVersion = version;
+                any = true;
+            }
         }
         synced = snapshot;
         syncedAt = now;
