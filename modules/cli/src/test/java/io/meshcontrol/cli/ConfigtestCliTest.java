@@ -70,13 +70,13 @@ class ConfigtestCliTest {
     @Test
     void aTlsCertificateTheServerWouldNotUseFailsConfigtestAndServe() throws IOException {
         Path config = folder.resolve("config.yaml");
-        Files.writeString(config, "tls_cert_path: cert.pem\ntls_key_path: key.pem\nfunnel:\n  enabled: true\n");
+        Files.writeString(config, "tls_cert_path: cert.pem\ntls_key_path: key.pem\ncli:\n  timeout: 5s\n");
         CliRun test = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
         assertEquals(1, test.exitCode(), test.toString());
         assertTrue(test.err().contains("error: tls_cert_path: is not supported yet: the server serves plain HTTP"),
                 test.err());
         assertTrue(test.err().contains("error: tls_key_path: is not supported yet"), test.err());
-        assertTrue(test.err().contains("warning: funnel.enabled is not supported yet and is ignored"), test.err());
+        assertTrue(test.err().contains("warning: cli.timeout is not supported yet and is ignored"), test.err());
         CliRun serve = CliRun.run(folder, Map.of(), "serve", "-c", config.toString());
         assertEquals(1, serve.exitCode(), serve.toString());
         assertTrue(serve.err().startsWith("svc: config: tls_cert_path: is not supported yet"), serve.err());

@@ -180,7 +180,7 @@ public final class MeshServer implements AutoCloseable {
             mapContext.updateAndGet(context -> context.withDnsConfig(MapContexts.dns(dns, settings.baseDomain())));
             network.snapshots().mapContextChanged();
         });
-        AccessControl accessControl = new AccessControl(network.policies(), settings.serverUrl());
+        AccessControl accessControl = new AccessControl(network.policies(), settings.serverUrl(), settings.funnel());
         MapSessions mapSessions = new MapSessions(network.snapshots(), new MapInputs.Source(network,
                 accessControl, mapContext::get, clock),
                 settings.control().keepAlive(), new MapMetrics(registry));

@@ -28,6 +28,7 @@ import java.util.Optional;
  * @param oidc OIDC login for people ({@code oidc.*}); on when its issuer is set
  * @param debugAccess who may read the debug pages of the metrics listener (besides localhost)
  * @param debugNodeApi whether {@code POST /api/v1/debug/node} is served ({@code debug.node_api_enabled})
+ * @param funnel whether nodes the policy gives the {@code funnel} attribute get it ({@code funnel.enabled})
  */
 public record ServerSettings(
         String listenHost,
@@ -45,7 +46,8 @@ public record ServerSettings(
         DerpMaps derpMaps,
         MeshConfig.Oidc oidc,
         DebugAccess debugAccess,
-        boolean debugNodeApi) {
+        boolean debugNodeApi,
+        boolean funnel) {
 
     /**
      * Where the DERP map comes from besides the embedded relay: the defaults of the
@@ -143,6 +145,7 @@ public record ServerSettings(
                         Control.dialPlan(config.controlDialPlan()), config.clientUpdates()),
                 Relay.from(config.derp(), listen.host(), ListenerLimits.from(config.listener())),
                 DerpMaps.from(config, launch.resolver()), config.oidc(),
-                DebugAccess.fromEnvironment(launch.environment()), config.debug().nodeApiEnabled());
+                DebugAccess.fromEnvironment(launch.environment()), config.debug().nodeApiEnabled(),
+                config.funnel().enabled());
     }
 }

@@ -210,8 +210,8 @@ public final class ConfigSchema {
                     .notYet(Support.NOT_YET),
             bool("https_certificates.enabled", false, "Let nodes obtain TLS certificates for their MagicDNS names.")
                     .notYet(Support.NOT_YET),
-            bool("funnel.enabled", false, "Allow nodes the policy permits to publish services to the internet (Funnel).")
-                    .notYet(Support.NOT_YET),
+            bool("funnel.enabled", false,
+                    "Give nodes the policy's funnel attribute (Funnel); false takes it out of every node's capabilities."),
 
             string("branding.title", "Mesh Control", "Product name shown in the console and in e-mail.")
                     .notYet(Support.NOT_YET),
