@@ -64,7 +64,9 @@ public final class Application implements AutoCloseable {
      */
     public static Application start(MeshConfig config, Launch launch) {
         MeshConfig.Sqlite sqlite = config.database().sqlite();
-        Network network = Network.open(sqlite.path(), sqlite.writeAheadLog(), launch.clock(), NetworkOptions.from(config));
+        MeshConfig.QueryLog queryLog = config.database().queryLog();
+        Network network = Network.open(sqlite.path(), sqlite.writeAheadLog(), launch.clock(), NetworkOptions.from(config),
+                new Network.SqlLog(config.database().debug(), queryLog.parameterized(), queryLog.slowThreshold()));
         PolicyFileWatcher watcher = null;
         if (config.policy().mode() == MeshConfig.Policy.Mode.FILE) {
             try {

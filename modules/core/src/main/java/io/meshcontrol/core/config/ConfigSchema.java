@@ -70,15 +70,13 @@ public final class ConfigSchema {
 
             choice("database.type", MeshConfig.Database.Type.class, MeshConfig.Database.Type.SQLITE,
                     "Database engine; only sqlite for now."),
-            bool("database.debug", false, "Log every SQL statement (at debug level).")
-                    .notYet(Support.NOT_YET),
+            bool("database.debug", false, "Log every SQL statement (at debug level, so log.level: debug too)."),
             bool("database.query_log.parameterized", true,
-                    "Log statements with placeholders instead of the bound values.")
-                    .notYet(Support.NOT_YET),
+                    "Log statements with placeholders instead of the bound values."),
             bool("database.query_log.log_not_found", false, "Also log lookups that found no row.")
                     .notYet(Support.NOT_YET),
-            millis("database.query_log.slow_threshold", 1000, "Log statements slower than this many milliseconds.")
-                    .notYet(Support.NOT_YET),
+            millis("database.query_log.slow_threshold", 1000,
+                    "Warn of statements at least this many milliseconds slow; 0 turns the warning off."),
             path("database.sqlite.path", "data/db.sqlite", "SQLite database file."),
             bool("database.sqlite.write_ahead_log", true, "Use SQLite's write-ahead log (recommended)."),
             integer("database.sqlite.wal_autocheckpoint", 1000,
