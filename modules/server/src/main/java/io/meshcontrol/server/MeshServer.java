@@ -150,13 +150,14 @@ public final class MeshServer implements AutoCloseable {
         new PolicyRoutes(network.policies()).register(routes);
         // OIDC login for people, when oidc.issuer is set: machines' AuthURLs lead to the issuer; browser sessions.
         OidcLogin oidc = settings.oidc().enabled()
-                ? new OidcLogin(settings.oidc(), settings.serverUrl(), oidcIssuers, network, clock) : null;
+                ? new OidcLogin(settings.oidc(), settings.serverUrl(), oidcIssuers, network, clock, settings.branding())
+                : null;
         if (oidc != null) {
             oidc.checkIssuer();
             oidc.register(routes);
         }
         new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), clock,
-                oidc == null ? AuthRoutes.BY_ADMINISTRATOR : oidc).register(routes);
+                oidc == null ? AuthRoutes.byAdministrator(settings.branding()) : oidc).register(routes);
         new DocsRoutes(settings.version(), settings.debugNodeApi()).register(routes);
         if (settings.debugNodeApi()) {
             new DebugNodeRoutes(network, clock).register(routes);

@@ -10,6 +10,7 @@ import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import io.meshcontrol.server.control.MapContexts;
 import io.meshcontrol.server.listener.ListenerLimits;
+import io.meshcontrol.server.login.Branding;
 import io.meshcontrol.server.metrics.DebugAccess;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,6 +30,7 @@ import java.util.Optional;
  * @param debugAccess who may read the debug pages of the metrics listener (besides localhost)
  * @param debugNodeApi whether {@code POST /api/v1/debug/node} is served ({@code debug.node_api_enabled})
  * @param funnel whether nodes the policy gives the {@code funnel} attribute get it ({@code funnel.enabled})
+ * @param branding the name and logo on the registration and login pages ({@code branding.*})
  */
 public record ServerSettings(
         String listenHost,
@@ -47,7 +49,8 @@ public record ServerSettings(
         MeshConfig.Oidc oidc,
         DebugAccess debugAccess,
         boolean debugNodeApi,
-        boolean funnel) {
+        boolean funnel,
+        Branding branding) {
 
     /**
      * Where the DERP map comes from besides the embedded relay: the defaults of the
@@ -146,6 +149,7 @@ public record ServerSettings(
                 Relay.from(config.derp(), listen.host(), ListenerLimits.from(config.listener())),
                 DerpMaps.from(config, launch.resolver()), config.oidc(),
                 DebugAccess.fromEnvironment(launch.environment()), config.debug().nodeApiEnabled(),
-                config.funnel().enabled());
+                config.funnel().enabled(),
+                Branding.of(config.branding().title(), config.branding().logoPath()));
     }
 }

@@ -211,10 +211,9 @@ public final class ConfigSchema {
             bool("funnel.enabled", false,
                     "Give nodes the policy's funnel attribute (Funnel); false takes it out of every node's capabilities."),
 
-            string("branding.title", "Mesh Control", "Product name shown in the console and in e-mail.")
-                    .notYet(Support.NOT_YET),
-            optionalPath("branding.logo_path", null, "Image shown in the console instead of the built-in logo.")
-                    .notYet(Support.NOT_YET),
+            string("branding.title", "Mesh Control", "Product name shown on the registration and login pages."),
+            optionalPath("branding.logo_path", null,
+                    "Image (.png, .svg, .jpg, .gif or .webp, at most 256 KiB) shown beside it on those pages."),
 
             bool("debug.node_api_enabled", false,
                     "Serve POST /api/v1/debug/node and svc debug create-node (development only)."),
