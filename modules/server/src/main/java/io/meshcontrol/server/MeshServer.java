@@ -175,10 +175,12 @@ public final class MeshServer implements AutoCloseable {
         new DerpSettingsRoutes(relay.configuration(), relay.relay(), network.snapshots()).register(routes);
         // The DERP map names the listener's port, known once it is bound; until the relay publishes it maps have none.
         AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
-                settings.baseDomain(), MapContexts.dns(network.dns().current(), settings.baseDomain()),
+                settings.baseDomain(), MapContexts.dns(network.dns().current(), settings.baseDomain(),
+                        settings.control().extraRecords()),
                 new DERPMap(null, Map.of(), false), settings.control().dialPlan(), null));
         network.dns().onChange(dns -> {
-            mapContext.updateAndGet(context -> context.withDnsConfig(MapContexts.dns(dns, settings.baseDomain())));
+            mapContext.updateAndGet(context -> context.withDnsConfig(MapContexts.dns(dns, settings.baseDomain(),
+                    settings.control().extraRecords())));
             network.snapshots().mapContextChanged();
         });
         AccessControl accessControl = new AccessControl(network.policies(), settings.serverUrl(), settings.funnel());

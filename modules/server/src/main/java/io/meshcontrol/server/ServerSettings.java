@@ -7,6 +7,7 @@ import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.net.IpAddress;
 import io.meshcontrol.core.wire.ControlDialPlan;
 import io.meshcontrol.core.wire.DNSConfig;
+import io.meshcontrol.core.wire.DNSRecord;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import io.meshcontrol.server.control.MapContexts;
 import io.meshcontrol.server.listener.ListenerLimits;
@@ -111,9 +112,14 @@ public record ServerSettings(
      * @param dialPlan the addresses clients try for this server before resolving its name ({@code control_dial_plan}),
      *                 or null for none
      * @param clientUpdates the lookup of the latest client release ({@code client_updates.*})
+     * @param extraRecords DNS records MagicDNS answers besides the nodes' names ({@code dns.extra_records})
      */
     public record Control(Duration keepAlive, Duration ephemeralInactivityTimeout, ControlDialPlan dialPlan,
-                          MeshConfig.ClientUpdates clientUpdates) {
+                          MeshConfig.ClientUpdates clientUpdates, List<DNSRecord> extraRecords) {
+
+        public Control {
+            extraRecords = List.copyOf(extraRecords);
+        }
 
         public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(50);
         /** How long a client tries one address of the dial plan before the next (and, after all, DNS). */
@@ -145,7 +151,9 @@ public record ServerSettings(
                 config.cli().localCredentialPath().orElseGet(LocalAccess::defaultLocation), config.noise().privateKeyPath(),
                 ListenerLimits.from(config.listener()),
                 new Control(Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout(),
-                        Control.dialPlan(config.controlDialPlan()), config.clientUpdates()),
+                        Control.dialPlan(config.controlDialPlan()), config.clientUpdates(),
+                        config.dns().extraRecords().stream()
+                                .map(r -> new DNSRecord(r.name(), r.type(), r.value())).toList()),
                 Relay.from(config.derp(), listen.host(), ListenerLimits.from(config.listener())),
                 DerpMaps.from(config, launch.resolver()), config.oidc(),
                 DebugAccess.fromEnvironment(launch.environment()), config.debug().nodeApiEnabled(),

@@ -135,9 +135,8 @@ public final class ConfigSchema {
                     "Resolvers per domain (split DNS), e.g. {\"corp.example.com\": [\"10.0.0.53\"]}.")
                     .withCheck(Checks.splitResolvers()),
             stringList("dns.search_domains", List.of(), "Extra search domains sent to nodes.").withCheck(Checks.domains()),
-            recordList("dns.extra_records", "Extra DNS records: objects with name, type (A or AAAA) and value.")
-                    .withCheck(Checks.dnsRecords())
-                    .notYet(Support.NOT_YET),
+            recordList("dns.extra_records", "Extra DNS records MagicDNS answers: objects with name, type (A or AAAA) and value.")
+                    .withCheck(Checks.dnsRecords()),
 
             optionalString("oidc.issuer", null, "OpenID Connect issuer URL; setting it turns on OIDC login.")
                     .withCheck(Checks.httpUrl()),
