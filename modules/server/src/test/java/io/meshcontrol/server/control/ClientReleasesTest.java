@@ -60,7 +60,8 @@ class ClientReleasesTest {
     @Test
     void theServerLooksTheReleaseUpAtStartAndPutsItIntoTheMapContext() throws Exception {
         try (LoopbackHttpServer index = new LoopbackHttpServer().serve("/stable/", "{\"TarballsVersion\": \"1.90.9\"}");
-             TestServer server = TestServer.in(folder).set("client_updates.url", index.url("/stable/?mode=json"))
+             TestServer server = TestServer.in(folder).set("client_updates.check", "true")
+                     .set("client_updates.url", index.url("/stable/?mode=json"))
                      .set("egress.allow_loopback_targets", "true").start()) {
             // The first lookup runs on the housekeeping thread right after the start.
             while (server.server.mapContext().latestClientVersion() == null) {

@@ -88,6 +88,7 @@ public final class TestServer implements AutoCloseable {
             set("derp.server.stun_listen_addr", "127.0.0.1:0");
             set("derp.server.tls_listen_addr", "127.0.0.1:0");
             set("derp.urls", "");
+            set("client_updates.check", "false");
         }
 
         /**
