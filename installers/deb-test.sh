@@ -30,6 +30,7 @@ cleanup() {
   [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true
   umount "$debian/proc" 2>/dev/null || true
   umount "$debian/dev" 2>/dev/null || true
+  umount "$debian" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -42,6 +43,9 @@ v1=$(SVC_IMAGE=$image "$root/installers/build-deb.sh" "$work/debs" 1.0.0)
 v2=$(SVC_IMAGE=$image "$root/installers/build-deb.sh" "$work/debs" 1.0.1)
 
 mkdir "$debian" && cp -a "$cache/." "$debian/"
+# The root a mount point of its own: the JVM looks files' file systems up in /proc/self/mounts, which a chroot shows
+# only for mount points inside it.
+mount --bind "$debian" "$debian"
 mount -t proc proc "$debian/proc"
 mount --bind /dev "$debian/dev"
 in_root() { chroot "$debian" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"; }
