@@ -17,6 +17,8 @@ module io.meshcontrol.server {
     requires io.prometheus.writer.text;
     // OIDC issuers' discovery documents and key sets (identity), ID token signatures.
     requires java.net.http;
+    // The debug pages' runtime view (heap, threads).
+    requires java.management;
     requires com.nimbusds.jose.jwt;
     // HTTPS certificates: PKCS#1 and SEC 1 private keys are read with its ASN.1 classes.
     requires org.bouncycastle.provider;

@@ -285,6 +285,11 @@ public final class MeshClient {
         return send("POST", "api/v1/auth/register", new AuthRegisterRequest(user, authId), NodeView.class);
     }
 
+    /** Registers a machine with no client behind it (development only: the server needs debug.node_api_enabled). */
+    public NodeView createDebugNode(DebugNodeRequest request) {
+        return send("POST", "api/v1/debug/node", request, NodeView.class);
+    }
+
     public PolicyDocument policy() {
         return send("GET", "api/v1/policy", null, PolicyDocument.class);
     }

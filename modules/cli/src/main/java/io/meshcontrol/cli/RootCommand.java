@@ -25,6 +25,7 @@ import picocli.CommandLine.Option;
                 AuthCommand.class,
                 PolicyCommand.class,
                 DerpCommand.class,
+                DebugCommand.class,
                 HelpCommand.class,
         })
 final class RootCommand extends CommandGroup {

@@ -22,6 +22,7 @@ public final class ServerWithCli implements BeforeEachCallback, AfterEachCallbac
     private final Supplier<Path> folder;
     private final boolean relay;
     private final boolean verifyClients;
+    private final Map<String, String> settings = new java.util.LinkedHashMap<>();
     private TestServer server;
     private Path config;
 
@@ -41,10 +42,21 @@ public final class ServerWithCli implements BeforeEachCallback, AfterEachCallbac
         return new ServerWithCli(folder, true, verifyClients);
     }
 
+    /** The server with a configuration key set as its {@code SVC_} variable would ({@link TestServer.Builder#set}). */
+    public ServerWithCli with(String key, String value) {
+        settings.put(key, value);
+        return this;
+    }
+
     @Override
     public void beforeEach(ExtensionContext context) throws IOException {
         Path dir = folder.get();
-        server = relay ? TestServer.startWithRelay(dir, verifyClients) : TestServer.start(dir);
+        TestServer.Builder builder = TestServer.in(dir);
+        if (relay) {
+            builder.relay(verifyClients);
+        }
+        settings.forEach(builder::set);
+        server = builder.start();
         config = CliRun.configFor(server, dir);
     }
 

@@ -12,6 +12,7 @@ import io.meshcontrol.notify.logstream.LogStreamSender;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -43,12 +44,18 @@ public final class Application implements AutoCloseable {
      * @param version  the version the server states (clients compare theirs with it)
      * @param clock    the clock of every state change and timeout
      * @param resolver how host names of DERP map URLs and relays are resolved; tests resolve none
+     * @param environment the process environment, for the variables that are not configuration keys
+     *                    ({@code MESH_DEBUG_KEY_PATH}, {@code MESH_ALLOW_DEBUG_IP})
      */
-    public record Launch(String version, Clock clock, MapUrlFetcher.Resolver resolver) {
+    public record Launch(String version, Clock clock, MapUrlFetcher.Resolver resolver, Map<String, String> environment) {
 
-        /** The system clock and the system's resolver: how {@code svc serve} starts. */
+        public Launch {
+            environment = Map.copyOf(environment);
+        }
+
+        /** The system clock, the system's resolver and environment: how {@code svc serve} starts. */
         public static Launch of(String version) {
-            return new Launch(version, Clock.systemUTC(), MapUrlFetcher.Resolver.system());
+            return new Launch(version, Clock.systemUTC(), MapUrlFetcher.Resolver.system(), System.getenv());
         }
     }
 
@@ -67,7 +74,9 @@ public final class Application implements AutoCloseable {
     public static Application start(MeshConfig config, Launch launch) {
         ServerSettings settings = ServerSettings.from(config, launch);
         MeshConfig.Sqlite sqlite = config.database().sqlite();
-        Network network = Network.open(sqlite.path(), sqlite.writeAheadLog(), launch.clock(), NetworkOptions.from(config));
+        MeshConfig.QueryLog queryLog = config.database().queryLog();
+        Network network = Network.open(sqlite.path(), sqlite.writeAheadLog(), launch.clock(), NetworkOptions.from(config),
+                new Network.SqlLog(config.database().debug(), queryLog.parameterized(), queryLog.slowThreshold()));
         PolicyFileWatcher watcher = null;
         if (config.policy().mode() == MeshConfig.Policy.Mode.FILE) {
             try {

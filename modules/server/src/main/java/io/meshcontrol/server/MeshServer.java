@@ -17,6 +17,7 @@ import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.netmap.MapSessions;
 import io.meshcontrol.core.netmap.RouterProbes;
 import io.meshcontrol.core.netmap.ServiceHosting;
+import io.meshcontrol.server.control.ClientReleases;
 import io.meshcontrol.server.control.ControlTransport;
 import io.meshcontrol.server.control.MapContexts;
 import io.meshcontrol.server.control.MapEndpoint;
@@ -34,6 +35,7 @@ import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.http.SessionAuthentication;
 import io.meshcontrol.server.login.OidcLogin;
 import io.meshcontrol.server.listener.PublicListener;
+import io.meshcontrol.server.metrics.DebugPages;
 import io.meshcontrol.server.metrics.DerpClientsPage;
 import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
@@ -50,6 +52,7 @@ import io.meshcontrol.server.v1.AccessRequestRoutes;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
 import io.meshcontrol.server.v1.AuditRoutes;
 import io.meshcontrol.server.v1.AuthRoutes;
+import io.meshcontrol.server.v1.DebugNodeRoutes;
 import io.meshcontrol.server.v1.DerpSettingsRoutes;
 import io.meshcontrol.server.v1.NodeRoutes;
 import io.meshcontrol.server.v1.PolicyRoutes;
@@ -70,6 +73,7 @@ import io.meshcontrol.server.v2.VendorAuthentication;
 import io.meshcontrol.server.v2.VendorErrors;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.undertow.UndertowOptions;
+import io.undertow.server.HttpHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -81,6 +85,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -165,14 +170,18 @@ public final class MeshServer implements AutoCloseable {
         new AccessRequestRoutes(network.accessRequests(), network.snapshots()).register(routes);
         // OIDC login for people, when oidc.issuer is set: machines' AuthURLs lead to the issuer; browser sessions.
         OidcLogin oidc = settings.oidc().enabled()
-                ? new OidcLogin(settings.oidc(), settings.serverUrl(), oidcIssuers, network, clock) : null;
+                ? new OidcLogin(settings.oidc(), settings.serverUrl(), oidcIssuers, network, clock, settings.branding())
+                : null;
         if (oidc != null) {
             oidc.checkIssuer();
             oidc.register(routes);
         }
         new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), clock,
-                oidc == null ? AuthRoutes.BY_ADMINISTRATOR : oidc).register(routes);
-        new DocsRoutes(settings.version()).register(routes);
+                oidc == null ? AuthRoutes.byAdministrator(settings.branding()) : oidc).register(routes);
+        new DocsRoutes(settings.version(), settings.debugNodeApi()).register(routes);
+        if (settings.debugNodeApi()) {
+            new DebugNodeRoutes(network, clock).register(routes);
+        }
         new VendorApi(network, settings.baseDomain(), settings.version(), clock).register(v2);
         new WebhookResource(network.webhooks()).register(v2);
         // One pipeline of stages (metrics, worker dispatch, error ids, authentication) for /api/v1 and /machine/*.
@@ -187,9 +196,10 @@ public final class MeshServer implements AutoCloseable {
         new DerpSettingsRoutes(relay.configuration(), relay.relay(), network.snapshots()).register(routes);
         // The DERP map names the listener's port, known once it is bound; until the relay publishes it maps have none.
         AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
-                settings.baseDomain(), MapContexts.dns(network.dns().current(), settings.baseDomain()),
-                new DERPMap(null, Map.of(), false), new ServiceHosting(network.vipServices().current()), null)
-                .withApps(network.apps().current()));
+                settings.baseDomain(), MapContexts.dns(network.dns().current(), settings.baseDomain(),
+                        settings.control().extraRecords()),
+                new DERPMap(null, Map.of(), false), new ServiceHosting(network.vipServices().current()), null,
+                settings.control().dialPlan(), null).withApps(network.apps().current()));
         network.vipServices().onChange(services -> {
             mapContext.updateAndGet(context -> context.withServices(new ServiceHosting(services)));
             network.snapshots().mapContextChanged();
@@ -199,11 +209,13 @@ public final class MeshServer implements AutoCloseable {
             network.snapshots().mapContextChanged();
         });
         network.dns().onChange(dns -> {
-            mapContext.updateAndGet(context -> context.withDnsConfig(MapContexts.dns(dns, settings.baseDomain())));
+            mapContext.updateAndGet(context -> context.withDnsConfig(MapContexts.dns(dns, settings.baseDomain(),
+                    settings.control().extraRecords())));
             network.snapshots().mapContextChanged();
         });
+        AccessControl accessControl = new AccessControl(network.policies(), settings.serverUrl(), settings.funnel());
         MapSessions mapSessions = new MapSessions(network.snapshots(), new MapInputs.Source(network,
-                new AccessControl(network.policies(), settings.serverUrl()), mapContext::get, clock),
+                accessControl, mapContext::get, clock),
                 settings.control().keepAlive(), new MapMetrics(registry));
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
         // Routers sharing a prefix are probed over their control connection (high availability).
@@ -215,6 +227,16 @@ public final class MeshServer implements AutoCloseable {
                 .add("POST", "/machine/map", new MapEndpoint(network, mapSessions))
                 .add("POST", SSHEventNotifyRequest.NOTIFY_PATH, new SshRecordingFailureEndpoint(network.nodes()))
                 .add("HEAD", RouterProbes.ANSWER_PATH, new ProbeAnswerEndpoint(network, probes));
+        var updates = settings.control().clientUpdates();
+        if (updates.check()) {
+            new ClientReleases(updates.url(), settings.derpMaps().egress(), settings.derpMaps().resolver())
+                    .schedule(housekeeping, updates.interval(), release -> {
+                        if (!release.equals(mapContext.get().latestClientVersion())) {
+                            mapContext.updateAndGet(context -> context.withLatestClientVersion(release));
+                            network.snapshots().mapContextChanged();
+                        }
+                    });
+        }
 
         // HTTPS when the configuration names a certificate or an ACME host name: the relay is then on server_url too.
         Https https = Https.from(settings.tls(), settings.listener(), clock);
@@ -232,11 +254,15 @@ public final class MeshServer implements AutoCloseable {
         try {
             // Metrics first: once the main listener answers, everything about it can be scraped.
             if (settings.metricsHost() != null) {
+                Map<String, HttpHandler> debugPages = new HashMap<>(Map.of("/debug/derp-clients/",
+                        new DerpClientsPage(() -> relay.relay().active().orElse(null), network.snapshots(), clock)));
+                debugPages.putAll(new DebugPages(new DebugPages.Sources(settings.version(), clock, network,
+                        mapSessions, accessControl, mapContext::get)).handlers(Map.of(
+                        "/debug/routes/", "per-region and tailnet-wide route primaries",
+                        "/debug/derp-clients/", "machines connected to the embedded relay")));
+                debugPages.put("/debug/routes/", new RoutesPage(network.routeElection(), network.snapshots()));
                 metrics = MetricsListener.start(new HostPort(settings.metricsHost(), settings.metricsPort()),
-                        settings.listener(), registry,
-                        Map.of("/debug/derp-clients/", new DerpClientsPage(() -> relay.relay().active().orElse(null),
-                                network.snapshots(), clock),
-                                "/debug/routes/", new RoutesPage(network.routeElection(), network.snapshots())));
+                        settings.listener(), registry, debugPages, settings.debugAccess());
             }
             listener = PublicListener.start(main);
             https.start();

@@ -4,10 +4,15 @@ import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.config.MeshConfig;
+import io.meshcontrol.core.net.IpAddress;
+import io.meshcontrol.core.wire.ControlDialPlan;
 import io.meshcontrol.core.wire.DNSConfig;
+import io.meshcontrol.core.wire.DNSRecord;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import io.meshcontrol.server.control.MapContexts;
 import io.meshcontrol.server.listener.ListenerLimits;
+import io.meshcontrol.server.login.Branding;
+import io.meshcontrol.server.metrics.DebugAccess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -25,6 +30,10 @@ import java.util.Optional;
  * @param oidc OIDC login for people ({@code oidc.*}); on when its issuer is set
  * @param tls HTTPS on the main listener: a certificate from files or by ACME ({@code tls_*}, {@code acme_*}); off
  *            when neither is set
+ * @param debugAccess who may read the debug pages of the metrics listener (besides localhost)
+ * @param debugNodeApi whether {@code POST /api/v1/debug/node} is served ({@code debug.node_api_enabled})
+ * @param funnel whether nodes the policy gives the {@code funnel} attribute get it ({@code funnel.enabled})
+ * @param branding the name and logo on the registration and login pages ({@code branding.*})
  */
 public record ServerSettings(
         String listenHost,
@@ -41,7 +50,11 @@ public record ServerSettings(
         Relay relay,
         DerpMaps derpMaps,
         MeshConfig.Oidc oidc,
-        MeshConfig.Tls tls) {
+        MeshConfig.Tls tls,
+        DebugAccess debugAccess,
+        boolean debugNodeApi,
+        boolean funnel,
+        Branding branding) {
 
     /**
      * Where the DERP map comes from besides the embedded relay: the defaults of the
@@ -100,10 +113,38 @@ public record ServerSettings(
      * @param keepAlive how often an idle map stream gets a keep-alive (clients give up after 120 s of silence)
      * @param ephemeralInactivityTimeout how long an ephemeral node may stay offline before it is removed
      * @param routes high availability: whether routers fail over, and how they are probed
+     * @param dialPlan the addresses clients try for this server before resolving its name ({@code control_dial_plan}),
+     *                 or null for none
+     * @param clientUpdates the lookup of the latest client release ({@code client_updates.*})
+     * @param extraRecords DNS records MagicDNS answers besides the nodes' names ({@code dns.extra_records})
      */
-    public record Control(Duration keepAlive, Duration ephemeralInactivityTimeout, MeshConfig.Routes routes) {
+    public record Control(Duration keepAlive, Duration ephemeralInactivityTimeout, MeshConfig.Routes routes,
+                          ControlDialPlan dialPlan, MeshConfig.ClientUpdates clientUpdates,
+                          List<DNSRecord> extraRecords) {
+
+        public Control {
+            extraRecords = List.copyOf(extraRecords);
+        }
 
         public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(50);
+        /** How long a client tries one address of the dial plan before the next (and, after all, DNS). */
+        static final double DIAL_TIMEOUT_SECONDS = 10;
+
+        /**
+         * The dial plan of {@code control_dial_plan}: the addresses in the file's order, the first preferred (highest
+         * priority); none is an empty plan, so clients rely on DNS.
+         */
+        static ControlDialPlan dialPlan(List<String> addresses) {
+            if (addresses.isEmpty()) {
+                return null;
+            }
+            List<ControlDialPlan.Candidate> candidates = new java.util.ArrayList<>();
+            for (int i = 0; i < addresses.size(); i++) {
+                candidates.add(new ControlDialPlan.Candidate(IpAddress.parse(addresses.get(i)), "", 0,
+                        DIAL_TIMEOUT_SECONDS, addresses.size() - i));
+            }
+            return new ControlDialPlan(candidates);
+        }
     }
 
     /** The settings {@code config} gives, with the version and the name resolver of {@code launch}. */
@@ -115,8 +156,13 @@ public record ServerSettings(
                 config.cli().localCredentialPath().orElseGet(LocalAccess::defaultLocation), config.noise().privateKeyPath(),
                 ListenerLimits.from(config.listener()),
                 new Control(Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout(),
-                        config.node().routes()),
+                        config.node().routes(), Control.dialPlan(config.controlDialPlan()), config.clientUpdates(),
+                        config.dns().extraRecords().stream()
+                                .map(r -> new DNSRecord(r.name(), r.type(), r.value())).toList()),
                 Relay.from(config.derp(), listen.host(), ListenerLimits.from(config.listener())),
-                DerpMaps.from(config, launch.resolver()), config.oidc(), config.tls());
+                DerpMaps.from(config, launch.resolver()), config.oidc(), config.tls(),
+                DebugAccess.fromEnvironment(launch.environment()), config.debug().nodeApiEnabled(),
+                config.funnel().enabled(),
+                Branding.of(config.branding().title(), config.branding().logoPath()));
     }
 }

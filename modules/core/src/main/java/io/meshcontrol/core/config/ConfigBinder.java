@@ -129,7 +129,8 @@ final class ConfigBinder {
                         v.choice("notifications.smtp.encryption", MeshConfig.Smtp.Encryption.class))),
                 new MeshConfig.ClientUpdates(
                         v.bool("client_updates.check"),
-                        v.duration("client_updates.interval")),
+                        v.duration("client_updates.interval"),
+                        v.string("client_updates.url")),
                 v.stringList("control_dial_plan"),
                 new MeshConfig.Egress(
                         v.bool("egress.deny_private_targets"),

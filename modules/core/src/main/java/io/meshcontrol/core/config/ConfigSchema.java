@@ -67,15 +67,13 @@ public final class ConfigSchema {
 
             choice("database.type", MeshConfig.Database.Type.class, MeshConfig.Database.Type.SQLITE,
                     "Database engine; only sqlite for now."),
-            bool("database.debug", false, "Log every SQL statement (at debug level).")
-                    .notYet(Support.NOT_YET),
+            bool("database.debug", false, "Log every SQL statement (at debug level, so log.level: debug too)."),
             bool("database.query_log.parameterized", true,
-                    "Log statements with placeholders instead of the bound values.")
-                    .notYet(Support.NOT_YET),
+                    "Log statements with placeholders instead of the bound values."),
             bool("database.query_log.log_not_found", false, "Also log lookups that found no row.")
                     .notYet(Support.NOT_YET),
-            millis("database.query_log.slow_threshold", 1000, "Log statements slower than this many milliseconds.")
-                    .notYet(Support.NOT_YET),
+            millis("database.query_log.slow_threshold", 1000,
+                    "Warn of statements at least this many milliseconds slow; 0 turns the warning off."),
             path("database.sqlite.path", "data/db.sqlite", "SQLite database file."),
             bool("database.sqlite.write_ahead_log", true, "Use SQLite's write-ahead log (recommended)."),
             integer("database.sqlite.wal_autocheckpoint", 1000,
@@ -134,9 +132,8 @@ public final class ConfigSchema {
                     "Resolvers per domain (split DNS), e.g. {\"corp.example.com\": [\"10.0.0.53\"]}.")
                     .withCheck(Checks.splitResolvers()),
             stringList("dns.search_domains", List.of(), "Extra search domains sent to nodes.").withCheck(Checks.domains()),
-            recordList("dns.extra_records", "Extra DNS records: objects with name, type (A or AAAA) and value.")
-                    .withCheck(Checks.dnsRecords())
-                    .notYet(Support.NOT_YET),
+            recordList("dns.extra_records", "Extra DNS records MagicDNS answers: objects with name, type (A or AAAA) and value.")
+                    .withCheck(Checks.dnsRecords()),
 
             optionalString("oidc.issuer", null, "OpenID Connect issuer URL; setting it turns on OIDC login.")
                     .withCheck(Checks.httpUrl()),
@@ -186,16 +183,17 @@ public final class ConfigSchema {
             choice("notifications.smtp.encryption", MeshConfig.Smtp.Encryption.class, MeshConfig.Smtp.Encryption.STARTTLS,
                     "starttls upgrades a plain connection, tls is implicit TLS, none sends in clear."),
 
-            bool("client_updates.check", true, "Look up the latest stable client release every client_updates.interval.")
-                    .notYet(Support.NOT_YET),
+            bool("client_updates.check", true,
+                    "Look up the latest stable client release every client_updates.interval and tell clients."),
             duration("client_updates.interval", Duration.ofHours(24), "How often the release lookup runs; at least 1h.")
-                    .withCheck(Checks.atLeast(Duration.ofHours(1)))
-                    .notYet(Support.NOT_YET),
+                    .withCheck(Checks.atLeast(Duration.ofHours(1))),
+            string("client_updates.url", "https://pkgs.tailscale.com/stable/?mode=json",
+                    "Where the release is looked up: JSON with the version in TarballsVersion (or Version).")
+                    .withCheck(Checks.httpUrl()),
 
             stringList("control_dial_plan", List.of(),
                     "IP addresses clients try for this server before resolving its name; empty: rely on DNS.")
-                    .withCheck(Checks.ipAddresses())
-                    .notYet(Support.NOT_YET),
+                    .withCheck(Checks.ipAddresses()),
 
             bool("egress.deny_private_targets", false,
                     "Also refuse outgoing requests (webhooks, DERP maps, OIDC issuers) to private ranges."),
@@ -206,16 +204,15 @@ public final class ConfigSchema {
                     .notYet(Support.NOT_YET),
             bool("https_certificates.enabled", false, "Let nodes obtain TLS certificates for their MagicDNS names.")
                     .notYet(Support.NOT_YET),
-            bool("funnel.enabled", false, "Allow nodes the policy permits to publish services to the internet (Funnel).")
-                    .notYet(Support.NOT_YET),
+            bool("funnel.enabled", false,
+                    "Give nodes the policy's funnel attribute (Funnel); false takes it out of every node's capabilities."),
 
-            string("branding.title", "Mesh Control", "Product name shown in the console and in e-mail.")
-                    .notYet(Support.NOT_YET),
-            optionalPath("branding.logo_path", null, "Image shown in the console instead of the built-in logo.")
-                    .notYet(Support.NOT_YET),
+            string("branding.title", "Mesh Control", "Product name shown on the registration and login pages."),
+            optionalPath("branding.logo_path", null,
+                    "Image (.png, .svg, .jpg, .gif or .webp, at most 256 KiB) shown beside it on those pages."),
 
-            bool("debug.node_api_enabled", false, "Expose POST /api/v1/debug/node (development only).")
-                    .notYet(Support.NOT_YET),
+            bool("debug.node_api_enabled", false,
+                    "Serve POST /api/v1/debug/node and svc debug create-node (development only)."),
 
             optionalString("cli.address", null,
                     "Server the CLI talks to; a bare host (with optional port) means https.").withCheck(Checks.cliAddress()),

@@ -299,8 +299,12 @@ public record MeshConfig(
         }
     }
 
-    /** The daily lookup of the latest stable client release. */
-    public record ClientUpdates(boolean check, Duration interval) {
+    /**
+     * The daily lookup of the latest stable client release.
+     *
+     * @param url where the release is looked up (the vendor's package index answers {@code ?mode=json})
+     */
+    public record ClientUpdates(boolean check, Duration interval, String url) {
     }
 
     /** The guard on outgoing requests (webhooks, DERP map URLs). Loopback and link-local are always refused. */

@@ -25,6 +25,7 @@ public final class AccessControl {
 
     private final Policies policies;
     private final String serverUrl;
+    private final boolean funnelAllowed;
     private volatile Compiled compiled;
 
     public AccessControl(Policies policies) {
@@ -33,8 +34,17 @@ public final class AccessControl {
 
     /** @param serverUrl where SSH {@code check} rules send clients */
     public AccessControl(Policies policies, String serverUrl) {
+        this(policies, serverUrl, true);
+    }
+
+    /**
+     * @param funnelAllowed whether nodes the policy gives the {@code funnel} attribute get it ({@code funnel.enabled});
+     *                      false takes Funnel's attributes out of every node's capabilities
+     */
+    public AccessControl(Policies policies, String serverUrl, boolean funnelAllowed) {
         this.policies = policies;
         this.serverUrl = serverUrl;
+        this.funnelAllowed = funnelAllowed;
     }
 
     public AccessRules rules(NetworkSnapshot snapshot) {
@@ -50,9 +60,14 @@ public final class AccessControl {
             }
             PolicyInventory inventory = AccessRules.inventory(snapshot);
             AccessRules rules = current != null && current.policy() == policy && current.inventory().equals(inventory)
-                    ? current.rules() : AccessRules.compile(policy, inventory, serverUrl);
+                    ? current.rules() : compile(policy, inventory);
             compiled = new Compiled(policy, snapshot.version(), snapshot.rowsVersion(), inventory, rules);
             return rules;
         }
+    }
+
+    private AccessRules compile(Policy policy, PolicyInventory inventory) {
+        AccessRules rules = AccessRules.compile(policy, inventory, serverUrl);
+        return funnelAllowed ? rules : rules.withoutFunnel();
     }
 }

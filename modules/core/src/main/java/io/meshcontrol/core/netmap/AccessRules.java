@@ -20,10 +20,21 @@ public final class AccessRules {
 
     private final PolicyInventory inventory;
     private final CompiledPolicy compiled;
+    private final boolean funnelAllowed;
 
     private AccessRules(PolicyInventory inventory, CompiledPolicy compiled) {
+        this(inventory, compiled, true);
+    }
+
+    private AccessRules(PolicyInventory inventory, CompiledPolicy compiled, boolean funnelAllowed) {
         this.inventory = inventory;
         this.compiled = compiled;
+        this.funnelAllowed = funnelAllowed;
+    }
+
+    /** The same rules with Funnel's attributes taken out of every node's capabilities ({@code funnel.enabled: false}). */
+    AccessRules withoutFunnel() {
+        return new AccessRules(inventory, compiled, false);
     }
 
     public static AccessRules compile(Policy policy, NetworkSnapshot snapshot) {
@@ -88,6 +99,12 @@ public final class AccessRules {
 
     /** The node's own capabilities, for its self {@code CapMap}. */
     public Map<String, List<RawJson>> capMap(Node node) {
-        return compiled.capMap(node.id());
+        Map<String, List<RawJson>> caps = compiled.capMap(node.id());
+        if (funnelAllowed || caps.keySet().stream().noneMatch(CompiledPolicy::isFunnelCapability)) {
+            return caps;
+        }
+        Map<String, List<RawJson>> kept = new java.util.TreeMap<>(caps);
+        kept.keySet().removeIf(CompiledPolicy::isFunnelCapability);
+        return java.util.Collections.unmodifiableMap(kept);
     }
 }

@@ -1,6 +1,8 @@
 package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.apps.AppConnectors;
+import io.meshcontrol.core.wire.ClientVersion;
+import io.meshcontrol.core.wire.ControlDialPlan;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DERPNode;
 import io.meshcontrol.core.wire.DERPRegion;
@@ -16,9 +18,22 @@ import java.util.Map;
  * @param derpMap the relay map sent to every node (as {@link #derpMapFor} adapts it to the client)
  * @param services the network's services and the nodes that host them
  * @param apps the apps in force: connectors' capabilities, split DNS to them ({@link AppDns})
+ * @param dialPlan how clients should dial this server next time ({@code control_dial_plan}), or null for no plan
+ * @param latestClientVersion the latest stable client release ("1.90.9") from {@code client_updates}, or null while
+ *                            it is not known (lookups off, or none succeeded yet)
  */
 public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap,
-        ServiceHosting services, AppDns apps) {
+                         ServiceHosting services, AppDns apps, ControlDialPlan dialPlan, String latestClientVersion) {
+
+    public MapContext {
+        services = services == null ? ServiceHosting.NONE : services;
+        apps = apps == null ? AppDns.NONE : apps;
+    }
+
+    /** A context without services, apps, a dial plan or a known client release. */
+    public MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap) {
+        this(tailnetId, baseDomain, dnsConfig, derpMap, ServiceHosting.NONE, AppDns.NONE, null, null);
+    }
 
     /**
      * The first capability version whose clients pin a relay's certificate by its hash ({@code CertName:
@@ -28,30 +43,48 @@ public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfi
     static final int PINNED_RELAY_CERTIFICATES = 115;
     private static final String PIN_PREFIX = "sha256-raw:";
 
-    public MapContext {
-        services = services == null ? ServiceHosting.NONE : services;
-        apps = apps == null ? AppDns.NONE : apps;
-    }
-
-    /** A context without services or apps. */
-    public MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap) {
-        this(tailnetId, baseDomain, dnsConfig, derpMap, ServiceHosting.NONE, AppDns.NONE);
-    }
-
     public MapContext withDnsConfig(DNSConfig dns) {
-        return new MapContext(tailnetId, baseDomain, dns, derpMap, services, apps);
+        return new MapContext(tailnetId, baseDomain, dns, derpMap, services, apps, dialPlan, latestClientVersion);
     }
 
     public MapContext withDerpMap(DERPMap map) {
-        return new MapContext(tailnetId, baseDomain, dnsConfig, map, services, apps);
+        return new MapContext(tailnetId, baseDomain, dnsConfig, map, services, apps, dialPlan, latestClientVersion);
     }
 
     public MapContext withServices(ServiceHosting hosting) {
-        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, hosting, apps);
+        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, hosting, apps, dialPlan,
+                latestClientVersion);
     }
 
     public MapContext withApps(AppConnectors connectors) {
-        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, AppDns.of(connectors));
+        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, AppDns.of(connectors), dialPlan,
+                latestClientVersion);
+    }
+
+    public MapContext withDialPlan(ControlDialPlan plan) {
+        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, apps, plan, latestClientVersion);
+    }
+
+    public MapContext withLatestClientVersion(String version) {
+        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, apps, dialPlan, version);
+    }
+
+    /**
+     * What a client of {@code ipnVersion} (its Hostinfo's long form, "1.80.3-t1234abcd-g...") is told about updates:
+     * that it runs the latest release while none is known or it runs that release or a newer one, otherwise the
+     * latest release, with a notice for its user.
+     */
+    public ClientVersion clientVersionFor(String ipnVersion) {
+        if (latestClientVersion == null || latestClientVersion.isEmpty()) {
+            return ClientVersion.latest();
+        }
+        String running = ipnVersion == null ? "" : ipnVersion.split("-", 2)[0];
+        if (!running.isEmpty() && ReleaseVersions.compare(running, latestClientVersion) >= 0) {
+            return ClientVersion.latest();
+        }
+        return new ClientVersion(false, latestClientVersion, false, true, "",
+                "Tailscale " + latestClientVersion + " is available" + (running.isEmpty() ? "" : " (this machine runs "
+                        + running + ")"));
     }
 
     /** The relay map for a client of {@code capVersion}. */

@@ -26,6 +26,7 @@ public final class MapSession {
 
     private final MapSessions sessions;
     private final long nodeId;
+    private final int capVersion;
     private final MapSessionState state;
     private final MapFrames frames;
     private final OutputStream out;
@@ -36,6 +37,7 @@ public final class MapSession {
     MapSession(MapSessions sessions, long nodeId, int capVersion, MapFrames frames, OutputStream out) {
         this.sessions = sessions;
         this.nodeId = nodeId;
+        this.capVersion = capVersion;
         this.state = new MapSessionState(nodeId, capVersion, sessions.peerForms());
         this.frames = frames;
         this.out = out;
@@ -43,6 +45,15 @@ public final class MapSession {
 
     long nodeId() {
         return nodeId;
+    }
+
+    int capVersion() {
+        return capVersion;
+    }
+
+    /** Batches waiting to be written. */
+    int queued() {
+        return inbox.size();
     }
 
     void offer(MapBatch batch) {

@@ -8,6 +8,9 @@ import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.ClientVersion;
 import io.meshcontrol.core.wire.DNSConfig;
+import io.meshcontrol.core.wire.WireJson;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import io.meshcontrol.core.wire.Debug;
 import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.wire.Hostinfo;
@@ -53,6 +56,7 @@ public final class MapSessionState {
 
     private final long selfId;
     private final int capVersion;
+    private ClientVersion sentClientVersion;
     private final PeerForms forms;
     private io.meshcontrol.core.wire.Node sentSelf;
     private List<FilterRule> sentFilter;
@@ -80,6 +84,19 @@ public final class MapSessionState {
         this.forms = forms;
     }
 
+    /** The client's version as its Hostinfo states it ({@code IPNVersion}), or null when it does not. */
+    private static String ipnVersion(Node self) {
+        if (self.hostinfo() == null || self.hostinfo().isEmpty()) {
+            return null;
+        }
+        try {
+            JsonNode version = WireJson.mapper().readTree(self.hostinfo()).get("IPNVersion");
+            return version == null || !version.isString() ? null : version.asString();
+        } catch (JacksonException e) {
+            return null;
+        }
+    }
+
     /** The first message of a stream: everything, with {@code Node} set as the client requires. */
     public MapResponse initial(MapInputs in) {
         NetworkSnapshot snapshot = in.snapshot();
@@ -92,6 +109,7 @@ public final class MapSessionState {
         sentSsh = access.sshPolicy(self);
         sentAdmitted = self.admitted();
         sentDns = context.apps().dnsConfig(self, in);
+        sentClientVersion = context.clientVersionFor(ipnVersion(self));
         sentPeers.clear();
         sentUsers.clear();
         sentRouterRoutes.clear();
@@ -125,7 +143,8 @@ public final class MapSessionState {
                 .userProfiles(sorted(profiles))
                 .controlTime(in.now())
                 .debug(new Debug(0, true, null))
-                .clientVersion(ClientVersion.latest())
+                .clientVersion(sentClientVersion)
+                .controlDialPlan(context.dialPlan())
                 .build();
     }
 
@@ -233,12 +252,22 @@ public final class MapSessionState {
         }
         if (changes.everything()) {
             MapContext context = in.context();
-            delta.derpMap(context.derpMapFor(capVersion)).domain(context.baseDomain());
+            delta.derpMap(context.derpMapFor(capVersion)).domain(context.baseDomain())
+                    .controlDialPlan(context.dialPlan());
             any = true;
         }
         if (changes.everything() || dnsChanged) {
             delta.dnsConfig(dns);
             any = true;
+        }
+        if (changes.everything() || selfStale) {
+            // A new release was found, or the client itself was updated (its Hostinfo names its version).
+            ClientVersion version = in.context().clientVersionFor(ipnVersion(self));
+            if (!version.equals(sentClientVersion)) {
+                delta.clientVersion(version);
+                sentClientVersion = version;
+                any = true;
+            }
         }
         synced = snapshot;
         syncedAt = now;

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -152,6 +153,38 @@ public final class MapSessions implements AutoCloseable {
 
     public int size() {
         return byNode.size();
+    }
+
+    /**
+     * The open streams and the batcher, for the debug pages.
+     *
+     * @param streams the open streams by node id
+     * @param pendingNodes nodes changed since the last flush; {@code pendingUsers} likewise
+     * @param pendingPolicy the policy changed since the last flush
+     * @param pendingEverything the map context (DNS, DERP map) changed since the last flush: every map again
+     * @param flushScheduled a flush is due
+     * @param longestWait how long the pending batch may collect changes that keep coming, with this many streams
+     */
+    public record Status(List<Stream> streams, int pendingNodes, int pendingUsers, boolean pendingPolicy,
+                         boolean pendingEverything, boolean flushScheduled, Duration batchWindow,
+                         Duration longestWait) {
+    }
+
+    /**
+     * One open stream.
+     *
+     * @param queuedBatches batches handed to the stream and not yet written (a slow client's backlog)
+     */
+    public record Stream(long nodeId, int capVersion, int queuedBatches) {
+    }
+
+    public synchronized Status status() {
+        List<Stream> streams = byNode.values().stream()
+                .map(session -> new Stream(session.nodeId(), session.capVersion(), session.queued()))
+                .sorted(java.util.Comparator.comparingLong(Stream::nodeId))
+                .toList();
+        return new Status(streams, pendingNodes.size(), pendingUsers.size(), pendingPolicy, pendingEverything,
+                flushScheduled, BATCH_WINDOW, longestWait(byNode.size()));
     }
 
     private synchronized void changed(StateChange change) {

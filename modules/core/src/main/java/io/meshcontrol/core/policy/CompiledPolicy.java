@@ -95,7 +95,13 @@ public final class CompiledPolicy {
         return node < 0 ? new SSHPolicy(List.of()) : sshCache.computeIfAbsent(node, ssh::of);
     }
 
+    /** Whether {@code capability} is one of Funnel's (the attribute, its ports, its warning), for {@code funnel.enabled}. */
+    public static boolean isFunnelCapability(String capability) {
+        return NodeCapabilities.isFunnel(capability);
+    }
+
     /** The machine's own capabilities (self {@code CapMap}), sorted by name. */
+
     public Map<String, List<RawJson>> capMap(long nodeId) {
         int node = index.indexOf(nodeId);
         return node < 0 ? Map.of() : capabilities.of(node);

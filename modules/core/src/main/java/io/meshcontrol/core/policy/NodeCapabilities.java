@@ -20,6 +20,12 @@ final class NodeCapabilities {
     private static final List<String> FUNNEL = List.of("funnel", "https://tailscale.com/cap/funnel-ports?ports=443,8443,10000",
             "https://tailscale.com/cap/warn-funnel-no-https");
 
+    /** Whether {@code capability} is one of Funnel's: the attribute, its ports or its warning. */
+    static boolean isFunnel(String capability) {
+        return capability.equals("funnel") || capability.startsWith("https://tailscale.com/cap/funnel-ports")
+                || capability.equals("https://tailscale.com/cap/warn-funnel-no-https");
+    }
+
     private record Compiled(BitSet targets, NodeAttr attr) {
     }
 

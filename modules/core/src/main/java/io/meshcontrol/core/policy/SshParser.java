@@ -51,7 +51,23 @@ final class SshParser {
                 throw new PolicyException("acceptEnv values cannot be empty");
             }
             Duration checkPeriod = checkPeriod(PolicyParser.string(entry.path("checkPeriod"), "checkPeriod").orElse(null));
-            rules.add(new SshRule(action.equals("check"), src, dst, users, checkPeriod, acceptEnv));
+            List<Alias> recorders = new ArrayList<>();
+            for (String text : PolicyParser.strings(entry.path("recorder"), "recorder")) {
+                Alias recorder = refs.source(text.strip());
+                if (!(recorder instanceof Alias.Tag)) {
+                    throw new PolicyException("recorder \"" + text + "\" must be a tag");
+                }
+                recorders.add(recorder);
+            }
+            JsonNode enforce = entry.path("enforceRecorder");
+            if (!enforce.isMissingNode() && !enforce.isNull() && !enforce.isBoolean()) {
+                throw new PolicyException("enforceRecorder must be true or false");
+            }
+            if (enforce.asBoolean(false) && recorders.isEmpty()) {
+                throw new PolicyException("enforceRecorder needs a recorder");
+            }
+            rules.add(new SshRule(action.equals("check"), src, dst, users, checkPeriod, acceptEnv, recorders,
+                    enforce.asBoolean(false)));
         }
         return List.copyOf(rules);
     }

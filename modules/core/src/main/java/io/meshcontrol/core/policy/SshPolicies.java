@@ -1,6 +1,9 @@
 package io.meshcontrol.core.policy;
 
+import io.meshcontrol.core.net.IpAddress;
+import io.meshcontrol.core.net.IpAddressPort;
 import io.meshcontrol.core.wire.SSHAction;
+import io.meshcontrol.core.wire.SSHRecorderFailureAction;
 import io.meshcontrol.core.wire.SSHPolicy;
 import io.meshcontrol.core.wire.SSHPrincipal;
 import io.meshcontrol.core.wire.SSHRule;
@@ -21,8 +24,14 @@ final class SshPolicies {
     static final String CHECK_PATH = "/machine/ssh/action/$SRC_NODE_ID/to/$DST_NODE_ID?local_user=$LOCAL_USER";
     static final String LOCALPART = "localpart:*@";
 
-    private record Compiled(SshRule rule, BitSet sources, List<Target> dsts, boolean selfDst) {
+    private record Compiled(SshRule rule, BitSet sources, List<Target> dsts, boolean selfDst, BitSet recorders) {
     }
+
+    /** The port session recorders (tsrecorder) take recordings on. */
+    static final int RECORDER_PORT = 80;
+    /** Shown when an enforced recording cannot start, or fails while the session runs. */
+    static final String RECORDING_REFUSED = "session recording is required but no recorder could be reached";
+    static final String RECORDING_ENDED = "session recording failed; the session is closed";
 
     private final List<Compiled> rules = new ArrayList<>();
     private final NodeIndex index;
@@ -42,7 +51,11 @@ final class SshPolicies {
                 self |= target.self();
                 dsts.add(target);
             }
-            rules.add(new Compiled(rule, resolver.resolve(rule.src()).machines(index.size()), dsts, self));
+            BitSet recorders = new BitSet();
+            for (Alias recorder : rule.recorders()) {
+                recorders.or(resolver.resolve(recorder).nodes());
+            }
+            rules.add(new Compiled(rule, resolver.resolve(rule.src()).machines(index.size()), dsts, self, recorders));
         }
     }
 
@@ -66,7 +79,7 @@ final class SshPolicies {
             if (principals.isEmpty()) {
                 continue;
             }
-            SSHAction action = action(rule.rule());
+            SSHAction action = action(rule);
             List<String> acceptEnv = rule.rule().acceptEnv();
             Map<String, String> users = users(rule.rule().users());
             if (domains.isEmpty()) {
@@ -129,11 +142,25 @@ final class SshPolicies {
         return user.startsWith(LOCALPART) && user.length() > LOCALPART.length();
     }
 
-    private SSHAction action(SshRule rule) {
-        if (rule.check()) {
-            return SSHAction.holdAndDelegate(serverUrl + CHECK_PATH);
+    /**
+     * Accept, or check (the client asks control for the final action); with the rule's recorders, every address of
+     * each on {@link #RECORDER_PORT} (the client tries them in order), and with {@code enforceRecorder} the session
+     * refused or ended when recording fails (without it the client goes on unrecorded).
+     */
+    private SSHAction action(Compiled compiled) {
+        SshRule rule = compiled.rule();
+        SSHAction base = rule.check() ? SSHAction.holdAndDelegate(serverUrl + CHECK_PATH) : SSHAction.acceptWithForwarding();
+        if (rule.recorders().isEmpty()) {
+            return base;
         }
-        return SSHAction.acceptWithForwarding();
+        List<IpAddressPort> recorders = addresses(compiled.recorders()).stream()
+                .map(p -> IpAddressPort.of(IpAddress.parse(p.nodeIp()), RECORDER_PORT))
+                .toList();
+        SSHRecorderFailureAction onFailure = rule.enforceRecorder()
+                ? new SSHRecorderFailureAction(RECORDING_REFUSED, RECORDING_ENDED, "") : null;
+        return new SSHAction(base.message(), base.reject(), base.accept(), base.sessionDuration(),
+                base.allowAgentForwarding(), base.holdAndDelegate(), base.allowLocalPortForwarding(),
+                base.allowRemotePortForwarding(), recorders, onFailure);
     }
 
     /** Every address of the machines: IPv4 addresses first, each family sorted. */

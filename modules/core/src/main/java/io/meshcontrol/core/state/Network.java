@@ -8,6 +8,7 @@ import io.meshcontrol.core.store.AppStore;
 import io.meshcontrol.core.store.BrowserSessionStore;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.store.StatementLogger;
 import io.meshcontrol.core.address.AddressPool;
 import io.meshcontrol.core.store.DerpSettingsStore;
 import io.meshcontrol.core.store.DnsSettingsStore;
@@ -63,7 +64,26 @@ public final class Network {
      * @param clock read through a millisecond tick: the database keeps milliseconds, so memory does too
      */
     public static Network open(Path databaseFile, boolean writeAheadLog, Clock clock, NetworkOptions options) {
-        return new Network(Database.open(databaseFile, writeAheadLog), clock, options);
+        return open(databaseFile, writeAheadLog, clock, options, SqlLog.OFF);
+    }
+
+    /**
+     * What is logged of the SQL run ({@code database.debug}, {@code database.query_log.*}).
+     *
+     * @param statements every statement at debug level
+     * @param parameterized statements with placeholders only, not their bound values
+     * @param slowThreshold statements at least this slow are a warning, whatever else is set; zero: none
+     */
+    public record SqlLog(boolean statements, boolean parameterized, Duration slowThreshold) {
+        /** No statement logged; none is ever "slow". */
+        public static final SqlLog OFF = new SqlLog(false, true, Duration.ZERO);
+    }
+
+    /** Opens the network, logging its SQL as {@code log} says. */
+    public static Network open(Path databaseFile, boolean writeAheadLog, Clock clock, NetworkOptions options,
+            SqlLog log) {
+        return new Network(Database.open(databaseFile, writeAheadLog,
+                new StatementLogger(log.statements(), log.parameterized(), log.slowThreshold())), clock, options);
     }
 
     Network(Database database, Clock clock) {

@@ -106,6 +106,24 @@ public final class PendingLogins {
         return login;
     }
 
+    /**
+     * A machine waiting for its login, as the debug pages show it: not its auth id, which would let whoever reads
+     * the page finish the login for an account of their choosing.
+     */
+    public record Waiting(String hostname, String nodeKey, boolean ephemeral, Instant expires) {
+    }
+
+    /** The machines waiting for a login now, soonest to lapse first. */
+    public java.util.List<Waiting> waiting() {
+        Instant now = clock.instant();
+        return pending.values().stream()
+                .filter(login -> now.isBefore(login.expires()))
+                .map(login -> new Waiting(login.request().hostname(), login.request().nodeKey().toText(),
+                        login.ephemeral(), login.expires()))
+                .sorted(java.util.Comparator.comparing(Waiting::expires))
+                .toList();
+    }
+
     private void dropLapsed() {
         Instant now = clock.instant();
         pending.values().removeIf(login -> !now.isBefore(login.expires()));

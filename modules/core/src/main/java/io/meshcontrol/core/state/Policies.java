@@ -130,6 +130,11 @@ public final class Policies {
         return current;
     }
 
+    /** The ETag of the policy in force (quoted), for diagnostics. */
+    public String etag() {
+        return current.etag();
+    }
+
     /** The policy file in file mode, or null when the policy lives in the database. */
     public Path file() {
         return file;

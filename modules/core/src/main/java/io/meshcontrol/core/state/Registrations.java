@@ -3,6 +3,7 @@ package io.meshcontrol.core.state;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.RandomText;
 import io.meshcontrol.core.address.AddressPool;
+import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.address.DnsLabels;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.key.MachinePublicKey;
@@ -117,6 +118,18 @@ public final class Registrations {
             publishOnCommit(h, result, now);
             return result;
         });
+    }
+
+    /**
+     * Registers a machine for {@code userName} with no client behind it: the development endpoint
+     * {@code POST /api/v1/debug/node} ({@code debug.node_api_enabled}), for trying maps, policies and the console
+     * with made-up machines.
+     */
+    public Registered forUserWithoutClient(Caller caller, Request request, String userName) {
+        caller.require(Nodes.WRITE_SCOPE);
+        User user = jdbi.withHandle(h -> users.byName(h, userName))
+                .orElseThrow(() -> MeshException.notFound("no user \"" + userName + "\""));
+        return forUser(request, user, false, new KeyLife.NetworkDefault());
     }
 
     /** Registers the machine of a completed interactive login for {@code user}. */

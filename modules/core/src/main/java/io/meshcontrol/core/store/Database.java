@@ -5,11 +5,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.ClassProvider;
 import org.flywaydb.core.api.migration.JavaMigration;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.SqlLogger;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -31,6 +33,11 @@ public final class Database {
     }
 
     public static Database open(Path file, boolean writeAheadLog) {
+        return open(file, writeAheadLog, new StatementLogger(false, true, Duration.ZERO));
+    }
+
+    /** @param log what is logged of the statements run ({@code database.debug}, {@code database.query_log.*}) */
+    public static Database open(Path file, boolean writeAheadLog, SqlLogger log) {
         try {
             // The data folder holds the database and private keys: readable by the server's account only. SQLite
             // would create the file with the umask's mode, and its -wal, -shm and -journal files take the mode of
@@ -51,6 +58,7 @@ public final class Database {
         dataSource.setUrl("jdbc:sqlite:" + file.toAbsolutePath());
         migrate(dataSource);
         Jdbi jdbi = Jdbi.create(dataSource);
+        jdbi.setSqlLogger(log);
         jdbi.setTransactionHandler(new SerializedTransactions(jdbi.getTransactionHandler()));
         return new Database(file, jdbi);
     }

@@ -25,11 +25,11 @@ class UnsupportedKeysReportTest {
 
     @Test
     void anIgnoredSettingWithoutSecurityWeightIsAWarning() {
-        LoadedConfig loaded = fixture.load("log:\n  format: json\nfunnel:\n  enabled: true\n");
+        LoadedConfig loaded = fixture.load("log:\n  format: json\ncli:\n  timeout: 5s\n");
         assertTrue(loaded.valid(), loaded.errors().toString());
         assertEquals(List.of(
                 "log.format is not supported yet and is ignored; remove it to silence this",
-                "funnel.enabled is not supported yet and is ignored; remove it to silence this"), loaded.warnings());
+                "cli.timeout is not supported yet and is ignored; remove it to silence this"), loaded.warnings());
     }
 
     @Test

@@ -191,4 +191,16 @@ class AccessRulesTest {
         assertTrue(rules.sees(db, router));
         assertFalse(rules.sees(router, aliceLaptop));
     }
+
+    @Test
+    void funnelOffTakesFunnelsAttributesOutOfTheCapabilitiesAndLeavesTheRest() {
+        network.policies().set(admin, "{" + TAGS + ", \"nodeAttrs\": [{\"target\": [\"tag:web\"],"
+                + " \"attr\": [\"funnel\", \"nextdns:abc\"]}]}", null);
+        var snapshot = network.snapshots().current();
+        var allowed = new AccessControl(network.policies(), "", true).rules(snapshot).capMap(web).keySet();
+        assertTrue(allowed.contains("funnel") && allowed.contains("https://tailscale.com/cap/warn-funnel-no-https"),
+                allowed.toString());
+        var stripped = new AccessControl(network.policies(), "", false).rules(snapshot).capMap(web).keySet();
+        assertEquals(List.of("https://tailscale.com/cap/ssh", "nextdns:abc"), List.copyOf(stripped));
+    }
 }

@@ -593,4 +593,37 @@ class MapSessionStateTest {
         return ((EncodedNodes) message.peers()).encoded().stream()
                 .filter(peer -> peer.node().id() == id).findFirst().orElseThrow();
     }
+
+    @Test
+    void aNewClientReleaseReachesOlderClientsAsClientVersionAndNotNewerOnes() {
+        Node old = join("old", "{\"Hostname\":\"old\",\"IPNVersion\":\"1.80.3-t1234abcd-gabcdef\"}");
+        Node current = join("current", "{\"Hostname\":\"current\",\"IPNVersion\":\"1.102.5-tabc\"}");
+        MapSessionState forOld = new MapSessionState(old.id(), 142);
+        MapSessionState forCurrent = new MapSessionState(current.id(), 142);
+        assertEquals(io.meshcontrol.core.wire.ClientVersion.latest(), forOld.initial(inputs(allowAll())).clientVersion());
+        forCurrent.initial(inputs(allowAll()));
+
+        MapContext released = context.withLatestClientVersion("1.102.5");
+        MapInputs now = new MapInputs(network.snapshots().current(), allowAll(), RouteTable.EMPTY, released, Instant.now());
+        var told = forOld.update(ChangeSet.all(), now).orElseThrow().clientVersion();
+        assertFalse(told.runningLatest());
+        assertEquals("1.102.5", told.latestVersion());
+        assertTrue(told.notifyUser() && told.notifyText().contains("1.80.3"), told.notifyText());
+        assertEquals(null, forCurrent.update(ChangeSet.all(), now).orElseThrow().clientVersion(),
+                "a client already on the release is told nothing new");
+        assertEquals(null, forOld.update(ChangeSet.all(), now).orElseThrow().clientVersion(), "told once");
+    }
+
+    @Test
+    void theDialPlanGoesOutInTheFirstMapAndWithEveryContextChange() {
+        Node a = join("a");
+        var plan = new io.meshcontrol.core.wire.ControlDialPlan(List.of(new io.meshcontrol.core.wire.ControlDialPlan
+                .Candidate(io.meshcontrol.core.net.IpAddress.parse("192.0.2.10"), "", 0, 10, 1)));
+        MapContext withPlan = context.withDialPlan(plan);
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        MapInputs in = new MapInputs(network.snapshots().current(), allowAll(), RouteTable.EMPTY, withPlan, Instant.now());
+        assertEquals(plan, state.initial(in).controlDialPlan());
+        assertEquals(plan, state.update(ChangeSet.all(), in).orElseThrow().controlDialPlan());
+        assertEquals(null, new MapSessionState(a.id(), 142).initial(inputs(allowAll())).controlDialPlan());
+    }
 }

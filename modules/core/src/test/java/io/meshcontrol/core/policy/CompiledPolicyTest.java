@@ -1,10 +1,12 @@
 package io.meshcontrol.core.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.net.IpAddressPort;
 import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.wire.CapGrant;
 import io.meshcontrol.core.wire.FilterRule;
@@ -246,6 +248,37 @@ class CompiledPolicyTest {
         assertEquals(SSHAction.acceptWithForwarding(), rules.get(1).action());
         assertEquals(6, rules.get(1).principals().size());
         assertEquals(List.of(), compiled.sshPolicy(id("alice-laptop")).rules());
+    }
+
+    @Test
+    void sshRecordersGoIntoTheActionWithTheFailureRuleOfEnforceRecorder() {
+        CompiledPolicy compiled = compile("'ssh': ["
+                + "{'action': 'check', 'src': ['carol@other.example'], 'dst': ['tag:server'], 'users': ['root'],"
+                + " 'recorder': ['tag:router'], 'enforceRecorder': true},"
+                + "{'action': 'accept', 'src': ['group:dev'], 'dst': ['tag:server'], 'users': ['ubuntu'],"
+                + " 'recorder': ['tag:router']}]");
+        List<SSHRule> rules = compiled.sshPolicy(id("server")).rules();
+        List<IpAddressPort> recorders = List.of(IpAddressPort.parse("100.64.0.5:80"),
+                IpAddressPort.parse("[fd7a:115c:a1e0::5]:80"));
+        SSHAction enforced = rules.get(0).action();
+        assertEquals(recorders, enforced.recorders());
+        assertTrue(enforced.holdAndDelegate().contains("/machine/ssh/action/"), "still a check");
+        assertFalse(enforced.onRecordingFailure().rejectSessionWithMessage().isEmpty());
+        assertFalse(enforced.onRecordingFailure().terminateSessionWithMessage().isEmpty());
+        SSHAction optional = rules.get(1).action();
+        assertEquals(recorders, optional.recorders());
+        assertTrue(optional.accept());
+        assertEquals(null, optional.onRecordingFailure(), "without enforceRecorder the client goes on unrecorded");
+    }
+
+    @Test
+    void sshRecordersMustBeTagsAndEnforcingNeedsOne() {
+        assertEquals("recorder \"group:dev\" must be a tag", assertThrows(PolicyException.class, () -> compile(
+                "'ssh': [{'action': 'accept', 'src': ['group:dev'], 'dst': ['tag:server'], 'users': ['root'],"
+                        + " 'recorder': ['group:dev']}]")).getMessage());
+        assertEquals("enforceRecorder needs a recorder", assertThrows(PolicyException.class, () -> compile(
+                "'ssh': [{'action': 'accept', 'src': ['group:dev'], 'dst': ['tag:server'], 'users': ['root'],"
+                        + " 'enforceRecorder': true}]")).getMessage());
     }
 
     @Test

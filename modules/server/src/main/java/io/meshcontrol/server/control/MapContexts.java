@@ -2,6 +2,7 @@ package io.meshcontrol.server.control;
 
 import io.meshcontrol.core.model.DnsSettings;
 import io.meshcontrol.core.wire.DNSConfig;
+import io.meshcontrol.core.wire.DNSRecord;
 import io.meshcontrol.core.wire.DNSResolver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +22,8 @@ public final class MapContexts {
      * With {@code overrideLocalDns} the nameservers replace the nodes' own resolvers; without it they are only
      * fallbacks, and nodes keep their own. The base domain comes first among the search domains.
      */
-    public static DNSConfig dns(DnsSettings dns, String baseDomain) {
+    /** @param extraRecords the records of {@code dns.extra_records}, which MagicDNS answers as well */
+    public static DNSConfig dns(DnsSettings dns, String baseDomain, List<DNSRecord> extraRecords) {
         Map<String, List<DNSResolver>> routes = new LinkedHashMap<>();
         dns.splitDns().forEach((domain, servers) ->
                 routes.put(domain, servers.stream().map(MapContexts::resolver).toList()));
@@ -37,6 +39,7 @@ public final class MapContexts {
                 .routes(routes)
                 .domains(domains)
                 .proxied(dns.magicDns())
+                .extraRecords(extraRecords)
                 .build();
     }
 

@@ -29,8 +29,9 @@ public final class DocsRoutes {
 
     private final byte[] openApi;
 
-    public DocsRoutes(String version) {
-        this.openApi = OpenApiDocument.text(version).getBytes(StandardCharsets.UTF_8);
+    /** @param debugNode whether the document lists {@code POST /api/v1/debug/node} (served only then) */
+    public DocsRoutes(String version, boolean debugNode) {
+        this.openApi = OpenApiDocument.text(version, debugNode).getBytes(StandardCharsets.UTF_8);
     }
 
     public void register(Routes routes) {

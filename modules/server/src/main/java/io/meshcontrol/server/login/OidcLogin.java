@@ -63,9 +63,15 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
     private final LoginFlows flows;
     private final LoginRules rules;
     private final Clock clock;
+    private final LoginPages pages;
 
-    /** @param settings with {@code oidc.issuer} set (OIDC login on) */
-    public OidcLogin(MeshConfig.Oidc settings, String serverUrl, OidcIssuers issuers, Network network, Clock clock) {
+    /**
+     * @param settings with {@code oidc.issuer} set (OIDC login on)
+     * @param branding the name and logo on the pages a person sees
+     */
+    public OidcLogin(MeshConfig.Oidc settings, String serverUrl, OidcIssuers issuers, Network network, Clock clock,
+            Branding branding) {
+        this.pages = new LoginPages(branding);
         this.settings = settings;
         this.issuer = settings.issuer().orElseThrow(() -> new IllegalArgumentException("oidc.issuer is not set"));
         this.clientSecret = clientSecret(settings);
@@ -149,10 +155,10 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
             endpoint = issuers.discovery(issuer).get("authorization_endpoint");
         } catch (MeshException e) {
             LOG.log(Level.WARNING, "OIDC login cannot start: " + e.getMessage());
-            return LoginPages.page(502, "The identity provider cannot be reached", e.getMessage());
+            return pages.page(502, "The identity provider cannot be reached", e.getMessage());
         }
         if (endpoint == null || !endpoint.isString()) {
-            return LoginPages.page(502, "The identity provider cannot be used",
+            return pages.page(502, "The identity provider cannot be used",
                     "The OIDC issuer " + issuer + " publishes no authorization_endpoint.");
         }
         LoginFlows.Flow flow = flows.begin(purpose);
@@ -181,16 +187,16 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
         Optional<String> state = request.query("state");
         Optional<LoginFlows.Flow> flow = state.flatMap(flows::take);
         if (flow.isEmpty()) {
-            return LoginPages.page(400, "This login has expired",
+            return pages.page(400, "This login has expired",
                     "The link was used already or is too old. Start again: run tailscale up again, or open /login.");
         }
         if (!SessionCookies.startedHere(request.header("Cookie").orElse(null), state.get())) {
-            return LoginPages.page(400, "This login was started elsewhere",
+            return pages.page(400, "This login was started elsewhere",
                     "Finish the login in the browser that started it, or start again.");
         }
         Optional<String> error = request.query("error");
         if (error.isPresent()) {
-            return LoginPages.page(403, "The identity provider refused the login",
+            return pages.page(403, "The identity provider refused the login",
                     error.get() + request.query("error_description").map(d -> ": " + d).orElse(""));
         }
         IdentityClaims claims;
@@ -199,13 +205,13 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
                     MeshException.invalid("the identity provider sent no authorization code")), flow.get());
         } catch (MeshException e) {
             LOG.log(Level.WARNING, "OIDC login failed: " + e.getMessage());
-            return LoginPages.page(e.reason() == MeshException.Reason.INVALID ? 502 : 401,
+            return pages.page(e.reason() == MeshException.Reason.INVALID ? 502 : 401,
                     "The login could not be completed", e.getMessage());
         }
         Optional<String> refusal = rules.refusal(claims);
         if (refusal.isPresent()) {
             LOG.log(Level.INFO, "OIDC login of " + claims.subject() + " refused: " + refusal.get());
-            return LoginPages.page(403, "You may not log in here", refusal.get());
+            return pages.page(403, "You may not log in here", refusal.get());
         }
         User user = network.users().logIn(new Users.PersonLogin(claims.issuer(), claims.subject(),
                 claims.preferredUsername(), claims.name(), rules.trustsEmail(claims) ? claims.email() : "")).user();
@@ -222,29 +228,29 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
         try {
             registered = network.pendingLogins().completeByLogin(authId, user, life);
         } catch (MeshException e) {
-            return LoginPages.page(410, "The machine's login has expired", "Run tailscale up again for a new link.");
+            return pages.page(410, "The machine's login has expired", "Run tailscale up again for a new link.");
         }
         String machine = registered.node().givenName();
         if (!user.approved()) {
-            return LoginPages.page(200, "Waiting for approval", "You are logged in as " + user.name() + ". The machine "
+            return pages.page(200, "Waiting for approval", "You are logged in as " + user.name() + ". The machine "
                     + machine + " joins once an administrator approves you (svc users approve --name " + user.name()
                     + ").");
         }
         if (!registered.node().authorized()) {
-            return LoginPages.page(200, "Waiting for approval", "You are logged in as " + user.name() + ". The machine "
+            return pages.page(200, "Waiting for approval", "You are logged in as " + user.name() + ". The machine "
                     + machine + " joins once an administrator approves it (device approval is on).");
         }
-        return LoginPages.page(200, "Logged in", "The machine " + machine + " joined the network as " + user.name()
+        return pages.page(200, "Logged in", "The machine " + machine + " joined the network as " + user.name()
                 + ". You can close this page.");
     }
 
     private Reply sessionStarts(User user) {
         if (!user.approved()) {
-            return LoginPages.page(403, "Waiting for approval", "You are logged in as " + user.name()
+            return pages.page(403, "Waiting for approval", "You are logged in as " + user.name()
                     + ", but an administrator has to approve you first (svc users approve --name " + user.name() + ").");
         }
         BrowserSessions.Started started = network.browserSessions().start(user);
-        return LoginPages.page(200, "Logged in", "You are logged in as " + user.name() + ".",
+        return pages.page(200, "Logged in", "You are logged in as " + user.name() + ".",
                 Map.of("Set-Cookie", cookies.sessionCookie(started, clock.instant())));
     }
 

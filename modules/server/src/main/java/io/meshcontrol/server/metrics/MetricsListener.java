@@ -17,8 +17,9 @@ import java.util.Map;
 import org.xnio.OptionMap;
 
 /**
- * The separate listener on {@code metrics_listen_addr}: Prometheus text format at {@code /metrics}, with the same
- * timeouts and per-address cap as the main listener (it may be reachable from the network too).
+ * The separate listener on {@code metrics_listen_addr}: Prometheus text format at {@code /metrics} for anyone, the
+ * debug pages under {@code /debug/} for those {@link DebugAccess} lets in, with the same timeouts and per-address cap
+ * as the main listener (it may be reachable from the network too).
  */
 public final class MetricsListener implements AutoCloseable {
 
@@ -31,12 +32,18 @@ public final class MetricsListener implements AutoCloseable {
     /**
      * @param debugPages pages served beside {@code /metrics}, by exact path (a trailing slash is optional), e.g.
      *                   {@code /debug/derp-clients/}
+     * @param debugAccess who may read them
      */
     public static MetricsListener start(HostPort address, ListenerLimits limits, PrometheusRegistry registry,
-            Map<String, HttpHandler> debugPages) {
+            Map<String, HttpHandler> debugPages, DebugAccess debugAccess) {
         PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
         HttpHandler pages = exchange -> {
             String path = exchange.getRequestPath();
+            // Everything but /metrics is for debugging, also paths no page answers (no probing without access).
+            if (!path.equals("/metrics") && !debugAccess.allows(exchange)) {
+                DebugAccess.refuse(exchange);
+                return;
+            }
             HttpHandler page = debugPages.get(path.endsWith("/") ? path : path + "/");
             if (page != null) {
                 if (exchange.isInIoThread()) {

@@ -9,6 +9,7 @@ import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.server.http.RawBody;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
+import io.meshcontrol.server.login.Branding;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 
@@ -25,9 +26,11 @@ public final class AuthRoutes {
         Reply start(String authId);
     }
 
-    /** Without OIDC: a page telling the administrator the command that completes the login. */
-    public static final MachineLogin BY_ADMINISTRATOR = authId ->
-            Reply.ok(new RawBody("text/html; charset=utf-8", page(authId).getBytes(StandardCharsets.UTF_8)));
+    /** Without OIDC: a page telling the administrator the command that completes the login, in the product's name. */
+    public static MachineLogin byAdministrator(Branding branding) {
+        return authId -> Reply.ok(new RawBody("text/html; charset=utf-8",
+                page(branding, authId).getBytes(StandardCharsets.UTF_8)));
+    }
 
     private final PendingLogins logins;
     private final RouteElection election;
@@ -37,7 +40,7 @@ public final class AuthRoutes {
 
     /**
      * @param snapshots where the node's online state is read (a re-login may come from a connected node)
-     * @param machineLogin what the AuthURL opens: {@link #BY_ADMINISTRATOR}, or the OIDC login
+     * @param machineLogin what the AuthURL opens: {@link #byAdministrator}, or the OIDC login
      */
     public AuthRoutes(PendingLogins logins, RouteElection election, Snapshots snapshots, Clock clock,
             MachineLogin machineLogin) {
@@ -67,18 +70,10 @@ public final class AuthRoutes {
         });
     }
 
-    private static String page(String authId) {
-        return """
-                <!DOCTYPE html>
-                <html lang="en">
-                  <head><meta charset="UTF-8"><title>Mesh Control: add a machine</title></head>
-                  <body>
-                    <h1>A machine asks to join the network</h1>
+    private static String page(Branding branding, String authId) {
+        return branding.page("A machine asks to join the network", """
                     <p>An administrator completes the login on the server with:</p>
                     <pre>svc auth register --user &lt;USER&gt; --auth-id %s</pre>
-                    <p>The machine joins as soon as that command succeeds.</p>
-                  </body>
-                </html>
-                """.formatted(authId);
+                    <p>The machine joins as soon as that command succeeds.</p>""".formatted(authId));
     }
 }

@@ -40,7 +40,7 @@ class MapContextsTest {
                     split:
                       corp.example: [10.0.0.53]
                 """);
-        DNSConfig dns = MapContexts.dns(NetworkOptions.from(config).dns(), config.dns().baseDomain());
+        DNSConfig dns = MapContexts.dns(NetworkOptions.from(config).dns(), config.dns().baseDomain(), List.of());
         assertTrue(dns.proxied());
         assertEquals(List.of("mesh.example", "corp.example"), dns.domains());
         assertEquals(List.of(), dns.resolvers(), "without override_local_dns nodes keep their own resolvers");
@@ -57,8 +57,20 @@ class MapContextsTest {
                   nameservers:
                     global: [1.1.1.1]
                 """);
-        DNSConfig dns = MapContexts.dns(NetworkOptions.from(config).dns(), config.dns().baseDomain());
+        DNSConfig dns = MapContexts.dns(NetworkOptions.from(config).dns(), config.dns().baseDomain(), List.of());
         assertEquals(List.of(DNSResolver.at("1.1.1.1")), dns.resolvers());
         assertEquals(List.of(), dns.fallbackResolvers());
+    }
+
+    @Test
+    void extraRecordsFromTheFileAreAnsweredByMagicDns() throws Exception {
+        try (var server = io.meshcontrol.server.testing.TestServer.in(folder)
+                .set("dns.extra_records", "[{\"name\": \"grafana.mesh.test\", \"type\": \"A\","
+                        + " \"value\": \"100.64.0.9\"}, {\"name\": \"wiki.mesh.test\", \"type\": \"AAAA\", \"value\": \"fd7a:115c:a1e0::9\"}]")
+                .start()) {
+            assertEquals(List.of(new io.meshcontrol.core.wire.DNSRecord("grafana.mesh.test", "A", "100.64.0.9"),
+                    new io.meshcontrol.core.wire.DNSRecord("wiki.mesh.test", "AAAA", "fd7a:115c:a1e0::9")),
+                    server.server.mapContext().dnsConfig().extraRecords());
+        }
     }
 }

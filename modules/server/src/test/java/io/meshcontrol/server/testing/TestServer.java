@@ -73,6 +73,7 @@ public final class TestServer implements AutoCloseable {
         private final Map<String, String> settings = new LinkedHashMap<>();
         private String version = BuildInfo.version();
         private Clock clock = Clock.systemUTC();
+        private final Map<String, String> environment = new LinkedHashMap<>();
 
         private Builder(Path folder) {
             this.dataDir = folder.resolve("data");
@@ -87,6 +88,7 @@ public final class TestServer implements AutoCloseable {
             set("derp.server.stun_listen_addr", "127.0.0.1:0");
             set("derp.server.tls_listen_addr", "127.0.0.1:0");
             set("derp.urls", "");
+            set("client_updates.check", "false");
         }
 
         /**
@@ -122,6 +124,12 @@ public final class TestServer implements AutoCloseable {
             return this;
         }
 
+        /** A process environment variable that is not a configuration key ({@code MESH_DEBUG_KEY_PATH}). */
+        public Builder environment(String name, String value) {
+            environment.put(name, value);
+            return this;
+        }
+
         public Builder clock(Clock clock) {
             this.clock = clock;
             return this;
@@ -142,7 +150,8 @@ public final class TestServer implements AutoCloseable {
 
         public TestServer start() {
             return new TestServer(dataDir, Application.start(config(),
-                    new Application.Launch(version, clock, MapUrlFetcher.Resolver.literalsOnly())));
+                    new Application.Launch(version, clock, MapUrlFetcher.Resolver.literalsOnly(),
+                            environment)));
         }
     }
 
