@@ -129,7 +129,7 @@ public final class Registrations {
         caller.require(Nodes.WRITE_SCOPE);
         User user = jdbi.withHandle(h -> users.byName(h, userName))
                 .orElseThrow(() -> MeshException.notFound("no user \"" + userName + "\""));
-        return forUser(request, user, false, new KeyLife.NetworkDefault());
+        return forUser(request, user, false, new KeyLife.NetworkDefault(), caller);
     }
 
     /** Registers the machine of a completed interactive login for {@code user}. */
