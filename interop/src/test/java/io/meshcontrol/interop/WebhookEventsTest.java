@@ -97,7 +97,7 @@ class WebhookEventsTest {
         assertEquals("nodeDeleted", deleted.get("type").asString());
         assertEquals(data.get("nodeID").asString(), deleted.get("data").get("nodeID").asString());
 
-        assertTrue(admin.webhookDeliveries(hook.webhook().id()).stream().allMatch(d -> d.status() == 200),
+        assertTrue(admin.webhookDeliveries(hook.webhook().id()).stream().allMatch(d -> "200".equals(d.status())),
                 "the receiver accepted every delivery");
     }
 
