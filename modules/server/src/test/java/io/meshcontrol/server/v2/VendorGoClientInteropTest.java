@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * operator are built on) against our {@code /api/v2}: the Go tests in {@code interop/gov2} drive every method of the
  * resources served here and decode every answer strictly into the client's types. This side starts the server and
  * seeds it: a user with a laptop, a router advertising a subnet, a spare device per session to delete, and a
- * policy that lets the user's devices be tagged {@code tag:router}.
+ * policy that lets the user's devices be tagged {@code tag:router}. Loopback egress is allowed so that webhook
+ * test events reach the Go test's own receiver.
  *
  * <p>Needs Go on the PATH (and the Go module proxy the first time). Runs only when asked:
  *
@@ -46,7 +47,9 @@ class VendorGoClientInteropTest {
     @Test
     void theVendorsGoClientDrivesEveryResourceServedHere() throws Exception {
         Path tests = GoCheckPrograms.buildTests("gov2", folder);
-        try (TestServer server = TestServer.start(folder.resolve("server"))) {
+        // Loopback egress: the webhook test event goes to a receiver inside the Go test process.
+        try (TestServer server = TestServer.in(folder.resolve("server")).set("egress.allow_loopback_targets", "true")
+                .start()) {
             VendorCalls.createUser(server, "odin", "odin@example.com");
             String key = AuthKey.forUser("odin").reusable().create(server.network);
             Machine.named("laptop").join(server.network, key);
