@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * operator are built on) against our {@code /api/v2}: the Go tests in {@code interop/gov2} drive every method of the
  * resources served here and decode every answer strictly into the client's types. This side starts the server and
  * seeds it: a user with a laptop, a router advertising a subnet, a spare device per session to delete, and a
- * policy that lets the user's devices be tagged {@code tag:router}.
+ * policy that lets the user's devices be tagged {@code tag:router}. Loopback egress is allowed so that webhook
+ * test events reach the Go test's own receiver.
  *
  * <p>Needs Go on the PATH (and the Go module proxy the first time). Runs only when asked:
  *
@@ -49,7 +50,8 @@ class VendorGoClientInteropTest {
     @Test
     void theVendorsGoClientDrivesEveryResourceServedHere() throws Exception {
         Path tests = GoCheckPrograms.buildTests("gov2", folder);
-        // The test's OIDC issuer runs on loopback, which the server may reach only when allowed.
+        // The OIDC issuer and the webhook test's receiver run on loopback, which the server may reach only when
+        // allowed.
         try (OidcIssuerFixture oidc = OidcIssuerFixture.start();
                 TestServer server = TestServer.in(folder.resolve("server"))
                         .set("egress.allow_loopback_targets", "true").start()) {
