@@ -213,7 +213,8 @@ public final class MeshServer implements AutoCloseable {
                     settings.control().extraRecords())));
             network.snapshots().mapContextChanged();
         });
-        AccessControl accessControl = new AccessControl(network.policies(), settings.serverUrl(), settings.funnel());
+        AccessControl accessControl = new AccessControl(network.policies(), settings.serverUrl(), settings.funnel(),
+                settings.recordingFailuresReported());
         MapSessions mapSessions = new MapSessions(network.snapshots(), new MapInputs.Source(network,
                 accessControl, mapContext::get, clock),
                 settings.control().keepAlive(), new MapMetrics(registry));

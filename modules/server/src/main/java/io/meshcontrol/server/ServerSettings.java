@@ -33,6 +33,7 @@ import java.util.Optional;
  * @param debugAccess who may read the debug pages of the metrics listener (besides localhost)
  * @param debugNodeApi whether {@code POST /api/v1/debug/node} is served ({@code debug.node_api_enabled})
  * @param funnel whether nodes the policy gives the {@code funnel} attribute get it ({@code funnel.enabled})
+ * @param recordingFailuresReported whether nodes report failed SSH recordings ({@code ssh_recording.notify_failures})
  * @param branding the name and logo on the registration and login pages ({@code branding.*})
  */
 public record ServerSettings(
@@ -54,6 +55,7 @@ public record ServerSettings(
         DebugAccess debugAccess,
         boolean debugNodeApi,
         boolean funnel,
+        boolean recordingFailuresReported,
         Branding branding) {
 
     /**
@@ -162,7 +164,7 @@ public record ServerSettings(
                 Relay.from(config.derp(), listen.host(), ListenerLimits.from(config.listener())),
                 DerpMaps.from(config, launch.resolver()), config.oidc(), config.tls(),
                 DebugAccess.fromEnvironment(launch.environment()), config.debug().nodeApiEnabled(),
-                config.funnel().enabled(),
+                config.funnel().enabled(), config.sshRecording().notifyFailures(),
                 Branding.of(config.branding().title(), config.branding().logoPath()));
     }
 }

@@ -200,8 +200,7 @@ public final class ConfigSchema {
             bool("egress.allow_loopback_targets", false, "Allow outgoing requests to loopback addresses again."),
 
             bool("ssh_recording.notify_failures", true,
-                    "Have nodes report failed SSH session recordings (sshRecordingFailed events).")
-                    .notYet(Support.NOT_YET),
+                    "Have nodes report failed SSH session recordings (sshRecordingFailed events)."),
             bool("https_certificates.enabled", false, "Let nodes obtain TLS certificates for their MagicDNS names.")
                     .notYet(Support.NOT_YET),
             bool("funnel.enabled", false,

@@ -26,6 +26,7 @@ public final class AccessControl {
     private final Policies policies;
     private final String serverUrl;
     private final boolean funnelAllowed;
+    private final boolean recordingFailuresReported;
     private volatile Compiled compiled;
 
     public AccessControl(Policies policies) {
@@ -42,9 +43,19 @@ public final class AccessControl {
      *                      false takes Funnel's attributes out of every node's capabilities
      */
     public AccessControl(Policies policies, String serverUrl, boolean funnelAllowed) {
+        this(policies, serverUrl, funnelAllowed, true);
+    }
+
+    /**
+     * @param recordingFailuresReported whether SSH actions with recorders name this server's report URL
+     *                                  ({@code ssh_recording.notify_failures})
+     */
+    public AccessControl(Policies policies, String serverUrl, boolean funnelAllowed,
+            boolean recordingFailuresReported) {
         this.policies = policies;
         this.serverUrl = serverUrl;
         this.funnelAllowed = funnelAllowed;
+        this.recordingFailuresReported = recordingFailuresReported;
     }
 
     public AccessRules rules(NetworkSnapshot snapshot) {
@@ -68,6 +79,7 @@ public final class AccessControl {
 
     private AccessRules compile(Policy policy, PolicyInventory inventory) {
         AccessRules rules = AccessRules.compile(policy, inventory, serverUrl);
-        return funnelAllowed ? rules : rules.withoutFunnel();
+        rules = funnelAllowed ? rules : rules.withoutFunnel();
+        return recordingFailuresReported ? rules : rules.withoutRecordingFailureReports();
     }
 }

@@ -8,7 +8,10 @@ import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.PolicyInventories;
 import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.wire.RawJson;
+import io.meshcontrol.core.wire.SSHAction;
 import io.meshcontrol.core.wire.SSHPolicy;
+import io.meshcontrol.core.wire.SSHRecorderFailureAction;
+import io.meshcontrol.core.wire.SSHRule;
 import java.util.List;
 import java.util.Map;
 
@@ -21,20 +24,31 @@ public final class AccessRules {
     private final PolicyInventory inventory;
     private final CompiledPolicy compiled;
     private final boolean funnelAllowed;
+    private final boolean recordingFailuresReported;
 
     private AccessRules(PolicyInventory inventory, CompiledPolicy compiled) {
-        this(inventory, compiled, true);
+        this(inventory, compiled, true, true);
     }
 
-    private AccessRules(PolicyInventory inventory, CompiledPolicy compiled, boolean funnelAllowed) {
+    private AccessRules(PolicyInventory inventory, CompiledPolicy compiled, boolean funnelAllowed,
+            boolean recordingFailuresReported) {
         this.inventory = inventory;
         this.compiled = compiled;
         this.funnelAllowed = funnelAllowed;
+        this.recordingFailuresReported = recordingFailuresReported;
     }
 
     /** The same rules with Funnel's attributes taken out of every node's capabilities ({@code funnel.enabled: false}). */
     AccessRules withoutFunnel() {
-        return new AccessRules(inventory, compiled, false);
+        return new AccessRules(inventory, compiled, false, recordingFailuresReported);
+    }
+
+    /**
+     * The same rules with no recording-failure report URL in SSH actions ({@code ssh_recording.notify_failures:
+     * false}): nodes then keep a failed recording to themselves.
+     */
+    AccessRules withoutRecordingFailureReports() {
+        return new AccessRules(inventory, compiled, funnelAllowed, false);
     }
 
     public static AccessRules compile(Policy policy, NetworkSnapshot snapshot) {
@@ -86,7 +100,22 @@ public final class AccessRules {
 
     /** The node's Tailscale SSH rules (an empty list when none applies). */
     public SSHPolicy sshPolicy(Node node) {
-        return compiled.sshPolicy(node.id());
+        SSHPolicy policy = compiled.sshPolicy(node.id());
+        return recordingFailuresReported ? policy : withoutReportUrl(policy);
+    }
+
+    private static SSHPolicy withoutReportUrl(SSHPolicy policy) {
+        return new SSHPolicy(policy.rules().stream().map(rule -> {
+            SSHRecorderFailureAction failure = rule.action().onRecordingFailure();
+            if (failure == null || failure.notifyUrl().isEmpty()) {
+                return rule;
+            }
+            boolean nothingElse = failure.rejectSessionWithMessage().isEmpty()
+                    && failure.terminateSessionWithMessage().isEmpty();
+            SSHAction action = rule.action().withOnRecordingFailure(nothingElse ? null : new SSHRecorderFailureAction(
+                    failure.rejectSessionWithMessage(), failure.terminateSessionWithMessage(), ""));
+            return new SSHRule(rule.ruleExpires(), rule.principals(), rule.sshUsers(), action, rule.acceptEnv());
+        }).toList());
     }
 
     /**

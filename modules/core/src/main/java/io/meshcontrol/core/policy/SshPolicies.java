@@ -3,6 +3,7 @@ package io.meshcontrol.core.policy;
 import io.meshcontrol.core.net.IpAddress;
 import io.meshcontrol.core.net.IpAddressPort;
 import io.meshcontrol.core.wire.SSHAction;
+import io.meshcontrol.core.wire.SSHEventNotifyRequest;
 import io.meshcontrol.core.wire.SSHRecorderFailureAction;
 import io.meshcontrol.core.wire.SSHPolicy;
 import io.meshcontrol.core.wire.SSHPrincipal;
@@ -145,7 +146,8 @@ final class SshPolicies {
     /**
      * Accept, or check (the client asks control for the final action); with the rule's recorders, every address of
      * each on {@link #RECORDER_PORT} (the client tries them in order), and with {@code enforceRecorder} the session
-     * refused or ended when recording fails (without it the client goes on unrecorded).
+     * refused or ended when recording fails (without it the client goes on unrecorded); either way the node reports
+     * the failure to {@link SSHEventNotifyRequest#NOTIFY_PATH}.
      */
     private SSHAction action(Compiled compiled) {
         SshRule rule = compiled.rule();
@@ -156,8 +158,11 @@ final class SshPolicies {
         List<IpAddressPort> recorders = addresses(compiled.recorders()).stream()
                 .map(p -> IpAddressPort.of(IpAddress.parse(p.nodeIp()), RECORDER_PORT))
                 .toList();
+        // Nodes report a recording that failed to this server (sshRecordingFailed), enforced or not.
+        String notifyUrl = serverUrl.isEmpty() ? "" : serverUrl + SSHEventNotifyRequest.NOTIFY_PATH;
         SSHRecorderFailureAction onFailure = rule.enforceRecorder()
-                ? new SSHRecorderFailureAction(RECORDING_REFUSED, RECORDING_ENDED, "") : null;
+                ? new SSHRecorderFailureAction(RECORDING_REFUSED, RECORDING_ENDED, notifyUrl)
+                : notifyUrl.isEmpty() ? null : new SSHRecorderFailureAction("", "", notifyUrl);
         return new SSHAction(base.message(), base.reject(), base.accept(), base.sessionDuration(),
                 base.allowAgentForwarding(), base.holdAndDelegate(), base.allowLocalPortForwarding(),
                 base.allowRemotePortForwarding(), recorders, onFailure);

@@ -55,4 +55,10 @@ public record SSHAction(
     public static SSHAction holdAndDelegate(String url) {
         return new SSHAction("", false, false, null, false, url, false, false, null, null);
     }
+
+    /** The same action with another recording-failure action. */
+    public SSHAction withOnRecordingFailure(SSHRecorderFailureAction failure) {
+        return new SSHAction(message, reject, accept, sessionDuration, allowAgentForwarding, holdAndDelegate,
+                allowLocalPortForwarding, allowRemotePortForwarding, recorders, failure);
+    }
 }

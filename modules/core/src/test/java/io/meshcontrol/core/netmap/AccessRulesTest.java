@@ -203,4 +203,26 @@ class AccessRulesTest {
         var stripped = new AccessControl(network.policies(), "", false).rules(snapshot).capMap(web).keySet();
         assertEquals(List.of("https://tailscale.com/cap/ssh", "nextdns:abc"), List.copyOf(stripped));
     }
+
+    @Test
+    void recordingFailureReportsCanBeTurnedOffLeavingTheEnforcementAlone() {
+        network.policies().set(admin, "{" + TAGS + ", \"ssh\": ["
+                + "{\"action\": \"accept\", \"src\": [\"alice@example.com\"], \"dst\": [\"tag:web\"], \"users\": [\"root\"],"
+                + " \"recorder\": [\"tag:db\"], \"enforceRecorder\": true},"
+                + "{\"action\": \"accept\", \"src\": [\"alice@example.com\"], \"dst\": [\"tag:web\"], \"users\": [\"ubuntu\"],"
+                + " \"recorder\": [\"tag:db\"]}]}", null);
+        var snapshot = network.snapshots().current();
+        String reports = "https://mesh.test/machine/ssh/recording-failure";
+        var reported = new AccessControl(network.policies(), "https://mesh.test", true, true).rules(snapshot)
+                .sshPolicy(web).rules();
+        assertEquals(reports, reported.get(0).action().onRecordingFailure().notifyUrl());
+        assertEquals(reports, reported.get(1).action().onRecordingFailure().notifyUrl());
+        var silent = new AccessControl(network.policies(), "https://mesh.test", true, false).rules(snapshot)
+                .sshPolicy(web).rules();
+        var enforced = silent.get(0).action().onRecordingFailure();
+        assertEquals("", enforced.notifyUrl());
+        assertFalse(enforced.rejectSessionWithMessage().isEmpty(), "the session is still refused without a recorder");
+        assertEquals(null, silent.get(1).action().onRecordingFailure());
+        assertEquals(reported.get(1).action().recorders(), silent.get(1).action().recorders());
+    }
 }

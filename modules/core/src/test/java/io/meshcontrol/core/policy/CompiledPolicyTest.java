@@ -15,6 +15,7 @@ import io.meshcontrol.core.wire.PortRange;
 import io.meshcontrol.core.wire.RawJson;
 import io.meshcontrol.core.wire.SSHAction;
 import io.meshcontrol.core.wire.SSHPrincipal;
+import io.meshcontrol.core.wire.SSHRecorderFailureAction;
 import io.meshcontrol.core.wire.SSHRule;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -251,7 +252,7 @@ class CompiledPolicyTest {
     }
 
     @Test
-    void sshRecordersGoIntoTheActionWithTheFailureRuleOfEnforceRecorder() {
+    void sshRecordersGoIntoTheActionWithTheFailureRuleOfEnforceRecorderAndTheReportUrl() {
         CompiledPolicy compiled = compile("'ssh': ["
                 + "{'action': 'check', 'src': ['carol@other.example'], 'dst': ['tag:server'], 'users': ['root'],"
                 + " 'recorder': ['tag:router'], 'enforceRecorder': true},"
@@ -265,10 +266,13 @@ class CompiledPolicyTest {
         assertTrue(enforced.holdAndDelegate().contains("/machine/ssh/action/"), "still a check");
         assertFalse(enforced.onRecordingFailure().rejectSessionWithMessage().isEmpty());
         assertFalse(enforced.onRecordingFailure().terminateSessionWithMessage().isEmpty());
+        String reports = "https://control.example/machine/ssh/recording-failure";
+        assertEquals(reports, enforced.onRecordingFailure().notifyUrl());
         SSHAction optional = rules.get(1).action();
         assertEquals(recorders, optional.recorders());
         assertTrue(optional.accept());
-        assertEquals(null, optional.onRecordingFailure(), "without enforceRecorder the client goes on unrecorded");
+        assertEquals(new SSHRecorderFailureAction("", "", reports), optional.onRecordingFailure(),
+                "without enforceRecorder the client goes on unrecorded, and reports the failure");
     }
 
     @Test
