@@ -179,10 +179,10 @@ class ApiContractTest {
             server = plain;
             String admin = server.localToken();
             exerciseServerAndDocs(admin);
-            exerciseApps(admin);
             exerciseUsersAndKeys(admin);
             exerciseOAuthClients(admin);
             exerciseWebhooks(admin);
+            exerciseApps(admin);
             exerciseNodes(admin);
             exerciseAccessRequests(admin);
             exercisePolicyAndSettings(admin);
