@@ -15,7 +15,9 @@ if [ "$(id -u)" != 0 ]; then
   exit 0
 fi
 if ! command -v debootstrap >/dev/null || ! command -v systemd-analyze >/dev/null; then
-  flock /tmp/apt.lock apt-get install -y debootstrap systemd >/dev/null
+  # A fresh machine may have no package lists yet: update once when the first attempt fails.
+  flock /tmp/apt.lock sh -c 'apt-get install -y debootstrap systemd >/dev/null 2>&1 \
+      || { apt-get update >/dev/null && apt-get install -y debootstrap systemd >/dev/null; }'
 fi
 if [ ! -x "$cache/bin/sh" ]; then
   rm -rf "$cache.partial"
