@@ -11,30 +11,30 @@ import java.util.Optional;
 /**
  * The egress guard applied to a delivery URL: the host is resolved once and every address it gives must pass the
  * {@link EgressGuard}; the caller then connects to one of exactly those addresses, so an answer that changes between
- * the check and the connection (DNS rebinding) never reaches a refused address.
+ * the check and the connection (DNS rebinding) never reaches a refused address. Webhooks and log streams use it.
  */
-final class Egress {
+public final class Egress {
 
     /** Why the URL may not be used, or the addresses it may be reached at. */
-    sealed interface Checked {
+    public sealed interface Checked {
     }
 
-    record Allowed(URI uri, List<InetAddress> addresses) implements Checked {
+    public record Allowed(URI uri, List<InetAddress> addresses) implements Checked {
     }
 
     /** @param lookupFailed true when the name did not resolve (which may pass: it is retried) */
-    record Refused(String reason, boolean lookupFailed) implements Checked {
+    public record Refused(String reason, boolean lookupFailed) implements Checked {
     }
 
     private final EgressGuard guard;
     private final AddressLookup lookup;
 
-    Egress(EgressGuard guard, AddressLookup lookup) {
+    public Egress(EgressGuard guard, AddressLookup lookup) {
         this.guard = guard;
         this.lookup = lookup;
     }
 
-    Checked check(String url) {
+    public Checked check(String url) {
         URI uri;
         try {
             uri = new URI(url);

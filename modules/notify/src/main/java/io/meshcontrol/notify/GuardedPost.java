@@ -26,14 +26,14 @@ import javax.net.ssl.SSLSocketFactory;
  * sends the URL's host in {@code Host} (and, for https, in SNI and the certificate check). Only the status line is
  * read; redirects are answers like any other and never followed. The whole exchange has {@link #TIMEOUT}.
  */
-final class GuardedPost {
+public final class GuardedPost {
 
     /** The spec's wait for a response. */
-    static final Duration TIMEOUT = Duration.ofSeconds(15);
+    public static final Duration TIMEOUT = Duration.ofSeconds(15);
     private static final int MAX_STATUS_LINE = 8192;
 
     /** What the receiver said: a status, or why none came. */
-    record Answer(int status, String error) {
+    public record Answer(int status, String error) {
         static Answer failed(String error) {
             return new Answer(0, error);
         }
@@ -43,13 +43,13 @@ final class GuardedPost {
     private final SSLSocketFactory tls;
     private final Duration timeout;
 
-    GuardedPost(ScheduledExecutorService timer, SSLSocketFactory tls, Duration timeout) {
+    public GuardedPost(ScheduledExecutorService timer, SSLSocketFactory tls, Duration timeout) {
         this.timer = timer;
         this.tls = tls;
         this.timeout = timeout;
     }
 
-    Answer post(Egress.Allowed target, Map<String, String> headers, byte[] body) {
+    public Answer post(Egress.Allowed target, Map<String, String> headers, byte[] body) {
         URI uri = target.uri();
         boolean https = uri.getScheme().equalsIgnoreCase("https");
         int port = uri.getPort() > 0 ? uri.getPort() : https ? 443 : 80;
@@ -95,7 +95,7 @@ final class GuardedPost {
         boolean defaultPort = port == (https ? 443 : 80);
         StringBuilder head = new StringBuilder("POST ").append(target).append(" HTTP/1.1\r\n")
                 .append("Host: ").append(uri.getHost()).append(defaultPort ? "" : ":" + port).append("\r\n")
-                .append("User-Agent: svc-webhooks\r\n")
+                .append("User-Agent: svc\r\n")
                 .append("Content-Length: ").append(length).append("\r\n")
                 .append("Connection: close\r\n");
         headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));

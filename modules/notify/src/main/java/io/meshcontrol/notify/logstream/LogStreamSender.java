@@ -3,18 +3,19 @@ package io.meshcontrol.notify.logstream;
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.model.DerpSettings;
 import io.meshcontrol.core.state.LogStreams;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.security.NoSuchAlgorithmException;
+import io.meshcontrol.notify.AddressLookup;
+import io.meshcontrol.notify.Egress;
+import io.meshcontrol.notify.GuardedPost;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Delivers the audit log to the configured log stream: batches of up to {@link #BATCH} entries, read after the
@@ -25,12 +26,6 @@ import javax.net.ssl.SSLContext;
  */
 public final class LogStreamSender implements AutoCloseable {
 
-    /** Resolves host names for the egress check; the system resolver in production, a fixed table in tests. */
-    @FunctionalInterface
-    public interface Resolver {
-        InetAddress[] resolve(String host) throws UnknownHostException;
-    }
-
     static final int BATCH = 500;
     /** Waits after the first, second and third failure in a row; later failures wait as long as the third. */
     static final List<Duration> RETRY_AFTER = List.of(Duration.ofSeconds(2), Duration.ofSeconds(10),
@@ -40,15 +35,20 @@ public final class LogStreamSender implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(LogStreamSender.class.getName());
 
     private final LogStreams streams;
+    private final Egress egress;
+    private final ScheduledExecutorService timer;
     private final GuardedPost post;
     private final Clock clock;
     private int failures;
     private Instant nextAttempt = Instant.MIN;
     private volatile Thread thread;
 
-    public LogStreamSender(LogStreams streams, EgressGuard guard, Resolver resolver, Clock clock) {
+    /** @param lookup resolves destination host names for the egress check (the system resolver in production) */
+    public LogStreamSender(LogStreams streams, EgressGuard guard, AddressLookup lookup, Clock clock) {
         this.streams = streams;
-        this.post = new GuardedPost(guard, resolver, defaultTls());
+        this.egress = new Egress(guard, lookup);
+        this.timer = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("log-stream-timer").factory());
+        this.post = new GuardedPost(timer, (SSLSocketFactory) SSLSocketFactory.getDefault(), GuardedPost.TIMEOUT);
         this.clock = clock;
     }
 
@@ -81,11 +81,15 @@ public final class LogStreamSender implements AutoCloseable {
         for (Optional<LogStreams.Batch> batch = streams.pending(BATCH); batch.isPresent();
                 batch = streams.pending(BATCH)) {
             LogRequest request = DestinationFormats.of(batch.get().stream(), batch.get().entries());
+            Optional<String> failure;
             try {
-                post.post(batch.get().stream().url(), request);
-            } catch (IOException | RuntimeException e) {
+                failure = post(batch.get().stream().url(), request);
+            } catch (RuntimeException e) {
+                failure = Optional.of(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+            }
+            if (failure.isPresent()) {
                 String error = "posting to " + DerpSettings.redactedUrl(batch.get().stream().url()) + " failed: "
-                        + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+                        + failure.get();
                 streams.failed(batch.get(), error);
                 nextAttempt = clock.instant().plus(RETRY_AFTER.get(Math.min(failures, RETRY_AFTER.size() - 1)));
                 failures++;
@@ -111,13 +115,29 @@ public final class LogStreamSender implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        timer.shutdownNow();
     }
 
-    private static SSLContext defaultTls() {
-        try {
-            return SSLContext.getDefault();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("no default TLS context", e);
+    /**
+     * Posts to the address the egress guard checked (the webhooks' {@link Egress} and {@link GuardedPost}); any answer
+     * but 2xx is a failure, a redirect included (never followed).
+     *
+     * @return why it failed, or empty when the destination took it
+     */
+    private Optional<String> post(String url, LogRequest request) {
+        Egress.Checked checked = egress.check(url);
+        if (checked instanceof Egress.Refused refused) {
+            return Optional.of("the destination is refused: " + refused.reason());
         }
+        GuardedPost.Answer answer = post.post((Egress.Allowed) checked, request.headers(), request.body());
+        if (answer.error() != null) {
+            return Optional.of(answer.error());
+        }
+        int status = answer.status();
+        if (status >= 200 && status <= 299) {
+            return Optional.empty();
+        }
+        return Optional.of("the destination answered " + status
+                + (status >= 300 && status < 400 ? " (a redirect, which is not followed)" : ""));
     }
 }
