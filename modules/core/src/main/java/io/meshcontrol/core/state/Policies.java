@@ -4,6 +4,7 @@ import io.meshcontrol.core.Limits;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.event.MeshEvent;
+import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyChecks;
 import io.meshcontrol.core.policy.PolicyException;
@@ -280,8 +281,13 @@ public final class Policies {
         if (text.equals(current.policy().text())) {
             return;
         }
-        putInForce(new Current(policy, etag(text)));
-        feed.publish(new MeshEvent.PolicyUpdated(clock.instant(), FILE_ACTOR));
+        Current next = new Current(policy, etag(text));
+        Instant now = clock.instant();
+        // Whoever edited the file is unknown: the entry names the file as the actor and the file as the target.
+        jdbi.useTransaction(h -> audit.append(h, new AuditEntry(0, now, FILE_ACTOR, "", "policy.reload",
+                file.toString(), AuditDetails.of().change("etag", current.etag(), next.etag()).map())));
+        putInForce(next);
+        feed.publish(new MeshEvent.PolicyUpdated(now, FILE_ACTOR));
         approvals.approveAllowedRoutes();
     }
 

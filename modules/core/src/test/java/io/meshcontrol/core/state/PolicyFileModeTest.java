@@ -78,6 +78,12 @@ class PolicyFileModeTest {
         assertEquals(SECOND, net.network.policies().policy().text());
         assertTrue(net.network.policies().policy().definesTag("tag:db"));
         assertEquals(1, events.size(), "one policyUpdate per applied change");
+        var reloads = net.network.auditLog().recent("policy.reload", 10);
+        assertEquals(2, reloads.size(), "taking the file at start and the applied change; the bad file left none: "
+                + reloads);
+        assertEquals(Policies.FILE_ACTOR, reloads.getFirst().actor());
+        assertEquals(file.toString(), reloads.getFirst().target());
+        assertTrue(reloads.getFirst().details().containsKey("newEtag"), reloads.getFirst().details().toString());
     }
 
     @Test
