@@ -94,10 +94,22 @@ final class MailCourier implements Courier {
             }
             return Outcome.delivered(SENT);
         } catch (SendFailedException e) {
-            return Outcome.fail(0, "the mail server refused it: " + e.getMessage());
+            return Outcome.fail(0, "the mail server refused it: " + replies(e));
         } catch (MessagingException e) {
-            return Outcome.fail(0, "the mail server refused the message: " + e.getMessage());
+            return Outcome.fail(0, "the mail server refused the message: " + replies(e));
         }
+    }
+
+    /** What the server said: Jakarta Mail puts its replies ("550 ...") in the chain of nested exceptions. */
+    private static String replies(MessagingException e) {
+        Set<String> said = new LinkedHashSet<>();
+        for (Exception next = e; next != null;
+                next = next instanceof MessagingException m ? m.getNextException() : null) {
+            if (next.getMessage() != null && !next.getMessage().isBlank()) {
+                said.add(next.getMessage().strip());
+            }
+        }
+        return said.isEmpty() ? e.getClass().getSimpleName() : String.join("; ", said);
     }
 
     private Properties properties() {

@@ -2,7 +2,9 @@ package io.meshcontrol.notify;
 
 import static io.meshcontrol.notify.WebhookReceiver.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
@@ -26,7 +28,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** E-mail endpoints against GreenMail, a real SMTP server, in the setups the spec's e-mail rules are about. */
+/**
+ * E-mail endpoints against real SMTP servers, in the setups the spec's e-mail rules are about: GreenMail, and Exim
+ * ({@link EximServer}) where a server must offer only CRAM-MD5 or refuse a sender, a recipient or a message.
+ */
 class MailDeliveryTest {
 
     @TempDir
@@ -148,6 +153,64 @@ class MailDeliveryTest {
     }
 
     @Test
+    void cramMd5SignsInAtARealServerThatOffersNothingElse() throws Exception {
+        assumeTrue(EximServer.available(), "needs Exim (scripts/install-test-packages.sh) and root");
+        try (EximServer exim = EximServer.start()) {
+            net = new TestNetwork(folder);
+            notifications = notificationsTo(exim.port(), MeshConfig.Smtp.Encryption.NONE);
+            String id = endpoint("ops@example.com");
+            net.network.webhooks().test(net.admin, id);
+            await("the delivery", () -> history(id).size() == 1);
+            WebhookDelivery delivery = history(id).getFirst();
+            assertNull(delivery.error(), delivery.toString());
+            assertEquals(MailCourier.SENT, delivery.status());
+            assertTrue(exim.mailbox().contains("Subject: example.com: This is a test event"), exim.mailbox());
+        }
+    }
+
+    @Test
+    void aRecipientOrAMessageTheServerRefusesIsFinal() throws Exception {
+        assumeTrue(EximServer.available(), "needs Exim (scripts/install-test-packages.sh) and root");
+        try (EximServer exim = EximServer.start()) {
+            net = new TestNetwork(folder);
+            notifications = notificationsTo(exim.port(), MeshConfig.Smtp.Encryption.NONE);
+            String recipient = endpoint("refused@example.com");
+            net.network.webhooks().test(net.admin, recipient);
+            await("the refused recipient", () -> history(recipient).size() == 1);
+            assertFinalRefusal(recipient);
+
+            String message = endpoint("ops@example.com");
+            net.user("refuse-this", Role.MEMBER); // the server refuses a body that names this user
+            await("the refused message", () -> history(message).size() == 1);
+            assertFinalRefusal(message);
+            assertEquals("", exim.mailbox(), "nothing was delivered");
+        }
+    }
+
+    @Test
+    void aSenderTheServerRefusesIsFinal() throws Exception {
+        assumeTrue(EximServer.available(), "needs Exim (scripts/install-test-packages.sh) and root");
+        try (EximServer exim = EximServer.start()) {
+            net = new TestNetwork(folder);
+            notifications = notificationsTo(exim.port(), MeshConfig.Smtp.Encryption.NONE, EximServer.REFUSED_SENDER);
+            String id = endpoint("ops@example.com");
+            net.network.webhooks().test(net.admin, id);
+            await("the refused sender", () -> history(id).size() == 1);
+            assertFinalRefusal(id);
+        }
+    }
+
+    /** Finished after one attempt, with the server's refusal: no retry is pending. */
+    private void assertFinalRefusal(String id) {
+        WebhookDelivery delivery = history(id).getFirst();
+        assertEquals(1, delivery.attempts(), delivery.toString());
+        assertTrue(delivery.error() != null && delivery.error().startsWith("the mail server refused"),
+                delivery.toString());
+        assertTrue(delivery.error().contains("550"), delivery.toString());
+        assertTrue(net.network.webhooks().pending(id).isEmpty(), "no retry is pending");
+    }
+
+    @Test
     void aListThatResolvesToNobodyFailsWithoutRetry() {
         start(ServerSetup.SMTP, MeshConfig.Smtp.Encryption.NONE, 0);
         String id = endpoint("approvers");
@@ -158,8 +221,12 @@ class MailDeliveryTest {
     }
 
     private Notifications notificationsTo(int port, MeshConfig.Smtp.Encryption encryption) {
+        return notificationsTo(port, encryption, "mesh@example.com");
+    }
+
+    private Notifications notificationsTo(int port, MeshConfig.Smtp.Encryption encryption, String from) {
         MeshConfig.Smtp smtp = new MeshConfig.Smtp(Optional.of("127.0.0.1"), port, Optional.of("mesh"),
-                Optional.of("secret"), "mesh@example.com", encryption);
+                Optional.of("secret"), from, encryption);
         return Notifications.start(net.network, new Notifications.Settings(Tailnet.of("example.com",
                 "https://mesh.example.com"), new EgressGuard(false, true), WebhookDeliveryTest::literal, smtp,
                 Duration.ofSeconds(5), (SSLSocketFactory) SSLSocketFactory.getDefault(), new Properties()), net.clock);
