@@ -30,6 +30,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RoutesTest {
 
     private static final Duration SOON = Duration.ofSeconds(30);
+    /** A client reports a new home region after its next relay measurement, which may take a netcheck round. */
+    private static final Duration STEERING = Duration.ofSeconds(90);
+    private static final int EMBEDDED_REGION = 999;
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @RegisterExtension
@@ -150,6 +153,35 @@ class RoutesTest {
         assertTrue(serves(after, "r2", "10.99.0.0/16") && !serves(after, "r1", "10.99.0.0/16"),
                 "r1 is back but r2 keeps the route: no flap back");
         assertEquals(List.of(), network.view("r1").routes().serving());
+    }
+
+    @ParameterizedTest(name = "tailscale {0}")
+    @MethodSource("versions")
+    void aClientIsSteeredToTheRouterInItsHomeRegionAndAgainWhenItMoves(ClientVersion version) throws Exception {
+        // Two relay regions: the vendor's derper (900, from the map file) and the embedded relay (999). On loopback
+        // both measure the same, so each node's home region is set with the client's own debug switch. Probes are
+        // off: health is the failover test's subject, and 1.80 clients answer them at server_url's host, not ours here.
+        String key = start(java.util.Map.of("derp.server.enabled", "true", "node.routes.ha_probe_interval", "0s"));
+        TailscaleNode r1 = up(version, "r1", key, "--advertise-routes=10.77.0.0/16");
+        TailscaleNode r2 = up(version, "r2", key, "--advertise-routes=10.77.0.0/16");
+        TailscaleNode client = up(version, "c", key);
+        home(r1, EMBEDDED_REGION);
+        home(r2, Derper.REGION_ID);
+        home(client, Derper.REGION_ID);
+        svc("nodes", "approve-routes", "--identifier", "r1", "--routes", "10.77.0.0/16");
+        svc("nodes", "approve-routes", "--identifier", "r2", "--routes", "10.77.0.0/16");
+
+        // r1 has the lowest id: the tailnet-wide primary. The client's region has r2, so the client is sent there.
+        client.awaitStatus("c, homed in region 900, routed through r2",
+                s -> serves(s, "r2", "10.77.0.0/16") && !serves(s, "r1", "10.77.0.0/16"), STEERING);
+        home(client, EMBEDDED_REGION);
+        client.awaitStatus("c, now homed in region 999, routed through r1",
+                s -> serves(s, "r1", "10.77.0.0/16") && !serves(s, "r2", "10.77.0.0/16"), STEERING);
+    }
+
+    /** Makes {@code region} the node's home relay region (while it is reachable): the client reports it to control. */
+    private static void home(TailscaleNode node, int region) {
+        node.cli("debug", "force-prefer-derp", Integer.toString(region)).requireOk();
     }
 
     @ParameterizedTest(name = "tailscale {0}")
