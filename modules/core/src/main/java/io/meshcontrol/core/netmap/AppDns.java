@@ -70,8 +70,8 @@ public final class AppDns {
             List<DNSResolver> resolvers = new ArrayList<>();
             for (Connector connector : connectors) {
                 Node node = connector.entry().node();
-                if (connector.apps().contains(app) && node.id() != self.id() && self.authorized() && node.authorized()
-                        && in.access().sees(self, node) && !apps.sharesPublicAddress(self, node)) {
+                if (connector.apps().contains(app) && MapSessionState.isVisible(self, node, in.access())
+                        && !apps.sharesPublicAddress(self, node)) {
                     resolvers.add(DNSResolver.at(connector.dnsUrl()));
                 }
             }

@@ -517,7 +517,8 @@ public final class MapSessionState {
         return node.keyExpiry() != null && node.keyExpiry().isAfter(syncedAt) && !now.isBefore(node.keyExpiry());
     }
 
-    private static boolean isVisible(Node self, Node peer, AccessRules access) {
+    /** Whether {@code self} has {@code peer} among its peers: both admitted (approved, not suspended), policy allowing. */
+    static boolean isVisible(Node self, Node peer, AccessRules access) {
         return self.admitted() && peer.admitted() && peer.id() != self.id() && access.sees(self, peer);
     }
 

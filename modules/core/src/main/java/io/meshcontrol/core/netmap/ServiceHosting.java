@@ -33,7 +33,7 @@ public record ServiceHosting(List<VipService> services) {
 
     /** The services {@code node} hosts, in the order given. */
     List<VipService> hostedBy(Node node) {
-        if (services.isEmpty() || node.tags().isEmpty() || !node.authorized()) {
+        if (services.isEmpty() || node.tags().isEmpty() || !node.admitted()) {
             return List.of();
         }
         return services.stream().filter(s -> s.tags().stream().anyMatch(node.tags()::contains)).toList();

@@ -30,11 +30,11 @@ public record ExitNodeSteering(Map<Long, Integer> marked) {
         marked = Map.copyOf(new TreeMap<>(marked));
     }
 
-    /** The steering the marks of these nodes give; marks of nodes waiting for approval count for nothing. */
+    /** The steering the marks of these nodes give; marks of nodes waiting for approval or suspended count for nothing. */
     public static ExitNodeSteering of(Collection<Node> nodes) {
         Map<Long, Integer> marked = new TreeMap<>();
         for (Node node : nodes) {
-            if (node.isGlobalExitNode() && node.authorized()) {
+            if (node.isGlobalExitNode() && node.admitted()) {
                 marked.put(node.id(), node.globalExitPriority());
             }
         }
@@ -61,7 +61,7 @@ public record ExitNodeSteering(Map<Long, Integer> marked) {
      * approved) carries it, unless some node is marked: then only the marked ones do.
      */
     public boolean suggests(Node peer) {
-        boolean exitNode = peer.authorized() && peer.activeRoutes().stream().anyMatch(RoutePrefixes::isExit);
+        boolean exitNode = peer.admitted() && peer.activeRoutes().stream().anyMatch(RoutePrefixes::isExit);
         return exitNode && (marked.isEmpty() || marked.containsKey(peer.id()));
     }
 

@@ -151,6 +151,17 @@ class AppConnectorMapTest {
     }
 
     @Test
+    void aSuspendedConnectorIsNobodysResolverUntilItIsUnsuspended() {
+        app("github", List.of("github.com"), List.of("*"), List.of());
+        Node connector = connector("c", "tag:connector", 41555, "203.0.113.1:41641");
+        Node laptop = laptop("198.51.100.1:41641");
+        network.nodes().suspend(net.admin, connector.id());
+        assertNull(resolvers(mapOf(laptop), "github.com"), "a suspended node is no one's peer, so no one's resolver");
+        network.nodes().unsuspend(net.admin, connector.id());
+        assertEquals(List.of(url(connector, 41555)), resolvers(mapOf(laptop), "github.com"));
+    }
+
+    @Test
     void theConnectorsFilterLetsAPeerReachTheInternetThroughItOnlyWhenThePolicyDoes() {
         app("github", List.of("github.com"), List.of("*"), List.of());
         Node laptop = laptop("198.51.100.1:41641");

@@ -83,6 +83,13 @@ class ServiceHostingTest {
     }
 
     @Test
+    void aSuspendedHostHostsNothingUntilItIsUnsuspended() {
+        Node suspended = network.nodes().suspend(admin, host.id());
+        assertEquals(List.of(), hosting().hostedBy(suspended));
+        assertEquals(List.of(web), hosting().hostedBy(network.nodes().unsuspend(admin, host.id())));
+    }
+
+    @Test
     void theHostsFilterAdmitsTheServiceAddressesOnThePortsItAdmitsForItself() {
         List<FilterRule> filter = new MapSessionState(host.id(), 142).initial(inputs(hosting())).packetFilter();
         List<NetPortRange> dsts = filter.stream().flatMap(rule -> rule.dstPorts().stream()).toList();

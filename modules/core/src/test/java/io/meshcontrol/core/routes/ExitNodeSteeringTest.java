@@ -59,6 +59,15 @@ class ExitNodeSteeringTest {
     }
 
     @Test
+    void aSuspendedExitNodeIsNeitherSuggestedNorCountedAsMarked() {
+        Node suspended = EXIT_A.withGlobalExitPriority(5).withSuspended(true);
+        ExitNodeSteering steering = ExitNodeSteering.of(List.of(suspended, EXIT_B));
+        assertEquals(ExitNodeSteering.NONE, steering);
+        assertFalse(steering.suggests(suspended));
+        assertTrue(steering.suggests(EXIT_B));
+    }
+
+    @Test
     void aMarkChangesHowOtherExitNodesAreSeen() {
         ExitNodeSteering before = ExitNodeSteering.of(List.of(EXIT_A, EXIT_B));
         ExitNodeSteering after = ExitNodeSteering.of(List.of(EXIT_A.withGlobalExitPriority(3), EXIT_B));
