@@ -111,6 +111,7 @@ var modelled = map[string]any{
 	"DisplayMessageAction":     tailcfg.DisplayMessageAction{},
 	"SSHEventNotifyRequest":    tailcfg.SSHEventNotifyRequest{},
 	"SSHRecordingAttempt":      tailcfg.SSHRecordingAttempt{},
+	"SetDNSRequest":            tailcfg.SetDNSRequest{},
 }
 
 // jsonNames returns the JSON object keys encoding/json uses for a struct type, in field order.

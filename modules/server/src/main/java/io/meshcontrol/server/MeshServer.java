@@ -9,6 +9,7 @@ import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.wire.SSHEventNotifyRequest;
+import io.meshcontrol.core.wire.SetDNSRequest;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.netmap.MapContext;
@@ -23,6 +24,7 @@ import io.meshcontrol.server.control.MapContexts;
 import io.meshcontrol.server.control.MapEndpoint;
 import io.meshcontrol.server.control.ProbeAnswerEndpoint;
 import io.meshcontrol.server.control.RegisterEndpoint;
+import io.meshcontrol.server.control.SetDnsEndpoint;
 import io.meshcontrol.server.control.MachineRoutes;
 import io.meshcontrol.server.control.SshRecordingFailureEndpoint;
 import io.meshcontrol.server.docs.DocsRoutes;
@@ -42,6 +44,7 @@ import io.meshcontrol.server.metrics.MetricsListener;
 import io.meshcontrol.server.metrics.MapMetrics;
 import io.meshcontrol.server.metrics.RelayMetrics;
 import io.meshcontrol.server.metrics.RoutesPage;
+import io.meshcontrol.server.nodecerts.ChallengeRecords;
 import io.meshcontrol.server.relay.EmbeddedRelay;
 import io.meshcontrol.server.relay.RelayRuntime;
 import io.meshcontrol.server.relay.VerifyRoute;
@@ -199,7 +202,8 @@ public final class MeshServer implements AutoCloseable {
                 settings.baseDomain(), MapContexts.dns(network.dns().current(), settings.baseDomain(),
                         settings.control().extraRecords()),
                 new DERPMap(null, Map.of(), false), new ServiceHosting(network.vipServices().current()), null,
-                settings.control().dialPlan(), null).withApps(network.apps().current()));
+                settings.control().dialPlan(), null, settings.httpsCertificates().enabled())
+                .withApps(network.apps().current()));
         network.vipServices().onChange(services -> {
             mapContext.updateAndGet(context -> context.withServices(new ServiceHosting(services)));
             network.snapshots().mapContextChanged();
@@ -227,7 +231,9 @@ public final class MeshServer implements AutoCloseable {
                 .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
                 .add("POST", "/machine/map", new MapEndpoint(network, mapSessions))
                 .add("POST", SSHEventNotifyRequest.NOTIFY_PATH, new SshRecordingFailureEndpoint(network.nodes()))
-                .add("HEAD", RouterProbes.ANSWER_PATH, new ProbeAnswerEndpoint(network, probes));
+                .add("HEAD", RouterProbes.ANSWER_PATH, new ProbeAnswerEndpoint(network, probes))
+                .add("POST", SetDNSRequest.PATH, new SetDnsEndpoint(network, mapContext::get, ChallengeRecords.from(
+                        settings.httpsCertificates(), settings.baseDomain(), clock, housekeeping), clock));
         var updates = settings.control().clientUpdates();
         if (updates.check()) {
             new ClientReleases(updates.url(), settings.derpMaps().egress(), settings.derpMaps().resolver())

@@ -35,6 +35,8 @@ import java.util.Optional;
  * @param funnel whether nodes the policy gives the {@code funnel} attribute get it ({@code funnel.enabled})
  * @param recordingFailuresReported whether nodes report failed SSH recordings ({@code ssh_recording.notify_failures})
  * @param branding the name and logo on the registration and login pages ({@code branding.*})
+ * @param httpsCertificates certificates for nodes' names and the DNS provider of their challenges
+ *                          ({@code https_certificates.*})
  */
 public record ServerSettings(
         String listenHost,
@@ -56,7 +58,8 @@ public record ServerSettings(
         boolean debugNodeApi,
         boolean funnel,
         boolean recordingFailuresReported,
-        Branding branding) {
+        Branding branding,
+        MeshConfig.HttpsCertificates httpsCertificates) {
 
     /**
      * Where the DERP map comes from besides the embedded relay: the defaults of the
@@ -165,6 +168,6 @@ public record ServerSettings(
                 DerpMaps.from(config, launch.resolver()), config.oidc(), config.tls(),
                 DebugAccess.fromEnvironment(launch.environment()), config.debug().nodeApiEnabled(),
                 config.funnel().enabled(), config.sshRecording().notifyFailures(),
-                Branding.of(config.branding().title(), config.branding().logoPath()));
+                Branding.of(config.branding().title(), config.branding().logoPath()), config.httpsCertificates());
     }
 }

@@ -147,6 +147,18 @@ final class Checks {
                 .map(text -> "must be a domain name without a trailing dot (got " + Quote.of(text) + ")");
     }
 
+    /** Base64 text (a TSIG secret), or unset. */
+    static ConfigKey.Check base64() {
+        return value -> text(value).flatMap(text -> {
+            try {
+                return java.util.Base64.getDecoder().decode(text).length == 0
+                        ? Optional.of("must not be empty") : Optional.<String>empty();
+            } catch (IllegalArgumentException e) {
+                return Optional.of("must be base64 (" + e.getMessage() + ")");
+            }
+        });
+    }
+
     /** Every element is a domain name. */
     static ConfigKey.Check domains() {
         return value -> eachOf(value, text -> DOMAIN.matcher(text).matches()

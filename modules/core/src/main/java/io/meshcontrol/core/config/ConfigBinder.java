@@ -136,7 +136,20 @@ final class ConfigBinder {
                         v.bool("egress.deny_private_targets"),
                         v.bool("egress.allow_loopback_targets")),
                 new MeshConfig.SshRecording(v.bool("ssh_recording.notify_failures")),
-                new MeshConfig.HttpsCertificates(v.bool("https_certificates.enabled")),
+                new MeshConfig.HttpsCertificates(
+                        v.bool("https_certificates.enabled"),
+                        v.choice("https_certificates.dns_provider", MeshConfig.HttpsCertificates.Provider.class),
+                        v.duration("https_certificates.record_lifetime"),
+                        new MeshConfig.Rfc2136(
+                                v.optional("https_certificates.rfc2136.server"),
+                                v.string("https_certificates.rfc2136.zone"),
+                                v.string("https_certificates.rfc2136.tsig_key_name"),
+                                v.choice("https_certificates.rfc2136.tsig_algorithm", MeshConfig.Rfc2136.Algorithm.class),
+                                v.optional("https_certificates.rfc2136.tsig_secret"),
+                                v.duration("https_certificates.rfc2136.timeout")),
+                        new MeshConfig.DnsCommand(
+                                optionalPath("https_certificates.command.path"),
+                                v.duration("https_certificates.command.timeout"))),
                 new MeshConfig.Funnel(v.bool("funnel.enabled")),
                 new MeshConfig.Branding(
                         v.string("branding.title"),

@@ -201,8 +201,33 @@ public final class ConfigSchema {
 
             bool("ssh_recording.notify_failures", true,
                     "Have nodes report failed SSH session recordings (sshRecordingFailed events)."),
-            bool("https_certificates.enabled", false, "Let nodes obtain TLS certificates for their MagicDNS names.")
-                    .notYet(Support.NOT_YET),
+            bool("https_certificates.enabled", false,
+                    "Let nodes obtain TLS certificates for their MagicDNS names (tailscale cert); needs dns.magic_dns."),
+            choice("https_certificates.dns_provider", MeshConfig.HttpsCertificates.Provider.class,
+                    MeshConfig.HttpsCertificates.Provider.NONE,
+                    "How nodes' ACME challenge TXT records are published (docs/certificates.md)."),
+            duration("https_certificates.record_lifetime", Duration.ofMinutes(10),
+                    "How long a challenge record stays published before it is removed.")
+                    .withCheck(Checks.atLeast(Duration.ofSeconds(30))),
+            optionalString("https_certificates.rfc2136.server", null,
+                    "host:port of the primary DNS server that takes the dynamic updates (TCP).")
+                    .withCheck(Checks.hostPort()),
+            string("https_certificates.rfc2136.zone", "",
+                    "Zone the records are updated in; empty: dns.base_domain.").withCheck(Checks.domainOrEmpty()),
+            string("https_certificates.rfc2136.tsig_key_name", "", "Name of the TSIG key the updates are signed with.")
+                    .withCheck(Checks.domainOrEmpty()),
+            choice("https_certificates.rfc2136.tsig_algorithm", MeshConfig.Rfc2136.Algorithm.class,
+                    MeshConfig.Rfc2136.Algorithm.HMAC_SHA256, "Algorithm of the TSIG key."),
+            optionalString("https_certificates.rfc2136.tsig_secret", null, "The TSIG key's secret, base64.")
+                    .withCheck(Checks.base64()),
+            duration("https_certificates.rfc2136.timeout", Duration.ofSeconds(10),
+                    "How long an update may take before the node is told it failed.")
+                    .withCheck(Checks.atLeast(Duration.ofSeconds(1))),
+            optionalPath("https_certificates.command.path", null,
+                    "Program run as: <path> present|cleanup <record name> <value>; exit 0 once done."),
+            duration("https_certificates.command.timeout", Duration.ofSeconds(60),
+                    "How long the program may run before it is killed and the node told it failed.")
+                    .withCheck(Checks.atLeast(Duration.ofSeconds(1))),
             bool("funnel.enabled", false,
                     "Give nodes the policy's funnel attribute (Funnel); false takes it out of every node's capabilities."),
 

@@ -27,6 +27,7 @@ final class ConfigValidator {
         validator.dns();
         validator.oidc();
         validator.smtp();
+        validator.httpsCertificates();
         return List.copyOf(validator.problems);
     }
 
@@ -101,6 +102,41 @@ final class ConfigValidator {
         }
         if (v.optional("notifications.smtp.password").isPresent() && v.optional("notifications.smtp.username").isEmpty()) {
             report("notifications.smtp.username", "must be set when notifications.smtp.password is set");
+        }
+    }
+
+    private void httpsCertificates() {
+        var provider = v.choice("https_certificates.dns_provider", MeshConfig.HttpsCertificates.Provider.class);
+        if (v.bool("https_certificates.enabled")) {
+            if (!v.bool("dns.magic_dns")) {
+                report("https_certificates.enabled", "needs dns.magic_dns: certificates are for the MagicDNS names of nodes");
+            }
+            if (provider == MeshConfig.HttpsCertificates.Provider.NONE) {
+                report("https_certificates.dns_provider", "must be rfc2136 or command while https_certificates.enabled "
+                        + "is true: nodes prove their names with DNS records");
+            }
+        }
+        if (provider == MeshConfig.HttpsCertificates.Provider.RFC2136) {
+            for (String key : List.of("server", "tsig_secret")) {
+                String path = "https_certificates.rfc2136." + key;
+                if (v.optional(path).filter(text -> !text.isEmpty()).isEmpty()) {
+                    report(path, "must be set when https_certificates.dns_provider is rfc2136");
+                }
+            }
+            String zone = v.string("https_certificates.rfc2136.zone").toLowerCase(Locale.ROOT);
+            String baseDomain = v.string("dns.base_domain").toLowerCase(Locale.ROOT);
+            if (!zone.isEmpty() && !baseDomain.equals(zone) && !baseDomain.endsWith("." + zone)) {
+                report("https_certificates.rfc2136.zone", "must be dns.base_domain (" + baseDomain
+                        + ") or a domain it is under: the names of nodes are in it (got \"" + zone + "\")");
+            }
+            if (v.string("https_certificates.rfc2136.tsig_key_name").isEmpty()) {
+                report("https_certificates.rfc2136.tsig_key_name",
+                        "must be set when https_certificates.dns_provider is rfc2136: updates are signed with TSIG");
+            }
+        }
+        if (provider == MeshConfig.HttpsCertificates.Provider.COMMAND
+                && v.optional("https_certificates.command.path").isEmpty()) {
+            report("https_certificates.command.path", "must be set when https_certificates.dns_provider is command");
         }
     }
 

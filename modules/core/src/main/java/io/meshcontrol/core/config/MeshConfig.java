@@ -314,7 +314,58 @@ public record MeshConfig(
     public record SshRecording(boolean notifyFailures) {
     }
 
-    public record HttpsCertificates(boolean enabled) {
+    /**
+     * TLS certificates for nodes' MagicDNS names ({@code tailscale cert}): the names go into each node's map as
+     * {@code CertDomains}, and the ACME DNS-01 records nodes ask for at {@code /machine/set-dns} are published
+     * through {@code dnsProvider}. See docs/certificates.md.
+     *
+     * @param recordLifetime how long a published record stays before it is removed
+     */
+    public record HttpsCertificates(boolean enabled, Provider dnsProvider, Duration recordLifetime, Rfc2136 rfc2136,
+                                    DnsCommand command) {
+        public enum Provider implements ConfigChoice {
+            NONE, RFC2136, COMMAND;
+
+            @Override
+            public String configName() {
+                return name().toLowerCase(Locale.ROOT);
+            }
+        }
+    }
+
+    /**
+     * RFC 2136 dynamic updates, signed with TSIG.
+     *
+     * @param server host:port of the primary server
+     * @param zone the zone updated; empty means {@code dns.base_domain}
+     * @param tsigSecret base64
+     */
+    public record Rfc2136(Optional<String> server, String zone, String tsigKeyName, Algorithm tsigAlgorithm,
+                          Optional<String> tsigSecret, Duration timeout) {
+        public enum Algorithm implements ConfigChoice {
+            HMAC_SHA256("hmac-sha256"), HMAC_SHA512("hmac-sha512");
+
+            private final String configName;
+
+            Algorithm(String configName) {
+                this.configName = configName;
+            }
+
+            @Override
+            public String configName() {
+                return configName;
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "Rfc2136[server=" + server + ", zone=" + zone + ", tsigKeyName=" + tsigKeyName + ", tsigAlgorithm="
+                    + tsigAlgorithm + ", tsigSecret=" + tsigSecret.map(s -> REDACTED) + ", timeout=" + timeout + "]";
+        }
+    }
+
+    /** A program that publishes and removes records: {@code <path> present|cleanup <name> <value>}. */
+    public record DnsCommand(Optional<Path> path, Duration timeout) {
     }
 
     public record Funnel(boolean enabled) {

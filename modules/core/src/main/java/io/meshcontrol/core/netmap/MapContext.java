@@ -21,9 +21,12 @@ import java.util.Map;
  * @param dialPlan how clients should dial this server next time ({@code control_dial_plan}), or null for no plan
  * @param latestClientVersion the latest stable client release ("1.90.9") from {@code client_updates}, or null while
  *                            it is not known (lookups off, or none succeeded yet)
+ * @param httpsCertificates whether nodes may get certificates for their names ({@code https_certificates}, see
+ *                          {@link CertDomains})
  */
 public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap,
-                         ServiceHosting services, AppDns apps, ControlDialPlan dialPlan, String latestClientVersion) {
+                         ServiceHosting services, AppDns apps, ControlDialPlan dialPlan, String latestClientVersion,
+                         boolean httpsCertificates) {
 
     public MapContext {
         services = services == null ? ServiceHosting.NONE : services;
@@ -32,7 +35,7 @@ public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfi
 
     /** A context without services, apps, a dial plan or a known client release. */
     public MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap) {
-        this(tailnetId, baseDomain, dnsConfig, derpMap, ServiceHosting.NONE, AppDns.NONE, null, null);
+        this(tailnetId, baseDomain, dnsConfig, derpMap, ServiceHosting.NONE, AppDns.NONE, null, null, false);
     }
 
     /**
@@ -44,29 +47,38 @@ public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfi
     private static final String PIN_PREFIX = "sha256-raw:";
 
     public MapContext withDnsConfig(DNSConfig dns) {
-        return new MapContext(tailnetId, baseDomain, dns, derpMap, services, apps, dialPlan, latestClientVersion);
+        return new MapContext(tailnetId, baseDomain, dns, derpMap, services, apps, dialPlan, latestClientVersion,
+                httpsCertificates);
     }
 
     public MapContext withDerpMap(DERPMap map) {
-        return new MapContext(tailnetId, baseDomain, dnsConfig, map, services, apps, dialPlan, latestClientVersion);
+        return new MapContext(tailnetId, baseDomain, dnsConfig, map, services, apps, dialPlan, latestClientVersion,
+                httpsCertificates);
     }
 
     public MapContext withServices(ServiceHosting hosting) {
         return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, hosting, apps, dialPlan,
-                latestClientVersion);
+                latestClientVersion, httpsCertificates);
     }
 
     public MapContext withApps(AppConnectors connectors) {
         return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, AppDns.of(connectors), dialPlan,
-                latestClientVersion);
+                latestClientVersion, httpsCertificates);
     }
 
     public MapContext withDialPlan(ControlDialPlan plan) {
-        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, apps, plan, latestClientVersion);
+        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, apps, plan, latestClientVersion,
+                httpsCertificates);
     }
 
     public MapContext withLatestClientVersion(String version) {
-        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, apps, dialPlan, version);
+        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, apps, dialPlan, version,
+                httpsCertificates);
+    }
+
+    public MapContext withHttpsCertificates(boolean enabled) {
+        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, apps, dialPlan, latestClientVersion,
+                enabled);
     }
 
     /**

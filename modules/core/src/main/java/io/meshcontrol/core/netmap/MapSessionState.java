@@ -108,7 +108,7 @@ public final class MapSessionState {
         sentFilter = context.services().packetFilter(self, access.packetFilter(self));
         sentSsh = access.sshPolicy(self);
         sentAdmitted = self.admitted();
-        sentDns = context.apps().dnsConfig(self, in);
+        sentDns = dnsConfig(self, in);
         sentClientVersion = context.clientVersionFor(ipnVersion(self));
         sentPeers.clear();
         sentUsers.clear();
@@ -200,7 +200,7 @@ public final class MapSessionState {
             any = true;
         }
         // Split DNS to app connectors follows the connectors' presence, addresses and visibility: compare it.
-        DNSConfig dns = in.context().apps().dnsConfig(self, in);
+        DNSConfig dns = dnsConfig(self, in);
         boolean dnsChanged = !dns.equals(sentDns);
         sentDns = dns;
         // A new policy may change whom we see, as may our own state (approval, tags, owner) and users' names and
@@ -309,14 +309,19 @@ public final class MapSessionState {
         return in.routes().steersByRegion() ? Hostinfo.homeRegion(self.hostinfo()) : RouteTable.NO_REGION;
     }
 
+    /** The node's DNS settings: the network's, split DNS to the app connectors it may use, its certificate names. */
+    private static DNSConfig dnsConfig(Node self, MapInputs in) {
+        return CertDomains.addedTo(in.context().apps().dnsConfig(self, in), self, in.context());
+    }
+
     /** The self node with its capabilities. */
     private io.meshcontrol.core.wire.Node selfNode(Node self, MapInputs in) {
         return WireNodes.self(self, in, capVersion).toBuilder().capMap(capabilities(self, in)).build();
     }
 
     /**
-     * The node's own capabilities: the policy's ({@code nodeAttrs}), those the global exit nodes give everyone, a
-     * connector's apps and the services it hosts.
+     * The node's own capabilities: the policy's ({@code nodeAttrs}), those the global exit nodes give everyone,
+     * {@code https} when it may get certificates, a connector's apps and the services it hosts.
      */
     private static Map<String, List<RawJson>> capabilities(Node self, MapInputs in) {
         Map<String, List<RawJson>> caps = in.access().capMap(self);
@@ -327,6 +332,11 @@ public final class MapSessionState {
             caps = withSteering;
         }
         MapContext context = in.context();
+        if (!CertDomains.of(self, context).isEmpty()) {
+            Map<String, List<RawJson>> withHttps = new java.util.TreeMap<>(caps);
+            withHttps.putIfAbsent(CertDomains.HTTPS_CAPABILITY, null);
+            caps = withHttps;
+        }
         return context.services().capabilities(self, context.apps().connectors().withCapabilities(self, caps));
     }
 

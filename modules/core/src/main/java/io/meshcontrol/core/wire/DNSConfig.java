@@ -46,6 +46,12 @@ public record DNSConfig(
         tempCorpIssue13969 = Copies.text(tempCorpIssue13969);
     }
 
+    /** The same settings with {@code names} as the certificate names. */
+    public DNSConfig withCertDomains(List<String> names) {
+        return new DNSConfig(resolvers, routes, fallbackResolvers, domains, proxied, nameservers, names, extraRecords,
+                exitNodeFilteredSet, tempCorpIssue13969);
+    }
+
     public static Builder builder() {
         return new Builder();
     }

@@ -72,6 +72,11 @@ class ValidationTest {
             "database: {sqlite: {path: \"\"}}|database.sqlite.path: must be a file path, not empty",
             "database: {sqlite: {wal_autocheckpoint: -1}}|database.sqlite.wal_autocheckpoint: must be from 0 to 2147483647 (got -1)",
             "tls_letsencrypt_challenge_type: DNS-01|tls_letsencrypt_challenge_type: must be one of HTTP-01, TLS-ALPN-01 (got \"DNS-01\")",
+            "https_certificates: {dns_provider: route53}|https_certificates.dns_provider: must be one of none, rfc2136, command (got \"route53\")",
+            "https_certificates: {rfc2136: {tsig_algorithm: hmac-md5}}|https_certificates.rfc2136.tsig_algorithm: must be one of hmac-sha256, hmac-sha512 (got \"hmac-md5\")",
+            "https_certificates: {rfc2136: {tsig_secret: \"not base64!\"}}|https_certificates.rfc2136.tsig_secret: must be base64 (Illegal base64 character 20)",
+            "https_certificates: {rfc2136: {server: ns1.example.com}}|https_certificates.rfc2136.server: must be host:port, e.g. 127.0.0.1:8080 (got \"ns1.example.com\")",
+            "https_certificates: {record_lifetime: 5s}|https_certificates.record_lifetime: must be at least 30s (got \"5s\")",
     })
     void singleKeyRulesNameTheKeyAndTheValue(String yaml, String message) {
         assertEquals(List.of(message), ConfigFixture.messages(fixture.load(yaml + "\n")));
@@ -104,6 +109,13 @@ class ValidationTest {
             "dns: {override_local_dns: true}|dns.nameservers.global: must list a resolver while dns.override_local_dns is true",
             "derp: {automatically_add_embedded_derp_region: false}|derp.paths: must name a DERP map file that lists the embedded relay when derp.automatically_add_embedded_derp_region is false",
             "derp: {update_frequency: 0s}|derp.update_frequency: must be more than 0s while derp.auto_update_enabled is true",
+            "{dns: {magic_dns: false}, https_certificates: {enabled: true, dns_provider: command, command: {path: /usr/local/bin/dns-hook}}}|https_certificates.enabled: needs dns.magic_dns: certificates are for the MagicDNS names of nodes",
+            "https_certificates: {enabled: true}|https_certificates.dns_provider: must be rfc2136 or command while https_certificates.enabled is true: nodes prove their names with DNS records",
+            "https_certificates: {dns_provider: command}|https_certificates.command.path: must be set when https_certificates.dns_provider is command",
+            "https_certificates: {dns_provider: rfc2136, rfc2136: {server: \"127.0.0.1:53\", tsig_key_name: mesh}}|https_certificates.rfc2136.tsig_secret: must be set when https_certificates.dns_provider is rfc2136",
+            "https_certificates: {dns_provider: rfc2136, rfc2136: {tsig_key_name: mesh, tsig_secret: c2VjcmV0}}|https_certificates.rfc2136.server: must be set when https_certificates.dns_provider is rfc2136",
+            "https_certificates: {dns_provider: rfc2136, rfc2136: {server: \"127.0.0.1:53\", tsig_secret: c2VjcmV0}}|https_certificates.rfc2136.tsig_key_name: must be set when https_certificates.dns_provider is rfc2136: updates are signed with TSIG",
+            "https_certificates: {dns_provider: rfc2136, rfc2136: {server: \"127.0.0.1:53\", zone: example.org, tsig_key_name: mesh, tsig_secret: c2VjcmV0}}|https_certificates.rfc2136.zone: must be dns.base_domain (mesh.internal) or a domain it is under: the names of nodes are in it (got \"example.org\")",
     })
     void rulesBetweenKeysNameTheKeyToChange(String yaml, String message) {
         assertEquals(List.of(message), ConfigFixture.messages(fixture.load(yaml + "\n")));
@@ -123,6 +135,8 @@ class ValidationTest {
             "notifications: {smtp: {host: smtp.example.com, from: mesh@example.com, username: mesh, password: s3cret}}",
             "control_dial_plan: [203.0.113.7, \"2001:db8::7\"]",
             "node: {routes: {ha_probe_interval: 0s}}",
+            "https_certificates: {enabled: true, dns_provider: command, command: {path: /usr/local/bin/dns-hook}}",
+            "https_certificates: {enabled: true, dns_provider: rfc2136, rfc2136: {server: \"192.0.2.53:53\", zone: internal, tsig_key_name: mesh-key, tsig_algorithm: HMAC-SHA512, tsig_secret: c2VjcmV0}}",
     })
     void acceptableValuesPass(String yaml) {
         LoadedConfig loaded = fixture.load(yaml + "\n");

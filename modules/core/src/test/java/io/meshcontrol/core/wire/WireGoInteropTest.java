@@ -84,7 +84,8 @@ class WireGoInteropTest {
                 DNSConfig.class, DNSRecord.class, UserProfile.class, FilterRule.class, NetPortRange.class,
                 PortRange.class, CapGrant.class, SSHPolicy.class, SSHRule.class, SSHPrincipal.class, SSHAction.class,
                 SSHRecorderFailureAction.class, PingRequest.class, PingResponse.class, ControlDialPlan.class,
-                ClientVersion.class, Debug.class, DisplayMessage.class, SSHEventNotifyRequest.class)
+                ClientVersion.class, Debug.class, DisplayMessage.class, SSHEventNotifyRequest.class,
+                SetDNSRequest.class)
                 .forEach(type -> MODELLED.put(type, type.getSimpleName()));
         MODELLED.put(RegisterRequest.Auth.class, "RegisterResponseAuth");
         MODELLED.put(RegisterResponse.User.class, "User");
