@@ -94,7 +94,7 @@ final class Pebble implements AutoCloseable {
         env.put("PEBBLE_VA_NOSLEEP", "1");
         env.put("PEBBLE_WFE_NONCEREJECT", "0");
         Process pebble = ChildProcesses.start(builder);
-        HttpClient client = HttpClient.newBuilder().sslContext(trusting(home.resolve("certs/minica.pem"))).build();
+        HttpClient client = HttpClient.newBuilder().sslContext(trusting(apiCertificate())).build();
         Pebble started = new Pebble(challtestsrv, pebble, acmePort, managementPort, dnsManagementPort, dnsPort, client);
         try {
             started.awaitReady(workDir);
@@ -110,21 +110,27 @@ final class Pebble implements AutoCloseable {
         return "acme://pebble/localhost:" + acmePort;
     }
 
+    /** The port of the ACME API (HTTPS, {@code /dir} is the directory), for {@link PebbleFront}. */
+    int acmePort() {
+        return acmePort;
+    }
+
+    /** The CA certificate of the certificate pebble serves its API with (PEM file), for ACME clients to trust. */
+    static Path apiCertificate() {
+        return home().resolve("certs/minica.pem");
+    }
+
+    /**
+     * The management API of the DNS server pebble validates DNS-01 against: {@code POST /set-txt} with
+     * {@code {"host": "<fqdn>.", "value": "..."}}, {@code POST /clear-txt} with {@code {"host": "<fqdn>."}}.
+     */
+    String dnsManagementUrl() {
+        return "http://127.0.0.1:" + dnsManagementPort;
+    }
+
     /** The root certificate pebble issues under in this run (PEM), for clients to trust. */
     String roots() throws IOException, InterruptedException {
         return get("https://localhost:" + managementPort + "/roots/0");
-    }
-
-    /** Sets the TXT record {@code value} at {@code name} on the DNS server pebble asks. */
-    void setTxt(String name, String value) throws IOException, InterruptedException {
-        String fqdn = name.endsWith(".") ? name : name + ".";
-        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                        + dnsManagementPort + "/set-txt"))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"host\":\"" + fqdn + "\",\"value\":\"" + value + "\"}"))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200) {
-            throw new IOException("challtestsrv /set-txt answered " + response.statusCode() + ": " + response.body());
-        }
     }
 
     /** The DNS server pebble validates DNS-01 against, as host:port. */
