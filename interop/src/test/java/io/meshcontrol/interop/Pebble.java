@@ -55,6 +55,15 @@ final class Pebble implements AutoCloseable {
      * Starts both; pebble connects to {@code httpPort} for HTTP-01 and {@code tlsPort} for TLS-ALPN-01.
      */
     static Pebble start(Path workDir, int httpPort, int tlsPort) throws Exception {
+        return start(workDir, httpPort, tlsPort, null);
+    }
+
+    /**
+     * As {@link #start(Path, int, int)}, with pebble validating against {@code dnsServer} (host:port, a real DNS
+     * server that is authoritative for the names asked for) instead of {@code pebble-challtestsrv}; null means the
+     * latter.
+     */
+    static Pebble start(Path workDir, int httpPort, int tlsPort, String dnsServer) throws Exception {
         Path home = home();
         if (!Files.isExecutable(home.resolve("pebble"))) {
             throw new IllegalStateException("pebble is not built: run interop/install-pebble.sh");
@@ -88,7 +97,7 @@ final class Pebble implements AutoCloseable {
                 """.formatted(acmePort, managementPort, home.resolve("certs/localhost-cert.pem"),
                 home.resolve("certs/localhost-key.pem"), httpPort, tlsPort));
         ProcessBuilder builder = new ProcessBuilder(List.of(home.resolve("pebble").toString(),
-                "-config", config.toString(), "-dnsserver", "127.0.0.1:" + dnsPort))
+                "-config", config.toString(), "-dnsserver", dnsServer == null ? "127.0.0.1:" + dnsPort : dnsServer))
                 .redirectErrorStream(true).redirectOutput(workDir.resolve("pebble.log").toFile());
         Map<String, String> env = builder.environment();
         env.put("PEBBLE_VA_NOSLEEP", "1");

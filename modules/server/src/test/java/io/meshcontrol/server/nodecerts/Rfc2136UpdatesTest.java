@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.meshcontrol.core.config.HostPort;
+import io.meshcontrol.server.testing.KnotServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.meshcontrol.server.nodecerts;
+package io.meshcontrol.server.testing;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -16,12 +16,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * Debian's Knot DNS as a real authoritative server on loopback that takes RFC 2136 updates signed with TSIG: zone
  * {@link #ZONE}, one key per algorithm ({@code mesh-sha256}, {@code mesh-sha512}) allowed to update it. Queries go
- * through Knot's own {@code kdig}. {@code run-tests} installs both ({@code scripts/install-test-packages.sh});
+ * through Knot's own {@code kdig}. Interop tests use it too, as the DNS server pebble validates against. {@code run-tests} installs both ({@code scripts/install-test-packages.sh});
  * without them the tests that need Knot are skipped and say so.
  */
-final class KnotServer implements AutoCloseable {
+public final class KnotServer implements AutoCloseable {
 
-    static final String ZONE = "mesh.test";
+    public static final String ZONE = "mesh.test";
     static final Path KNOTD = Path.of("/usr/sbin/knotd");
     static final Path KDIG = Path.of("/usr/bin/kdig");
 
@@ -39,11 +39,11 @@ final class KnotServer implements AutoCloseable {
         this.sha512Secret = sha512Secret;
     }
 
-    static boolean available() {
+    public static boolean available() {
         return Files.isExecutable(KNOTD) && Files.isExecutable(KDIG);
     }
 
-    static KnotServer start(Path folder) throws IOException, InterruptedException {
+    public static KnotServer start(Path folder) throws IOException, InterruptedException {
         byte[] sha256 = new byte[32];
         byte[] sha512 = new byte[64];
         new java.security.SecureRandom().nextBytes(sha256);
@@ -119,17 +119,17 @@ final class KnotServer implements AutoCloseable {
         throw new IOException("knotd did not answer within 20 s: " + Files.readString(folder.resolve("knotd.log")));
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** The secret of {@code mesh-sha256} or {@code mesh-sha512}. */
-    byte[] secret(String algorithm) {
+    public byte[] secret(String algorithm) {
         return algorithm.equals("hmac-sha512") ? sha512Secret.clone() : sha256Secret.clone();
     }
 
     /** The TXT strings at {@code name} as Knot answers them now, each without its quotes. */
-    List<String> txt(String name) throws IOException, InterruptedException {
+    public List<String> txt(String name) throws IOException, InterruptedException {
         return query(name, "TXT").stream().map(line -> line.replace("\"", "")).toList();
     }
 
@@ -143,7 +143,7 @@ final class KnotServer implements AutoCloseable {
         return output.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
     }
 
-    String log() throws IOException {
+    public String log() throws IOException {
         return Files.readString(folder.resolve("knotd.log"));
     }
 
