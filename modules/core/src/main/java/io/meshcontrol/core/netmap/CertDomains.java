@@ -10,7 +10,8 @@ import java.util.Optional;
  * The names a node may get TLS certificates for ({@code https_certificates}, {@code tailscale cert}): its own MagicDNS
  * name and nothing else (no wildcard: the subdomain capability is never given). The map's {@code CertDomains} and the
  * check of {@code /machine/set-dns} both come from here, so a node is never offered a name it may not prove, nor let
- * prove a name it was not offered. None without MagicDNS, whose names these are.
+ * prove a name it was not offered. None without MagicDNS, whose names these are, and none for a node that is not
+ * admitted (waiting for approval, suspended).
  */
 public final class CertDomains {
 
@@ -23,9 +24,10 @@ public final class CertDomains {
     private CertDomains() {
     }
 
-    /** The certificate names of {@code node}: its FQDN without the trailing dot, or none. */
+    /** The certificate names of {@code node}: its FQDN without the trailing dot, or none (also while not admitted). */
     public static List<String> of(Node node, MapContext context) {
-        if (!context.httpsCertificates() || !context.dnsConfig().proxied() || context.baseDomain().isEmpty()) {
+        if (!context.httpsCertificates() || !context.dnsConfig().proxied() || context.baseDomain().isEmpty()
+                || !node.admitted()) {
             return List.of();
         }
         return List.of((node.givenName() + "." + context.baseDomain()).toLowerCase(Locale.ROOT));

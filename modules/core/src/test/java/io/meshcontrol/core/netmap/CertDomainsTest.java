@@ -92,6 +92,18 @@ class CertDomainsTest {
         assertEquals(List.of("laptop.mesh.test"), delta.orElseThrow().dnsConfig().certDomains());
     }
 
+    @Test
+    void aSuspendedNodeLosesItsName() {
+        MapContext context = magicDns.withHttpsCertificates(true);
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        state.initial(inputs(context));
+        Node suspended = network.nodes().suspend(admin, a.id());
+        MapResponse delta = state.update(new ChangeSet(Set.of(suspended.id()), Set.of(), false), inputs(context))
+                .orElseThrow();
+        assertEquals(List.of(), delta.dnsConfig().certDomains());
+        assertEquals(Optional.empty(), CertDomains.challengedName("_acme-challenge.a.mesh.test", suspended, context));
+    }
+
     @ParameterizedTest(name = "{0}: {1}")
     @CsvSource({
             "_acme-challenge.a.mesh.test, a.mesh.test",
