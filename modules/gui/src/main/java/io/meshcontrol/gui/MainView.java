@@ -32,6 +32,7 @@ final class MainView {
     private final BorderPane root = new BorderPane();
     private final List<Screen> screens;
     private final TabPane tabs = new TabPane();
+    private final List<KeyCombination> shortcuts = new java.util.ArrayList<>();
 
     MainView(Connection connection, AdminWindow window) {
         Background background = window.background();
@@ -90,6 +91,8 @@ final class MainView {
                 .then(background.message()).otherwise(background.failure()));
         message.styleProperty().bind(javafx.beans.binding.Bindings.when(background.failure().isEmpty())
                 .then("").otherwise("-fx-text-fill: -svc-error;"));
+        progress.managedProperty().bind(progress.visibleProperty());
+        cancel.managedProperty().bind(cancel.visibleProperty());
         HBox status = new HBox(8, progress, activity, cancel, message);
         status.setAlignment(Pos.CENTER_LEFT);
         status.setPadding(new Insets(4, 12, 4, 12));
@@ -108,15 +111,31 @@ final class MainView {
     private void addShortcuts(javafx.scene.Scene scene) {
         for (int i = 0; i < screens.size(); i++) {
             int index = i;
-            scene.getAccelerators().put(new KeyCodeCombination(KeyCode.getKeyCode(Integer.toString(i + 1)),
+            shortcut(scene, new KeyCodeCombination(KeyCode.getKeyCode(Integer.toString(i + 1)),
                     KeyCombination.SHORTCUT_DOWN), () -> tabs.getSelectionModel().select(index));
         }
-        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F5), this::refreshShown);
-        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), this::refreshShown);
+        for (Screen screen : screens) {
+            screen.shortcuts().forEach((keys, action) -> shortcut(scene, keys, () -> {
+                if (shown() == screen) {
+                    action.run();
+                }
+            }));
+        }
+        shortcut(scene, new KeyCodeCombination(KeyCode.F5), this::refreshShown);
+        shortcut(scene, new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), this::refreshShown);
+    }
+
+    private void shortcut(javafx.scene.Scene scene, KeyCombination keys, Runnable action) {
+        scene.getAccelerators().put(keys, action);
+        shortcuts.add(keys);
+    }
+
+    private Screen shown() {
+        return screens.get(tabs.getSelectionModel().getSelectedIndex());
     }
 
     private void refreshShown() {
-        screens.get(tabs.getSelectionModel().getSelectedIndex()).refresh();
+        shown().refresh();
     }
 
     Parent root() {
@@ -125,5 +144,8 @@ final class MainView {
 
     void close() {
         screens.forEach(Screen::close);
+        if (root.getScene() != null) {
+            shortcuts.forEach(root.getScene().getAccelerators()::remove);
+        }
     }
 }

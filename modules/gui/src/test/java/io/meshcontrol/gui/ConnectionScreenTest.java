@@ -47,12 +47,12 @@ class ConnectionScreenTest {
         server = TestServer.start(folder);
         String secret = server.adminClient().createApiKey(new ApiKeyRequest(null, null, "desktop", null)).secret();
         start();
-        app.robot.clickOn("#newServer");
+        app.click("#newServer");
         app.type("#serverName", "home");
         app.type("#serverAddress", server.url().toString());
         app.type("#apiKey", secret);
         app.screenshot("desktop-connect");
-        app.robot.clickOn("#connect");
+        app.click("#connect");
         app.awaitShown("#serverLabel");
         assertTrue(app.text("#serverLabel").startsWith("home"), app.text("#serverLabel"));
 
@@ -68,7 +68,7 @@ class ConnectionScreenTest {
         app = RunningApp.start(config, server.localCredentialPath());
         assertEquals(server.url().toString(), app.text("#serverAddress"));
         assertEquals(secret, app.text("#apiKey"));
-        app.robot.clickOn("#connect");
+        app.click("#connect");
         app.awaitShown("#serverLabel");
     }
 
@@ -76,10 +76,10 @@ class ConnectionScreenTest {
     void aWrongKeyIsRefusedWithAMessage() throws Exception {
         server = TestServer.start(folder);
         start();
-        app.robot.clickOn("#newServer");
+        app.click("#newServer");
         app.type("#serverAddress", server.url().toString());
         app.type("#apiKey", "svc_wrong_key");
-        app.robot.clickOn("#connect");
+        app.click("#connect");
         app.await("the refusal", () -> !app.text("#connectionMessage").isEmpty());
         assertTrue(app.text("#connectionMessage").startsWith("The server refused the credential"),
                 app.text("#connectionMessage"));
@@ -94,10 +94,10 @@ class ConnectionScreenTest {
             closedPort = socket.getLocalPort();
         }
         start();
-        app.robot.clickOn("#newServer");
+        app.click("#newServer");
         app.type("#serverAddress", "http://127.0.0.1:" + closedPort);
         app.type("#apiKey", "svc_any");
-        app.robot.clickOn("#connect");
+        app.click("#connect");
         app.await("the failure", () -> !app.text("#connectionMessage").isEmpty());
         assertTrue(app.text("#connectionMessage").startsWith("cannot reach the server at http://127.0.0.1:" + closedPort),
                 app.text("#connectionMessage"));

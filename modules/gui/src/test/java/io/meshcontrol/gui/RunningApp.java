@@ -53,15 +53,21 @@ final class RunningApp implements AutoCloseable {
 
     /** Connects to the server on this machine through its local credential. */
     RunningApp connectLocally() {
-        robot.clickOn("#localServer");
-        robot.clickOn("#connect");
+        click("#localServer");
+        click("#connect");
         awaitShown("#serverLabel");
         return this;
     }
 
+    /** Clicks a control (an id, {@code #connect}, or its text) once it is drawn. */
+    void click(String query) {
+        awaitShown(query);
+        robot.clickOn(query);
+    }
+
     /** Fills a text field as a user would: focus, select all, type. */
     void type(String query, String text) {
-        robot.clickOn(query);
+        click(query);
         robot.interact(() -> robot.lookup(query).queryAs(TextInputControl.class).clear());
         robot.write(text);
     }
@@ -105,6 +111,8 @@ final class RunningApp implements AutoCloseable {
 
     /** Writes the window as it looks now to {@code target/screenshots/<name>.png}. */
     Path screenshot(String name) {
+        // The picture shows the outcome, not a call still under way.
+        await("no call under way", () -> robot.lookup("#progress").tryQuery().map(node -> !node.isVisible()).orElse(true));
         WritableImage image = onFx(() -> stage.getScene().snapshot(null));
         int width = (int) image.getWidth();
         int height = (int) image.getHeight();

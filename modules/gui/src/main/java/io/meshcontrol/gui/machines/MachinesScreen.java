@@ -41,6 +41,7 @@ public final class MachinesScreen implements Screen {
     private final SplitPane root = new SplitPane();
     private final TableView<NodeView> table = new TableView<>();
     private final VBox detail = new VBox(10);
+    private final TextField filter;
     // The detail pane is drawn again when the poll brings a new state; what the user is typing stays.
     private NodeView shownNode;
     private TextField nameField;
@@ -48,16 +49,10 @@ public final class MachinesScreen implements Screen {
 
     public MachinesScreen(Connection connection, Background background) {
         model = new MachinesViewModel(connection.client(), background);
-        TextField filter = new TextField();
+        filter = new TextField();
         filter.setId("machineFilter");
         filter.setPromptText("Filter: name, user, tag, address, \"online\", \"needs approval\"… (Ctrl+F)");
         filter.textProperty().bindBidirectional(model.filter());
-        filter.sceneProperty().addListener((observable, was, scene) -> {
-            if (scene != null) {
-                scene.getAccelerators().put(javafx.scene.input.KeyCombination.keyCombination("Shortcut+F"),
-                        filter::requestFocus);
-            }
-        });
 
         table.setId("machines");
         table.getColumns().add(text("Machine", NodeView::name));
@@ -139,9 +134,11 @@ public final class MachinesScreen implements Screen {
                 new String[] {"Key expiry", node.keyExpiry() == null ? "never" : TIME.format(node.keyExpiry())},
                 new String[] {"Status", MachinesViewModel.status(node)},
                 new String[] {"Node key", node.nodeKey()})) {
+            Label name = new Label(fact[0]);
+            name.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
             Label value = new Label(fact[1]);
             value.setWrapText(true);
-            facts.addRow(row++, new Label(fact[0]), value);
+            facts.addRow(row++, name, value);
         }
         facts.getChildren().getLast().setId("detailStatus");
 
@@ -225,6 +222,11 @@ public final class MachinesScreen implements Screen {
         Alert alert = new Alert(Alert.AlertType.CONFIRMATION, question, ButtonType.OK, ButtonType.CANCEL);
         alert.initOwner(root.getScene().getWindow());
         alert.showAndWait().filter(ButtonType.OK::equals).ifPresent(ok -> action.run());
+    }
+
+    @Override
+    public java.util.Map<javafx.scene.input.KeyCombination, Runnable> shortcuts() {
+        return java.util.Map.of(javafx.scene.input.KeyCombination.keyCombination("Shortcut+F"), filter::requestFocus);
     }
 
     @Override

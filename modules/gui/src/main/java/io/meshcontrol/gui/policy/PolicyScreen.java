@@ -3,6 +3,7 @@ package io.meshcontrol.gui.policy;
 import io.meshcontrol.gui.Background;
 import io.meshcontrol.gui.Screen;
 import io.meshcontrol.gui.connect.Connection;
+import java.util.Map;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Parent;
@@ -65,15 +66,6 @@ public final class PolicyScreen implements Screen {
         root.setCenter(editor);
         root.setBottom(bottom);
         root.setPadding(new Insets(8));
-        root.sceneProperty().addListener((observable, was, scene) -> {
-            if (scene != null) {
-                scene.getAccelerators().put(KeyCombination.keyCombination("Shortcut+S"), () -> {
-                    if (shown(root)) {
-                        model.save();
-                    }
-                });
-            }
-        });
     }
 
     /** Puts the caret on the line (1-based) and selects it, so the error's place shows. */
@@ -91,14 +83,9 @@ public final class PolicyScreen implements Screen {
         editor.requestFocus();
     }
 
-    /** Whether the node is on screen (its tab selected): unselected tabs' content is hidden, not removed. */
-    private static boolean shown(javafx.scene.Node node) {
-        for (javafx.scene.Node at = node; at != null; at = at.getParent()) {
-            if (!at.isVisible()) {
-                return false;
-            }
-        }
-        return node.getScene() != null;
+    @Override
+    public Map<KeyCombination, Runnable> shortcuts() {
+        return Map.of(KeyCombination.keyCombination("Shortcut+S"), model::save);
     }
 
     @Override
