@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.ApiKeyRequest;
+import io.meshcontrol.server.testing.TestCertificateAuthority;
 import io.meshcontrol.server.testing.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,6 +102,31 @@ class ConnectionScreenTest {
         app.await("the failure", () -> !app.text("#connectionMessage").isEmpty());
         assertTrue(app.text("#connectionMessage").startsWith("cannot reach the server at http://127.0.0.1:" + closedPort),
                 app.text("#connectionMessage"));
+    }
+
+    @Test
+    void anUntrustedCertificateIsExplainedAndTheInsecureOptionConnects() throws Exception {
+        TestCertificateAuthority ca = TestCertificateAuthority.create("Lab Root");
+        ca.issue(folder.resolve("tls/cert.pem"), folder.resolve("tls/key.pem"), "localhost", "127.0.0.1");
+        server = TestServer.in(folder).set("server_url", "https://localhost:8443")
+                .set("tls_cert_path", folder.resolve("tls/cert.pem").toString())
+                .set("tls_key_path", folder.resolve("tls/key.pem").toString())
+                .start();
+        String secret = server.adminClient().createApiKey(new ApiKeyRequest(null, null, "lab", null)).secret();
+        start();
+        app.click("#newServer");
+        app.type("#serverAddress", "https://127.0.0.1:" + server.url().getPort());
+        app.type("#apiKey", secret);
+        app.click("#connect");
+        app.await("the refusal", () -> !app.text("#connectionMessage").isEmpty());
+        assertTrue(app.text("#connectionMessage").startsWith("The server's certificate could not be verified"),
+                app.text("#connectionMessage"));
+        assertTrue(app.text("#connectionMessage").contains("Skip certificate check"), app.text("#connectionMessage"));
+        app.screenshot("desktop-certificate-problem");
+
+        app.click("#insecure");
+        app.click("#connect");
+        app.awaitShown("#serverLabel");
     }
 
     @Test

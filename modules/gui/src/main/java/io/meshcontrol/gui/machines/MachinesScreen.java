@@ -63,6 +63,10 @@ public final class MachinesScreen implements Screen {
         table.getColumns().add(text("Status", MachinesViewModel::status));
         table.getColumns().add(text("Routes", node -> node.routes() == null ? ""
                 : String.join(" ", node.routes().available())));
+        double[] widths = {130, 90, 250, 80, 150, 140, 120};
+        for (int i = 0; i < widths.length; i++) {
+            table.getColumns().get(i).setPrefWidth(widths[i]);
+        }
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         table.setPlaceholder(new Label("No machines yet: join one with a pre-auth key (Keys tab)"));
         SortedList<NodeView> sorted = new SortedList<>(model.shown());
@@ -90,7 +94,7 @@ public final class MachinesScreen implements Screen {
         ScrollPane detailScroll = new ScrollPane(detail);
         detailScroll.setFitToWidth(true);
         root.getItems().addAll(left, detailScroll);
-        root.setDividerPositions(0.68);
+        root.setDividerPositions(0.7);
     }
 
     private static TableColumn<NodeView, String> text(String title, Function<NodeView, String> value) {
