@@ -72,10 +72,24 @@ public final class MachinesViewModel {
         }, failure -> polling = false);
     }
 
-    /** Puts a new list in place, keeping the selected machine selected (its new state). */
+    /**
+     * Puts a new list in place, keeping the selected machine selected (its new state). The same machines in the same
+     * order are updated in place, only those that changed, so that a poll does not redraw the table under the user's
+     * mouse.
+     */
     private void replace(List<NodeView> list) {
         String selectedId = selected.get() == null ? null : selected.get().id();
-        nodes.setAll(list);
+        boolean sameMachines = nodes.size() == list.size() && java.util.stream.IntStream.range(0, list.size())
+                .allMatch(i -> nodes.get(i).id().equals(list.get(i).id()));
+        if (sameMachines) {
+            for (int i = 0; i < list.size(); i++) {
+                if (!nodes.get(i).equals(list.get(i))) {
+                    nodes.set(i, list.get(i));
+                }
+            }
+        } else {
+            nodes.setAll(list);
+        }
         selected.set(list.stream().filter(node -> node.id().equals(selectedId)).findFirst().orElse(null));
     }
 
