@@ -2,7 +2,6 @@ package io.meshcontrol.gui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.SettingsView;
@@ -129,6 +128,7 @@ class MachinesScreenTest {
         app.click("#setTags");
         app.await("tagged", () -> server.adminClient().nodes().stream()
                 .anyMatch(node -> node.name().equals("alpha-renamed") && node.tags().equals(List.of("tag:web"))));
-        assertTrue(app.text("#statusMessage").startsWith("Setting tags alpha-renamed"), app.text("#statusMessage"));
+        app.await("the outcome in the status bar", () -> app.text("#statusMessage")
+                .equals("Setting tags alpha-renamed: done"));
     }
 }

@@ -25,14 +25,15 @@ import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * The admin window shown headless (Monocle) for a test, with a TestFX robot to drive it: what a test does goes
- * through the real controls, and what it waits for is read on the JavaFX thread.
+ * through the real controls, and what it waits for is read on the JavaFX thread. Shared with the interop tests
+ * (gui's test-jar), which drive it against real clients.
  */
-final class RunningApp implements AutoCloseable {
+public final class RunningApp implements AutoCloseable {
 
     private static final long WAIT_SECONDS = 30;
 
-    final FxRobot robot = new FxRobot();
-    final Launch launch;
+    public final FxRobot robot = new FxRobot();
+    public final Launch launch;
     private Stage stage;
 
     private RunningApp(Launch launch) {
@@ -40,11 +41,11 @@ final class RunningApp implements AutoCloseable {
     }
 
     /** The window over {@code configFolder}, the local server being the one whose credential is at {@code credential}. */
-    static RunningApp start(Path configFolder, Path credential) throws TimeoutException {
+    public static RunningApp start(Path configFolder, Path credential) throws TimeoutException {
         return start(new Launch(BuildInfo.version(), configFolder, credential));
     }
 
-    static RunningApp start(Launch launch) throws TimeoutException {
+    public static RunningApp start(Launch launch) throws TimeoutException {
         RunningApp app = new RunningApp(launch);
         FxToolkit.registerPrimaryStage();
         app.stage = FxToolkit.setupStage(stage -> new AdminWindow(launch).show(stage));
@@ -52,7 +53,7 @@ final class RunningApp implements AutoCloseable {
     }
 
     /** Connects to the server on this machine through its local credential. */
-    RunningApp connectLocally() {
+    public RunningApp connectLocally() {
         click("#localServer");
         click("#connect");
         awaitShown("#serverLabel");
@@ -60,24 +61,24 @@ final class RunningApp implements AutoCloseable {
     }
 
     /** Clicks a control (an id, {@code #connect}, or its text) once it is drawn. */
-    void click(String query) {
+    public void click(String query) {
         awaitShown(query);
         robot.clickOn(query);
     }
 
     /** Fills a text field as a user would: focus, select all, type. */
-    void type(String query, String text) {
+    public void type(String query, String text) {
         click(query);
         robot.interact(() -> robot.lookup(query).queryAs(TextInputControl.class).clear());
         robot.write(text);
     }
 
     /** Sets a text field's content at once (long texts, where typing key by key adds nothing). */
-    void setText(String query, String text) {
+    public void setText(String query, String text) {
         robot.interact(() -> robot.lookup(query).queryAs(TextInputControl.class).setText(text));
     }
 
-    String text(String query) {
+    public String text(String query) {
         return onFx(() -> {
             Node node = robot.lookup(query).query();
             return node instanceof Labeled labeled ? labeled.getText()
@@ -85,13 +86,13 @@ final class RunningApp implements AutoCloseable {
         });
     }
 
-    void awaitShown(String query) {
+    public void awaitShown(String query) {
         await(query + " shown", () -> robot.lookup(query).tryQuery().filter(Node::isVisible)
                 .filter(node -> node.getScene() != null).isPresent());
     }
 
     /** Waits until {@code condition}, read on the JavaFX thread, holds; fails the test with {@code what} if it never does. */
-    void await(String what, Callable<Boolean> condition) {
+    public void await(String what, Callable<Boolean> condition) {
         try {
             WaitForAsyncUtils.waitFor(WAIT_SECONDS, TimeUnit.SECONDS, () -> onFx(condition));
         } catch (TimeoutException e) {
@@ -99,7 +100,7 @@ final class RunningApp implements AutoCloseable {
         }
     }
 
-    <T> T onFx(Callable<T> work) {
+    public <T> T onFx(Callable<T> work) {
         try {
             return WaitForAsyncUtils.asyncFx(work).get(WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -110,7 +111,7 @@ final class RunningApp implements AutoCloseable {
     }
 
     /** Writes the window as it looks now to {@code target/screenshots/<name>.png}. */
-    Path screenshot(String name) {
+    public Path screenshot(String name) {
         // The picture shows the outcome, not a call still under way.
         await("no call under way", () -> robot.lookup("#progress").tryQuery().map(node -> !node.isVisible()).orElse(true));
         WritableImage image = onFx(() -> stage.getScene().snapshot(null));

@@ -77,6 +77,14 @@ public final class MachinesScreen implements Screen {
                 model.selected().set(node);
             }
         });
+        // A row updated by the poll may lose the table's selection; the machine stays selected.
+        model.shown().addListener((javafx.collections.ListChangeListener<NodeView>) change -> javafx.application.Platform
+                .runLater(() -> {
+                    NodeView node = model.selected().get();
+                    if (node != null && table.getSelectionModel().getSelectedItem() == null) {
+                        table.getSelectionModel().select(node);
+                    }
+                }));
         model.selected().addListener((observable, was, node) -> {
             if (node != null && !node.equals(table.getSelectionModel().getSelectedItem())) {
                 table.getSelectionModel().select(node);
@@ -103,17 +111,28 @@ public final class MachinesScreen implements Screen {
         return column;
     }
 
-    private static TableColumn<NodeView, Instant> lastSeen() {
-        TableColumn<NodeView, Instant> column = new TableColumn<>("Last seen");
-        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue().lastSeen()));
+    /** Last seen: "now" while online (and sorted as the latest), else the end of its last stream, or never. */
+    private static TableColumn<NodeView, NodeView> lastSeen() {
+        TableColumn<NodeView, NodeView> column = new TableColumn<>("Last seen");
+        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
+        column.setComparator(java.util.Comparator.comparing(MachinesScreen::seen,
+                java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder())));
         column.setCellFactory(ignored -> new TableCell<>() {
             @Override
-            protected void updateItem(Instant item, boolean empty) {
-                super.updateItem(item, empty);
-                setText(empty ? null : item == null ? "never" : TIME.format(item));
+            protected void updateItem(NodeView node, boolean empty) {
+                super.updateItem(node, empty);
+                setText(empty || node == null ? null : lastSeenText(node));
             }
         });
         return column;
+    }
+
+    private static Instant seen(NodeView node) {
+        return node.online() ? Instant.MAX : node.lastSeen();
+    }
+
+    private static String lastSeenText(NodeView node) {
+        return node.online() ? "now" : node.lastSeen() == null ? "never" : TIME.format(node.lastSeen());
     }
 
     private void showDetail(NodeView node) {
@@ -134,7 +153,7 @@ public final class MachinesScreen implements Screen {
                 new String[] {"Owner", MachinesViewModel.owner(node)},
                 new String[] {"Addresses", MachinesViewModel.addresses(node)},
                 new String[] {"Online", node.online() ? "yes" : "no"},
-                new String[] {"Last seen", node.lastSeen() == null ? "never" : TIME.format(node.lastSeen())},
+                new String[] {"Last seen", lastSeenText(node)},
                 new String[] {"Key expiry", node.keyExpiry() == null ? "never" : TIME.format(node.keyExpiry())},
                 new String[] {"Status", MachinesViewModel.status(node)},
                 new String[] {"Node key", node.nodeKey()})) {

@@ -83,7 +83,7 @@ public final class MachinesViewModel {
                 .allMatch(i -> nodes.get(i).id().equals(list.get(i).id()));
         if (sameMachines) {
             for (int i = 0; i < list.size(); i++) {
-                if (!nodes.get(i).equals(list.get(i))) {
+                if (changed(nodes.get(i), list.get(i))) {
                     nodes.set(i, list.get(i));
                 }
             }
@@ -91,6 +91,20 @@ public final class MachinesViewModel {
             nodes.setAll(list);
         }
         selected.set(list.stream().filter(node -> node.id().equals(selectedId)).findFirst().orElse(null));
+    }
+
+    /**
+     * Whether a machine changed in what the window shows: an online machine's last seen is the time of each answer,
+     * which the window shows as "now" rather than as a change every poll.
+     */
+    private static boolean changed(NodeView before, NodeView after) {
+        if (before.online() && after.online()) {
+            return !before.equals(new NodeView(after.id(), after.stableId(), after.name(), after.hostname(),
+                    after.user(), after.tags(), after.ipv4(), after.ipv6(), after.machineKey(), after.nodeKey(),
+                    after.authorized(), after.ephemeral(), after.expired(), after.registerMethod(), after.createdAt(),
+                    after.online(), before.lastSeen(), after.keyExpiry(), after.routes(), after.suspended()));
+        }
+        return !before.equals(after);
     }
 
     private void updated(NodeView node) {
