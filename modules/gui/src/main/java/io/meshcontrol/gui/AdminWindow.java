@@ -30,7 +30,8 @@ public final class AdminWindow {
         this.launch = launch;
         this.settings = DesktopSettings.in(launch.configFolder());
         String saved = settings.stored().theme();
-        this.theme = saved == null ? Theme.LIGHT : Theme.valueOf(saved);
+        this.theme = java.util.Arrays.stream(Theme.values()).filter(value -> value.name().equals(saved)).findFirst()
+                .orElse(Theme.LIGHT);
     }
 
     public void show(Stage stage) {

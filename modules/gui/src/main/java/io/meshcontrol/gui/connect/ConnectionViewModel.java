@@ -90,7 +90,12 @@ public final class ConnectionViewModel {
         connecting.set(true);
         attempt = background.run("Connecting to " + profile, () -> connector.open(profile, key), connection -> {
             connecting.set(false);
-            settings.remember(profile, key);
+            try {
+                settings.remember(profile, key);
+            } catch (java.io.UncheckedIOException e) {
+                // Connected all the same; the server is not saved for next time, which the status bar says.
+                background.tell("Not saved for next time: " + e.getMessage());
+            }
             connected.accept(connection);
         }, failure -> {
             connecting.set(false);
