@@ -87,6 +87,8 @@ class DesktopAppTest {
         app.await("router online", () -> row("router").filter(NodeView::online).isPresent());
         app.await("its route waiting", () -> row("router").map(node -> node.routes().available())
                 .filter(routes -> routes.contains("10.77.0.0/16")).isPresent());
+        app.await("the route offered for approval", () -> app.robot.lookup("#approveRoutes").tryQuery()
+                .filter(button -> !button.isDisabled()).isPresent());
         app.click("#approveRoutes");
         app.await("route approved", () -> network.view("router").routes().approved().contains("10.77.0.0/16"));
         app.await("nothing waiting in the window", () -> row("router")

@@ -62,8 +62,19 @@ public final class RunningApp implements AutoCloseable {
 
     /** Clicks a control (an id, {@code #connect}, or its text) once it is drawn. */
     public void click(String query) {
-        awaitShown(query);
-        robot.clickOn(query);
+        for (int attempt = 1; ; attempt++) {
+            awaitShown(query);
+            try {
+                robot.clickOn(query);
+                return;
+            } catch (RuntimeException e) {
+                // The detail pane is drawn again when the poll brings a new state: the control found may have left
+                // the scene before the robot measured where to click (nothing was clicked then); find it again.
+                if (attempt == 3 || !(e.getCause() instanceof NullPointerException)) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Fills a text field as a user would: focus, select all, type. */
