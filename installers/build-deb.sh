@@ -40,12 +40,14 @@ Maintainer: Mesh Control <svc@localhost>
 Section: net
 Priority: optional
 Depends: passwd
+Suggests: libgtk-3-0
 Installed-Size: $(du -sk "$stage" | cut -f1)
 Homepage: https://github.com/
 Description: Mesh Control, a self-hosted control server for Tailscale clients
  One process serves the control protocol, the /api/v1 and /api/v2 APIs and an embedded
  DERP relay; the svc command manages it. Runs as the systemd service svc, with its data
- in /var/lib/svc and its configuration in /etc/svc.
+ in /var/lib/svc and its configuration in /etc/svc. On a desktop, svc admin opens the
+ admin app (JavaFX, drawn through GTK 3).
 CONTROL
 mkdir -p "$out"
 deb="$out/svc_${version}_${arch}.deb"

@@ -62,7 +62,7 @@ if [ "\$(svc_command "\$@")" != serve ]; then client=\$(svc_client_jvm_flags "\$
 exec "\$home/runtime/bin/java" \\
   --add-modules ALL-MODULE-PATH \\
   --add-reads org.jboss.logging=undertow.core,xnio.api,xnio.nio \\
-  --enable-native-access=org.xerial.sqlitejdbc,com.github.luben.zstd_jni $unsafe_flag \\
+  --enable-native-access=org.xerial.sqlitejdbc,com.github.luben.zstd_jni,javafx.graphics $unsafe_flag \\
   -Dorg.jboss.logging.provider=jdk \\
   \$client \${SVC_JAVA_OPTS:-} \\
   -p "\$home/lib" -m io.meshcontrol.cli/io.meshcontrol.cli.Svc "\$@"

@@ -5,6 +5,8 @@ module io.meshcontrol.cli {
     // svc configtest reads derp.paths files with the relay's own reader.
     requires io.meshcontrol.relay;
     requires io.meshcontrol.api;
+    // svc admin opens the desktop app.
+    requires io.meshcontrol.gui;
     requires info.picocli;
     requires tools.jackson.databind;
     requires com.fasterxml.jackson.annotation;

@@ -291,11 +291,25 @@ public final class MeshClient {
     }
 
     public PolicyDocument policy() {
-        return send("GET", "api/v1/policy", null, PolicyDocument.class);
+        return taggedPolicy().value();
+    }
+
+    /** The policy with its ETag, for a conditional save ({@link #setPolicy(String, String)}). */
+    public Tagged<PolicyDocument> taggedPolicy() {
+        return sendTagged("GET", "api/v1/policy", null, PolicyDocument.class, null);
     }
 
     public PolicyDocument setPolicy(String text) {
-        return send("PUT", "api/v1/policy", new PolicyDocument(text), PolicyDocument.class);
+        return setPolicy(text, null).value();
+    }
+
+    /**
+     * Saves the policy.
+     *
+     * @param ifMatch the ETag read before, so that a change saved meanwhile is not overwritten (412); null saves anyway
+     */
+    public Tagged<PolicyDocument> setPolicy(String text, String ifMatch) {
+        return sendTagged("PUT", "api/v1/policy", new PolicyDocument(text), PolicyDocument.class, ifMatch);
     }
 
     /** Validates a policy (running its tests) without saving it; a bad one is an {@link ApiException}. */

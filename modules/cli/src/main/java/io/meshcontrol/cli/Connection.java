@@ -21,11 +21,8 @@ final class Connection {
 
     static MeshClient open(RootCommand root) {
         CliContext context = root.context;
-        ConfigRequest request = new ConfigRequest(root.config, context.env(), context.workingDir(), context.homeDir());
-        ConfigFileLocator.Located located = ConfigFileLocator.locate(request);
-        located.problem().ifPresent(problem -> {
-            throw new CliException("config: " + problem);
-        });
+        ConfigRequest request = request(root);
+        ConfigFileLocator.Located located = locate(request);
         ClientSettings settings = ClientSettings.read(located.file(), context.env(), request.workingDir(),
                 context.homeDir());
         try {
@@ -34,6 +31,26 @@ final class Connection {
             throw new CliException(e.getMessage() + "; " + configChecked(request, located)
                     + ". Start one with 'svc serve', or set cli.address and cli.api_key to manage a remote server");
         }
+    }
+
+    /** The {@code cli} settings of the configuration file the command line names or the first one found. */
+    static ClientSettings settings(RootCommand root) {
+        ConfigRequest request = request(root);
+        return ClientSettings.read(locate(request).file(), root.context.env(), request.workingDir(),
+                root.context.homeDir());
+    }
+
+    private static ConfigRequest request(RootCommand root) {
+        CliContext context = root.context;
+        return new ConfigRequest(root.config, context.env(), context.workingDir(), context.homeDir());
+    }
+
+    private static ConfigFileLocator.Located locate(ConfigRequest request) {
+        ConfigFileLocator.Located located = ConfigFileLocator.locate(request);
+        located.problem().ifPresent(problem -> {
+            throw new CliException("config: " + problem);
+        });
+        return located;
     }
 
     /** Which configuration file the credential location came from, or where none was found. */

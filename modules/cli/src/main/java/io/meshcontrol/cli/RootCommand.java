@@ -26,6 +26,7 @@ import picocli.CommandLine.Option;
                 PolicyCommand.class,
                 DerpCommand.class,
                 DebugCommand.class,
+                AdminCommand.class,
                 HelpCommand.class,
         })
 final class RootCommand extends CommandGroup {

@@ -1,0 +1,39 @@
+package io.meshcontrol.gui.connect;
+
+import io.meshcontrol.api.ClientSettings;
+import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.ServerInfo;
+import io.meshcontrol.gui.Failures.InvalidInputException;
+import io.meshcontrol.gui.Launch;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** Opens a connection to a profile's server and proves the credential with one call ({@code GET /api/v1/server}). */
+final class Connector {
+
+    private final Launch launch;
+
+    Connector(Launch launch) {
+        this.launch = launch;
+    }
+
+    /** Blocking: runs in the background. */
+    Connection open(Profile profile, String apiKey) {
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        MeshClient client;
+        if (profile.isLocal()) {
+            // The same rules as the CLI: the token goes only to the run of the server that wrote the credential.
+            client = new ClientSettings(Optional.empty(), Optional.empty(), false, launch.localCredential(),
+                    "the local credential").open(launch.version(), warnings::add);
+        } else {
+            if (apiKey == null || apiKey.isBlank()) {
+                throw new InvalidInputException("Enter an API key for " + profile.url()
+                        + " (create one with 'svc apikeys create' on the server)");
+            }
+            client = new MeshClient(profile.url(), apiKey.strip(), profile.insecure(), launch.version(), warnings::add);
+        }
+        ServerInfo server = client.server();
+        return new Connection(profile, client, server, List.copyOf(warnings));
+    }
+}

@@ -1,0 +1,183 @@
+package io.meshcontrol.gui.keys;
+
+import io.meshcontrol.api.ApiKeyView;
+import io.meshcontrol.api.PreAuthKeyView;
+import io.meshcontrol.gui.Background;
+import io.meshcontrol.gui.Screen;
+import io.meshcontrol.gui.connect.Connection;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.input.Clipboard;
+import javafx.scene.input.ClipboardContent;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+
+/** API keys and pre-auth keys: tables, creation forms, and the one-time secret with its Copy buttons. */
+public final class KeysScreen implements Screen {
+
+    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
+            .withZone(ZoneId.systemDefault());
+
+    private final KeysViewModel model;
+    private final VBox root = new VBox(10);
+
+    public KeysScreen(Connection connection, Background background) {
+        model = new KeysViewModel(connection.client(), background, connection.server().serverUrl());
+
+        // The secret just issued, shown once.
+        TextField secret = readOnly("issuedSecret");
+        secret.textProperty().bind(model.secret());
+        TextField command = readOnly("joinCommand");
+        command.textProperty().bind(model.joinCommand());
+        command.visibleProperty().bind(model.joinCommand().isNotEmpty());
+        Button copySecret = new Button("Copy key");
+        copySecret.setId("copySecret");
+        copySecret.setOnAction(event -> copy(model.secret().get()));
+        Button copyCommand = new Button("Copy command");
+        copyCommand.setId("copyCommand");
+        copyCommand.visibleProperty().bind(model.joinCommand().isNotEmpty());
+        copyCommand.setOnAction(event -> copy(model.joinCommand().get()));
+        Button done = new Button("Done");
+        done.setOnAction(event -> model.dismissSecret());
+        Label note = new Label();
+        note.textProperty().bind(model.secretNote());
+        note.getStyleClass().add("warning-text");
+        VBox issued = new VBox(6, note, new HBox(8, secret, copySecret, done), new HBox(8, command, copyCommand));
+        HBox.setHgrow(secret, Priority.ALWAYS);
+        HBox.setHgrow(command, Priority.ALWAYS);
+        issued.getStyleClass().add("secret-panel");
+        issued.setPadding(new Insets(8));
+        issued.visibleProperty().bind(model.secret().isNotEmpty());
+        issued.managedProperty().bind(issued.visibleProperty());
+
+        // API keys
+        TableView<ApiKeyView> apiKeys = new TableView<>(model.apiKeys());
+        apiKeys.setId("apiKeys");
+        apiKeys.getColumns().add(column("Prefix", ApiKeyView::prefix));
+        apiKeys.getColumns().add(column("Description", key -> key.description() == null ? "" : key.description()));
+        apiKeys.getColumns().add(column("Owner", key -> key.user() == null ? "all access" : key.user()));
+        apiKeys.getColumns().add(column("Created", key -> time(key.createdAt())));
+        apiKeys.getColumns().add(column("Expires", key -> key.expired() ? "expired" : time(key.expiresAt())));
+        apiKeys.getColumns().add(column("Last used", key -> time(key.lastUsedAt())));
+        apiKeys.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        apiKeys.setPrefHeight(180);
+        TextField description = new TextField();
+        description.setId("apiKeyDescription");
+        description.setPromptText("description");
+        TextField expiration = new TextField();
+        expiration.setId("apiKeyExpiration");
+        expiration.setPromptText("expires in (720h; empty: 90 days)");
+        Button create = new Button("Create API key");
+        create.setId("createApiKey");
+        create.setOnAction(event -> model.createApiKey(description.getText(), expiration.getText()));
+        Button expire = new Button("Expire selected");
+        expire.setId("expireApiKey");
+        expire.disableProperty().bind(apiKeys.getSelectionModel().selectedItemProperty().isNull());
+        expire.setOnAction(event -> model.expireApiKey(apiKeys.getSelectionModel().getSelectedItem()));
+
+        // Pre-auth keys
+        TableView<PreAuthKeyView> preAuthKeys = new TableView<>(model.preAuthKeys());
+        preAuthKeys.setId("preAuthKeys");
+        preAuthKeys.getColumns().add(column("Prefix", PreAuthKeyView::prefix));
+        preAuthKeys.getColumns().add(column("User", key -> key.user() == null ? "" : key.user()));
+        preAuthKeys.getColumns().add(column("Tags", key -> String.join(" ", key.tags())));
+        preAuthKeys.getColumns().add(column("Kind", key -> (key.reusable() ? "reusable" : "one use")
+                + (key.ephemeral() ? ", ephemeral" : "")));
+        preAuthKeys.getColumns().add(column("Used", key -> Integer.toString(key.useCount())));
+        preAuthKeys.getColumns().add(column("Valid", key -> key.valid() ? "yes" : key.invalidReason()));
+        preAuthKeys.getColumns().add(column("Expires", key -> time(key.expiresAt())));
+        preAuthKeys.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        preAuthKeys.setPrefHeight(180);
+        ComboBox<String> user = new ComboBox<>(model.users());
+        user.setId("preAuthUser");
+        user.setEditable(true);
+        user.setPromptText("user");
+        TextField tags = new TextField();
+        tags.setId("preAuthTags");
+        tags.setPromptText("tags (tag:server)");
+        CheckBox reusable = new CheckBox("reusable");
+        reusable.setId("preAuthReusable");
+        CheckBox ephemeral = new CheckBox("ephemeral");
+        TextField keyExpiration = new TextField();
+        keyExpiration.setPromptText("expires in (24h)");
+        Button createPreAuth = new Button("Create pre-auth key");
+        createPreAuth.setId("createPreAuthKey");
+        createPreAuth.setOnAction(event -> model.createPreAuthKey(user.getEditor().getText(), tags.getText(),
+                reusable.isSelected(), ephemeral.isSelected(), keyExpiration.getText()));
+        Button delete = new Button("Delete selected");
+        delete.setId("deletePreAuthKey");
+        delete.disableProperty().bind(preAuthKeys.getSelectionModel().selectedItemProperty().isNull());
+        delete.setOnAction(event -> model.deletePreAuthKey(preAuthKeys.getSelectionModel().getSelectedItem()));
+
+        root.getChildren().addAll(issued,
+                title("API keys"), apiKeys, row(description, expiration, create, expire),
+                title("Pre-auth keys (join machines)"), preAuthKeys,
+                row(user, tags, reusable, ephemeral, keyExpiration, createPreAuth, delete));
+        root.setPadding(new Insets(8));
+    }
+
+    private static HBox row(javafx.scene.Node... nodes) {
+        HBox row = new HBox(8, nodes);
+        row.setAlignment(Pos.CENTER_LEFT);
+        return row;
+    }
+
+    private static Label title(String text) {
+        Label label = new Label(text);
+        label.getStyleClass().add("section");
+        return label;
+    }
+
+    private static TextField readOnly(String id) {
+        TextField field = new TextField();
+        field.setId(id);
+        field.setEditable(false);
+        field.getStyleClass().add("code");
+        return field;
+    }
+
+    private static void copy(String text) {
+        ClipboardContent content = new ClipboardContent();
+        content.putString(text);
+        Clipboard.getSystemClipboard().setContent(content);
+    }
+
+    private static <T> TableColumn<T, String> column(String title, Function<T, String> value) {
+        TableColumn<T, String> column = new TableColumn<>(title);
+        column.setCellValueFactory(cell -> new ReadOnlyStringWrapper(value.apply(cell.getValue())));
+        return column;
+    }
+
+    private static String time(Instant instant) {
+        return instant == null ? "" : DAY.format(instant);
+    }
+
+    @Override
+    public String title() {
+        return "Keys";
+    }
+
+    @Override
+    public Parent root() {
+        return root;
+    }
+
+    @Override
+    public void refresh() {
+        model.refresh();
+    }
+}

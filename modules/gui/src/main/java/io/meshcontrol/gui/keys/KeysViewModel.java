@@ -1,0 +1,128 @@
+package io.meshcontrol.gui.keys;
+
+import io.meshcontrol.api.ApiKeyRequest;
+import io.meshcontrol.api.ApiKeyView;
+import io.meshcontrol.api.IssuedApiKey;
+import io.meshcontrol.api.IssuedPreAuthKey;
+import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.PreAuthKeyRequest;
+import io.meshcontrol.api.PreAuthKeyView;
+import io.meshcontrol.api.UserView;
+import io.meshcontrol.gui.Background;
+import java.util.Arrays;
+import java.util.List;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The keys screen: API keys and pre-auth keys, creating them (the secret is shown this once, with the command that
+ * joins a machine for a pre-auth key), expiring and deleting them.
+ */
+public final class KeysViewModel {
+
+    /** Lists read together, in one background call. */
+    private record Lists(List<ApiKeyView> apiKeys, List<PreAuthKeyView> preAuthKeys, List<UserView> users) {
+    }
+
+    private final MeshClient client;
+    private final Background background;
+    private final String serverUrl;
+    private final ObservableList<ApiKeyView> apiKeys = FXCollections.observableArrayList();
+    private final ObservableList<PreAuthKeyView> preAuthKeys = FXCollections.observableArrayList();
+    private final ObservableList<String> users = FXCollections.observableArrayList();
+    private final StringProperty secret = new SimpleStringProperty("");
+    private final StringProperty secretNote = new SimpleStringProperty("");
+    private final StringProperty joinCommand = new SimpleStringProperty("");
+
+    public KeysViewModel(MeshClient client, Background background, String serverUrl) {
+        this.client = client;
+        this.background = background;
+        this.serverUrl = serverUrl;
+    }
+
+    public void refresh() {
+        background.run("Reading the keys", () -> new Lists(client.apiKeys(), client.preAuthKeys(), client.users()),
+                lists -> {
+                    apiKeys.setAll(lists.apiKeys());
+                    preAuthKeys.setAll(lists.preAuthKeys());
+                    users.setAll(lists.users().stream().map(UserView::name).toList());
+                });
+    }
+
+    /**
+     * @param expiration a Go duration such as {@code 720h}; empty for the server's default (90 days)
+     */
+    public void createApiKey(String description, String expiration) {
+        ApiKeyRequest request = new ApiKeyRequest(null, null, blankToNull(description), blankToNull(expiration));
+        background.run("Creating an API key", () -> client.createApiKey(request), (IssuedApiKey issued) -> {
+            showSecret(issued.secret(), "API key " + issued.apiKey().prefix() + ": copy it now, it is not shown again.",
+                    "");
+            refresh();
+        });
+    }
+
+    public void expireApiKey(ApiKeyView key) {
+        background.run("Expiring API key " + key.prefix(), () -> client.expireApiKey(key.prefix()), expired -> refresh());
+    }
+
+    /** @param tags separated by commas or spaces; a key with tags joins machines as those tags */
+    public void createPreAuthKey(String user, String tags, boolean reusable, boolean ephemeral, String expiration) {
+        List<String> tagList = Arrays.stream(tags.split("[,\\s]+")).filter(tag -> !tag.isEmpty()).toList();
+        PreAuthKeyRequest request = new PreAuthKeyRequest(blankToNull(user), tagList.isEmpty() ? null : tagList,
+                reusable, ephemeral, null, null, blankToNull(expiration));
+        background.run("Creating a pre-auth key", () -> client.createPreAuthKey(request), (IssuedPreAuthKey issued) -> {
+            showSecret(issued.secret(), "Pre-auth key " + issued.preAuthKey().prefix()
+                    + ": copy it or the command now, it is not shown again.",
+                    "tailscale up --login-server " + serverUrl + " --auth-key " + issued.secret());
+            refresh();
+        });
+    }
+
+    public void deletePreAuthKey(PreAuthKeyView key) {
+        background.run("Deleting pre-auth key " + key.prefix(), () -> {
+            client.deletePreAuthKey(key.id());
+            return key;
+        }, deleted -> refresh());
+    }
+
+    private void showSecret(String value, String note, String command) {
+        secret.set(value);
+        secretNote.set(note);
+        joinCommand.set(command);
+    }
+
+    /** Forgets the secret shown (Done): it cannot be shown again. */
+    public void dismissSecret() {
+        showSecret("", "", "");
+    }
+
+    private static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text.strip();
+    }
+
+    public ObservableList<ApiKeyView> apiKeys() {
+        return apiKeys;
+    }
+
+    public ObservableList<PreAuthKeyView> preAuthKeys() {
+        return preAuthKeys;
+    }
+
+    public ObservableList<String> users() {
+        return users;
+    }
+
+    public StringProperty secret() {
+        return secret;
+    }
+
+    public StringProperty secretNote() {
+        return secretNote;
+    }
+
+    public StringProperty joinCommand() {
+        return joinCommand;
+    }
+}

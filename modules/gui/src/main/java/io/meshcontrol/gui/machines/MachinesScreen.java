@@ -1,0 +1,275 @@
+package io.meshcontrol.gui.machines;
+
+import io.meshcontrol.api.NodeView;
+import io.meshcontrol.gui.Background;
+import io.meshcontrol.gui.Screen;
+import io.meshcontrol.gui.connect.Connection;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.transformation.SortedList;
+import javafx.geometry.Insets;
+import javafx.scene.Parent;
+import javafx.scene.control.Alert;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+
+/** The machines table (filter, sort, live) and the selected machine's detail pane with its actions. */
+public final class MachinesScreen implements Screen {
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+            .withZone(ZoneId.systemDefault());
+
+    private final MachinesViewModel model;
+    private final SplitPane root = new SplitPane();
+    private final TableView<NodeView> table = new TableView<>();
+    private final VBox detail = new VBox(10);
+    private final TextField filter;
+    // The detail pane is drawn again when the poll brings a new state; what the user is typing stays.
+    private NodeView shownNode;
+    private TextField nameField;
+    private TextField tagsField;
+
+    public MachinesScreen(Connection connection, Background background) {
+        model = new MachinesViewModel(connection.client(), background);
+        filter = new TextField();
+        filter.setId("machineFilter");
+        filter.setPromptText("Filter: name, user, tag, address, \"online\", \"needs approval\"… (Ctrl+F)");
+        filter.textProperty().bindBidirectional(model.filter());
+
+        table.setId("machines");
+        table.getColumns().add(text("Machine", NodeView::name));
+        table.getColumns().add(text("Owner", MachinesViewModel::owner));
+        table.getColumns().add(text("Addresses", MachinesViewModel::addresses));
+        table.getColumns().add(text("Online", node -> node.online() ? "● online" : "○ offline"));
+        table.getColumns().add(lastSeen());
+        table.getColumns().add(text("Status", MachinesViewModel::status));
+        table.getColumns().add(text("Routes", node -> node.routes() == null ? ""
+                : String.join(" ", node.routes().available())));
+        double[] widths = {130, 90, 250, 80, 150, 140, 120};
+        for (int i = 0; i < widths.length; i++) {
+            table.getColumns().get(i).setPrefWidth(widths[i]);
+        }
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        table.setPlaceholder(new Label("No machines yet: join one with a pre-auth key (Keys tab)"));
+        SortedList<NodeView> sorted = new SortedList<>(model.shown());
+        sorted.comparatorProperty().bind(table.comparatorProperty());
+        table.setItems(sorted);
+        table.getSelectionModel().selectedItemProperty().addListener((observable, was, node) -> {
+            if (node != null) {
+                model.selected().set(node);
+            }
+        });
+        // A row updated by the poll may lose the table's selection; the machine stays selected.
+        model.shown().addListener((javafx.collections.ListChangeListener<NodeView>) change -> javafx.application.Platform
+                .runLater(() -> {
+                    NodeView node = model.selected().get();
+                    if (node != null && table.getSelectionModel().getSelectedItem() == null) {
+                        table.getSelectionModel().select(node);
+                    }
+                }));
+        model.selected().addListener((observable, was, node) -> {
+            if (node != null && !node.equals(table.getSelectionModel().getSelectedItem())) {
+                table.getSelectionModel().select(node);
+            }
+            showDetail(node);
+        });
+
+        VBox left = new VBox(8, filter, table);
+        VBox.setVgrow(table, Priority.ALWAYS);
+        left.setPadding(new Insets(8));
+        detail.setId("machineDetail");
+        detail.setPadding(new Insets(12));
+        detail.setMinWidth(320);
+        showDetail(null);
+        ScrollPane detailScroll = new ScrollPane(detail);
+        detailScroll.setFitToWidth(true);
+        root.getItems().addAll(left, detailScroll);
+        root.setDividerPositions(0.7);
+    }
+
+    private static TableColumn<NodeView, String> text(String title, Function<NodeView, String> value) {
+        TableColumn<NodeView, String> column = new TableColumn<>(title);
+        column.setCellValueFactory(cell -> new ReadOnlyStringWrapper(value.apply(cell.getValue())));
+        return column;
+    }
+
+    /** Last seen: "now" while online (and sorted as the latest), else the end of its last stream, or never. */
+    private static TableColumn<NodeView, NodeView> lastSeen() {
+        TableColumn<NodeView, NodeView> column = new TableColumn<>("Last seen");
+        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
+        column.setComparator(java.util.Comparator.comparing(MachinesScreen::seen,
+                java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder())));
+        column.setCellFactory(ignored -> new TableCell<>() {
+            @Override
+            protected void updateItem(NodeView node, boolean empty) {
+                super.updateItem(node, empty);
+                setText(empty || node == null ? null : lastSeenText(node));
+            }
+        });
+        return column;
+    }
+
+    private static Instant seen(NodeView node) {
+        return node.online() ? Instant.MAX : node.lastSeen();
+    }
+
+    private static String lastSeenText(NodeView node) {
+        return node.online() ? "now" : node.lastSeen() == null ? "never" : TIME.format(node.lastSeen());
+    }
+
+    private void showDetail(NodeView node) {
+        detail.getChildren().clear();
+        if (node == null) {
+            shownNode = null;
+            detail.getChildren().add(new Label("Select a machine to see it and act on it."));
+            return;
+        }
+        Label title = new Label(node.name());
+        title.getStyleClass().add("title");
+        GridPane facts = new GridPane();
+        facts.setHgap(8);
+        facts.setVgap(4);
+        int row = 0;
+        for (String[] fact : List.of(
+                new String[] {"Host name", node.hostname()},
+                new String[] {"Owner", MachinesViewModel.owner(node)},
+                new String[] {"Addresses", MachinesViewModel.addresses(node)},
+                new String[] {"Online", node.online() ? "yes" : "no"},
+                new String[] {"Last seen", lastSeenText(node)},
+                new String[] {"Key expiry", node.keyExpiry() == null ? "never" : TIME.format(node.keyExpiry())},
+                new String[] {"Status", MachinesViewModel.status(node)},
+                new String[] {"Node key", node.nodeKey()})) {
+            Label name = new Label(fact[0]);
+            name.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+            Label value = new Label(fact[1]);
+            value.setWrapText(true);
+            facts.addRow(row++, name, value);
+        }
+        facts.getChildren().getLast().setId("detailStatus");
+
+        TextField name = new TextField(typed(nameField, node.name(), shownNode == null ? null : shownNode.name(), node));
+        name.setId("renameField");
+        Button rename = new Button("Rename");
+        rename.setId("rename");
+        rename.setOnAction(event -> model.rename(name.getText()));
+        name.setOnAction(event -> model.rename(name.getText()));
+        TextField tags = new TextField(typed(tagsField, String.join(", ", node.tags()),
+                shownNode == null ? null : String.join(", ", shownNode.tags()), node));
+        tags.setId("tagsField");
+        tags.setPromptText("tag:server, tag:web");
+        Button setTags = new Button("Set tags");
+        setTags.setId("setTags");
+        setTags.setOnAction(event -> model.setTags(tags.getText()));
+
+        Button approve = new Button("Approve machine");
+        approve.setId("approveMachine");
+        approve.setDisable(node.authorized());
+        approve.setOnAction(event -> model.approve());
+        Button expire = new Button("Expire key");
+        expire.setId("expireMachine");
+        expire.setOnAction(event -> confirm("Expire the key of " + node.name() + "? It must log in again.",
+                model::expire));
+        Button delete = new Button("Delete");
+        delete.setId("deleteMachine");
+        delete.getStyleClass().add("danger");
+        delete.setOnAction(event -> confirm("Delete " + node.name() + "? It must join again to come back.",
+                model::delete));
+
+        VBox routes = new VBox(4);
+        List<CheckBox> boxes = new ArrayList<>();
+        List<String> all = new ArrayList<>(node.routes().approved());
+        node.routes().available().stream().filter(route -> !all.contains(route)).forEach(all::add);
+        for (String route : all) {
+            CheckBox box = new CheckBox(route + (node.routes().available().contains(route) ? "" : " (not advertised)"));
+            box.setUserData(route);
+            box.setSelected(node.routes().approved().contains(route));
+            boxes.add(box);
+            routes.getChildren().add(box);
+        }
+        if (all.isEmpty()) {
+            routes.getChildren().add(new Label("No routes advertised."));
+        }
+        Button approveRoutes = new Button("Approve waiting routes");
+        approveRoutes.setId("approveRoutes");
+        approveRoutes.setDisable(MachinesViewModel.waitingRoutes(node).isEmpty());
+        approveRoutes.setOnAction(event -> model.approveWaitingRoutes());
+        Button saveRoutes = new Button("Save ticked routes");
+        saveRoutes.setId("saveRoutes");
+        saveRoutes.setDisable(all.isEmpty());
+        saveRoutes.setOnAction(event -> model.setApprovedRoutes(boxes.stream().filter(CheckBox::isSelected)
+                .map(box -> (String) box.getUserData()).toList()));
+
+        detail.getChildren().addAll(title, facts,
+                section("Name"), new HBox(8, name, rename),
+                section("Tags"), new HBox(8, tags, setTags),
+                section("Access"), new HBox(8, approve, expire, delete),
+                section("Routes"), routes, new HBox(8, approveRoutes, saveRoutes));
+        HBox.setHgrow(name, Priority.ALWAYS);
+        HBox.setHgrow(tags, Priority.ALWAYS);
+        shownNode = node;
+        nameField = name;
+        tagsField = tags;
+    }
+
+    /** The field's text for {@code node}: what the user typed over the same machine's old value, else the value. */
+    private String typed(TextField field, String value, String oldValue, NodeView node) {
+        boolean sameMachine = shownNode != null && shownNode.id().equals(node.id());
+        return sameMachine && field != null && !field.getText().equals(oldValue) ? field.getText() : value;
+    }
+
+    private static Label section(String text) {
+        Label label = new Label(text);
+        label.getStyleClass().add("section");
+        return label;
+    }
+
+    private void confirm(String question, Runnable action) {
+        Alert alert = new Alert(Alert.AlertType.CONFIRMATION, question, ButtonType.OK, ButtonType.CANCEL);
+        alert.initOwner(root.getScene().getWindow());
+        alert.showAndWait().filter(ButtonType.OK::equals).ifPresent(ok -> action.run());
+    }
+
+    @Override
+    public java.util.Map<javafx.scene.input.KeyCombination, Runnable> shortcuts() {
+        return java.util.Map.of(javafx.scene.input.KeyCombination.keyCombination("Shortcut+F"), filter::requestFocus);
+    }
+
+    @Override
+    public String title() {
+        return "Machines";
+    }
+
+    @Override
+    public Parent root() {
+        return root;
+    }
+
+    @Override
+    public void refresh() {
+        model.refresh();
+        model.start();
+    }
+
+    @Override
+    public void close() {
+        model.stop();
+    }
+}

@@ -1,0 +1,248 @@
+package io.meshcontrol.gui.machines;
+
+import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.NodeView;
+import io.meshcontrol.api.RoutesView;
+import io.meshcontrol.gui.Background;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import javafx.animation.KeyFrame;
+import javafx.animation.Timeline;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.collections.transformation.FilteredList;
+import javafx.util.Duration;
+
+/**
+ * The machines screen: every node, read again every few seconds in the background (online state, last seen and
+ * waiting routes change by themselves), a filter over it, the selected machine and what can be done to it.
+ */
+public final class MachinesViewModel {
+
+    private static final Duration POLL = Duration.seconds(2);
+
+    private final MeshClient client;
+    private final Background background;
+    private final ObservableList<NodeView> nodes = FXCollections.observableArrayList();
+    private final FilteredList<NodeView> shown = new FilteredList<>(nodes);
+    private final StringProperty filter = new SimpleStringProperty("");
+    private final ObjectProperty<NodeView> selected = new SimpleObjectProperty<>();
+    private final Timeline poll;
+    private boolean polling;
+
+    public MachinesViewModel(MeshClient client, Background background) {
+        this.client = client;
+        this.background = background;
+        filter.addListener((observable, was, text) -> shown.setPredicate(node -> matches(node, text)));
+        poll = new Timeline(new KeyFrame(POLL, event -> poll()));
+        poll.setCycleCount(Timeline.INDEFINITE);
+    }
+
+    public void start() {
+        poll.play();
+    }
+
+    public void stop() {
+        poll.stop();
+    }
+
+    /** Reads the list now, with the progress indicator (F5). */
+    public void refresh() {
+        background.run("Reading the machines", client::nodes, this::replace);
+    }
+
+    private void poll() {
+        if (polling) {
+            return;
+        }
+        polling = true;
+        background.quietly(client::nodes, list -> {
+            polling = false;
+            replace(list);
+        }, failure -> polling = false);
+    }
+
+    /**
+     * Puts a new list in place, keeping the selected machine selected (its new state). The same machines in the same
+     * order are updated in place, only those that changed, so that a poll does not redraw the table under the user's
+     * mouse.
+     */
+    private void replace(List<NodeView> list) {
+        String selectedId = selected.get() == null ? null : selected.get().id();
+        boolean sameMachines = nodes.size() == list.size() && java.util.stream.IntStream.range(0, list.size())
+                .allMatch(i -> nodes.get(i).id().equals(list.get(i).id()));
+        if (sameMachines) {
+            for (int i = 0; i < list.size(); i++) {
+                if (changed(nodes.get(i), list.get(i))) {
+                    nodes.set(i, list.get(i));
+                }
+            }
+        } else {
+            nodes.setAll(list);
+        }
+        selected.set(list.stream().filter(node -> node.id().equals(selectedId)).findFirst().orElse(null));
+    }
+
+    /**
+     * Whether a machine changed in what the window shows: an online machine's last seen is the time of each answer,
+     * which the window shows as "now" rather than as a change every poll.
+     */
+    private static boolean changed(NodeView before, NodeView after) {
+        if (before.online() && after.online()) {
+            return !before.equals(new NodeView(after.id(), after.stableId(), after.name(), after.hostname(),
+                    after.user(), after.tags(), after.ipv4(), after.ipv6(), after.machineKey(), after.nodeKey(),
+                    after.authorized(), after.ephemeral(), after.expired(), after.registerMethod(), after.createdAt(),
+                    after.online(), before.lastSeen(), after.keyExpiry(), after.routes(), after.suspended()));
+        }
+        return !before.equals(after);
+    }
+
+    private void updated(NodeView node) {
+        for (int i = 0; i < nodes.size(); i++) {
+            if (nodes.get(i).id().equals(node.id())) {
+                nodes.set(i, node);
+            }
+        }
+        selected.set(node);
+    }
+
+    public void rename(String name) {
+        act("Renaming", node -> client.renameNode(node.id(), name.strip()));
+    }
+
+    /** Tags as typed: separated by commas or spaces; none clears them. */
+    public void setTags(String text) {
+        List<String> tags = Arrays.stream(text.split("[,\\s]+")).filter(tag -> !tag.isEmpty()).toList();
+        act("Setting tags", node -> client.tagNode(node.id(), tags));
+    }
+
+    public void approve() {
+        act("Approving", node -> client.approveNode(node.id()));
+    }
+
+    public void expire() {
+        act("Expiring the key of", node -> client.expireNode(node.id()));
+    }
+
+    public void delete() {
+        NodeView node = selected.get();
+        if (node == null) {
+            return;
+        }
+        background.run("Deleting " + node.name(), () -> {
+            client.deleteNode(node.id());
+            return client.nodes();
+        }, list -> {
+            replace(list);
+            background.tell("Deleted " + node.name());
+        });
+    }
+
+    /** Approves every route the machine advertises and has not been allowed yet. */
+    public void approveWaitingRoutes() {
+        act("Approving the routes of", node -> {
+            Set<String> routes = new LinkedHashSet<>(node.routes().approved());
+            routes.addAll(node.routes().available());
+            client.setNodeRoutes(node.id(), new ArrayList<>(routes));
+            return client.node(node.id());
+        });
+    }
+
+    /** Replaces the approved routes with {@code routes} (unticking one withdraws it). */
+    public void setApprovedRoutes(List<String> routes) {
+        act("Setting the routes of", node -> {
+            client.setNodeRoutes(node.id(), routes);
+            return client.node(node.id());
+        });
+    }
+
+    private interface Action {
+        NodeView on(NodeView node) throws Exception;
+    }
+
+    private void act(String what, Action action) {
+        NodeView node = selected.get();
+        if (node == null) {
+            background.tell("Select a machine first");
+            return;
+        }
+        String title = what + " " + node.name();
+        Callable<NodeView> work = () -> action.on(node);
+        background.run(title, work, changed -> {
+            updated(changed);
+            background.tell(title + ": done");
+        });
+    }
+
+    /** Routes advertised but not approved: what waits for an administrator. */
+    public static List<String> waitingRoutes(NodeView node) {
+        RoutesView routes = node.routes();
+        if (routes == null) {
+            return List.of();
+        }
+        return routes.available().stream().filter(route -> !routes.approved().contains(route)).toList();
+    }
+
+    /** What needs attention, in a few words ("needs approval, 1 route waiting"); "ok" when nothing does. */
+    public static String status(NodeView node) {
+        List<String> words = new ArrayList<>();
+        if (!node.authorized()) {
+            words.add("needs approval");
+        }
+        if (node.expired()) {
+            words.add("key expired");
+        }
+        if (node.suspended()) {
+            words.add("suspended");
+        }
+        int waiting = waitingRoutes(node).size();
+        if (waiting > 0) {
+            words.add(waiting + (waiting == 1 ? " route waiting" : " routes waiting"));
+        }
+        return words.isEmpty() ? "ok" : String.join(", ", words);
+    }
+
+    /** Owner: the user, or the tags of a tagged machine. */
+    public static String owner(NodeView node) {
+        return node.tags() != null && !node.tags().isEmpty() && node.user() == null ? String.join(" ", node.tags())
+                : node.user() == null ? "" : node.user();
+    }
+
+    public static String addresses(NodeView node) {
+        return Stream.of(node.ipv4(), node.ipv6()).filter(address -> address != null).reduce((a, b) -> a + "  " + b)
+                .orElse("");
+    }
+
+    /** The filter matches names, owner, tags, addresses, routes and status words, ignoring case. */
+    static boolean matches(NodeView node, String text) {
+        if (text == null || text.isBlank()) {
+            return true;
+        }
+        String haystack = String.join(" ", node.name(), node.hostname(), owner(node), String.join(" ", node.tags()),
+                addresses(node), String.join(" ", node.routes() == null ? List.of() : node.routes().available()),
+                status(node), node.online() ? "online" : "offline").toLowerCase(Locale.ROOT);
+        return Arrays.stream(text.toLowerCase(Locale.ROOT).split("\\s+")).allMatch(haystack::contains);
+    }
+
+    public ObservableList<NodeView> shown() {
+        return shown;
+    }
+
+    public StringProperty filter() {
+        return filter;
+    }
+
+    public ObjectProperty<NodeView> selected() {
+        return selected;
+    }
+}

@@ -1,0 +1,124 @@
+package io.meshcontrol.gui.network;
+
+import io.meshcontrol.api.DerpLatencyReport;
+import io.meshcontrol.api.UserView;
+import io.meshcontrol.gui.Background;
+import io.meshcontrol.gui.Screen;
+import io.meshcontrol.gui.connect.Connection;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.VBox;
+
+/** Users, settings and relays on one screen. */
+public final class NetworkScreen implements Screen {
+
+    private final NetworkViewModel model;
+    private final VBox root = new VBox(10);
+
+    public NetworkScreen(Connection connection, Background background) {
+        model = new NetworkViewModel(connection.client(), background);
+
+        TableView<UserView> users = new TableView<>(model.users());
+        users.setId("users");
+        users.getColumns().add(column("Name", UserView::name));
+        users.getColumns().add(column("Display name", user -> user.displayName() == null ? "" : user.displayName()));
+        users.getColumns().add(column("E-mail", user -> user.email() == null ? "" : user.email()));
+        users.getColumns().add(column("Role", UserView::role));
+        users.getColumns().add(column("Approved", user -> user.approved() ? "yes" : "waiting"));
+        users.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        users.setPrefHeight(160);
+        TextField name = new TextField();
+        name.setId("newUserName");
+        name.setPromptText("user name");
+        Button create = new Button("Create user");
+        create.setId("createUser");
+        create.setOnAction(event -> model.createUser(name.getText()));
+        Button approve = new Button("Approve selected");
+        approve.disableProperty().bind(users.getSelectionModel().selectedItemProperty().isNull());
+        approve.setOnAction(event -> model.approveUser(users.getSelectionModel().getSelectedItem()));
+        Button delete = new Button("Delete selected");
+        delete.disableProperty().bind(users.getSelectionModel().selectedItemProperty().isNull());
+        delete.setOnAction(event -> model.deleteUser(users.getSelectionModel().getSelectedItem()));
+
+        CheckBox devicesApproval = new CheckBox("New machines need an administrator's approval");
+        devicesApproval.setId("devicesApproval");
+        devicesApproval.selectedProperty().bindBidirectional(model.devicesApproval());
+        CheckBox usersApproval = new CheckBox("New users need an administrator's approval");
+        usersApproval.selectedProperty().bindBidirectional(model.usersApproval());
+        TextField keyDays = new TextField();
+        keyDays.setPrefColumnCount(5);
+        keyDays.textProperty().bindBidirectional(model.keyDurationDays());
+        Button saveSettings = new Button("Save settings");
+        saveSettings.setId("saveSettings");
+        saveSettings.setOnAction(event -> model.saveSettings());
+
+        Label derp = new Label();
+        derp.setId("derpSummary");
+        derp.textProperty().bind(model.derpSummary());
+        TableView<DerpLatencyReport.Region> latency = new TableView<>(model.regions());
+        latency.setId("derpLatency");
+        latency.getColumns().add(column("Region", region -> region.regionId() + " " + region.code()));
+        latency.getColumns().add(column("Name", DerpLatencyReport.Region::name));
+        latency.getColumns().add(column("Home of", region -> region.preferredBy() + " machines"));
+        latency.getColumns().add(column("Measured by", region -> Integer.toString(region.reporting())));
+        latency.getColumns().add(column("Median", region -> milliseconds(region.medianMs())));
+        latency.getColumns().add(column("90th percentile", region -> milliseconds(region.p90Ms())));
+        latency.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        latency.setPrefHeight(140);
+        latency.setPlaceholder(new Label("No relay regions in the DERP map"));
+
+        root.getChildren().addAll(
+                title("Users"), users, row(name, create, approve, delete),
+                title("Settings"), devicesApproval, usersApproval,
+                row(new Label("Machine keys expire after (days, empty: never)"), keyDays), saveSettings,
+                title("Relays (DERP)"), derp, latency);
+        root.setPadding(new Insets(8));
+    }
+
+    private static String milliseconds(Double value) {
+        return value == null ? "–" : String.format("%.1f ms", value);
+    }
+
+    private static HBox row(javafx.scene.Node... nodes) {
+        HBox row = new HBox(8, nodes);
+        row.setAlignment(Pos.CENTER_LEFT);
+        return row;
+    }
+
+    private static Label title(String text) {
+        Label label = new Label(text);
+        label.getStyleClass().add("section");
+        return label;
+    }
+
+    private static <T> TableColumn<T, String> column(String title, Function<T, String> value) {
+        TableColumn<T, String> column = new TableColumn<>(title);
+        column.setCellValueFactory(cell -> new ReadOnlyStringWrapper(value.apply(cell.getValue())));
+        return column;
+    }
+
+    @Override
+    public String title() {
+        return "Users, settings, relays";
+    }
+
+    @Override
+    public Parent root() {
+        return root;
+    }
+
+    @Override
+    public void refresh() {
+        model.refresh();
+    }
+}

@@ -1,0 +1,117 @@
+package io.meshcontrol.gui.network;
+
+import io.meshcontrol.api.DerpLatencyReport;
+import io.meshcontrol.api.DerpSettingsView;
+import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.SettingsView;
+import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.api.UserView;
+import io.meshcontrol.gui.Background;
+import java.util.List;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/** The network screen: users, the runtime settings (approvals, key duration), DERP settings and the latency report. */
+public final class NetworkViewModel {
+
+    private record Everything(List<UserView> users, SettingsView settings, DerpSettingsView derp,
+            DerpLatencyReport latency) {
+    }
+
+    private final MeshClient client;
+    private final Background background;
+    private final ObservableList<UserView> users = FXCollections.observableArrayList();
+    private final ObservableList<DerpLatencyReport.Region> regions = FXCollections.observableArrayList();
+    private final BooleanProperty devicesApproval = new SimpleBooleanProperty();
+    private final BooleanProperty usersApproval = new SimpleBooleanProperty();
+    private final StringProperty keyDurationDays = new SimpleStringProperty("");
+    private final StringProperty derpSummary = new SimpleStringProperty("");
+
+    public NetworkViewModel(MeshClient client, Background background) {
+        this.client = client;
+        this.background = background;
+    }
+
+    public void refresh() {
+        background.run("Reading users and settings", () -> new Everything(client.users(), client.settings(),
+                client.derp().value(), client.derpLatency()), this::show);
+    }
+
+    private void show(Everything everything) {
+        users.setAll(everything.users());
+        showSettings(everything.settings());
+        regions.setAll(everything.latency().regions());
+        DerpSettingsView derp = everything.derp();
+        derpSummary.set("Map URLs: " + (derp.urls() == null || derp.urls().isEmpty() ? "none" : String.join(" ", derp.urls()))
+                + "\nEmbedded relay: " + (Boolean.TRUE.equals(derp.relayEnabled()) ? "on" : "off")
+                + (Boolean.TRUE.equals(derp.stunEnabled()) ? ", STUN on " + derp.stunListenAddr() : "")
+                + "\nRelays added here: " + (derp.relays() == null ? 0 : derp.relays().size())
+                + (derp.stunUnavailable() == null ? "" : "\n" + derp.stunUnavailable()));
+    }
+
+    private void showSettings(SettingsView settings) {
+        devicesApproval.set(Boolean.TRUE.equals(settings.devicesApprovalOn()));
+        usersApproval.set(Boolean.TRUE.equals(settings.usersApprovalOn()));
+        keyDurationDays.set(settings.devicesKeyDurationDays() == null ? ""
+                : settings.devicesKeyDurationDays().toString());
+    }
+
+    public void saveSettings() {
+        Integer days;
+        try {
+            days = keyDurationDays.get().isBlank() ? null : Integer.valueOf(keyDurationDays.get().strip());
+        } catch (NumberFormatException e) {
+            background.tell("The key duration is a number of days");
+            return;
+        }
+        SettingsView change = new SettingsView(devicesApproval.get(), usersApproval.get(), days);
+        background.run("Saving the settings", () -> client.updateSettings(change), saved -> {
+            showSettings(saved);
+            background.tell("Settings saved");
+        });
+    }
+
+    public void createUser(String name) {
+        background.run("Creating user " + name, () -> client.createUser(new UserRequest(name.strip(), null, null, null)),
+                created -> refresh());
+    }
+
+    public void deleteUser(UserView user) {
+        background.run("Deleting user " + user.name(), () -> {
+            client.deleteUser(user.id());
+            return user;
+        }, deleted -> refresh());
+    }
+
+    public void approveUser(UserView user) {
+        background.run("Approving user " + user.name(), () -> client.approveUser(user.id()), approved -> refresh());
+    }
+
+    public ObservableList<UserView> users() {
+        return users;
+    }
+
+    public ObservableList<DerpLatencyReport.Region> regions() {
+        return regions;
+    }
+
+    public BooleanProperty devicesApproval() {
+        return devicesApproval;
+    }
+
+    public BooleanProperty usersApproval() {
+        return usersApproval;
+    }
+
+    public StringProperty keyDurationDays() {
+        return keyDurationDays;
+    }
+
+    public StringProperty derpSummary() {
+        return derpSummary;
+    }
+}

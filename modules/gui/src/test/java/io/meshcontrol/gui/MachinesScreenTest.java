@@ -1,0 +1,134 @@
+package io.meshcontrol.gui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.meshcontrol.api.NodeView;
+import io.meshcontrol.api.SettingsView;
+import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.testing.AuthKey;
+import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.server.testing.TestServer;
+import java.nio.file.Path;
+import java.util.List;
+import javafx.scene.control.TableView;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MachinesScreenTest {
+
+    @TempDir
+    Path folder;
+    private TestServer server;
+    private RunningApp app;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = TestServer.start(folder);
+        server.adminClient().createUser(new UserRequest("odin", null, null, null));
+        app = RunningApp.start(folder.resolve("config"), server.localCredentialPath()).connectLocally();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        app.close();
+        server.close();
+    }
+
+    private Node join(String name, String... routes) {
+        return Machine.named(name).advertising(routes).join(server.network, AuthKey.forUser("odin").create(server.network));
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<NodeView> rows() {
+        return app.onFx(() -> List.copyOf(app.robot.lookup("#machines").queryAs(TableView.class).getItems()));
+    }
+
+    private NodeView row(String name) {
+        return rows().stream().filter(node -> node.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /** Clicks the machine's row, once the table shows it. */
+    private void select(String name) {
+        app.await(name + " drawn", () -> app.robot.lookup(".table-cell").lookup(
+                (javafx.scene.Node cell) -> name.equals(((javafx.scene.control.TableCell<?, ?>) cell).getText()))
+                .tryQuery().isPresent());
+        app.robot.clickOn((javafx.scene.Node) app.onFx(() -> app.robot.lookup(".table-cell").lookup(
+                (javafx.scene.Node cell) -> name.equals(((javafx.scene.control.TableCell<?, ?>) cell).getText()))
+                .query()));
+        app.await(name + " in the detail pane", () -> app.robot.lookup("#renameField").tryQuery().isPresent()
+                && app.text("#renameField").equals(name));
+    }
+
+    @Test
+    void aMachineAppearsGoesOnlineAndOfflineWithoutARefresh() {
+        Node laptop = join("laptop");
+        app.await("laptop listed", () -> rows().stream().anyMatch(node -> node.name().equals("laptop")));
+        assertFalse(row("laptop").online());
+
+        server.network.presence().connected(laptop);
+        app.await("laptop online", () -> row("laptop").online());
+        app.screenshot("desktop-machines");
+        server.network.presence().disconnected(laptop);
+        app.await("laptop offline", () -> !row("laptop").online() && row("laptop").lastSeen() != null);
+    }
+
+    @Test
+    void aMachineWaitingForApprovalIsApprovedFromItsDetailPane() {
+        server.adminClient().updateSettings(new SettingsView(true, null, null));
+        Node desktop = join("desktop");
+        app.await("desktop listed", () -> rows().stream().anyMatch(node -> node.name().equals("desktop")));
+        assertEquals("needs approval", io.meshcontrol.gui.machines.MachinesViewModel.status(row("desktop")));
+        select("desktop");
+        app.screenshot("desktop-machine-needs-approval");
+        app.click("#approveMachine");
+        app.await("approved on the server", () -> server.adminClient().node(Long.toString(desktop.id())).authorized());
+        app.await("approved in the table", () -> row("desktop").authorized());
+    }
+
+    @Test
+    void waitingRoutesAreApprovedFromTheDetailPane() {
+        Node router = join("router", "10.1.0.0/24");
+        app.await("router listed", () -> rows().stream().anyMatch(node -> node.name().equals("router")));
+        assertEquals("1 route waiting", io.meshcontrol.gui.machines.MachinesViewModel.status(row("router")));
+        select("router");
+        app.click("#approveRoutes");
+        app.await("route approved on the server", () -> server.adminClient().nodeRoutes(Long.toString(router.id()))
+                .approved().equals(List.of("10.1.0.0/24")));
+        app.await("nothing waiting in the table", () -> io.meshcontrol.gui.machines.MachinesViewModel.status(row("router")).equals("ok"));
+        app.screenshot("desktop-routes-approved");
+    }
+
+    @Test
+    void theFilterNarrowsTheTableAndRenameAndTagsApply() {
+        server.adminClient().setPolicy("""
+                {
+                  "tagOwners": {"tag:web": ["odin@"]},
+                  "acls": [{"action": "accept", "src": ["*"], "dst": ["*:*"]}]
+                }
+                """);
+        join("alpha");
+        join("beta", "10.2.0.0/16");
+        app.await("both listed", () -> rows().size() == 2);
+        app.type("#machineFilter", "route waiting");
+        app.await("only beta", () -> rows().size() == 1 && rows().getFirst().name().equals("beta"));
+        app.type("#machineFilter", "");
+        app.await("both again", () -> rows().size() == 2);
+
+        select("alpha");
+        app.type("#renameField", "alpha-renamed");
+        app.click("#rename");
+        app.await("renamed on the server", () -> server.adminClient().nodes().stream()
+                .anyMatch(node -> node.name().equals("alpha-renamed")));
+        app.await("renamed in the table", () -> rows().stream().anyMatch(node -> node.name().equals("alpha-renamed")));
+        app.type("#tagsField", "tag:web");
+        app.click("#setTags");
+        app.await("tagged", () -> server.adminClient().nodes().stream()
+                .anyMatch(node -> node.name().equals("alpha-renamed") && node.tags().equals(List.of("tag:web"))));
+        app.await("the outcome in the status bar", () -> app.text("#statusMessage")
+                .equals("Setting tags alpha-renamed: done"));
+    }
+}

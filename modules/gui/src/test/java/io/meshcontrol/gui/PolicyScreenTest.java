@@ -1,0 +1,103 @@
+package io.meshcontrol.gui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.gui.policy.PolicyError;
+import io.meshcontrol.server.testing.TestServer;
+import java.nio.file.Path;
+import java.util.List;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TextArea;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PolicyScreenTest {
+
+    private static final String BAD = """
+            {
+              "acls": [
+                {"action": "accept", "src": ["*"], "dst": ["*:*"]},
+                {"action": "accept", "src": ["group:eng"], "dst": ["*:22"]}
+              ]
+            }
+            """;
+    private static final String GOOD = """
+            {
+              "groups": {"group:eng": ["odin@"]},
+              "acls": [
+                {"action": "accept", "src": ["*"], "dst": ["*:*"]},
+                {"action": "accept", "src": ["group:eng"], "dst": ["*:22"]}
+              ]
+            }
+            """;
+
+    @TempDir
+    Path folder;
+    private TestServer server;
+    private RunningApp app;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = TestServer.start(folder);
+        server.adminClient().createUser(new UserRequest("odin", null, null, null));
+        app = RunningApp.start(folder.resolve("config"), server.localCredentialPath()).connectLocally();
+        app.click("Policy");
+        app.await("the policy read", () -> app.text("#policyEditor").equals(server.adminClient().policy().policy()));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        app.close();
+        server.close();
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<PolicyError> errors() {
+        return app.onFx(() -> List.copyOf(app.robot.lookup("#policyErrors").queryAs(ListView.class).getItems()));
+    }
+
+    @Test
+    void aRefusedPolicyShowsItsErrorAtItsLineAndTheFixedOneIsSaved() {
+        String before = server.adminClient().policy().policy();
+        app.setText("#policyEditor", BAD);
+        app.click("#savePolicy");
+        app.await("the error", () -> !errors().isEmpty());
+        PolicyError error = errors().getFirst();
+        assertEquals(4, error.line(), error.toString());
+        assertTrue(error.message().contains("group:eng"), error.message());
+        assertEquals("    {\"action\": \"accept\", \"src\": [\"group:eng\"], \"dst\": [\"*:22\"]}",
+                app.onFx(() -> app.robot.lookup("#policyEditor").queryAs(TextArea.class).getSelectedText()),
+                "the editor selects the error's line");
+        assertEquals(before, server.adminClient().policy().policy(), "nothing saved");
+        app.screenshot("desktop-policy-error");
+
+        app.setText("#policyEditor", GOOD);
+        app.click("#savePolicy");
+        app.await("saved", () -> server.adminClient().policy().policy().equals(GOOD));
+        app.await("the error gone", () -> errors().isEmpty());
+        assertEquals("Policy saved", app.text("#statusMessage"));
+    }
+
+    @Test
+    void aPolicySavedByAnotherSinceItWasReadIsNotOverwritten() {
+        server.adminClient().setPolicy(GOOD);
+        app.setText("#policyEditor", BAD.replace("group:eng", "autogroup:member"));
+        app.click("#savePolicy");
+        app.await("the conflict", () -> !errors().isEmpty());
+        assertTrue(errors().getFirst().message().startsWith("Someone saved another policy"), errors().toString());
+        assertEquals(GOOD, server.adminClient().policy().policy());
+    }
+
+    @Test
+    void checkValidatesWithoutSaving() {
+        String before = server.adminClient().policy().policy();
+        app.setText("#policyEditor", GOOD);
+        app.click("#checkPolicy");
+        app.await("the verdict", () -> app.text("#statusMessage").startsWith("The policy is valid"));
+        assertEquals(before, server.adminClient().policy().policy());
+    }
+}

@@ -1,0 +1,161 @@
+package io.meshcontrol.gui;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.core.BuildInfo;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javafx.scene.Node;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.TextInputControl;
+import javafx.scene.image.PixelReader;
+import javafx.scene.image.WritableImage;
+import javafx.stage.Stage;
+import javax.imageio.ImageIO;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The admin window shown headless (Monocle) for a test, with a TestFX robot to drive it: what a test does goes
+ * through the real controls, and what it waits for is read on the JavaFX thread. Shared with the interop tests
+ * (gui's test-jar), which drive it against real clients.
+ */
+public final class RunningApp implements AutoCloseable {
+
+    private static final long WAIT_SECONDS = 30;
+
+    public final FxRobot robot = new FxRobot();
+    public final Launch launch;
+    private Stage stage;
+
+    private RunningApp(Launch launch) {
+        this.launch = launch;
+    }
+
+    /** The window over {@code configFolder}, the local server being the one whose credential is at {@code credential}. */
+    public static RunningApp start(Path configFolder, Path credential) throws TimeoutException {
+        return start(new Launch(BuildInfo.version(), configFolder, credential));
+    }
+
+    public static RunningApp start(Launch launch) throws TimeoutException {
+        RunningApp app = new RunningApp(launch);
+        FxToolkit.registerPrimaryStage();
+        app.stage = FxToolkit.setupStage(stage -> new AdminWindow(launch).show(stage));
+        return app;
+    }
+
+    /** Connects to the server on this machine through its local credential. */
+    public RunningApp connectLocally() {
+        click("#localServer");
+        click("#connect");
+        awaitShown("#serverLabel");
+        return this;
+    }
+
+    /** Clicks a control (an id, {@code #connect}, or its text) once it is drawn. */
+    public void click(String query) {
+        for (int attempt = 1; ; attempt++) {
+            awaitShown(query);
+            try {
+                robot.clickOn(query);
+                return;
+            } catch (RuntimeException e) {
+                // The detail pane is drawn again when the poll brings a new state: the control found may have left
+                // the scene before the robot measured where to click (nothing was clicked then); find it again.
+                if (attempt == 3 || !(e.getCause() instanceof NullPointerException)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Fills a text field as a user would: focus, select all, type. */
+    public void type(String query, String text) {
+        click(query);
+        robot.interact(() -> robot.lookup(query).queryAs(TextInputControl.class).clear());
+        robot.write(text);
+    }
+
+    /** Sets a text field's content at once (long texts, where typing key by key adds nothing). */
+    public void setText(String query, String text) {
+        robot.interact(() -> robot.lookup(query).queryAs(TextInputControl.class).setText(text));
+    }
+
+    public String text(String query) {
+        return onFx(() -> {
+            Node node = robot.lookup(query).query();
+            return node instanceof Labeled labeled ? labeled.getText()
+                    : ((TextInputControl) node).getText();
+        });
+    }
+
+    public void awaitShown(String query) {
+        await(query + " shown", () -> robot.lookup(query).tryQuery().filter(Node::isVisible)
+                .filter(node -> node.getScene() != null).isPresent());
+    }
+
+    /** Waits until {@code condition}, read on the JavaFX thread, holds; fails the test with {@code what} if it never does. */
+    public void await(String what, Callable<Boolean> condition) {
+        try {
+            WaitForAsyncUtils.waitFor(WAIT_SECONDS, TimeUnit.SECONDS, () -> onFx(condition));
+        } catch (TimeoutException e) {
+            throw new AssertionError("never happened: " + what, e);
+        }
+    }
+
+    public <T> T onFx(Callable<T> work) {
+        try {
+            return WaitForAsyncUtils.asyncFx(work).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new AssertionError(e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Writes the window as it looks now to {@code target/screenshots/<name>.png}. */
+    public Path screenshot(String name) {
+        // The picture shows the outcome, not a call still under way.
+        await("no call under way", () -> robot.lookup("#progress").tryQuery().map(node -> !node.isVisible()).orElse(true));
+        WritableImage image = onFx(() -> stage.getScene().snapshot(null));
+        int width = (int) image.getWidth();
+        int height = (int) image.getHeight();
+        BufferedImage picture = new BufferedImage(width, height, BufferedImage.TYPE_INT_ARGB);
+        PixelReader pixels = image.getPixelReader();
+        for (int y = 0; y < height; y++) {
+            for (int x = 0; x < width; x++) {
+                picture.setRGB(x, y, pixels.getArgb(x, y));
+            }
+        }
+        Path file = Path.of("target", "screenshots", name + ".png");
+        try {
+            Files.createDirectories(file.getParent());
+            ImageIO.write(picture, "png", file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        assertTrue(sizeOf(file) > 0, file + " is empty");
+        return file;
+    }
+
+    @Override
+    public void close() throws TimeoutException {
+        FxToolkit.cleanupStages();
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
