@@ -43,14 +43,16 @@ bench_stop() {
   wait "$pid" 2>/dev/null || true
 }
 
-# bench_run_loadgen SERVER_URL KEYS N [loadgen flags...]: runs loadgen against the server, output in
+# bench_run_loadgen SERVER_URL KEYS N [loadgen flags...]: runs loadgen against the server ($server_pid, for its
+# CPU seconds per phase), output in
 # $work/loadgen.out and .err (and on the terminal), and sets loadgen_status. While it runs, calls the function
 # bench_on_hold once (when defined) as soon as loadgen holds every stream open.
 bench_run_loadgen() {
   local url=$1 keys=$2 n=$3 held=false pid
   shift 3
   set +e
-  "$work/loadgen" -server "$url" -authkey "$keys" -peers "$bench_peers" -n "$n" -duration 5s "$@" \
+  "$work/loadgen" -server "$url" -authkey "$keys" -peers "$bench_peers" -n "$n" -duration 5s \
+    -server-pid "${server_pid:-0}" "$@" \
     > >(tee "$work/loadgen.out") 2> >(tee "$work/loadgen.err" >&2) &
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do

@@ -43,6 +43,11 @@ var comparedFigures = []comparedFigure{
 	{"map streams that broke", "map_stream_errors", "", 1, false},
 	{"nodes with more or fewer peers than expected, at the end", "nodes_with_wrong_peer_count", "", 1, false},
 	{"loadgen's own CPU", "loadgen_cpu_s", "s", 1, false},
+	{"join: server CPU", "phase:join:server_cpu_s", "s", 1, false},
+	{"join: loadgen CPU", "phase:join:loadgen_cpu_s", "s", 1, false},
+	{"changes: server CPU (endpoint + policy)", "phase:endpoint changes+policy changes:server_cpu_s", "s", 1, false},
+	{"mass reconnect: server CPU", "phase:mass reconnect:server_cpu_s", "s", 1, false},
+	{"mass reconnect: loadgen CPU", "phase:mass reconnect:loadgen_cpu_s", "s", 1, false},
 	{"load average (1 min) when the run started", "load_average_1m", "", 1, false},
 }
 
@@ -86,7 +91,7 @@ func printComparison(w io.Writer, title string, args []string) error {
 		values := make([]float64, len(runs))
 		known := make([]bool, len(runs))
 		for i, run := range runs {
-			v, ok := run[f.key].(float64)
+			v, ok := figure(run, f.key)
 			values[i], known[i] = v*f.scale, ok
 			switch {
 			case ok && v == 0 && f.unit != "" && run["complete"] != true:
@@ -117,6 +122,35 @@ func printComparison(w io.Writer, title string, args []string) error {
 		}
 	}
 	return nil
+}
+
+// figure is a summary's value for key: a top-level number, or "phase:NAME[+NAME...]:FIELD", the sum of that field
+// over the named entries of "phases" (absent when any of them is).
+func figure(run map[string]any, key string) (float64, bool) {
+	spec, ok := strings.CutPrefix(key, "phase:")
+	if !ok {
+		v, ok := run[key].(float64)
+		return v, ok
+	}
+	names, field, _ := strings.Cut(spec, ":")
+	phases, _ := run["phases"].([]any)
+	sum := 0.0
+	for _, name := range strings.Split(names, "+") {
+		found := false
+		for _, p := range phases {
+			if p, _ := p.(map[string]any); p != nil && p["name"] == name {
+				v, ok := p[field].(float64)
+				if !ok {
+					return 0, false
+				}
+				sum, found = sum+v, true
+			}
+		}
+		if !found {
+			return 0, false
+		}
+	}
+	return sum, true
 }
 
 func number(v float64) string {

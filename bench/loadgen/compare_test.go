@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,5 +43,29 @@ func TestComparisonShowsWhatAnIncompleteRunMeasured(t *testing.T) {
 	expect("map streams that broke", "0", "0")
 	if !strings.Contains(out.String(), "hs: the run did not complete") {
 		t.Errorf("the incomplete run is not named:\n%s", out.String())
+	}
+}
+
+// The CPU of each phase, the server's and loadgen's, is compared from the summaries' "phases"; the changes row sums
+// two phases, and a run without them shows none.
+func TestComparisonShowsCPUByPhase(t *testing.T) {
+	run := map[string]any{}
+	summary := `{"phases":[{"name":"join","wall_s":9,"server_cpu_s":12.5,"loadgen_cpu_s":3},` +
+		`{"name":"endpoint changes","wall_s":1,"server_cpu_s":1.5,"loadgen_cpu_s":0.1},` +
+		`{"name":"policy changes","wall_s":1,"server_cpu_s":2,"loadgen_cpu_s":0.1}]}`
+	if err := json.Unmarshal([]byte(summary), &run); err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]float64{"phase:join:server_cpu_s": 12.5, "phase:join:loadgen_cpu_s": 3,
+		"phase:endpoint changes+policy changes:server_cpu_s": 3.5} {
+		if got, ok := figure(run, key); !ok || got != want {
+			t.Errorf("%s: got %v, %v; want %v", key, got, ok, want)
+		}
+	}
+	if _, ok := figure(run, "phase:mass reconnect:server_cpu_s"); ok {
+		t.Error("a phase the run lacks has a figure")
+	}
+	if _, ok := figure(map[string]any{}, "phase:join:server_cpu_s"); ok {
+		t.Error("a summary without phases has a figure")
 	}
 }

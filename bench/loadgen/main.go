@@ -53,6 +53,9 @@ type run struct {
 	policyCmd     string // -policy-cmd: saves a policy with the marker port $LOADGEN_POLICY_PORT
 	policyChanges int
 	metricsURL    string // -server-metrics: our server's /metrics, for when it had written all first maps
+	serverPID     int    // -server-pid: the server process, for its CPU seconds per phase
+	light         bool   // -light: nodes read map frames without building a netmap (light.go)
+	changes       int    // endpoint changes to time (their origin nodes are always sampled)
 
 	joining     atomic.Bool
 	pollErrors  atomic.Int64
@@ -69,7 +72,9 @@ func main() {
 	flag.IntVar(&r.concurrency, "concurrency", 32, "registrations in flight at once")
 	flag.DurationVar(&r.timeout, "timeout", 0, "how long each phase may take before the run fails (default 5m, or 0.3 s per node when more)")
 	duration := flag.Duration("duration", 0, "how long to hold all map streams open after the measurements")
-	changes := flag.Int("changes", 5, "endpoint changes to time, each from a different node")
+	flag.IntVar(&r.changes, "changes", 5, "endpoint changes to time, each from a different node")
+	flag.BoolVar(&r.light, "light", false, fmt.Sprintf("light clients: read map frames (framing, zstd, JSON object) without building a netmap; only every %dth node and the endpoint-change origins and their first watchers decode maps and keep peer lists, and the peer-list, endpoint and policy figures are of those nodes", sampleEvery))
+	flag.IntVar(&r.serverPID, "server-pid", 0, "the server's process id on this machine, to report its CPU seconds per phase (from /proc)")
 	flag.StringVar(&r.hostPrefix, "hostname-prefix", "", "hostname prefix of the simulated nodes (default lg-<random>)")
 	flag.BoolVar(&r.verbose, "v", false, "log the client library's messages")
 	freePorts := flag.String("free-ports", "", "only print this many free TCP ports on 127.0.0.1 and exit (for bench/run)")
@@ -103,7 +108,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(2)
 	}
-	res, err := r.execute(*changes, *duration)
+	res, err := r.execute(*duration)
 	res.print(os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen: FAILED:", err)
@@ -159,9 +164,9 @@ func (r *run) checkFlags() error {
 	return nil
 }
 
-func (r *run) execute(changes int, hold time.Duration) (*results, error) {
+func (r *run) execute(hold time.Duration) (*results, error) {
 	res := &results{N: r.n, Concurrency: r.concurrency, Server: r.serverURL, AuthKeys: len(r.authKeys),
-		Peers: map[bool]string{false: "all", true: "same-key"}[r.sameKeyOnly]}
+		Peers: map[bool]string{false: "all", true: "same-key"}[r.sameKeyOnly], Light: r.light}
 	netMon := netmon.NewStatic()
 	bus := eventbus.New()
 	defer bus.Close()
@@ -171,6 +176,9 @@ func (r *run) execute(changes int, hold time.Duration) (*results, error) {
 			return res, fmt.Errorf("node %d: %w", i, err)
 		}
 		r.nodes = append(r.nodes, n)
+		if n.sampled {
+			res.SampledNodes++
+		}
 	}
 	defer r.shutdown()
 	defer func() { // also for a run that stopped early
@@ -178,27 +186,34 @@ func (r *run) execute(changes int, hold time.Duration) (*results, error) {
 		res.LoadgenCPUS = cpuSeconds()
 		res.PollErrors = r.pollErrors.Load()
 		for _, n := range r.nodes {
-			if n.peerCount() != r.expectedPeers(n.index) {
+			if n.sampled && n.peerCount() != r.expectedPeers(n.index) {
 				res.WrongPeerCounts++
 			}
 		}
 	}()
 
-	if err := r.join(res); err != nil {
-		return res, err
+	phases := []struct {
+		name string
+		do   func(*results) error
+	}{
+		{"join", r.join},
+		{"endpoint changes", func(res *results) error { return r.propagate(res, r.changes) }},
+		{"policy changes", func(res *results) error { return r.propagatePolicy(res, r.policyCmd, r.policyChanges) }},
+		{"mass reconnect", r.reconnect},
 	}
-	if err := r.propagate(res, changes); err != nil {
-		return res, err
-	}
-	if err := r.propagatePolicy(res, r.policyCmd, r.policyChanges); err != nil {
-		return res, err
-	}
-	if err := r.reconnect(res); err != nil {
-		return res, err
+	for _, p := range phases {
+		clock := r.startPhase(p.name)
+		err := p.do(res)
+		clock.end(res)
+		if err != nil {
+			return res, err
+		}
 	}
 	if hold > 0 {
+		clock := r.startPhase("all streams held open")
 		r.logf("holding %d map streams for %v", r.n, hold)
 		time.Sleep(hold)
+		clock.end(res)
 	}
 	res.Complete = true
 	return res, nil
@@ -211,7 +226,7 @@ func (r *run) join(res *results) error {
 	defer r.joining.Store(false)
 	r.registered.Store(newMilestone(r.n, r.n))
 	r.firstMaps.Store(newMilestone(r.n, r.n))
-	r.complete.Store(newMilestone(r.n, r.n))
+	r.complete.Store(newMilestone(r.sampledCount(), r.n))
 	fullMapTimes := r.fullMapTimes()
 	start := time.Now()
 	r.logf("registering %d nodes (%d at a time) at %s", r.n, r.concurrency, r.serverURL)
@@ -285,9 +300,9 @@ func (r *run) login(n *simNode) error {
 func (r *run) propagate(res *results, changes int) error {
 	var times spread
 	for k := range changes {
-		origin := r.nodes[(k*r.n/max(changes, 1))%r.n]
+		origin := r.nodes[r.origin(k)]
 		addr := netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 19, byte(k >> 8), byte(k)}), uint16(40000+k))
-		watchers := r.expectedPeers(origin.index)
+		watchers := r.watchers(origin.index)
 		if watchers == 0 {
 			return fmt.Errorf("endpoint change %d: node %d has no peers to watch it (use fewer keys)", k+1, origin.index)
 		}
@@ -297,7 +312,7 @@ func (r *run) propagate(res *results, changes int) error {
 		if err != nil {
 			return err
 		}
-		origin.direct.SetEndpoints([]tailcfg.Endpoint{{Addr: addr, Type: tailcfg.EndpointSTUN}})
+		origin.setEndpoints([]tailcfg.Endpoint{{Addr: addr, Type: tailcfg.EndpointSTUN}})
 		p.seen.start = time.Now()
 		ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
 		err = origin.direct.SendUpdate(ctx)
@@ -327,7 +342,7 @@ func (r *run) reconnect(res *results) error {
 	time.Sleep(2 * time.Second) // let the server see every disconnect before the stampede
 	before := sumBytesIn(r.nodes)
 	r.firstMaps.Store(newMilestone(r.n, r.n))
-	r.complete.Store(newMilestone(r.n, r.n))
+	r.complete.Store(newMilestone(r.sampledCount(), r.n))
 	fullMapTimes := r.fullMapTimes()
 	start := time.Now()
 	r.firstMaps.Load().start, r.complete.Load().start = start, start
@@ -369,6 +384,45 @@ func (r *run) expectedPeers(i int) int {
 	return size - 1
 }
 
+// origin is the node whose endpoint change k is.
+func (r *run) origin(k int) int { return (k * r.n / max(r.changes, 1)) % r.n }
+
+// sampled tells whether node i decodes its maps and keeps a peer list: every node in full mode; in light mode
+// every sampleEvery-th node, each endpoint-change origin (its own node ID comes from its maps) and the next node
+// with the origin's key (a peer of it under either -peers, so every change has a sampled watcher).
+func (r *run) sampled(i int) bool {
+	if !r.light || i%sampleEvery == 0 {
+		return true
+	}
+	for k := range r.changes {
+		if o := r.origin(k); i == o || i == o+len(r.authKeys) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *run) sampledCount() int {
+	c := 0
+	for i := range r.n {
+		if r.sampled(i) {
+			c++
+		}
+	}
+	return c
+}
+
+// watchers is how many sampled nodes must see an endpoint change of node o: its sampled peers.
+func (r *run) watchers(o int) int {
+	c := 0
+	for i := range r.n {
+		if i != o && r.sampled(i) && (!r.sameKeyOnly || i%len(r.authKeys) == o%len(r.authKeys)) {
+			c++
+		}
+	}
+	return c
+}
+
 func (r *run) peersWanted() string {
 	if !r.sameKeyOnly {
 		return fmt.Sprintf("%d each", r.n-1)
@@ -379,6 +433,9 @@ func (r *run) peersWanted() string {
 func (r *run) incomplete(what string) error {
 	least, most := r.n, 0
 	for _, n := range r.nodes {
+		if !n.sampled {
+			continue
+		}
 		c := n.peerCount()
 		least, most = min(least, c), max(most, c)
 	}

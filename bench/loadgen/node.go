@@ -27,10 +27,13 @@ import (
 // simNode is one simulated machine: its own machine, node and disco keys, a controlclient.Direct that keeps
 // everything in memory, and the peer list it has built from the map stream.
 type simNode struct {
-	index   int
-	machine key.MachinePrivate
-	direct  *controlclient.Direct
-	run     *run
+	index    int
+	machine  key.MachinePrivate
+	direct   *controlclient.Direct
+	run      *run
+	sampled  bool // light mode: this node decodes its maps and keeps a peer list (see light.go)
+	disco    key.DiscoPublic
+	hostinfo *tailcfg.Hostinfo
 
 	bytesIn  atomic.Int64 // wire bytes read from the server, Noise and HTTP included
 	bytesOut atomic.Int64
@@ -44,8 +47,9 @@ type simNode struct {
 	gotMap    bool                                // a map arrived since the last poll started
 	complete  bool                                // holds all its expected peers since the last poll started
 	pollStart time.Time
-	failures  int // map streams that broke in a row, for the back-off
-	pollGen   int // counts map sessions started and stopped, so a stale retry does nothing
+	failures  int                // map streams that broke in a row, for the back-off
+	endpoints []tailcfg.Endpoint // what the node reports, for light mode's map requests
+	pollGen   int                // counts map sessions started and stopped, so a stale retry does nothing
 
 	pollCancel context.CancelFunc
 	pollDone   chan error
@@ -59,7 +63,7 @@ func firstEndpoint(i int) netip.AddrPort {
 
 func newSimNode(r *run, i int, netMon *netmon.Monitor, bus *eventbus.Bus) (*simNode, error) {
 	n := &simNode{index: i, machine: key.NewMachine(), run: r, conns: map[net.Conn]struct{}{},
-		peers: map[tailcfg.NodeID][]netip.AddrPort{}}
+		peers: map[tailcfg.NodeID][]netip.AddrPort{}, sampled: r.sampled(i), disco: key.NewDisco().Public()}
 	logf := logger.Discard
 	if r.verbose {
 		logf = logger.WithPrefix(r.logf, fmt.Sprintf("node %d: ", i))
@@ -83,7 +87,7 @@ func newSimNode(r *run, i int, netMon *netmon.Monitor, bus *eventbus.Bus) (*simN
 		AuthKey:              r.authKeys[i%len(r.authKeys)],
 		GetMachinePrivateKey: func() (key.MachinePrivate, error) { return n.machine, nil },
 		Hostinfo:             hi,
-		DiscoPublicKey:       key.NewDisco().Public(),
+		DiscoPublicKey:       n.disco,
 		Logf:                 logf,
 		Dialer:               dialer,
 		Bus:                  bus,
@@ -91,9 +95,18 @@ func newSimNode(r *run, i int, netMon *netmon.Monitor, bus *eventbus.Bus) (*simN
 	if err != nil {
 		return nil, err
 	}
-	d.SetEndpoints([]tailcfg.Endpoint{{Addr: firstEndpoint(i), Type: tailcfg.EndpointSTUN}})
+	n.hostinfo = hi
 	n.direct = d
+	n.setEndpoints([]tailcfg.Endpoint{{Addr: firstEndpoint(i), Type: tailcfg.EndpointSTUN}})
 	return n, nil
+}
+
+// setEndpoints sets what the node reports as its endpoints, in the client library and for light mode.
+func (n *simNode) setEndpoints(eps []tailcfg.Endpoint) {
+	n.mu.Lock()
+	n.endpoints = eps
+	n.mu.Unlock()
+	n.direct.SetEndpoints(eps)
 }
 
 // dial is the only way the client library reaches the network: it refuses every address but the server's
@@ -183,7 +196,12 @@ func (n *simNode) startPollLocked() {
 	done := make(chan error, 1)
 	n.pollDone = done
 	go func() {
-		err := n.direct.PollNetMap(ctx, (*updater)(n))
+		var err error
+		if n.run.light {
+			err = n.lightPoll(ctx)
+		} else {
+			err = n.direct.PollNetMap(ctx, (*updater)(n))
+		}
 		if ctx.Err() == nil {
 			n.run.pollFailed(n, err, gen)
 		}

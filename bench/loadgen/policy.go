@@ -28,7 +28,7 @@ func (r *run) propagatePolicy(res *results, command string, changes int) error {
 	}
 	var times spread
 	for k := range changes {
-		p := &policyProbe{port: uint16(50000 + k), seen: newMilestone(r.n, r.n)}
+		p := &policyProbe{port: uint16(50000 + k), seen: newMilestone(r.sampledCount(), r.n)}
 		r.policyProbe.Store(p)
 		ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
 		cmd := exec.CommandContext(ctx, "sh", "-c", command)
@@ -47,7 +47,7 @@ func (r *run) propagatePolicy(res *results, command string, changes int) error {
 		}
 		if !r.await(fmt.Sprintf("policy change %d/%d", k+1, changes), p.seen) {
 			return fmt.Errorf("policy change %d: only %d of %d nodes got the new packet filter within %v", k+1,
-				p.seen.count.Load(), r.n, r.timeout)
+				p.seen.count.Load(), r.sampledCount(), r.timeout)
 		}
 		times.add(p.seen)
 		res.PolicyServerMaxMS = serverMaxMS(res.PolicyServerMaxMS, served)

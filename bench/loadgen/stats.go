@@ -101,6 +101,8 @@ type results struct {
 	Concurrency           int     `json:"concurrency"`
 	AuthKeys              int     `json:"auth_keys"`
 	Peers                 string  `json:"peers"` // all, or same-key (see -peers)
+	Light                 bool    `json:"light"` // -light: figures of peer lists and changes are of the sampled nodes
+	SampledNodes          int     `json:"sampled_nodes"`
 	RegistrationS         float64 `json:"registration_s"`
 	RegistrationsPerSec   float64 `json:"registrations_per_s"`
 	AllPeersS             float64 `json:"all_peer_lists_s"`
@@ -142,6 +144,7 @@ type results struct {
 	WrongPeerCounts                int     `json:"nodes_with_wrong_peer_count"` // at the end: more or fewer peers than expected
 	JoinLoadgenCPUS                float64 `json:"loadgen_cpu_join_s"`
 	LoadgenCPUS                    float64 `json:"loadgen_cpu_s"`
+	Phases                         []phase `json:"phases,omitempty"`
 }
 
 func (r *results) takeJoinBytes(nodes []*simNode) {
@@ -162,6 +165,9 @@ func (r *results) takeBytes(nodes []*simNode) {
 func (r *results) print(w io.Writer) {
 	row := func(name, value string) { fmt.Fprintf(w, "  %-44s %s\n", name, value) }
 	fmt.Fprintf(w, "loadgen: %d nodes against %s (tailscale.com/control/controlclient)\n", r.N, r.Server)
+	if r.Light {
+		fmt.Fprintf(w, "  light clients: %d nodes decode their maps; peer-list and change figures are theirs\n", r.SampledNodes)
+	}
 	if r.AuthKeys > 1 {
 		fmt.Fprintf(w, "  %d pre-auth keys, node i uses key i mod %d; peers expected: %s\n", r.AuthKeys, r.AuthKeys, r.Peers)
 	}
@@ -201,6 +207,7 @@ func (r *results) print(w io.Writer) {
 	row("map streams that broke", fmt.Sprint(r.PollErrors))
 	row("nodes with more or fewer peers than expected", fmt.Sprintf("%d (at the end)", r.WrongPeerCounts))
 	row("loadgen's own CPU", fmt.Sprintf("%.1f s (%.1f s until all peer lists were complete)", r.LoadgenCPUS, r.JoinLoadgenCPUS))
+	printPhases(w, r.Phases)
 	j, _ := json.Marshal(r)
 	fmt.Fprintf(w, "%s\n", j)
 }

@@ -1,5 +1,6 @@
 package io.meshcontrol.bench.jmh;
 
+import io.meshcontrol.core.netmap.PeerForms;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.wire.MapResponse;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +17,12 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** One node's full map (its first map message) in a network of {@code nodes} nodes, all of them its peers. */
+/**
+ * One node's full map (its first map message) in a network of {@code nodes} nodes, all of them its peers: with
+ * every peer form built for it ({@code fullMap}), with the forms a server's earlier streams built
+ * ({@code fullMapFormsKept}, what each further stream of a mass reconnect pays), and the forms alone
+ * ({@code peerForms}: every node's form built once, the part that grows with N for the first map after a change).
+ */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -30,6 +36,7 @@ public class FullMapBenchmark {
 
     private MapBuilding building;
     private long nodeId;
+    private PeerForms kept;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -39,10 +46,22 @@ public class FullMapBenchmark {
         if (peers != nodes - 1) {
             throw new IllegalStateException("the full map has " + peers + " peers, not " + (nodes - 1));
         }
+        kept = new PeerForms();
+        building.fullMap(nodeId, kept);
     }
 
     @Benchmark
     public MapResponse fullMap() {
         return building.fullMap(nodeId);
+    }
+
+    @Benchmark
+    public MapResponse fullMapFormsKept() {
+        return building.fullMap(nodeId, kept);
+    }
+
+    @Benchmark
+    public int peerForms() {
+        return building.buildPeerForms(new PeerForms());
     }
 }

@@ -4,6 +4,7 @@ import io.meshcontrol.core.netmap.AccessRules;
 import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.netmap.MapSessionState;
+import io.meshcontrol.core.netmap.PeerForms;
 import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.state.NetworkSnapshot;
@@ -34,9 +35,30 @@ public final class MapBuilding {
         this.access = AccessRules.compile(policy, snapshot);
     }
 
-    /** The first map of node {@code nodeId}'s stream (peers offline, as {@code NetworkSnapshot.of} makes them). */
+    /**
+     * The first map of node {@code nodeId}'s stream (peers offline, as {@code NetworkSnapshot.of} makes them), with
+     * forms of its own: every peer's form is built for this map, as for the first stream after a change.
+     */
     public MapResponse fullMap(long nodeId) {
-        return new MapSessionState(nodeId, CAP_VERSION).initial(new MapInputs(snapshot, access, RouteTable.EMPTY, CONTEXT,
-                now));
+        return fullMap(nodeId, new PeerForms());
+    }
+
+    /** The first map of node {@code nodeId}'s stream, from peer forms shared with other streams (a server's). */
+    public MapResponse fullMap(long nodeId, PeerForms forms) {
+        return new MapSessionState(nodeId, CAP_VERSION, forms).initial(inputs());
+    }
+
+    /** Builds every node's peer form into {@code forms}, as the first full map after a change does; returns the count. */
+    public int buildPeerForms(PeerForms forms) {
+        MapInputs in = inputs();
+        int built = 0;
+        for (NetworkSnapshot.NodeEntry entry : snapshot.entriesInIdOrder()) {
+            built += forms.peer(entry, in, CAP_VERSION) == null ? 0 : 1;
+        }
+        return built;
+    }
+
+    private MapInputs inputs() {
+        return new MapInputs(snapshot, access, RouteTable.EMPTY, CONTEXT, now);
     }
 }

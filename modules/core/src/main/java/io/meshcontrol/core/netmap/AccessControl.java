@@ -4,6 +4,8 @@ import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyInventory;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Policies;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The access rules for the policy in force and the current snapshot, shared by every map stream. Compiling is
@@ -23,11 +25,19 @@ public final class AccessControl {
         }
     }
 
+    /**
+     * Compilations kept, newest first. Streams work through the change feed at their own pace, so at any moment they
+     * ask for the rules of several recent snapshots; keeping only the newest made a stream one snapshot behind compile
+     * its snapshot again, and the next stream the newest again, over and over while nodes joined (a compilation is
+     * O(N): at N = 10,000 that thrashing took most of the server's CPU).
+     */
+    static final int KEPT = 8;
+
     private final Policies policies;
     private final String serverUrl;
     private final boolean funnelAllowed;
     private final boolean recordingFailuresReported;
-    private volatile Compiled compiled;
+    private volatile List<Compiled> compiled = List.of();
 
     public AccessControl(Policies policies) {
         this(policies, "");
@@ -60,21 +70,40 @@ public final class AccessControl {
 
     public AccessRules rules(NetworkSnapshot snapshot) {
         Policy policy = policies.policy();
-        Compiled current = compiled;
-        if (current != null && current.serves(policy, snapshot)) {
-            return current.rules();
+        AccessRules kept = kept(compiled, policy, snapshot);
+        if (kept != null) {
+            return kept;
         }
         synchronized (this) {
-            current = compiled;
-            if (current != null && current.serves(policy, snapshot)) {
-                return current.rules();
+            List<Compiled> all = compiled;
+            kept = kept(all, policy, snapshot);
+            if (kept != null) {
+                return kept;
             }
             PolicyInventory inventory = AccessRules.inventory(snapshot);
-            AccessRules rules = current != null && current.policy() == policy && current.inventory().equals(inventory)
-                    ? current.rules() : compile(policy, inventory);
-            compiled = new Compiled(policy, snapshot.version(), snapshot.rowsVersion(), inventory, rules);
+            AccessRules rules = null;
+            for (Compiled c : all) {
+                if (c.policy() == policy && c.inventory().equals(inventory)) {
+                    rules = c.rules();
+                    break;
+                }
+            }
+            rules = rules != null ? rules : compile(policy, inventory);
+            List<Compiled> next = new ArrayList<>(KEPT);
+            next.add(new Compiled(policy, snapshot.version(), snapshot.rowsVersion(), inventory, rules));
+            all.stream().filter(c -> c.policy() == policy).limit(KEPT - 1).forEach(next::add);
+            compiled = List.copyOf(next);
             return rules;
         }
+    }
+
+    private static AccessRules kept(List<Compiled> all, Policy policy, NetworkSnapshot snapshot) {
+        for (Compiled c : all) {
+            if (c.serves(policy, snapshot)) {
+                return c.rules();
+            }
+        }
+        return null;
     }
 
     private AccessRules compile(Policy policy, PolicyInventory inventory) {

@@ -125,8 +125,17 @@ public final class MapSessions implements AutoCloseable {
      */
     void writeFullMap(MapSessionState state, MapFrames frames, OutputStream out)
             throws InterruptedException, IOException {
-        fullMaps.buildAndWrite(() -> frames.encode(state.initial(inputs.current())),
-                frame -> MapSession.send(out, frame));
+        writeFullMap(state, frames, out, () -> {
+        });
+    }
+
+    /** As above, running {@code beforeInputs} once the gate lets the map be built, just before its inputs are read. */
+    void writeFullMap(MapSessionState state, MapFrames frames, OutputStream out, Runnable beforeInputs)
+            throws InterruptedException, IOException {
+        fullMaps.buildAndWrite(() -> {
+            beforeInputs.run();
+            return frames.encode(state.initial(inputs.current()));
+        }, frame -> MapSession.send(out, frame));
     }
 
     /**

@@ -73,6 +73,25 @@ class AccessRulesTest {
         assertNotSame(before, control.rules(network.snapshots().current()), "the policy sees tags");
     }
 
+    @Test
+    void aStreamBehindOnTheFeedGetsItsSnapshotsCompilationWithoutCompilingAgain() {
+        AccessControl control = new AccessControl(network.policies());
+        var older = network.snapshots().current();
+        AccessRules forOlder = control.rules(older);
+        Node late = join("bob", List.of(), "bob-tablet");
+        var newer = network.snapshots().current();
+        AccessRules forNewer = control.rules(newer);
+        assertNotSame(forOlder, forNewer, "a join is seen by the policy");
+        assertTrue(forNewer.sees(bobLaptop, late));
+        assertSame(forOlder, control.rules(older), "the older snapshot's compilation is still kept");
+        assertSame(forNewer, control.rules(newer), "and the newer one's");
+        for (int i = 0; i < AccessControl.KEPT; i++) {
+            join("bob", List.of(), "bob-extra-" + i);
+            control.rules(network.snapshots().current());
+        }
+        assertNotSame(forOlder, control.rules(older), "only the newest few compilations are kept");
+    }
+
     private AccessRules rules(String sections) {
         return AccessRules.compile(Policy.parse("{" + TAGS + ", " + sections + "}"), network.snapshots().current());
     }

@@ -90,6 +90,37 @@ class MapSessionTest {
     }
 
     @Test
+    void aStreamWaitingForItsFullMapKeepsNoChangesAndItsFullMapHasThemAll() throws Exception {
+        Node self = join("self", "{}");
+        Node waiting = join("waiting", "{}");
+        Node peer = join("peer", "{}");
+        try (MapSessions sessions = sessions(Duration.ofSeconds(50))) {
+            MapStreamCapture out = new MapStreamCapture();
+            MapSession running = sessions.open(self.id(), 142, MapFrames.zstd(1), out.sink());
+            Thread stream = start(running);
+            out.await(messages -> !messages.isEmpty());
+            MapStreamCapture waitingOut = new MapStreamCapture();
+            MapSession notStarted = sessions.open(waiting.id(), 142, MapFrames.zstd(1), waitingOut.sink());
+
+            network.nodes().rename(Caller.localAdmin(), peer.id(), "renamed");
+            out.await(messages -> messages.stream().anyMatch(m -> !m.peersChanged().isEmpty()));
+            assertEquals(0, notStarted.queued(), "the change went to every stream; the waiting one dropped it");
+
+            Thread waitingStream = start(notStarted);
+            MapResponse first = waitingOut.await(messages -> !messages.isEmpty()).getFirst();
+            assertTrue(first.peers().stream().anyMatch(n -> n.name().equals("renamed.mesh.test.")),
+                    "its full map, built now, has the change");
+            network.nodes().rename(Caller.localAdmin(), peer.id(), "again");
+            waitingOut.await(messages -> messages.stream().anyMatch(m -> m.peersChanged().stream()
+                    .anyMatch(n -> n.name().equals("again.mesh.test."))));
+            running.close();
+            notStarted.close();
+            stream.join(10_000);
+            waitingStream.join(10_000);
+        }
+    }
+
+    @Test
     void whenThePrimaryRouterGoesOfflinePeersGetTheNextRouterAsADelta() throws Exception {
         Node self = join("self", "{}");
         Node r1 = router("r1");

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// phase is what one phase of a run cost: its wall time, the CPU seconds the server process used in it (read
+// from /proc/<pid>/stat, with -server-pid) and the CPU seconds loadgen itself used, so that a reader can tell
+// which side of the shared machine a figure measures.
+type phase struct {
+	Name        string   `json:"name"`
+	WallS       float64  `json:"wall_s"`
+	ServerCPUS  *float64 `json:"server_cpu_s,omitempty"` // nil: not measured (no -server-pid)
+	LoadgenCPUS float64  `json:"loadgen_cpu_s"`
+}
+
+// phaseClock measures one phase from its start; end adds it to the results.
+type phaseClock struct {
+	name          string
+	start         time.Time
+	server        float64
+	serverKnown   bool
+	loadgenBefore float64
+	serverPID     int
+}
+
+func (r *run) startPhase(name string) *phaseClock {
+	p := &phaseClock{name: name, start: time.Now(), loadgenBefore: cpuSeconds(), serverPID: r.serverPID}
+	p.server, p.serverKnown = processCPUSeconds(r.serverPID)
+	return p
+}
+
+func (p *phaseClock) end(res *results) {
+	ph := phase{Name: p.name, WallS: round2(time.Since(p.start).Seconds()), LoadgenCPUS: round2(cpuSeconds() - p.loadgenBefore)}
+	if after, ok := processCPUSeconds(p.serverPID); ok && p.serverKnown {
+		s := round2(after - p.server)
+		ph.ServerCPUS = &s
+	}
+	res.Phases = append(res.Phases, ph)
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+// clockTicks is USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every Linux architecture Go builds for.
+const clockTicks = 100
+
+// processCPUSeconds is the CPU time (user + system) process pid has used so far, from /proc/<pid>/stat.
+func processCPUSeconds(pid int) (float64, bool) {
+	if pid <= 0 {
+		return 0, false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	return parseStatCPU(string(b))
+}
+
+// parseStatCPU reads utime and stime (fields 14 and 15) from a /proc/<pid>/stat line. The command name (field
+// 2) is in parentheses and may hold spaces, so fields are counted from the last ')'.
+func parseStatCPU(stat string) (float64, bool) {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(stat[i+1:]) // f[0] is field 3
+	if len(f) < 13 {
+		return 0, false
+	}
+	utime, err1 := strconv.ParseFloat(f[11], 64)
+	stime, err2 := strconv.ParseFloat(f[12], 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return (utime + stime) / clockTicks, true
+}
+
+func printPhases(w io.Writer, phases []phase) {
+	if len(phases) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  %-44s %10s %14s %14s\n", "CPU by phase", "wall s", "server CPU s", "loadgen CPU s")
+	for _, p := range phases {
+		server := "-"
+		if p.ServerCPUS != nil {
+			server = fmt.Sprintf("%.1f", *p.ServerCPUS)
+		}
+		fmt.Fprintf(w, "  %-44s %10.1f %14s %14.1f\n", "  "+p.Name, p.WallS, server, p.LoadgenCPUS)
+	}
+}
