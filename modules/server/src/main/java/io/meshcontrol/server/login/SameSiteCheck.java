@@ -1,0 +1,47 @@
+package io.meshcontrol.server.login;
+
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.auth.KeySecret;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Set;
+
+/**
+ * The CSRF check of every browser session (OIDC login and console sign-in alike): a state-changing request must
+ * carry the session's token in {@value SessionCookies#CSRF_HEADER} (a page of another site cannot read it), and an
+ * {@code Origin} header, when sent, must be the server's own.
+ */
+final class SameSiteCheck {
+
+    private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
+
+    private final String origin;
+
+    SameSiteCheck(String serverUrl) {
+        URI url = URI.create(serverUrl);
+        this.origin = url.getScheme().toLowerCase() + "://" + url.getRawAuthority().toLowerCase();
+    }
+
+    static boolean changes(String method) {
+        return !SAFE_METHODS.contains(method);
+    }
+
+    /** The check of a state-changing request made with the session {@code secret}. */
+    void require(String originHeader, String tokenHeader, String secret) {
+        if (originHeader != null && !originHeader.equalsIgnoreCase(origin)) {
+            throw MeshException.forbidden("cross-site request refused: Origin " + originHeader + " is not " + origin);
+        }
+        if (tokenHeader == null || !MessageDigest.isEqual(tokenHeader.getBytes(StandardCharsets.UTF_8),
+                csrfToken(secret).getBytes(StandardCharsets.UTF_8))) {
+            throw MeshException.forbidden("a state-changing request with a session needs the "
+                    + SessionCookies.CSRF_HEADER + " header with the session's token (GET /session or "
+                    + "GET /admin/session gives it)");
+        }
+    }
+
+    /** The session's CSRF token: derived from its secret, so nothing more is stored, and useless without the cookie. */
+    static String csrfToken(String secret) {
+        return KeySecret.sha256Hex("csrf:" + secret);
+    }
+}
