@@ -65,6 +65,7 @@ public final class ConsoleSignIn {
             Optional<String> oidcSecret = oidcSecret(exchange);
             if (oidc != null && oidcSecret.isPresent()) {
                 oidc.requireSameSite(exchange.getRequestHeaders().getFirst(Headers.ORIGIN),
+                        exchange.getRequestHeaders().getFirst(Headers.HOST),
                         exchange.getRequestHeaders().getFirst(SessionCookies.CSRF_HEADER), oidcSecret.get());
                 oidc.end(oidcSecret.get());
                 if (console.isEmpty()) {

@@ -105,6 +105,7 @@ public final class KeySessions implements SessionAuthentication {
 
     void requireSameSite(HttpServerExchange exchange, String secret) {
         sameSite.require(exchange.getRequestHeaders().getFirst(Headers.ORIGIN),
+                exchange.getRequestHeaders().getFirst(Headers.HOST),
                 exchange.getRequestHeaders().getFirst(SessionCookies.CSRF_HEADER), secret);
     }
 

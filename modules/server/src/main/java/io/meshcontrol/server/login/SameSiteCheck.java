@@ -10,7 +10,8 @@ import java.util.Set;
 /**
  * The CSRF check of every browser session (OIDC login and console sign-in alike): a state-changing request must
  * carry the session's token in {@value SessionCookies#CSRF_HEADER} (a page of another site cannot read it), and an
- * {@code Origin} header, when sent, must be the server's own.
+ * {@code Origin} header, when sent, must be the server's own: the origin of {@code server_url}, or the host the
+ * request was sent to (the same server reached by another name, {@code localhost} for {@code 127.0.0.1}, say).
  */
 final class SameSiteCheck {
 
@@ -28,8 +29,8 @@ final class SameSiteCheck {
     }
 
     /** The check of a state-changing request made with the session {@code secret}. */
-    void require(String originHeader, String tokenHeader, String secret) {
-        if (originHeader != null && !originHeader.equalsIgnoreCase(origin)) {
+    void require(String originHeader, String hostHeader, String tokenHeader, String secret) {
+        if (originHeader != null && !originHeader.equalsIgnoreCase(origin) && !sameHost(originHeader, hostHeader)) {
             throw MeshException.forbidden("cross-site request refused: Origin " + originHeader + " is not " + origin);
         }
         if (tokenHeader == null || !MessageDigest.isEqual(tokenHeader.getBytes(StandardCharsets.UTF_8),
@@ -38,6 +39,11 @@ final class SameSiteCheck {
                     + SessionCookies.CSRF_HEADER + " header with the session's token (GET /session or "
                     + "GET /admin/session gives it)");
         }
+    }
+
+    private static boolean sameHost(String originHeader, String hostHeader) {
+        int scheme = originHeader.indexOf("://");
+        return hostHeader != null && scheme > 0 && originHeader.substring(scheme + 3).equalsIgnoreCase(hostHeader);
     }
 
     /** The session's CSRF token: derived from its secret, so nothing more is stored, and useless without the cookie. */

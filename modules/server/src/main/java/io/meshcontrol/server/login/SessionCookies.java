@@ -47,6 +47,7 @@ public final class SessionCookies implements SessionAuthentication {
         BrowserSessions.Session session = open(secret.get());
         if (SameSiteCheck.changes(exchange.getRequestMethod().toString())) {
             requireSameSite(exchange.getRequestHeaders().getFirst(Headers.ORIGIN),
+                    exchange.getRequestHeaders().getFirst(Headers.HOST),
                     exchange.getRequestHeaders().getFirst(CSRF_HEADER), secret.get());
         }
         return Optional.of(Caller.forSession(session.user()));
@@ -59,8 +60,8 @@ public final class SessionCookies implements SessionAuthentication {
     }
 
     /** The CSRF check of a state-changing request made with the session {@code secret}. */
-    void requireSameSite(String originHeader, String tokenHeader, String secret) {
-        sameSite.require(originHeader, tokenHeader, secret);
+    void requireSameSite(String originHeader, String hostHeader, String tokenHeader, String secret) {
+        sameSite.require(originHeader, hostHeader, tokenHeader, secret);
     }
 
     /** The session's CSRF token. */
