@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Debian packages that module tests run against: Exim, a real SMTP server for the e-mail rules GreenMail cannot show
-# (CRAM-MD5 as the only sign-in, refused senders, recipients and messages; notify's MailDeliveryTest). Needs root;
-# without it the tests that need these packages are skipped and say so.
+# (CRAM-MD5 as the only sign-in, refused senders, recipients and messages; notify's MailDeliveryTest), and chromium
+# with chromium-driver, the real browser of the console tests (interop's ConsoleTest). Needs root; without it the
+# tests that need these packages are skipped and say so.
 set -euo pipefail
 if [ "$(id -u)" != 0 ]; then
-  echo "install-test-packages: not root; the Exim mail tests will be skipped" >&2
+  echo "install-test-packages: not root; the Exim mail tests and the console browser tests will be skipped" >&2
   exit 0
 fi
 if [ ! -x /usr/sbin/exim ]; then
@@ -12,6 +13,11 @@ if [ ! -x /usr/sbin/exim ]; then
   flock /tmp/apt.lock sh -c 'apt-get install -y -q exim4-daemon-light >/dev/null 2>&1 \
       || { apt-get update -q >/dev/null && apt-get install -y -q exim4-daemon-light >/dev/null; }'
 fi
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  flock /tmp/apt.lock sh -c 'apt-get install -y -q chromium chromium-driver >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null && apt-get install -y -q chromium chromium-driver >/dev/null; }'
+fi
 # The package may start a system daemon; the tests run their own on a free loopback port.
 pkill -x exim4 2>/dev/null || true
 echo "install-test-packages: exim $(/usr/sbin/exim -bV 2>/dev/null | head -1 | awk '{print $3}')"
+echo "install-test-packages: $(/usr/bin/chromium --version 2>/dev/null | head -1)"
