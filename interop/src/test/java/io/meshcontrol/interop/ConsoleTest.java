@@ -123,6 +123,12 @@ class ConsoleTest {
         MeshClient admin = start();
         browser.signIn(key(admin, "alice", List.of()));
         browser.go("policy");
+        browser.replaceText(By.id("policy-text"), PASSING_POLICY.replace("\"accept\", \"src\"", "\"accept\" \"src\""));
+        browser.click(By.xpath("//button[normalize-space()='Run tests']"));
+        browser.waitForText("parsing policy: line 3");
+        assertEquals("3", browser.waitFor(By.cssSelector(".gutter .err")).getText().strip(),
+                "the line the server names is marked");
+
         browser.replaceText(By.id("policy-text"), FAILING_POLICY);
         browser.click(By.xpath("//button[normalize-space()='Save']"));
         browser.waitForText("test(s) failed");
@@ -197,7 +203,9 @@ class ConsoleTest {
         assertFalse(browser.present(By.id("apikey-description")));
         browser.go("settings");
         browser.waitFor(By.cssSelector("[data-tailnet-id]"));
+        browser.waitFor(By.cssSelector("[data-relay-settings]"));
         browser.assertAccessible("settings");
+        browser.screenshot("console-settings");
 
         // What the page hides, the server refuses: the session's own CSRF token does not make a change possible.
         Object status = browser.inPage("""

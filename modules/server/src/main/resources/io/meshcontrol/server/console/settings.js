@@ -1,4 +1,4 @@
-// Settings: the network (its ID, device and user approval, key duration) and the relays' latency report.
+// Settings: the network (its ID, device and user approval, key duration), the relay settings and latency report.
 import { html, useState } from './vendor/preact-htm.js';
 import { api, get } from './api.js';
 import { useLoad, useAction, Problem, Loading } from './ui.js';
@@ -32,6 +32,25 @@ function Network({ may }) {
   </section>`;
 }
 
+function Relays() {
+  const [derp, error] = useLoad(() => get('derp'));
+  if (derp === undefined) return html`<${Problem} error=${error} />${!error && html`<${Loading} what="relay settings" />`}`;
+  return html`<section aria-labelledby="relays-title"><h2 id="relays-title">Relays (DERP)</h2>
+    <p class="muted">Changed with <code>svc derp</code> (docs/relay.md).</p>
+    <dl class="facts" data-relay-settings>
+      <dt>Embedded relay</dt><dd>${derp.relayEnabled ? 'on' : 'off'}${derp.relayEnabled && (derp.verifyClients ? ', only this network\'s machines' : ', open to any client')}</dd>
+      <dt>STUN</dt><dd>${derp.stunEnabled ? 'on, ' + derp.stunListenAddr : 'off'}${derp.stunUnavailable && html` <span class="bad">(${derp.stunUnavailable})</span>`}</dd>
+      <dt>Map URLs</dt><dd class="mono">${derp.urls.length ? derp.urls.join(', ') : 'none: only own relays'}</dd>
+      <dt>Refresh</dt><dd>${derp.autoUpdate ? 'every ' + derp.updateFrequency : 'off'}</dd>
+    </dl>
+    ${derp.relays.length > 0 && html`<div class="table-wrap"><table class="responsive">
+      <thead><tr><th scope="col">Region</th><th scope="col">Code</th><th scope="col">Host</th></tr></thead>
+      <tbody>${derp.relays.map((r) => html`<tr key=${r.regionId + r.host}><td data-label="Region">${r.regionId}</td>
+        <td data-label="Code">${r.code}</td><td data-label="Host" class="mono">${r.host}</td></tr>`)}</tbody>
+    </table></div>`}
+  </section>`;
+}
+
 function Latency() {
   const [report, error] = useLoad(() => get('derp/latency'), [], 10000);
   const rows = report ? report.regions : [];
@@ -53,5 +72,6 @@ function Latency() {
 export default function Settings({ may }) {
   return html`<h1>Settings</h1>
     <${Network} may=${may} />
+    ${may('networking_settings:read') && html`<${Relays} />`}
     ${may('devices:core:read') && html`<${Latency} />`}`;
 }
