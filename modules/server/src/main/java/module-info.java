@@ -31,7 +31,7 @@ module io.meshcontrol.server {
     exports io.meshcontrol.server.control to tools.jackson.databind;
     // The debug pages write their rows (records) as JSON.
     exports io.meshcontrol.server.metrics to tools.jackson.databind;
-    // GET /session answers a record written by Jackson.
+    // GET /session and /admin/session answer records written by Jackson, and POST /admin/session reads one.
     exports io.meshcontrol.server.login to tools.jackson.databind;
     // The /api/v2 request bodies are package-private records that Jackson builds.
     opens io.meshcontrol.server.v2 to tools.jackson.databind;

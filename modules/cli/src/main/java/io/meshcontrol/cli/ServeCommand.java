@@ -29,15 +29,20 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
         return "network " + tailnetId + " ready at " + serverUrl;
     }
 
-    /** What a new user does next, printed once the server is ready: a user, a key, the exact line to join with. */
+    /**
+     * What a new user does next, printed once the server is ready: the console's address and how to sign in, or the
+     * CLI's way: a user, a key, the exact line to join with.
+     */
     static String nextSteps(String serverUrl) {
         return String.join(System.lineSeparator(),
                 "next steps (in another shell, on this machine):",
+                "  the browser console:         " + serverUrl.replaceAll("/+$", "") + "/admin",
+                "    sign in with an API key:   svc apikeys create --description console",
+                "  or with the CLI:",
                 "  1. create a user:            svc users create --name alice --role admin",
                 "  2. create a key to join:     svc preauthkeys create --user alice",
                 "  3. join each machine:        tailscale up --login-server=" + serverUrl + " --auth-key=<that key>",
-                "  the browser console is not built yet (planned at " + serverUrl.replaceAll("/+$", "")
-                        + "/admin); until then, svc --help lists everything the CLI does");
+                "  svc --help lists everything the CLI does");
     }
 
     @Override

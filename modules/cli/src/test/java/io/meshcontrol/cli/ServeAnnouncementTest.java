@@ -20,11 +20,12 @@ class ServeAnnouncementTest {
     }
 
     @Test
-    void onceReadyItSaysWhatToDoNextWithTheExactJoinLine() {
+    void onceReadyItNamesTheConsoleAndTheExactJoinLine() {
         String steps = ServeCommand.nextSteps("https://mesh.example.com/");
         assertTrue(steps.contains("svc users create --name alice --role admin"), steps);
         assertTrue(steps.contains("svc preauthkeys create --user alice"), steps);
         assertTrue(steps.contains("tailscale up --login-server=https://mesh.example.com/ --auth-key="), steps);
-        assertTrue(steps.contains("planned at https://mesh.example.com/admin"), steps);
+        assertTrue(steps.contains("the browser console:         https://mesh.example.com/admin"), steps);
+        assertTrue(steps.contains("svc apikeys create"), steps);
     }
 }

@@ -34,7 +34,9 @@ import io.meshcontrol.server.http.Authenticator;
 import io.meshcontrol.server.http.ProblemWriter;
 import io.meshcontrol.server.http.RequestPipeline;
 import io.meshcontrol.server.http.Routes;
-import io.meshcontrol.server.http.SessionAuthentication;
+import io.meshcontrol.server.console.ConsoleRoutes;
+import io.meshcontrol.server.login.ConsoleSignIn;
+import io.meshcontrol.server.login.KeySessions;
 import io.meshcontrol.server.login.OidcLogin;
 import io.meshcontrol.server.listener.PublicListener;
 import io.meshcontrol.server.metrics.DebugPages;
@@ -182,6 +184,11 @@ public final class MeshServer implements AutoCloseable {
         new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), clock,
                 oidc == null ? AuthRoutes.byAdministrator(settings.branding()) : oidc).register(routes);
         new DocsRoutes(settings.version(), settings.debugNodeApi()).register(routes);
+        // The browser console: its files, and sign-in with an API key (a session acting as that key).
+        KeySessions consoleSessions = new KeySessions(new Authenticator(network.apiKeys(), network.oauthClients(),
+                localToken), settings.serverUrl(), clock);
+        new ConsoleSignIn(consoleSessions, Optional.ofNullable(oidc).map(OidcLogin::sessionCookies)).register(routes);
+        new ConsoleRoutes().register(routes);
         if (settings.debugNodeApi()) {
             new DebugNodeRoutes(network, clock).register(routes);
         }
@@ -249,7 +256,7 @@ public final class MeshServer implements AutoCloseable {
         Https https = Https.from(settings.tls(), settings.listener(), clock);
         PublicListener.Setup main = new PublicListener.Setup(settings.listenHost(), settings.listenPort(), https.context(),
                 routes.build(pipeline, apiStyles(new Authenticator(network.apiKeys(), network.oauthClients(),
-                        localToken, oidc == null ? SessionAuthentication.NONE : oidc.sessionCookies()), json),
+                        localToken, oidc == null ? consoleSessions : consoleSessions.orElse(oidc.sessionCookies())), json),
                         json, settings.version()),
                 OptionMap.builder()
                         .set(UndertowOptions.ENABLE_HTTP2, true)

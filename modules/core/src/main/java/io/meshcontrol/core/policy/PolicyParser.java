@@ -43,7 +43,9 @@ final class PolicyParser {
         try {
             root = JSON.readTree(HuJson.standardize(text));
         } catch (JacksonException e) {
-            throw new PolicyException("parsing policy: " + e.getOriginalMessage());
+            // HuJSON becomes JSON with the same offsets, so the parser's line is the line the person wrote
+            throw new PolicyException("parsing policy: line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
         }
         if (root == null || !root.isObject()) {
             throw new PolicyException("parsing policy: the policy must be a JSON object");

@@ -200,4 +200,11 @@ class PolicyValidationTest {
         assertTrue(parsed.autoApprovers().routes().get("10.0.0.0/8").prefix().contains(IpBlock.parse("10.1.0.0/16")));
         assertEquals(List.of("tag:exit"), parsed.autoApprovers().exitNode().stream().map(Alias::text).toList());
     }
+
+    @Test
+    void aSyntaxErrorNamesTheLineAndColumnAsWritten() {
+        String text = "{\n  // a comment\n  \"acls\": [\n    {\"action\": \"accept\" \"src\": [\"*\"]},\n  ],\n}\n";
+        PolicyException refused = assertThrows(PolicyException.class, () -> Policy.parse(text));
+        assertTrue(refused.getMessage().startsWith("parsing policy: line 4, column "), refused.getMessage());
+    }
 }

@@ -50,6 +50,14 @@ public final class ApiRequest {
         return sourceOf(exchange);
     }
 
+    /**
+     * The exchange, for the public routes that authenticate by themselves: console sign-in resolves a credential
+     * and reads the session cookie as the {@link SessionAuthentication} of {@code /api/v1} does.
+     */
+    public HttpServerExchange exchange() {
+        return exchange;
+    }
+
     static String sourceOf(HttpServerExchange exchange) {
         InetSocketAddress peer = exchange.getSourceAddress();
         return peer == null || peer.getAddress() == null ? "" : peer.getAddress().getHostAddress();

@@ -8,7 +8,7 @@ import java.util.Optional;
 @FunctionalInterface
 public interface SessionAuthentication {
 
-    /** No sessions: OIDC login is off. */
+    /** No sessions. */
     SessionAuthentication NONE = exchange -> Optional.empty();
 
     /**
@@ -18,4 +18,12 @@ public interface SessionAuthentication {
      *                                           state-changing request that fails the CSRF check
      */
     Optional<Caller> callerFor(HttpServerExchange exchange);
+
+    /** This kind of session, else {@code other} (a browser may hold a console sign-in and an OIDC login). */
+    default SessionAuthentication orElse(SessionAuthentication other) {
+        return exchange -> {
+            Optional<Caller> caller = callerFor(exchange);
+            return caller.isPresent() ? caller : other.callerFor(exchange);
+        };
+    }
 }

@@ -64,6 +64,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
     private final LoginRules rules;
     private final Clock clock;
     private final LoginPages pages;
+    private final String consoleUrl;
 
     /**
      * @param settings with {@code oidc.issuer} set (OIDC login on)
@@ -76,6 +77,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
         this.issuer = settings.issuer().orElseThrow(() -> new IllegalArgumentException("oidc.issuer is not set"));
         this.clientSecret = clientSecret(settings);
         this.redirectUri = serverUrl + SessionCookies.CALLBACK_PATH;
+        this.consoleUrl = serverUrl.replaceAll("/+$", "") + "/admin";
         this.issuers = issuers;
         this.network = network;
         this.cookies = new SessionCookies(network.browserSessions(), serverUrl);
@@ -135,7 +137,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
         routes.addPublic("POST", "/logout", request -> {
             Optional<String> secret = sessionSecret(request);
             if (secret.isPresent() && network.browserSessions().find(secret.get()).isPresent()) {
-                cookies.requireSameSite(request.header("Origin").orElse(null),
+                cookies.requireSameSite(request.header("Origin").orElse(null), request.header("Host").orElse(null),
                         request.header(SessionCookies.CSRF_HEADER).orElse(null), secret.get());
                 network.browserSessions().end(secret.get());
             }
@@ -250,7 +252,8 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
                     + ", but an administrator has to approve you first (svc users approve --name " + user.name() + ").");
         }
         BrowserSessions.Started started = network.browserSessions().start(user);
-        return pages.page(200, "Logged in", "You are logged in as " + user.name() + ".",
+        return pages.page(200, "Logged in", "You are logged in as " + user.name() + ". The console is at "
+                + consoleUrl + ".",
                 Map.of("Set-Cookie", cookies.sessionCookie(started, clock.instant())));
     }
 

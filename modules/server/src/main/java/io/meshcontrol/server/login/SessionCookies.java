@@ -2,24 +2,19 @@ package io.meshcontrol.server.login;
 
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
-import io.meshcontrol.core.auth.KeySecret;
 import io.meshcontrol.core.state.BrowserSessions;
 import io.meshcontrol.server.http.SessionAuthentication;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.Set;
 
 /**
- * The browser side of sessions: the session cookie ({@code HttpOnly}, {@code SameSite=Lax}, {@code Secure} when the
- * server URL is https), and the CSRF check of every state-changing request a session makes: the
- * {@value #CSRF_HEADER} header must carry the session's token (which a page of another site cannot read), and an
- * {@code Origin} header, when sent, must be the server's own.
+ * The browser side of OIDC login sessions: the session cookie ({@code HttpOnly}, {@code SameSite=Lax}, {@code Secure}
+ * when the server URL is https), and the CSRF check ({@link SameSiteCheck}) of every state-changing request a session
+ * makes. Console sessions opened with an API key are {@link KeySessions}.
  */
 public final class SessionCookies implements SessionAuthentication {
 
@@ -31,17 +26,16 @@ public final class SessionCookies implements SessionAuthentication {
     private static final String LOGIN_STATE = "svc_login_";
     public static final String CSRF_HEADER = "X-CSRF-Token";
     static final String CALLBACK_PATH = "/oidc/callback";
-    private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
 
     private final BrowserSessions sessions;
     private final boolean secure;
-    private final String origin;
+    private final SameSiteCheck sameSite;
 
     SessionCookies(BrowserSessions sessions, String serverUrl) {
         this.sessions = sessions;
         URI url = URI.create(serverUrl);
         this.secure = "https".equalsIgnoreCase(url.getScheme());
-        this.origin = url.getScheme().toLowerCase() + "://" + url.getRawAuthority().toLowerCase();
+        this.sameSite = new SameSiteCheck(serverUrl);
     }
 
     @Override
@@ -51,8 +45,9 @@ public final class SessionCookies implements SessionAuthentication {
             return Optional.empty();
         }
         BrowserSessions.Session session = open(secret.get());
-        if (!SAFE_METHODS.contains(exchange.getRequestMethod().toString())) {
+        if (SameSiteCheck.changes(exchange.getRequestMethod().toString())) {
             requireSameSite(exchange.getRequestHeaders().getFirst(Headers.ORIGIN),
+                    exchange.getRequestHeaders().getFirst(Headers.HOST),
                     exchange.getRequestHeaders().getFirst(CSRF_HEADER), secret.get());
         }
         return Optional.of(Caller.forSession(session.user()));
@@ -65,20 +60,18 @@ public final class SessionCookies implements SessionAuthentication {
     }
 
     /** The CSRF check of a state-changing request made with the session {@code secret}. */
-    void requireSameSite(String originHeader, String tokenHeader, String secret) {
-        if (originHeader != null && !originHeader.equalsIgnoreCase(origin)) {
-            throw MeshException.forbidden("cross-site request refused: Origin " + originHeader + " is not " + origin);
-        }
-        if (tokenHeader == null || !MessageDigest.isEqual(tokenHeader.getBytes(StandardCharsets.UTF_8),
-                csrfToken(secret).getBytes(StandardCharsets.UTF_8))) {
-            throw MeshException.forbidden("a state-changing request with a session needs the " + CSRF_HEADER
-                    + " header with the session's token (GET /session gives it)");
-        }
+    void requireSameSite(String originHeader, String hostHeader, String tokenHeader, String secret) {
+        sameSite.require(originHeader, hostHeader, tokenHeader, secret);
     }
 
-    /** The session's CSRF token: derived from its secret, so nothing more is stored, and useless without the cookie. */
+    /** The session's CSRF token. */
     static String csrfToken(String secret) {
-        return KeySecret.sha256Hex("csrf:" + secret);
+        return SameSiteCheck.csrfToken(secret);
+    }
+
+    /** Logout: the session of {@code secret} opens nothing any more. */
+    void end(String secret) {
+        sessions.end(secret);
     }
 
     String sessionCookie(BrowserSessions.Started started, Instant now) {

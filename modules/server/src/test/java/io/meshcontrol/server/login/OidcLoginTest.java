@@ -216,6 +216,11 @@ class OidcLoginTest {
                 cookie);
         assertFalse(cookie.contains("Secure"), "plain HTTP server: " + cookie);
 
+        assertTrue(done.body().contains("/admin"), "the page points to the console: " + done.body());
+        JsonNode console = JSON.readTree(get("/admin/session").body());
+        assertTrue(console.get("signedIn").asBoolean(), "the console knows the OIDC session: " + console);
+        assertEquals("admin", console.get("role").asString());
+
         JsonNode session = JSON.readTree(get("/session").body());
         assertEquals("freya", session.get("user").asString());
         assertEquals("admin", session.get("role").asString());

@@ -39,12 +39,14 @@ class SessionCookiesTest {
         TestNetwork net = new TestNetwork(folder);
         SessionCookies cookies = new SessionCookies(net.network.browserSessions(), "https://Mesh.example.com");
         String token = SessionCookies.csrfToken("secret");
-        cookies.requireSameSite(null, token, "secret");
-        cookies.requireSameSite("https://mesh.example.com", token, "secret");
+        cookies.requireSameSite(null, null, token, "secret");
+        cookies.requireSameSite("https://mesh.example.com", null, token, "secret");
+        // the same server by another name: the Origin is the host the request went to
+        cookies.requireSameSite("http://localhost:8080", "localhost:8080", token, "secret");
         assertEquals(MeshException.Reason.FORBIDDEN, assertThrows(MeshException.class,
-                () -> cookies.requireSameSite("https://evil.example", token, "secret")).reason());
-        assertThrows(MeshException.class, () -> cookies.requireSameSite(null, null, "secret"));
-        assertThrows(MeshException.class, () -> cookies.requireSameSite(null, SessionCookies.csrfToken("other"), "secret"));
+                () -> cookies.requireSameSite("https://evil.example", "mesh.example.com", token, "secret")).reason());
+        assertThrows(MeshException.class, () -> cookies.requireSameSite(null, null, null, "secret"));
+        assertThrows(MeshException.class, () -> cookies.requireSameSite(null, null, SessionCookies.csrfToken("other"), "secret"));
     }
 
     @Test

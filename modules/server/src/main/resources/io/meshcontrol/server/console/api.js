@@ -1,0 +1,80 @@
+// The console's one way to the server: /api/v1 with the session cookie, the CSRF token on every change.
+// Every URL is relative to the page (…/admin/), so the console works behind a proxy's path prefix.
+
+let csrfToken = null;
+let onSignedOut = () => {};
+
+/** Remembers the session's CSRF token and what to do when the server says the session is over. */
+export function useSession(session, signedOut) {
+  csrfToken = session && session.csrfToken;
+  onSignedOut = signedOut;
+}
+
+/** A refusal, with the problem detail the server wrote (RFC 7807). */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super((problem && (problem.detail || problem.title)) || 'HTTP ' + status);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+async function call(url, method, body, headers) {
+  const sent = { Accept: 'application/json', ...headers };
+  if (body !== undefined) sent['Content-Type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) sent['X-CSRF-Token'] = csrfToken;
+  const response = await fetch(url, {
+    method, headers: sent, credentials: 'same-origin', cache: 'no-store',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try { data = JSON.parse(text); } catch (e) { data = { detail: text }; }
+  }
+  if (!response.ok) {
+    if (response.status === 401 && url.includes('api/v1/')) onSignedOut();
+    throw new ApiError(response.status, data);
+  }
+  return { status: response.status, body: data, etag: response.headers.get('ETag') };
+}
+
+/** An /api/v1 operation: api('POST', 'node/3/approve'). */
+export function api(method, path, body, headers = {}) {
+  return call('../api/v1/' + path, method, body, headers);
+}
+
+export const get = (path) => api('GET', path).then((answer) => answer.body);
+
+/** The console's own session endpoint (sign in, who am I, sign out). */
+export function session(method, body) {
+  return call('session', method, body, {}).then((answer) => answer.body);
+}
+
+/** The server's rule of scopes: all covers everything, all:read every read, X covers X:read. */
+export function covers(held, wanted) {
+  if (!held) return false;
+  if (held.includes('all') || held.includes(wanted)) return true;
+  if (wanted.endsWith(':read')) {
+    return held.includes('all:read') || held.includes(wanted.slice(0, -':read'.length));
+  }
+  return false;
+}
+
+export function when(instant) {
+  if (!instant) return '';
+  const date = new Date(instant);
+  return date.toLocaleString();
+}
+
+/** "3 min ago", "in 2 days". */
+export function relative(instant, now = Date.now()) {
+  if (!instant) return '';
+  const seconds = Math.round((new Date(instant).getTime() - now) / 1000);
+  const units = [['day', 86400], ['hour', 3600], ['minute', 60], ['second', 1]];
+  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  for (const [unit, size] of units) {
+    if (Math.abs(seconds) >= size || unit === 'second') return format.format(Math.trunc(seconds / size), unit);
+  }
+  return '';
+}

@@ -1,0 +1,124 @@
+// The console's shell: sign-in, the navigation, and the page the address's #/… names.
+import { html, render, useState, useEffect } from './vendor/preact-htm.js';
+import { session as sessionCall, useSession, covers, ApiError } from './api.js';
+import { Problem } from './ui.js';
+import Machines from './machines.js';
+import Machine from './machine.js';
+import AddMachine from './add-machine.js';
+import Policy from './policy.js';
+import Keys from './keys.js';
+import Users from './users.js';
+import Settings from './settings.js';
+
+// One line per page: adding a page is a module and a line here. `scope`: what the caller needs to see it.
+const PAGES = [
+  { path: 'machines', title: 'Machines', scope: null, page: Machines, nav: true },
+  { path: 'machines/:id', title: 'Machine', scope: null, page: Machine },
+  { path: 'add', title: 'Add a machine', scope: 'auth_keys', page: AddMachine, nav: true },
+  { path: 'policy', title: 'Access controls', scope: 'policy_file:read', page: Policy, nav: true },
+  { path: 'users', title: 'Users', scope: 'users:read', page: Users, nav: true },
+  { path: 'keys', title: 'Keys', scope: null, page: Keys, nav: true },
+  { path: 'settings', title: 'Settings', scope: 'feature_settings:read', page: Settings, nav: true },
+];
+
+function match(hash) {
+  const path = hash.startsWith('#/') ? hash.slice(2) : 'machines';
+  for (const entry of PAGES) {
+    const names = entry.path.split('/');
+    const parts = path.split('/');
+    if (names.length !== parts.length) continue;
+    const params = {};
+    if (names.every((name, i) => (name.startsWith(':') ? (params[name.slice(1)] = decodeURIComponent(parts[i])) : name === parts[i]))) {
+      return { entry, params };
+    }
+  }
+  return { entry: PAGES[0], params: {} };
+}
+
+function useHash() {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const changed = () => { if (location.hash === '' || location.hash.startsWith('#/')) setHash(location.hash); };
+    addEventListener('hashchange', changed);
+    return () => removeEventListener('hashchange', changed);
+  }, []);
+  return hash;
+}
+
+function SignIn({ state, onSignedIn }) {
+  const [key, setKey] = useState('');
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onSignedIn(await sessionCall('POST', { apiKey: key }));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<main id="main" class="signin">
+    <h1>Sign in to Mesh Control</h1>
+    <form onSubmit=${submit}>
+      <label for="api-key">API key</label>
+      <input id="api-key" name="apiKey" type="password" autocomplete="off" required value=${key}
+        onInput=${(e) => setKey(e.target.value)} aria-describedby="api-key-help" />
+      <p id="api-key-help" class="muted">An API key (<code>svc apikeys create</code>). The console acts with
+        exactly this key's permissions.</p>
+      <${Problem} error=${error} />
+      <div class="actions"><button class="primary" type="submit" disabled=${busy}>Sign in</button></div>
+    </form>
+    ${state && state.singleSignOn && html`<p><a href="../login">Sign in with your organisation's account</a>
+      (then come back to this page)</p>`}
+  </main>`;
+}
+
+function Shell({ me, onSignOut }) {
+  const hash = useHash();
+  const { entry, params } = match(hash);
+  const may = (scope) => covers(me.scopes, scope);
+  const allowed = !entry.scope || may(entry.scope);
+  useEffect(() => { document.title = entry.title + ' · Mesh Control'; }, [entry]);
+  const Page = entry.page;
+  const current = entry.path.split('/')[0];
+  return html`<div>
+    <a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById('main').focus(); }}>
+      Skip to content</a>
+    <header class="top">
+      <span class="brand">Mesh Control</span>
+      <nav aria-label="Console"><ul>
+        ${PAGES.filter((p) => p.nav && (!p.scope || may(p.scope))).map((p) => html`<li>
+          <a href=${'#/' + p.path} aria-current=${p.path === current ? 'page' : undefined}>${p.title}</a></li>`)}
+      </ul></nav>
+      <div class="who"><span data-actor>${me.user ? me.user + ' (' + me.role + ')' : me.actor}</span>
+        <button type="button" onClick=${onSignOut}>Sign out</button></div>
+    </header>
+    <main id="main" tabindex="-1">
+      ${allowed ? html`<${Page} params=${params} may=${may} me=${me} />`
+        : html`<h1>${entry.title}</h1><p>Your role cannot see this page.</p>`}
+    </main>
+  </div>`;
+}
+
+function App() {
+  const [state, setState] = useState(undefined);
+  const [error, setError] = useState(null);
+  const signedOut = () => setState((old) => ({ ...(old || {}), signedIn: false }));
+  const load = () => sessionCall('GET').then(setState, setError);
+  useEffect(() => { load(); }, []);
+  useSession(state && state.signedIn ? state : null, signedOut);
+  if (error) return html`<main id="main"><${Problem} error=${error} /></main>`;
+  if (state === undefined) return html`<p class="loading">Loading the console…</p>`;
+  if (!state.signedIn) return html`<${SignIn} state=${state} onSignedIn=${setState} />`;
+  const signOut = async () => {
+    try { await sessionCall('DELETE'); } catch (e) { if (!(e instanceof ApiError)) throw e; }
+    setState({ signedIn: false, singleSignOn: state.singleSignOn });
+  };
+  return html`<${Shell} me=${state} onSignOut=${signOut} />`;
+}
+
+render(html`<${App} />`, document.getElementById('app'));

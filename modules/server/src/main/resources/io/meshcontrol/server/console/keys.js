@@ -1,0 +1,81 @@
+// Keys: API keys (create with scopes, rotate, expire; a secret is shown once) and pre-auth keys.
+import { html, useState } from './vendor/preact-htm.js';
+import { api, get, when } from './api.js';
+import { useLoad, useAction, Problem, Loading, Secret } from './ui.js';
+
+function ApiKeys({ may }) {
+  const [data, error, reload] = useLoad(() => get('apikey'));
+  const [form, setForm] = useState({ description: '', scopes: '', expiration: '2160h' });
+  const [issued, setIssued] = useState(null);
+  const action = useAction();
+  const canChange = may('api_access_tokens');
+  const issue = (label, call) => action.run(async () => {
+    const answer = await call();
+    setIssued({ label, secret: answer.body.secret });
+    reload();
+  });
+  const create = (e) => {
+    e.preventDefault();
+    const scopes = form.scopes.split(/[\s,]+/).filter(Boolean);
+    issue('The new API key.', () => api('POST', 'apikey', {
+      description: form.description || null, scopes: scopes.length ? scopes : null, expiration: form.expiration || null,
+    }));
+  };
+  return html`<section aria-labelledby="apikeys-title"><h2 id="apikeys-title">API keys</h2>
+    <${Problem} error=${error || action.error} />
+    ${issued && html`<${Secret} label=${issued.label} value=${issued.secret} />`}
+    ${canChange && html`<form onSubmit=${create}><div class="row">
+      <div><label for="apikey-description">Description</label>
+        <input id="apikey-description" value=${form.description} onInput=${(e) => setForm({ ...form, description: e.target.value })} /></div>
+      <div><label for="apikey-scopes">Scopes (empty: all your role allows)</label>
+        <input id="apikey-scopes" value=${form.scopes} placeholder="devices:core:read, policy_file"
+          onInput=${(e) => setForm({ ...form, scopes: e.target.value })} /></div>
+      <div><label for="apikey-expiration">Valid for</label>
+        <input id="apikey-expiration" size="7" value=${form.expiration} onInput=${(e) => setForm({ ...form, expiration: e.target.value })} /></div>
+      <button class="primary" type="submit" disabled=${action.busy}>Create API key</button>
+    </div></form>`}
+    ${data === undefined ? html`<${Loading} what="API keys" />` : html`<div class="table-wrap"><table class="responsive">
+      <thead><tr><th scope="col">Key</th><th scope="col">Owner</th><th scope="col">Scopes</th><th scope="col">Expires</th>
+        <th scope="col">Last used</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
+      <tbody>${data.apiKeys.map((key) => html`<tr key=${key.id} data-apikey=${key.description || key.prefix}>
+        <td data-label="Key"><span class="mono">${key.prefix}</span> ${key.description}</td>
+        <td data-label="Owner">${key.user || html`<span class="muted">all access</span>`}</td>
+        <td data-label="Scopes">${key.scopes.length ? key.scopes.map((s) => html`<span class="badge">${s}</span>`) : html`<span class="muted">the role's</span>`}</td>
+        <td data-label="Expires">${key.expired ? html`<span class="bad">expired</span>` : when(key.expiresAt) || 'never'}</td>
+        <td data-label="Last used">${when(key.lastUsedAt) || html`<span class="muted">never</span>`}</td>
+        <td>${canChange && !key.expired && html`<button type="button" disabled=${action.busy}
+            onClick=${() => issue('The rotated key ' + (key.description || key.prefix) + '; the old secret no longer works.',
+              () => api('POST', 'apikey/' + key.prefix + '/rotate'))}>Rotate ${key.description || key.prefix}</button>
+          <button type="button" class="danger" disabled=${action.busy}
+            onClick=${() => action.run(async () => { await api('POST', 'apikey/' + key.prefix + '/expire'); reload(); })}>Expire</button>`}</td>
+      </tr>`)}</tbody></table></div>`}
+  </section>`;
+}
+
+function PreAuthKeys({ may }) {
+  const [data, error, reload] = useLoad(() => get('preauthkey'));
+  const action = useAction();
+  return html`<section aria-labelledby="preauth-title"><h2 id="preauth-title">Pre-auth keys</h2>
+    <p>Keys that join machines. <a href="#/add">Add a machine</a> makes one.</p>
+    <${Problem} error=${error || action.error} />
+    ${data === undefined ? html`<${Loading} what="pre-auth keys" />` : html`<div class="table-wrap"><table class="responsive">
+      <thead><tr><th scope="col">Key</th><th scope="col">Owner or tags</th><th scope="col">Kind</th><th scope="col">State</th>
+        <th scope="col">Used</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
+      <tbody>${data.preAuthKeys.map((key) => html`<tr key=${key.id}>
+        <td data-label="Key"><span class="mono">${key.prefix}</span> ${key.description}</td>
+        <td data-label="Owner">${key.tags.length ? key.tags.map((t) => html`<span class="badge">${t}</span>`) : key.user}</td>
+        <td data-label="Kind">${[key.reusable && 'reusable', key.ephemeral && 'ephemeral', key.preauthorized && 'pre-approved'].filter(Boolean).join(', ') || 'single use'}</td>
+        <td data-label="State">${key.valid ? 'valid until ' + when(key.expiresAt) : html`<span class="muted">${key.invalidReason || 'not valid'}</span>`}</td>
+        <td data-label="Used">${key.useCount}×</td>
+        <td>${may('auth_keys') && key.valid && html`<button type="button" class="danger" disabled=${action.busy}
+          onClick=${() => action.run(async () => { await api('DELETE', 'preauthkey/' + key.id); reload(); })}>Revoke</button>`}</td>
+      </tr>`)}</tbody></table></div>`}
+  </section>`;
+}
+
+export default function Keys({ may }) {
+  return html`<h1>Keys</h1>
+    ${may('api_access_tokens:read') && html`<${ApiKeys} may=${may} />`}
+    ${may('auth_keys:read') && html`<${PreAuthKeys} may=${may} />`}
+    ${!may('api_access_tokens:read') && !may('auth_keys:read') && html`<p>Your role cannot see keys.</p>`}`;
+}

@@ -1,0 +1,80 @@
+// Machines: the list, searchable and filterable, refreshed every few seconds (machines come and go live).
+import { html, useState } from './vendor/preact-htm.js';
+import { get, relative, when } from './api.js';
+import { useLoad, Problem, Loading } from './ui.js';
+
+const REFRESH_MS = 3000;
+
+/** Advertised routes no one approved yet. */
+export function waitingRoutes(node) {
+  return node.routes.available.filter((route) => !node.routes.approved.includes(route));
+}
+
+const FILTERS = {
+  all: () => true,
+  online: (n) => n.online,
+  offline: (n) => !n.online,
+  approval: (n) => !n.authorized,
+  routes: (n) => waitingRoutes(n).length > 0,
+  expired: (n) => n.expired,
+};
+
+function matches(node, text) {
+  if (!text) return true;
+  const haystack = [node.name, node.hostname, node.user, node.ipv4, node.ipv6, ...node.tags]
+    .filter(Boolean).join(' ').toLowerCase();
+  return text.toLowerCase().split(/\s+/).every((word) => haystack.includes(word));
+}
+
+export function Status({ node }) {
+  return html`${node.online ? html`<span class="badge online">online</span>`
+    : html`<span class="offline">${node.lastSeen ? 'last seen ' + relative(node.lastSeen) : 'never connected'}</span>`}
+    ${!node.authorized && html` <span class="badge waiting">needs approval</span>`}
+    ${waitingRoutes(node).length > 0 && html` <span class="badge waiting">routes waiting</span>`}
+    ${node.expired && html` <span class="badge bad">key expired</span>`}
+    ${node.suspended && html` <span class="badge bad">suspended</span>`}`;
+}
+
+export function Owner({ node }) {
+  return node.tags.length ? node.tags.map((tag) => html`<span class="badge">${tag}</span>`) : node.user;
+}
+
+export default function Machines() {
+  const [text, setText] = useState('');
+  const [filter, setFilter] = useState('all');
+  const [data, error] = useLoad(() => get('node'), [], REFRESH_MS);
+  const nodes = data ? data.nodes.filter(FILTERS[filter]).filter((n) => matches(n, text)) : [];
+  return html`<h1>Machines</h1>
+    <div class="row" role="search">
+      <div><label for="machine-search">Search</label>
+        <input id="machine-search" type="search" value=${text} placeholder="name, owner, tag, address"
+          onInput=${(e) => setText(e.target.value)} /></div>
+      <div><label for="machine-filter">Show</label>
+        <select id="machine-filter" value=${filter} onChange=${(e) => setFilter(e.target.value)}>
+          <option value="all">All machines</option>
+          <option value="online">Online</option>
+          <option value="offline">Offline</option>
+          <option value="approval">Needs approval</option>
+          <option value="routes">Routes waiting</option>
+          <option value="expired">Key expired</option>
+        </select></div>
+      <p class="muted" aria-live="polite">${data ? nodes.length + ' of ' + data.nodes.length + ' machines' : ''}</p>
+    </div>
+    <${Problem} error=${error} />
+    ${data === undefined ? html`<${Loading} what="machines" />` : html`<div class="table-wrap">
+    <table class="responsive">
+      <caption class="skip">Machines</caption>
+      <thead><tr><th scope="col">Machine</th><th scope="col">Owner or tags</th><th scope="col">Addresses</th>
+        <th scope="col">Status</th><th scope="col">Key expiry</th></tr></thead>
+      <tbody>${nodes.map((node) => html`<tr key=${node.id} data-machine=${node.name}>
+        <td data-label="Machine"><a href=${'#/machines/' + node.id}>${node.name}</a>
+          ${node.hostname !== node.name && html`<div class="muted">${node.hostname}</div>`}</td>
+        <td data-label="Owner"><${Owner} node=${node} /></td>
+        <td data-label="Addresses" class="mono">${node.ipv4}${node.ipv6 && html`<br />${node.ipv6}`}</td>
+        <td data-label="Status"><${Status} node=${node} /></td>
+        <td data-label="Key expiry">${node.keyExpiry ? html`<span title=${when(node.keyExpiry)}>${relative(node.keyExpiry)}</span>`
+          : html`<span class="muted">never</span>`}</td>
+      </tr>`)}</tbody>
+    </table></div>`}
+    ${data && data.nodes.length === 0 && html`<p>No machines yet. <a href="#/add">Add a machine</a>.</p>`}`;
+}

@@ -1,0 +1,60 @@
+// Small shared pieces of the pages: loading with optional polling, error notices, a copy button.
+import { html, useState, useEffect, useCallback } from './vendor/preact-htm.js';
+
+/**
+ * Loads with `load()` now and whenever `deps` change, and again every `everyMs` (live pages) while shown.
+ * Returns [data, error, reload].
+ */
+export function useLoad(load, deps = [], everyMs = 0) {
+  const [state, setState] = useState({ data: undefined, error: null });
+  const reload = useCallback(() => load().then(
+    (data) => setState({ data, error: null }),
+    (error) => setState((old) => ({ data: old.data, error }))), deps);
+  useEffect(() => {
+    reload();
+    if (!everyMs) return undefined;
+    const timer = setInterval(reload, everyMs);
+    return () => clearInterval(timer);
+  }, [reload]);
+  return [state.data, state.error, reload];
+}
+
+/** An error the server reported, as it wrote it. */
+export function Problem({ error }) {
+  if (!error) return null;
+  return html`<div class="notice error" role="alert">${error.message}</div>`;
+}
+
+export function Loading({ what }) {
+  return html`<p class="muted" aria-live="polite">Loading ${what}…</p>`;
+}
+
+/** A secret shown once, with a button that copies it. */
+export function Secret({ label, value }) {
+  const [copied, setCopied] = useState(false);
+  const copy = () => navigator.clipboard.writeText(value).then(() => setCopied(true), () => setCopied(false));
+  return html`<div class="notice ok" role="status">
+    <p><strong>${label}</strong> It is shown only now: copy it somewhere safe.</p>
+    <div class="secret"><code data-secret>${value}</code>
+      <button type="button" onClick=${copy}>${copied ? 'Copied' : 'Copy'}</button></div>
+  </div>`;
+}
+
+/** Runs an action, showing its refusal; `busy` while it runs. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const run = async (action) => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await action();
+    } catch (e) {
+      setError(e);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run, setError };
+}
