@@ -76,7 +76,8 @@ public final class Application implements AutoCloseable {
         MeshConfig.Sqlite sqlite = config.database().sqlite();
         MeshConfig.QueryLog queryLog = config.database().queryLog();
         Network network = Network.open(sqlite.path(), sqlite.writeAheadLog(), launch.clock(), NetworkOptions.from(config),
-                new Network.SqlLog(config.database().debug(), queryLog.parameterized(), queryLog.slowThreshold()));
+                new Network.SqlLog(config.database().debug(), queryLog.parameterized(), queryLog.slowThreshold(),
+                        queryLog.logNotFound()));
         PolicyFileWatcher watcher = null;
         if (config.policy().mode() == MeshConfig.Policy.Mode.FILE) {
             try {

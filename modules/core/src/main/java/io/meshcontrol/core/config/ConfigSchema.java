@@ -70,8 +70,8 @@ public final class ConfigSchema {
             bool("database.debug", false, "Log every SQL statement (at debug level, so log.level: debug too)."),
             bool("database.query_log.parameterized", true,
                     "Log statements with placeholders instead of the bound values."),
-            bool("database.query_log.log_not_found", false, "Also log lookups that found no row.")
-                    .notYet(Support.NOT_YET),
+            bool("database.query_log.log_not_found", false,
+                    "Also log lookups that found no row (at info level, the statement as database.debug shows it)."),
             millis("database.query_log.slow_threshold", 1000,
                     "Warn of statements at least this many milliseconds slow; 0 turns the warning off."),
             path("database.sqlite.path", "data/db.sqlite", "SQLite database file."),

@@ -73,17 +73,19 @@ public final class Network {
      * @param statements every statement at debug level
      * @param parameterized statements with placeholders only, not their bound values
      * @param slowThreshold statements at least this slow are a warning, whatever else is set; zero: none
+     * @param notFound lookups that found no row at info level, whatever else is set
      */
-    public record SqlLog(boolean statements, boolean parameterized, Duration slowThreshold) {
+    public record SqlLog(boolean statements, boolean parameterized, Duration slowThreshold, boolean notFound) {
         /** No statement logged; none is ever "slow". */
-        public static final SqlLog OFF = new SqlLog(false, true, Duration.ZERO);
+        public static final SqlLog OFF = new SqlLog(false, true, Duration.ZERO, false);
     }
 
     /** Opens the network, logging its SQL as {@code log} says. */
     public static Network open(Path databaseFile, boolean writeAheadLog, Clock clock, NetworkOptions options,
             SqlLog log) {
         return new Network(Database.open(databaseFile, writeAheadLog,
-                new StatementLogger(log.statements(), log.parameterized(), log.slowThreshold())), clock, options);
+                new StatementLogger(log.statements(), log.parameterized(), log.slowThreshold(),
+                        log.notFound())), clock, options);
     }
 
     Network(Database database, Clock clock) {

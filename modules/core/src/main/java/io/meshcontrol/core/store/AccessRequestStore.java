@@ -43,8 +43,9 @@ public final class AccessRequestStore {
     }
 
     public Optional<AccessRequest> byId(Handle handle, long id) {
-        return handle.createQuery("SELECT " + COLUMNS + " FROM access_requests WHERE id = :id").bind("id", id)
-                .map(AccessRequestStore::map).findOne();
+        return Lookups.one(
+                handle.createQuery("SELECT " + COLUMNS + " FROM access_requests WHERE id = :id").bind("id", id)
+                .map(AccessRequestStore::map));
     }
 
     /** Newest first; {@code userId} null for everyone's. */

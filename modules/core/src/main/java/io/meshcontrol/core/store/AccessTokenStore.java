@@ -27,8 +27,8 @@ public final class AccessTokenStore {
     }
 
     public Optional<AccessToken> byPrefix(Handle handle, String prefix) {
-        return handle.createQuery("SELECT " + COLUMNS + " FROM access_tokens WHERE prefix = :prefix")
-                .bind("prefix", prefix).map(AccessTokenStore::map).findOne();
+        return Lookups.one(handle.createQuery("SELECT " + COLUMNS + " FROM access_tokens WHERE prefix = :prefix")
+                .bind("prefix", prefix).map(AccessTokenStore::map));
     }
 
     /** Removes tokens that expired before {@code now}; they can never be valid again. */

@@ -56,8 +56,9 @@ public final class ApiKeyStore {
     }
 
     public Optional<ApiKey> byPrefix(Handle handle, String prefix) {
-        return handle.createQuery("SELECT " + COLUMNS + " FROM api_keys WHERE prefix = :prefix").bind("prefix", prefix)
-                .map(ApiKeyStore::map).findOne();
+        return Lookups.one(
+                handle.createQuery("SELECT " + COLUMNS + " FROM api_keys WHERE prefix = :prefix").bind("prefix", prefix)
+                .map(ApiKeyStore::map));
     }
 
     public List<ApiKey> all(Handle handle) {

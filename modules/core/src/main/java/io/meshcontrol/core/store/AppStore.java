@@ -25,7 +25,7 @@ public final class AppStore {
     }
 
     public Optional<App> byId(Handle handle, long id) {
-        return handle.createQuery(COLUMNS + "WHERE id = :id").bind("id", id).map((rs, ctx) -> decode(rs)).findOne();
+        return Lookups.one(handle.createQuery(COLUMNS + "WHERE id = :id").bind("id", id).map((rs, ctx) -> decode(rs)));
     }
 
     public boolean nameTaken(Handle handle, String name, long exceptId) {

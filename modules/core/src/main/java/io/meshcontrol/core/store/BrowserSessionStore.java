@@ -23,12 +23,13 @@ public final class BrowserSessionStore {
     }
 
     public Optional<Row> byHash(Handle handle, String secretHash) {
-        return handle.createQuery("SELECT secret_hash, user_id, created_at, expires_at FROM browser_sessions "
+        return Lookups.one(
+                handle.createQuery("SELECT secret_hash, user_id, created_at, expires_at FROM browser_sessions "
                         + "WHERE secret_hash = :hash")
                 .bind("hash", secretHash)
                 .map((rs, ctx) -> new Row(rs.getString("secret_hash"), rs.getLong("user_id"),
                         Times.instant(rs, "created_at"), Times.instant(rs, "expires_at")))
-                .findOne();
+                );
     }
 
     public boolean delete(Handle handle, String secretHash) {

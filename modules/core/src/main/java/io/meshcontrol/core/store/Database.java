@@ -33,7 +33,7 @@ public final class Database {
     }
 
     public static Database open(Path file, boolean writeAheadLog) {
-        return open(file, writeAheadLog, new StatementLogger(false, true, Duration.ZERO));
+        return open(file, writeAheadLog, new StatementLogger(false, true, Duration.ZERO, false));
     }
 
     /** @param log what is logged of the statements run ({@code database.debug}, {@code database.query_log.*}) */

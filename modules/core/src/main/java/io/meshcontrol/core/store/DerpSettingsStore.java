@@ -21,8 +21,9 @@ public final class DerpSettingsStore {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     public Optional<DerpSettings> read(Handle handle) {
-        return handle.createQuery("SELECT document FROM derp_settings WHERE singleton = 1").mapTo(String.class)
-                .findOne().map(DerpSettingsStore::decode);
+        return Lookups.one(
+                handle.createQuery("SELECT document FROM derp_settings WHERE singleton = 1").mapTo(String.class)
+                ).map(DerpSettingsStore::decode);
     }
 
     public void write(Handle handle, DerpSettings settings, Instant at, String actor) {

@@ -22,8 +22,9 @@ public final class DnsSettingsStore {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     public Optional<DnsSettings> read(Handle handle, boolean magicDns) {
-        return handle.createQuery("SELECT document FROM dns_settings WHERE singleton = 1").mapTo(String.class)
-                .findOne().map(text -> decode(text, magicDns));
+        return Lookups.one(
+                handle.createQuery("SELECT document FROM dns_settings WHERE singleton = 1").mapTo(String.class)
+                ).map(text -> decode(text, magicDns));
     }
 
     public void write(Handle handle, DnsSettings settings, Instant at, String actor) {

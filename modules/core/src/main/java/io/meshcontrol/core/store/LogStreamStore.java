@@ -33,7 +33,7 @@ public final class LogStreamStore {
     }
 
     public Optional<LogStream> get(Handle handle, String logType) {
-        return handle.createQuery("SELECT document, updated_at FROM log_streams WHERE log_type = :type")
+        return Lookups.one(handle.createQuery("SELECT document, updated_at FROM log_streams WHERE log_type = :type")
                 .bind("type", logType)
                 .map((rs, ctx) -> {
                     Map<?, ?> d = JSON.readValue(rs.getString("document"), Map.class);
@@ -41,8 +41,7 @@ public final class LogStreamStore {
                             (String) d.get("user"), (String) d.get("token"),
                             ((Number) d.get("uploadPeriodMinutes")).intValue(), (String) d.get("compressionFormat"),
                             Times.instant(rs, "updated_at"));
-                })
-                .findOne();
+                }));
     }
 
     public boolean delete(Handle handle, String logType) {
@@ -51,12 +50,12 @@ public final class LogStreamStore {
     }
 
     public Optional<LogStream.Status> status(Handle handle, String logType) {
-        return handle.createQuery("SELECT delivered_to, entries_sent, bytes_sent, requests, failed_requests, "
+        return Lookups.one(
+                handle.createQuery("SELECT delivered_to, entries_sent, bytes_sent, requests, failed_requests, "
                         + "last_activity, last_error FROM log_streams WHERE log_type = :type")
                 .bind("type", logType)
                 .map((rs, ctx) -> new LogStream.Status(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
-                        rs.getLong(5), Times.instant(rs, "last_activity"), rs.getString(7)))
-                .findOne();
+                        rs.getLong(5), Times.instant(rs, "last_activity"), rs.getString(7))));
     }
 
     /**

@@ -115,8 +115,8 @@ public final class NodeStore {
     }
 
     private Optional<Node> one(Handle handle, String where, Object value) {
-        return handle.createQuery("SELECT " + COLUMNS + " FROM nodes WHERE " + where).bind("v", value)
-                .map(NodeStore::map).findOne();
+        return Lookups.one(handle.createQuery("SELECT " + COLUMNS + " FROM nodes WHERE " + where).bind("v", value)
+                .map(NodeStore::map));
     }
 
     private static java.util.Map<String, Object> values(Node node) {

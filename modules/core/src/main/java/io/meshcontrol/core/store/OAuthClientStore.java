@@ -65,8 +65,8 @@ public final class OAuthClientStore {
     }
 
     public Optional<OAuthClient> byId(Handle handle, String id) {
-        return handle.createQuery("SELECT " + COLUMNS + " FROM oauth_clients WHERE id = :id").bind("id", id)
-                .map(OAuthClientStore::map).findOne();
+        return Lookups.one(handle.createQuery("SELECT " + COLUMNS + " FROM oauth_clients WHERE id = :id").bind("id", id)
+                .map(OAuthClientStore::map));
     }
 
     public List<OAuthClient> all(Handle handle) {

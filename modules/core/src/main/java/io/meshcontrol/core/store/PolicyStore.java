@@ -8,7 +8,7 @@ import org.jdbi.v3.core.Handle;
 public final class PolicyStore {
 
     public Optional<String> read(Handle handle) {
-        return handle.createQuery("SELECT text FROM policy WHERE singleton = 1").mapTo(String.class).findOne();
+        return Lookups.one(handle.createQuery("SELECT text FROM policy WHERE singleton = 1").mapTo(String.class));
     }
 
     public void write(Handle handle, String text, Instant at, String actor) {

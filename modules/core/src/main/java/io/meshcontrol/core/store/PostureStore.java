@@ -24,8 +24,9 @@ public final class PostureStore {
     }
 
     public Optional<PostureIntegration> integration(Handle handle, String id) {
-        return handle.createQuery("SELECT " + INTEGRATION_COLUMNS + " FROM posture_integrations WHERE id = :id")
-                .bind("id", id).map((rs, ctx) -> integration(rs)).findOne();
+        return Lookups.one(
+                handle.createQuery("SELECT " + INTEGRATION_COLUMNS + " FROM posture_integrations WHERE id = :id")
+                .bind("id", id).map((rs, ctx) -> integration(rs)));
     }
 
     public boolean hasProvider(Handle handle, String provider) {

@@ -58,13 +58,15 @@ public final class PreAuthKeyStore {
     }
 
     public Optional<PreAuthKey> byId(Handle handle, long id) {
-        return handle.createQuery("SELECT " + COLUMNS + " FROM pre_auth_keys WHERE id = :id").bind("id", id)
-                .map(PreAuthKeyStore::map).findOne();
+        return Lookups.one(handle.createQuery("SELECT " + COLUMNS + " FROM pre_auth_keys WHERE id = :id").bind("id", id)
+                .map(PreAuthKeyStore::map));
     }
 
     public Optional<PreAuthKey> byPrefix(Handle handle, String prefix) {
-        return handle.createQuery("SELECT " + COLUMNS + " FROM pre_auth_keys WHERE prefix = :prefix").bind("prefix", prefix)
-                .map(PreAuthKeyStore::map).findOne();
+        return Lookups.one(
+                handle.createQuery("SELECT " + COLUMNS + " FROM pre_auth_keys WHERE prefix = :prefix")
+                        .bind("prefix", prefix)
+                .map(PreAuthKeyStore::map));
     }
 
     public List<PreAuthKey> all(Handle handle) {

@@ -10,7 +10,9 @@ import org.jdbi.v3.core.statement.StatementContext;
 /**
  * The SQL log of {@code database.debug} and {@code database.query_log.*}: with {@code statements} every statement at
  * debug level (with its bound values unless {@code parameterized}), and always a warning for statements slower than
- * {@code slowThreshold}, the SQL with placeholders (so no secret reaches the log unasked).
+ * {@code slowThreshold}, the SQL with placeholders (so no secret reaches the log unasked). With {@code notFound},
+ * a lookup that found no row is logged at info level, as its statement's line (the stores report it through
+ * {@link Lookups}).
  */
 public final class StatementLogger implements SqlLogger {
 
@@ -19,12 +21,21 @@ public final class StatementLogger implements SqlLogger {
     private final boolean statements;
     private final boolean parameterized;
     private final Duration slowThreshold;
+    private final boolean notFound;
 
     /** @param slowThreshold zero turns the slow-statement warning off */
-    public StatementLogger(boolean statements, boolean parameterized, Duration slowThreshold) {
+    public StatementLogger(boolean statements, boolean parameterized, Duration slowThreshold, boolean notFound) {
         this.statements = statements;
         this.parameterized = parameterized;
         this.slowThreshold = slowThreshold;
+        this.notFound = notFound;
+    }
+
+    /** A lookup ran and found no row. */
+    void logNotFound(StatementContext context) {
+        if (notFound) {
+            LOG.log(Level.INFO, "no row found by " + line(context, context.getElapsedTime(ChronoUnit.MILLIS)));
+        }
     }
 
     @Override

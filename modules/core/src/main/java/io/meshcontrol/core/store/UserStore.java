@@ -75,13 +75,13 @@ public final class UserStore {
     }
 
     public Optional<User> byId(Handle handle, long id) {
-        return handle.createQuery("SELECT " + COLUMNS + " FROM users WHERE id = :id").bind("id", id)
-                .map(UserStore::map).findOne();
+        return Lookups.one(handle.createQuery("SELECT " + COLUMNS + " FROM users WHERE id = :id").bind("id", id)
+                .map(UserStore::map));
     }
 
     public Optional<User> byName(Handle handle, String name) {
-        return handle.createQuery("SELECT " + COLUMNS + " FROM users WHERE name = :name").bind("name", name)
-                .map(UserStore::map).findOne();
+        return Lookups.one(handle.createQuery("SELECT " + COLUMNS + " FROM users WHERE name = :name").bind("name", name)
+                .map(UserStore::map));
     }
 
     /** The users whose name or e-mail address is {@code text}, ignoring case: who already goes by it. */
@@ -93,10 +93,11 @@ public final class UserStore {
 
     /** The user an issuer's identity (its ID tokens' {@code iss} and {@code sub}) is linked to. */
     public Optional<User> byIdentity(Handle handle, String issuer, String subject) {
-        return handle.createQuery("SELECT " + PREFIXED + " FROM users u JOIN user_identities i ON i.user_id = u.id "
+        return Lookups.one(
+                handle.createQuery("SELECT " + PREFIXED + " FROM users u JOIN user_identities i ON i.user_id = u.id "
                         + "WHERE i.issuer = :issuer AND i.subject = :subject")
                 .bind("issuer", issuer).bind("subject", subject)
-                .map(UserStore::map).findOne();
+                .map(UserStore::map));
     }
 
     /** Whether any issuer identity is linked to this user. */
@@ -113,9 +114,10 @@ public final class UserStore {
     }
 
     public Optional<User> byEmail(Handle handle, String email) {
-        return handle.createQuery("SELECT " + COLUMNS + " FROM users WHERE email = :email ORDER BY id LIMIT 1")
+        return Lookups.one(
+                handle.createQuery("SELECT " + COLUMNS + " FROM users WHERE email = :email ORDER BY id LIMIT 1")
                 .bind("email", email)
-                .map(UserStore::map).findOne();
+                .map(UserStore::map));
     }
 
     public List<User> all(Handle handle) {

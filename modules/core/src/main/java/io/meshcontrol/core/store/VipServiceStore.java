@@ -23,10 +23,10 @@ public final class VipServiceStore {
     }
 
     public Optional<VipService> byName(Handle handle, String name) {
-        return handle.createQuery("SELECT name, ipv4, ipv6, document FROM vip_services WHERE name = :name")
+        return Lookups.one(handle.createQuery("SELECT name, ipv4, ipv6, document FROM vip_services WHERE name = :name")
                 .bind("name", name)
                 .map((rs, ctx) -> decode(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)))
-                .findOne();
+                );
     }
 
     public void put(Handle handle, VipService service, Instant at) {

@@ -27,9 +27,9 @@ public final class WebhookStore {
     }
 
     public Optional<WebhookTarget> byId(Handle handle, String id) {
-        return handle.createQuery("SELECT " + ENDPOINT_COLUMNS + " FROM webhook_endpoints WHERE id = :id")
+        return Lookups.one(handle.createQuery("SELECT " + ENDPOINT_COLUMNS + " FROM webhook_endpoints WHERE id = :id")
                 .bind("id", id)
-                .map((rs, ctx) -> new WebhookTarget(endpoint(rs), rs.getString("secret"))).findOne();
+                .map((rs, ctx) -> new WebhookTarget(endpoint(rs), rs.getString("secret"))));
     }
 
     public void insert(Handle handle, WebhookEndpoint e, String secret) {
