@@ -187,7 +187,8 @@ public final class MeshServer implements AutoCloseable {
         // The browser console: its files, and sign-in with an API key (a session acting as that key).
         KeySessions consoleSessions = new KeySessions(new Authenticator(network.apiKeys(), network.oauthClients(),
                 localToken), settings.serverUrl(), clock);
-        new ConsoleSignIn(consoleSessions, Optional.ofNullable(oidc).map(OidcLogin::sessionCookies)).register(routes);
+        new ConsoleSignIn(consoleSessions, Optional.ofNullable(oidc).map(OidcLogin::sessionCookies),
+                settings.branding()).register(routes);
         new ConsoleRoutes().register(routes);
         if (settings.debugNodeApi()) {
             new DebugNodeRoutes(network, clock).register(routes);

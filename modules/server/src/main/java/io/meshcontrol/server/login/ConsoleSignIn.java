@@ -29,19 +29,22 @@ public final class ConsoleSignIn {
 
     /**
      * Who is signed in. {@code role} is the user's (absent for an all-access key or the local credential);
-     * {@code singleSignOn}: OIDC login is configured, so the sign-in page offers it.
+     * {@code singleSignOn}: OIDC login is configured, so the sign-in page offers it; {@code brand} and {@code logo}:
+     * {@code branding.*}, the name and logo (a {@code data:} URL, or null) the console shows, signed in or not.
      */
     public record ConsoleSession(boolean signedIn, String actor, String user, String role, List<String> scopes,
-            String csrfToken, Instant expires, boolean singleSignOn) {
+            String csrfToken, Instant expires, boolean singleSignOn, String brand, String logo) {
     }
 
     private final KeySessions keys;
     /** OIDC login sessions, or null when OIDC login is off. */
     private final SessionCookies oidc;
+    private final Branding branding;
 
-    public ConsoleSignIn(KeySessions keys, Optional<SessionCookies> oidc) {
+    public ConsoleSignIn(KeySessions keys, Optional<SessionCookies> oidc, Branding branding) {
         this.keys = keys;
         this.oidc = oidc.orElse(null);
+        this.branding = branding;
     }
 
     public void register(Routes routes) {
@@ -92,7 +95,8 @@ public final class ConsoleSignIn {
                 // over: signed out
             }
         }
-        return reply(200, new ConsoleSession(false, null, null, null, List.of(), null, null, oidc != null));
+        return reply(200, new ConsoleSession(false, null, null, null, List.of(), null, null, oidc != null,
+                branding.title(), branding.logoDataUrl()));
     }
 
     private Optional<KeySessions.Open> openQuietly(HttpServerExchange exchange) {
@@ -111,7 +115,7 @@ public final class ConsoleSignIn {
         User owner = caller.owner();
         return new ConsoleSession(true, caller.actor(), owner == null ? null : owner.name(),
                 owner == null ? null : owner.role().wireName(), caller.effectiveScopes(),
-                SameSiteCheck.csrfToken(secret), expires, oidc != null);
+                SameSiteCheck.csrfToken(secret), expires, oidc != null, branding.title(), branding.logoDataUrl());
     }
 
     /** Session answers are never cached: they carry the CSRF token. */

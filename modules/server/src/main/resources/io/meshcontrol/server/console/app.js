@@ -62,7 +62,8 @@ function SignIn({ state, onSignedIn }) {
     }
   };
   return html`<main id="main" class="signin">
-    <h1>Sign in to Mesh Control</h1>
+    <${Brand} state=${state} />
+    <h1>Sign in to ${brandName(state)}</h1>
     <form onSubmit=${submit}>
       <label for="api-key">API key</label>
       <input id="api-key" name="apiKey" type="password" autocomplete="off" required value=${key}
@@ -77,19 +78,27 @@ function SignIn({ state, onSignedIn }) {
   </main>`;
 }
 
+/** branding.* as the server reports it: the product name, and its logo when one is set. */
+const brandName = (state) => (state && state.brand) || 'Mesh Control';
+
+function Brand({ state }) {
+  return html`<span class="brand">${state && state.logo && html`<img src=${state.logo} alt="" height="24" />`}
+    ${brandName(state)}</span>`;
+}
+
 function Shell({ me, onSignOut }) {
   const hash = useHash();
   const { entry, params } = match(hash);
   const may = (scope) => covers(me.scopes, scope);
   const allowed = !entry.scope || may(entry.scope);
-  useEffect(() => { document.title = entry.title + ' · Mesh Control'; }, [entry]);
+  useEffect(() => { document.title = entry.title + ' · ' + brandName(me); }, [entry]);
   const Page = entry.page;
   const current = entry.path.split('/')[0];
   return html`<div>
     <a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById('main').focus(); }}>
       Skip to content</a>
     <header class="top">
-      <span class="brand">Mesh Control</span>
+      <${Brand} state=${me} />
       <nav aria-label="Console"><ul>
         ${PAGES.filter((p) => p.nav && (!p.scope || may(p.scope))).map((p) => html`<li>
           <a href=${'#/' + p.path} aria-current=${p.path === current ? 'page' : undefined}>${p.title}</a></li>`)}
@@ -116,7 +125,7 @@ function App() {
   if (!state.signedIn) return html`<${SignIn} state=${state} onSignedIn=${setState} />`;
   const signOut = async () => {
     try { await sessionCall('DELETE'); } catch (e) { if (!(e instanceof ApiError)) throw e; }
-    setState({ signedIn: false, singleSignOn: state.singleSignOn });
+    setState({ signedIn: false, singleSignOn: state.singleSignOn, brand: state.brand, logo: state.logo });
   };
   return html`<${Shell} me=${state} onSignOut=${signOut} />`;
 }

@@ -43,6 +43,24 @@ class BrandingTest {
     }
 
     @Test
+    void theConsoleIsToldTheNameAndTheLogoBeforeSignIn() throws Exception {
+        Path logo = Files.write(folder.resolve("logo.png"), PIXEL);
+        try (TestServer server = TestServer.in(folder).set("branding.title", "Acme Mesh")
+                .set("branding.logo_path", logo.toString()).start()) {
+            String session = server.request("GET", "/admin/session", null, null).body();
+            assertTrue(session.contains("\"signedIn\":false"), session);
+            assertTrue(session.contains("\"brand\":\"Acme Mesh\""), session);
+            assertTrue(session.contains("\"logo\":\"data:image/png;base64,"
+                    + Base64.getEncoder().encodeToString(PIXEL) + "\""), session);
+        }
+        try (TestServer server = TestServer.start(folder.resolve("plain"))) {
+            String session = server.request("GET", "/admin/session", null, null).body();
+            assertTrue(session.contains("\"brand\":\"Mesh Control\""), session);
+            assertFalse(session.contains("\"logo\":\"data:"), session);
+        }
+    }
+
+    @Test
     void withoutSettingsThePagesSayMeshControlAndShowNoImage() {
         try (TestServer server = TestServer.start(folder)) {
             String authId = server.network.pendingLogins().start(new Registrations.Request(
