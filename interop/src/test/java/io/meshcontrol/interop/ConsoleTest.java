@@ -3,6 +3,8 @@ package io.meshcontrol.interop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.ApiKeyRequest;
@@ -72,7 +74,7 @@ class ConsoleTest {
     @Test
     void anAdministratorApprovesAWaitingMachineAndItsRoute() throws Exception {
         MeshClient admin = start();
-        admin.updateSettings(new SettingsView(true, null, null));
+        admin.updateSettings(new SettingsView(true, null, 30));
         String joinKey = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, false, false, false, "t", null))
                 .secret();
         TailscaleNode held = network.node(ClientVersions.newest(), "held");
@@ -97,6 +99,14 @@ class ConsoleTest {
             browser.waitForText("approved, serving");
             browser.assertAccessible("machine");
             browser.screenshot("console-machine");
+
+            assertNotNull(network.view("held").keyExpiry(), "30-day keys expire");
+            browser.click(By.id("machine-key-expiry"));
+            browser.waitFor(By.cssSelector("dd[data-key-expiry='off']"));
+            assertNull(network.view("held").keyExpiry(), "key expiry turned off in the console");
+            browser.click(By.id("machine-key-expiry"));
+            browser.waitFor(By.cssSelector("dd[data-key-expiry='on']"));
+            assertNotNull(network.view("held").keyExpiry(), "and on again");
         }
     }
 

@@ -349,6 +349,10 @@ class ApiContractTest {
         call("POST", "/api/v1/node/" + id + "/routes", admin, body(new RoutesRequest(List.of("10.1.0.300/16"))), 400);
         call("POST", "/api/v1/node/" + id + "/global-exit-node", admin, "{\"priority\": 5}", 200);
         call("POST", "/api/v1/node/" + id + "/global-exit-node", admin, "{\"enabled\": false}", 200);
+        call("POST", "/api/v1/node/" + id + "/key-expiry", admin, "{\"disabled\": true}", 200);
+        refused("POST", "/api/v1/node/" + id + "/key-expiry", admin, "{}", 400);
+        call("POST", "/api/v1/node/99999/key-expiry", admin, "{\"disabled\": false}", 404);
+        call("POST", "/api/v1/node/" + id + "/key-expiry", admin, "{\"disabled\": false}", 200);
         call("POST", "/api/v1/node/" + id + "/expire", admin, null, 200);
         call("POST", "/api/v1/node/" + id + "/suspend", admin, null, 200);
         call("POST", "/api/v1/node/" + id + "/suspend", admin, null, 409);
@@ -505,6 +509,7 @@ class ApiContractTest {
             Map.entry("POST /api/v1/node/{id}/rename", "{\"name\": \"probe\"}"),
             Map.entry("POST /api/v1/node/{id}/tags", "{\"tags\": []}"),
             Map.entry("POST /api/v1/node/{id}/routes", "{\"routes\": []}"),
+            Map.entry("POST /api/v1/node/{id}/key-expiry", "{\"disabled\": true}"),
             Map.entry("PATCH /api/v1/settings", "{}"),
             Map.entry("POST /api/v1/auth/register", "{\"user\": \"odin\", \"authId\": \"nosuch\"}"),
             Map.entry("PUT /api/v1/policy", "{\"policy\": \"{}\"}"),

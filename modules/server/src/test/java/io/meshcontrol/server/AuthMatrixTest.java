@@ -63,6 +63,7 @@ class AuthMatrixTest {
             Map.entry("POST /api/v1/node/{id}/rename", "{\"name\": \"probe\"}"),
             Map.entry("POST /api/v1/node/{id}/tags", "{\"tags\": []}"),
             Map.entry("POST /api/v1/node/{id}/routes", "{\"routes\": []}"),
+            Map.entry("POST /api/v1/node/{id}/key-expiry", "{\"disabled\": true}"),
             Map.entry("PATCH /api/v1/settings", "{}"),
             Map.entry("POST /api/v1/auth/register", "{\"user\": \"holder\", \"authId\": \"nosuch\"}"),
             Map.entry("PUT /api/v1/policy", "{\"policy\": \"{}\"}"),

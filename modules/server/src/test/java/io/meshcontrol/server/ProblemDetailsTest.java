@@ -68,6 +68,14 @@ class ProblemDetailsTest {
     }
 
     @Test
+    void keyExpiryNeedsItsFieldAndAnExistingNode() {
+        String path = "/api/v1/node/999/key-expiry";
+        JsonNode missing = problem(server.request("POST", path, server.localToken(), "{}"), 400);
+        assertTrue(missing.get("detail").asString().contains("\"disabled\""), missing.toString());
+        problem(server.request("POST", path, server.localToken(), "{\"disabled\":true}"), 404);
+    }
+
+    @Test
     void duplicateNameIs409() {
         server.request("POST", "/api/v1/user", server.localToken(), "{\"name\":\"odin\"}");
         JsonNode problem = problem(server.request("POST", "/api/v1/user", server.localToken(), "{\"name\":\"odin\"}"), 409);

@@ -1,6 +1,7 @@
 package io.meshcontrol.server.v1;
 
 import io.meshcontrol.api.GlobalExitNodeRequest;
+import io.meshcontrol.api.KeyExpiryRequest;
 import io.meshcontrol.api.NodeList;
 import io.meshcontrol.api.NodeRequest;
 import io.meshcontrol.api.RoutesRequest;
@@ -18,7 +19,7 @@ import io.meshcontrol.server.http.Routes;
 import java.time.Clock;
 
 /**
- * {@code /api/v1/node}: list, show, rename, tag, expire, approve, suspend, delete; read and approve its routes, mark
+ * {@code /api/v1/node}: list, show, rename, tag, expire, turn key expiry on or off, approve, suspend, delete; read and approve its routes, mark
  * it as a global exit node.
  */
 public final class NodeRoutes {
@@ -57,6 +58,13 @@ public final class NodeRoutes {
             return Reply.ok(view(nodes.setTags(request.caller(), id(request), body.tags())));
         });
         routes.add("POST", "/api/v1/node/{id}/expire", request -> Reply.ok(view(nodes.expire(request.caller(), id(request)))));
+        routes.add("POST", "/api/v1/node/{id}/key-expiry", request -> {
+            KeyExpiryRequest body = request.requiredBody(KeyExpiryRequest.class);
+            if (body.disabled() == null) {
+                throw MeshException.invalid("key expiry needs the field \"disabled\" (true or false)");
+            }
+            return Reply.ok(view(nodes.setKeyExpiryDisabled(request.caller(), id(request), body.disabled())));
+        });
         routes.add("POST", "/api/v1/node/{id}/approve", request -> Reply.ok(view(nodes.approve(request.caller(), id(request)))));
         routes.add("POST", "/api/v1/node/{id}/suspend", request -> Reply.ok(view(nodes.suspend(request.caller(), id(request)))));
         routes.add("POST", "/api/v1/node/{id}/unsuspend",

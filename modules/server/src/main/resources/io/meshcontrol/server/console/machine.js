@@ -1,4 +1,5 @@
-// One machine: its facts, and what an administrator does to it (rename, tags, approve, expire, delete, routes).
+// One machine: its facts, and what an administrator does to it (rename, tags, approve, expire, key expiry
+// on or off, delete, routes).
 import { html, useState } from './vendor/preact-htm.js';
 import { api, get, when, relative } from './api.js';
 import { useLoad, useAction, Problem, Loading } from './ui.js';
@@ -66,6 +67,8 @@ function Edit({ node, may, onChange }) {
         <input id="machine-tags" value=${tags} onInput=${(e) => setTags(e.target.value)} /></div>
       <button type="submit" disabled=${action.busy}>Set tags</button>
     </form>
+    <label class="inline"><input type="checkbox" id="machine-key-expiry" checked=${!node.keyExpiry} disabled=${action.busy}
+      onChange=${(e) => post('key-expiry', { disabled: e.target.checked })} /> Key never expires (key expiry off)</label>
     <div class="actions">
       ${!node.authorized && html`<button type="button" class="primary" disabled=${action.busy}
         onClick=${() => post('approve')}>Approve machine</button>`}
@@ -91,7 +94,7 @@ export default function Machine({ params, may }) {
       <dt>Host name</dt><dd>${node.hostname}</dd>
       <dt>Owner</dt><dd><${Owner} node=${node} /></dd>
       <dt>Addresses</dt><dd class="mono">${[node.ipv4, node.ipv6].filter(Boolean).join(', ')}</dd>
-      <dt>Key expiry</dt><dd>${node.keyExpiry ? when(node.keyExpiry) + ' (' + relative(node.keyExpiry) + ')' : 'never'}</dd>
+      <dt>Key expiry</dt><dd data-key-expiry=${node.keyExpiry ? 'on' : 'off'}>${node.keyExpiry ? when(node.keyExpiry) + ' (' + relative(node.keyExpiry) + ')' : 'never'}</dd>
       <dt>Joined</dt><dd>${when(node.createdAt)} (${node.registerMethod})</dd>
       <dt>Last seen</dt><dd>${node.online ? 'now' : node.lastSeen ? when(node.lastSeen) : 'never'}</dd>
       <dt>Ephemeral</dt><dd>${node.ephemeral ? 'yes' : 'no'}</dd>

@@ -138,6 +138,11 @@ class AuditTrailTest {
         assertEquals("box", change("POST", device + "/name", "{\"name\":\"box\"}").details().get("newName"));
         AuditEntry keyExpiry = change("POST", device + "/key", "{\"keyExpiryDisabled\":true}");
         assertEquals("", keyExpiry.details().get("newKeyExpiry"), "the expiry was cleared");
+        change("POST", nodePath + "/expire", "{}");
+        AuditEntry noExpiry = change("POST", nodePath + "/key-expiry", "{\"disabled\":true}");
+        assertEquals("node.update", noExpiry.action());
+        assertEquals("", noExpiry.details().get("newKeyExpiry"), "the expiry was cleared");
+        assertEquals("node.update", change("POST", nodePath + "/key-expiry", "{\"disabled\":false}").action());
         AuditEntry unauthorized = change("POST", device + "/authorized", "{\"authorized\":false}");
         assertEquals(Map.of("name", "box", "oldAuthorized", "true", "newAuthorized", "false"), unauthorized.details());
 
