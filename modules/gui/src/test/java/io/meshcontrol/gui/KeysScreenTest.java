@@ -1,15 +1,22 @@
 package io.meshcontrol.gui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.api.ApiKeyRequest;
+import io.meshcontrol.api.ApiKeyView;
+import io.meshcontrol.api.IssuedPreAuthKey;
 import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.PreAuthKeyRequest;
+import io.meshcontrol.api.PreAuthKeyView;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.BuildInfo;
 import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.server.testing.TestServer;
 import java.nio.file.Path;
 import javafx.scene.input.Clipboard;
+import javafx.scene.input.KeyCode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,5 +77,38 @@ class KeysScreenTest {
         app.await("joined listed", () -> server.adminClient().nodes().size() == 1
                 && app.robot.lookup(".table-cell").lookup((javafx.scene.Node cell) ->
                         "joined".equals(((javafx.scene.control.TableCell<?, ?>) cell).getText())).tryQuery().isPresent());
+    }
+
+    @Test
+    void anApiKeyIsExpired() {
+        String prefix = server.adminClient().createApiKey(new ApiKeyRequest(null, null, "old laptop", null))
+                .apiKey().prefix();
+        app.robot.type(KeyCode.F5);
+        app.clickCell("#apiKeys", "old laptop");
+        app.click("#expireApiKey");
+        app.await("expired on the server", () -> server.adminClient().apiKeys().stream()
+                .anyMatch(key -> key.prefix().equals(prefix) && key.expired()));
+        app.await("expired in the table", () -> app.onFx(() -> app.robot.lookup("#apiKeys")
+                .queryAs(javafx.scene.control.TableView.class).getItems().stream()
+                .anyMatch(key -> ((ApiKeyView) key).prefix().equals(prefix) && ((ApiKeyView) key).expired())));
+        app.screenshot("desktop-api-key-expired");
+    }
+
+    @Test
+    void aPreAuthKeyIsRevokedAndNoLongerJoins() {
+        PreAuthKeyView kept = server.adminClient().createPreAuthKey(
+                new PreAuthKeyRequest("odin", null, true, false, false, "", null)).preAuthKey();
+        IssuedPreAuthKey revoked = server.adminClient().createPreAuthKey(
+                new PreAuthKeyRequest("odin", null, true, false, false, "", null));
+        app.robot.type(KeyCode.F5);
+        app.clickCell("#preAuthKeys", revoked.preAuthKey().prefix());
+        app.click("#revokePreAuthKey");
+        app.await("revoked on the server", () -> !server.adminClient().preAuthKey(revoked.preAuthKey().id()).valid());
+        assertTrue(server.adminClient().preAuthKey(kept.id()).valid(), "the other key is left alone");
+        app.clickCell("#preAuthKeys", "the key was revoked");
+        app.screenshot("desktop-pre-auth-key-revoked");
+        RuntimeException refused = assertThrows(RuntimeException.class,
+                () -> Machine.named("late").join(server.network, revoked.secret()), "a revoked key joins no machine");
+        assertTrue(refused.getMessage().contains("revoked"), refused.getMessage());
     }
 }

@@ -131,4 +131,31 @@ class MachinesScreenTest {
         app.await("the outcome in the status bar", () -> app.text("#statusMessage")
                 .equals("Setting tags alpha-renamed: done"));
     }
+
+    @Test
+    void expireAndDeleteAskFirstThenApply() {
+        Node old = join("old");
+        select("old");
+        app.click("#expireMachine");
+        app.answerDialog("Cancel");
+        app.click("#deleteMachine");
+        app.answerDialog("Cancel");
+        assertFalse(server.adminClient().node(Long.toString(old.id())).expired(), "cancelled: not expired");
+        assertEquals(1, server.adminClient().nodes().size(), "cancelled: not deleted");
+
+        app.click("#expireMachine");
+        app.awaitShown(".dialog-pane");
+        assertEquals("Expire the key of old? It must log in again.", app.onFx(() -> app.robot.lookup(".dialog-pane")
+                .queryAs(javafx.scene.control.DialogPane.class).getContentText()));
+        app.answerDialog("OK");
+        app.await("expired on the server", () -> server.adminClient().node(Long.toString(old.id())).expired());
+        app.await("expired in the table", () -> io.meshcontrol.gui.machines.MachinesViewModel.status(row("old"))
+                .contains("key expired"));
+        app.screenshot("desktop-machine-expired");
+
+        app.click("#deleteMachine");
+        app.answerDialog("OK");
+        app.await("gone from the server", () -> server.adminClient().nodes().isEmpty());
+        app.await("gone from the table", () -> rows().isEmpty());
+    }
 }

@@ -77,6 +77,31 @@ public final class RunningApp implements AutoCloseable {
         }
     }
 
+    /**
+     * Clicks the button {@code text} (OK, Cancel) of the dialog shown; looked up in the dialog only, since the main
+     * window has a Cancel of its own (hidden while no call runs).
+     */
+    public void answerDialog(String text) {
+        await("a dialog with " + text, () -> dialogButton(text).isPresent());
+        robot.clickOn(onFx(() -> dialogButton(text).orElseThrow()));
+    }
+
+    private java.util.Optional<Node> dialogButton(String text) {
+        return robot.from(robot.lookup(".dialog-pane").queryAll()).lookup(".button")
+                .lookup((Node button) -> button.isVisible() && text.equals(((Labeled) button).getText())).tryQuery();
+    }
+
+    /** Clicks the cell of the table {@code table} (an id) that reads {@code text}, once the table draws it. */
+    public void clickCell(String table, String text) {
+        await(text + " drawn in " + table, () -> cell(table, text).isPresent());
+        robot.clickOn(onFx(() -> cell(table, text).orElseThrow()));
+    }
+
+    private java.util.Optional<Node> cell(String table, String text) {
+        return robot.from(robot.lookup(table).queryAll()).lookup(".table-cell")
+                .lookup((Node cell) -> text.equals(((javafx.scene.control.TableCell<?, ?>) cell).getText())).tryQuery();
+    }
+
     /** Fills a text field as a user would: focus, select all, type. */
     public void type(String query, String text) {
         click(query);

@@ -118,15 +118,15 @@ public final class KeysScreen implements Screen {
         createPreAuth.setId("createPreAuthKey");
         createPreAuth.setOnAction(event -> model.createPreAuthKey(user.getEditor().getText(), tags.getText(),
                 reusable.isSelected(), ephemeral.isSelected(), keyExpiration.getText()));
-        Button delete = new Button("Delete selected");
-        delete.setId("deletePreAuthKey");
-        delete.disableProperty().bind(preAuthKeys.getSelectionModel().selectedItemProperty().isNull());
-        delete.setOnAction(event -> model.deletePreAuthKey(preAuthKeys.getSelectionModel().getSelectedItem()));
+        Button revoke = new Button("Revoke selected");
+        revoke.setId("revokePreAuthKey");
+        revoke.disableProperty().bind(preAuthKeys.getSelectionModel().selectedItemProperty().isNull());
+        revoke.setOnAction(event -> model.revokePreAuthKey(preAuthKeys.getSelectionModel().getSelectedItem()));
 
         root.getChildren().addAll(issued,
                 title("API keys"), apiKeys, row(description, expiration, create, expire),
                 title("Pre-auth keys (join machines)"), preAuthKeys,
-                row(user, tags, reusable, ephemeral, keyExpiration, createPreAuth, delete));
+                row(user, tags, reusable, ephemeral, keyExpiration, createPreAuth, revoke));
         root.setPadding(new Insets(8));
     }
 

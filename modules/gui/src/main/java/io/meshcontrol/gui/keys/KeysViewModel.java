@@ -80,11 +80,12 @@ public final class KeysViewModel {
         });
     }
 
-    public void deletePreAuthKey(PreAuthKeyView key) {
-        background.run("Deleting pre-auth key " + key.prefix(), () -> {
+    /** The server keeps a revoked key listed, invalid, until it reaps it (DELETE revokes). */
+    public void revokePreAuthKey(PreAuthKeyView key) {
+        background.run("Revoking pre-auth key " + key.prefix(), () -> {
             client.deletePreAuthKey(key.id());
             return key;
-        }, deleted -> refresh());
+        }, revoked -> refresh());
     }
 
     private void showSecret(String value, String note, String command) {

@@ -44,9 +44,11 @@ public final class NetworkScreen implements Screen {
         create.setId("createUser");
         create.setOnAction(event -> model.createUser(name.getText()));
         Button approve = new Button("Approve selected");
+        approve.setId("approveUser");
         approve.disableProperty().bind(users.getSelectionModel().selectedItemProperty().isNull());
         approve.setOnAction(event -> model.approveUser(users.getSelectionModel().getSelectedItem()));
         Button delete = new Button("Delete selected");
+        delete.setId("deleteUser");
         delete.disableProperty().bind(users.getSelectionModel().selectedItemProperty().isNull());
         delete.setOnAction(event -> model.deleteUser(users.getSelectionModel().getSelectedItem()));
 
@@ -54,8 +56,10 @@ public final class NetworkScreen implements Screen {
         devicesApproval.setId("devicesApproval");
         devicesApproval.selectedProperty().bindBidirectional(model.devicesApproval());
         CheckBox usersApproval = new CheckBox("New users need an administrator's approval");
+        usersApproval.setId("usersApproval");
         usersApproval.selectedProperty().bindBidirectional(model.usersApproval());
         TextField keyDays = new TextField();
+        keyDays.setId("keyDurationDays");
         keyDays.setPrefColumnCount(5);
         keyDays.textProperty().bindBidirectional(model.keyDurationDays());
         Button saveSettings = new Button("Save settings");
@@ -80,7 +84,7 @@ public final class NetworkScreen implements Screen {
         root.getChildren().addAll(
                 title("Users"), users, row(name, create, approve, delete),
                 title("Settings"), devicesApproval, usersApproval,
-                row(new Label("Machine keys expire after (days, empty: never)"), keyDays), saveSettings,
+                row(new Label("Machine keys expire after (days; 0: node.expiry of the configuration)"), keyDays), saveSettings,
                 title("Relays (DERP)"), derp, latency);
         root.setPadding(new Insets(8));
     }

@@ -28,7 +28,7 @@ public final class NetworkViewModel {
     private final ObservableList<DerpLatencyReport.Region> regions = FXCollections.observableArrayList();
     private final BooleanProperty devicesApproval = new SimpleBooleanProperty();
     private final BooleanProperty usersApproval = new SimpleBooleanProperty();
-    private final StringProperty keyDurationDays = new SimpleStringProperty("");
+    private final StringProperty keyDurationDays = new SimpleStringProperty("0");
     private final StringProperty derpSummary = new SimpleStringProperty("");
 
     public NetworkViewModel(MeshClient client, Background background) {
@@ -56,14 +56,15 @@ public final class NetworkViewModel {
     private void showSettings(SettingsView settings) {
         devicesApproval.set(Boolean.TRUE.equals(settings.devicesApprovalOn()));
         usersApproval.set(Boolean.TRUE.equals(settings.usersApprovalOn()));
-        keyDurationDays.set(settings.devicesKeyDurationDays() == null ? ""
+        keyDurationDays.set(settings.devicesKeyDurationDays() == null ? "0"
                 : settings.devicesKeyDurationDays().toString());
     }
 
     public void saveSettings() {
+        // The server reads 0 as "node.expiry of the configuration"; an empty field means the same.
         Integer days;
         try {
-            days = keyDurationDays.get().isBlank() ? null : Integer.valueOf(keyDurationDays.get().strip());
+            days = keyDurationDays.get().isBlank() ? 0 : Integer.valueOf(keyDurationDays.get().strip());
         } catch (NumberFormatException e) {
             background.tell("The key duration is a number of days");
             return;
