@@ -1,5 +1,9 @@
 package io.meshcontrol.gui.keys;
 
+import static io.meshcontrol.gui.Controls.column;
+import static io.meshcontrol.gui.Controls.row;
+import static io.meshcontrol.gui.Controls.heading;
+
 import io.meshcontrol.api.ApiKeyView;
 import io.meshcontrol.api.PreAuthKeyView;
 import io.meshcontrol.gui.Background;
@@ -8,16 +12,12 @@ import io.meshcontrol.gui.connect.Connection;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.util.function.Function;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.geometry.Insets;
-import javafx.geometry.Pos;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
-import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.scene.input.Clipboard;
@@ -124,22 +124,10 @@ public final class KeysScreen implements Screen {
         revoke.setOnAction(event -> model.revokePreAuthKey(preAuthKeys.getSelectionModel().getSelectedItem()));
 
         root.getChildren().addAll(issued,
-                title("API keys"), apiKeys, row(description, expiration, create, expire),
-                title("Pre-auth keys (join machines)"), preAuthKeys,
+                heading("API keys"), apiKeys, row(description, expiration, create, expire),
+                heading("Pre-auth keys (join machines)"), preAuthKeys,
                 row(user, tags, reusable, ephemeral, keyExpiration, createPreAuth, revoke));
         root.setPadding(new Insets(8));
-    }
-
-    private static HBox row(javafx.scene.Node... nodes) {
-        HBox row = new HBox(8, nodes);
-        row.setAlignment(Pos.CENTER_LEFT);
-        return row;
-    }
-
-    private static Label title(String text) {
-        Label label = new Label(text);
-        label.getStyleClass().add("section");
-        return label;
     }
 
     private static TextField readOnly(String id) {
@@ -154,12 +142,6 @@ public final class KeysScreen implements Screen {
         ClipboardContent content = new ClipboardContent();
         content.putString(text);
         Clipboard.getSystemClipboard().setContent(content);
-    }
-
-    private static <T> TableColumn<T, String> column(String title, Function<T, String> value) {
-        TableColumn<T, String> column = new TableColumn<>(title);
-        column.setCellValueFactory(cell -> new ReadOnlyStringWrapper(value.apply(cell.getValue())));
-        return column;
     }
 
     private static String time(Instant instant) {

@@ -1,22 +1,21 @@
 package io.meshcontrol.gui.network;
 
+import static io.meshcontrol.gui.Controls.column;
+import static io.meshcontrol.gui.Controls.row;
+import static io.meshcontrol.gui.Controls.heading;
+
 import io.meshcontrol.api.DerpLatencyReport;
 import io.meshcontrol.api.UserView;
 import io.meshcontrol.gui.Background;
 import io.meshcontrol.gui.Screen;
 import io.meshcontrol.gui.connect.Connection;
-import java.util.function.Function;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.geometry.Insets;
-import javafx.geometry.Pos;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
-import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
-import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
 
 /** Users, settings and relays on one screen. */
@@ -82,33 +81,15 @@ public final class NetworkScreen implements Screen {
         latency.setPlaceholder(new Label("No relay regions in the DERP map"));
 
         root.getChildren().addAll(
-                title("Users"), users, row(name, create, approve, delete),
-                title("Settings"), devicesApproval, usersApproval,
+                heading("Users"), users, row(name, create, approve, delete),
+                heading("Settings"), devicesApproval, usersApproval,
                 row(new Label("Machine keys expire after (days; 0: node.expiry of the configuration)"), keyDays), saveSettings,
-                title("Relays (DERP)"), derp, latency);
+                heading("Relays (DERP)"), derp, latency);
         root.setPadding(new Insets(8));
     }
 
     private static String milliseconds(Double value) {
         return value == null ? "–" : String.format("%.1f ms", value);
-    }
-
-    private static HBox row(javafx.scene.Node... nodes) {
-        HBox row = new HBox(8, nodes);
-        row.setAlignment(Pos.CENTER_LEFT);
-        return row;
-    }
-
-    private static Label title(String text) {
-        Label label = new Label(text);
-        label.getStyleClass().add("section");
-        return label;
-    }
-
-    private static <T> TableColumn<T, String> column(String title, Function<T, String> value) {
-        TableColumn<T, String> column = new TableColumn<>(title);
-        column.setCellValueFactory(cell -> new ReadOnlyStringWrapper(value.apply(cell.getValue())));
-        return column;
     }
 
     @Override
