@@ -67,9 +67,7 @@ public final class ConsoleSignIn {
             }
             Optional<String> oidcSecret = oidcSecret(exchange);
             if (oidc != null && oidcSecret.isPresent()) {
-                oidc.requireSameSite(exchange.getRequestHeaders().getFirst(Headers.ORIGIN),
-                        exchange.getRequestHeaders().getFirst(Headers.HOST),
-                        exchange.getRequestHeaders().getFirst(SessionCookies.CSRF_HEADER), oidcSecret.get());
+                oidc.requireSameSite(exchange, oidcSecret.get());
                 oidc.end(oidcSecret.get());
                 if (console.isEmpty()) {
                     return reply(204, null, oidc.clearedSessionCookie());

@@ -104,9 +104,7 @@ public final class KeySessions implements SessionAuthentication {
     }
 
     void requireSameSite(HttpServerExchange exchange, String secret) {
-        sameSite.require(exchange.getRequestHeaders().getFirst(Headers.ORIGIN),
-                exchange.getRequestHeaders().getFirst(Headers.HOST),
-                exchange.getRequestHeaders().getFirst(SessionCookies.CSRF_HEADER), secret);
+        sameSite.require(exchange, secret);
     }
 
     /** Sign-out: the secret opens nothing any more. */

@@ -137,8 +137,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
         routes.addPublic("POST", "/logout", request -> {
             Optional<String> secret = sessionSecret(request);
             if (secret.isPresent() && network.browserSessions().find(secret.get()).isPresent()) {
-                cookies.requireSameSite(request.header("Origin").orElse(null), request.header("Host").orElse(null),
-                        request.header(SessionCookies.CSRF_HEADER).orElse(null), secret.get());
+                cookies.requireSameSite(request.exchange(), secret.get());
                 network.browserSessions().end(secret.get());
             }
             return new Reply(204, null, Map.of("Set-Cookie", cookies.clearedSessionCookie()));

@@ -1,5 +1,8 @@
 package io.meshcontrol.server.login;
 
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.HeaderMap;
+import io.undertow.util.Headers;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.KeySecret;
 import java.net.URI;
@@ -26,6 +29,13 @@ final class SameSiteCheck {
 
     static boolean changes(String method) {
         return !SAFE_METHODS.contains(method);
+    }
+
+    /** The check of a state-changing request made with the session {@code secret}, from the request's own headers. */
+    void require(HttpServerExchange exchange, String secret) {
+        HeaderMap headers = exchange.getRequestHeaders();
+        require(headers.getFirst(Headers.ORIGIN), headers.getFirst(Headers.HOST),
+                headers.getFirst(SessionCookies.CSRF_HEADER), secret);
     }
 
     /** The check of a state-changing request made with the session {@code secret}. */

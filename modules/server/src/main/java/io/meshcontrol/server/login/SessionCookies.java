@@ -46,9 +46,7 @@ public final class SessionCookies implements SessionAuthentication {
         }
         BrowserSessions.Session session = open(secret.get());
         if (SameSiteCheck.changes(exchange.getRequestMethod().toString())) {
-            requireSameSite(exchange.getRequestHeaders().getFirst(Headers.ORIGIN),
-                    exchange.getRequestHeaders().getFirst(Headers.HOST),
-                    exchange.getRequestHeaders().getFirst(CSRF_HEADER), secret.get());
+            requireSameSite(exchange, secret.get());
         }
         return Optional.of(Caller.forSession(session.user()));
     }
@@ -60,6 +58,11 @@ public final class SessionCookies implements SessionAuthentication {
     }
 
     /** The CSRF check of a state-changing request made with the session {@code secret}. */
+    void requireSameSite(HttpServerExchange exchange, String secret) {
+        sameSite.require(exchange, secret);
+    }
+
+    /** The same check, from the headers given. */
     void requireSameSite(String originHeader, String hostHeader, String tokenHeader, String secret) {
         sameSite.require(originHeader, hostHeader, tokenHeader, secret);
     }
