@@ -15,7 +15,7 @@ import java.util.List;
  */
 public final class AccessControl {
 
-    private record Compiled(Policy policy, long snapshotVersion, long rowsVersion, PolicyInventory inventory,
+    private record Compiled(Policy policy, long snapshotVersion, long rowsVersion, TrackedInventory inventory,
             AccessRules rules) {
 
         /** Good for this snapshot: the same, or one that differs only in what the policy never sees (presence). */
@@ -38,6 +38,8 @@ public final class AccessControl {
     private final boolean funnelAllowed;
     private final boolean recordingFailuresReported;
     private volatile List<Compiled> compiled = List.of();
+    /** Compilations from scratch (not counting joins, which extend one), for tests. */
+    private int compilations;
 
     public AccessControl(Policies policies) {
         this(policies, "");
@@ -80,15 +82,22 @@ public final class AccessControl {
             if (kept != null) {
                 return kept;
             }
-            PolicyInventory inventory = AccessRules.inventory(snapshot);
-            AccessRules rules = null;
-            for (Compiled c : all) {
-                if (c.policy() == policy && c.inventory().equals(inventory)) {
-                    rules = c.rules();
-                    break;
-                }
+            Compiled base = base(all, policy, snapshot);
+            TrackedInventory inventory;
+            AccessRules rules;
+            if (base == null) {
+                inventory = TrackedInventory.of(snapshot);
+                rules = compiledAlready(all, policy, inventory.inventory());
+            } else {
+                TrackedInventory.Step step = base.inventory().next(snapshot);
+                inventory = step.next();
+                rules = switch (step.change()) {
+                    case NONE -> base.rules();
+                    case APPENDED -> base.rules().withAppended(step.appended());
+                    case OTHER -> compiledAlready(all, policy, inventory.inventory());
+                };
             }
-            rules = rules != null ? rules : compile(policy, inventory);
+            rules = rules != null ? rules : compile(policy, inventory.inventory());
             List<Compiled> next = new ArrayList<>(KEPT);
             next.add(new Compiled(policy, snapshot.version(), snapshot.rowsVersion(), inventory, rules));
             all.stream().filter(c -> c.policy() == policy).limit(KEPT - 1).forEach(next::add);
@@ -106,7 +115,39 @@ public final class AccessControl {
         return null;
     }
 
+    /**
+     * The compilation to compare a snapshot with: the newest one of an earlier snapshot (the feed's snapshots form one
+     * line, so it is the nearest ancestor), or null when every one kept is of a later snapshot.
+     */
+    private static Compiled base(List<Compiled> all, Policy policy, NetworkSnapshot snapshot) {
+        Compiled base = null;
+        for (Compiled c : all) {
+            if (c.policy() == policy && c.snapshotVersion() < snapshot.version()
+                    && (base == null || c.snapshotVersion() > base.snapshotVersion())) {
+                base = c;
+            }
+        }
+        return base;
+    }
+
+    /** A kept compilation for the same policy and users and machines (a change undone meanwhile), or null. */
+    private static AccessRules compiledAlready(List<Compiled> all, Policy policy, PolicyInventory inventory) {
+        for (Compiled c : all) {
+            if (c.policy() == policy && c.inventory().inventory().equals(inventory)) {
+                return c.rules();
+            }
+        }
+        return null;
+    }
+
+    int compilations() {
+        synchronized (this) {
+            return compilations;
+        }
+    }
+
     private AccessRules compile(Policy policy, PolicyInventory inventory) {
+        compilations++;
         AccessRules rules = AccessRules.compile(policy, inventory, serverUrl);
         rules = funnelAllowed ? rules : rules.withoutFunnel();
         return recordingFailuresReported ? rules : rules.withoutRecordingFailureReports();

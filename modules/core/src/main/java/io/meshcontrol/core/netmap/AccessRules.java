@@ -4,6 +4,7 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.policy.CompiledPolicy;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyInventory;
+import io.meshcontrol.core.policy.PolicyNode;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.PolicyInventories;
 import io.meshcontrol.core.wire.FilterRule;
@@ -21,18 +22,15 @@ import java.util.Map;
  */
 public final class AccessRules {
 
-    private final PolicyInventory inventory;
     private final CompiledPolicy compiled;
     private final boolean funnelAllowed;
     private final boolean recordingFailuresReported;
 
-    private AccessRules(PolicyInventory inventory, CompiledPolicy compiled) {
-        this(inventory, compiled, true, true);
+    private AccessRules(CompiledPolicy compiled) {
+        this(compiled, true, true);
     }
 
-    private AccessRules(PolicyInventory inventory, CompiledPolicy compiled, boolean funnelAllowed,
-            boolean recordingFailuresReported) {
-        this.inventory = inventory;
+    private AccessRules(CompiledPolicy compiled, boolean funnelAllowed, boolean recordingFailuresReported) {
         this.compiled = compiled;
         this.funnelAllowed = funnelAllowed;
         this.recordingFailuresReported = recordingFailuresReported;
@@ -40,7 +38,7 @@ public final class AccessRules {
 
     /** The same rules with Funnel's attributes taken out of every node's capabilities ({@code funnel.enabled: false}). */
     AccessRules withoutFunnel() {
-        return new AccessRules(inventory, compiled, false, recordingFailuresReported);
+        return new AccessRules(compiled, false, recordingFailuresReported);
     }
 
     /**
@@ -48,7 +46,12 @@ public final class AccessRules {
      * false}): nodes then keep a failed recording to themselves.
      */
     AccessRules withoutRecordingFailureReports() {
-        return new AccessRules(inventory, compiled, funnelAllowed, false);
+        return new AccessRules(compiled, funnelAllowed, false);
+    }
+
+    /** The same rules for a snapshot where {@code appended} machines joined ({@link CompiledPolicy#withAppended}). */
+    AccessRules withAppended(List<PolicyNode> appended) {
+        return new AccessRules(compiled.withAppended(appended), funnelAllowed, recordingFailuresReported);
     }
 
     public static AccessRules compile(Policy policy, NetworkSnapshot snapshot) {
@@ -57,21 +60,12 @@ public final class AccessRules {
 
     /** @param serverUrl where SSH {@code check} rules send clients */
     public static AccessRules compile(Policy policy, NetworkSnapshot snapshot, String serverUrl) {
-        PolicyInventory inventory = inventory(snapshot);
-        return new AccessRules(inventory, CompiledPolicy.compile(policy, inventory, serverUrl));
+        return compile(policy, PolicyInventories.of(snapshot), serverUrl);
     }
 
     /** The same rules for another snapshot whose users and nodes look the same to the policy. */
     static AccessRules compile(Policy policy, PolicyInventory inventory, String serverUrl) {
-        return new AccessRules(inventory, CompiledPolicy.compile(policy, inventory, serverUrl));
-    }
-
-    static PolicyInventory inventory(NetworkSnapshot snapshot) {
-        return PolicyInventories.of(snapshot);
-    }
-
-    PolicyInventory inventory() {
-        return inventory;
+        return new AccessRules(CompiledPolicy.compile(policy, inventory, serverUrl));
     }
 
     public CompiledPolicy compiled() {

@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class CompiledPolicy {
 
     private final Policy policy;
+    private final String serverUrl;
     private final NodeIndex index;
     private final List<AccessRule> rules;
     private final PacketFilters filters;
@@ -29,9 +30,10 @@ public final class CompiledPolicy {
     private final Map<Integer, List<FilterRule>> filterCache = new ConcurrentHashMap<>();
     private final Map<Integer, SSHPolicy> sshCache = new ConcurrentHashMap<>();
 
-    private CompiledPolicy(Policy policy, PolicyInventory inventory, String serverUrl) {
+    private CompiledPolicy(Policy policy, NodeIndex index, String serverUrl) {
         this.policy = policy;
-        this.index = new NodeIndex(inventory);
+        this.serverUrl = serverUrl;
+        this.index = index;
         AliasResolver resolver = new AliasResolver(policy, index);
         this.rules = AccessRule.of(policy, resolver, index);
         this.filters = new PacketFilters(rules, index);
@@ -44,7 +46,17 @@ public final class CompiledPolicy {
      * @param serverUrl this server's URL, for the address a {@code check} SSH rule sends clients to
      */
     public static CompiledPolicy compile(Policy policy, PolicyInventory inventory, String serverUrl) {
-        return new CompiledPolicy(policy, inventory, serverUrl);
+        return new CompiledPolicy(policy, new NodeIndex(inventory), serverUrl);
+    }
+
+    /**
+     * This policy compiled for this inventory plus {@code appended} machines, whose ids follow every machine's here,
+     * with the same users: what a join makes. The same answers as compiling the larger inventory, without building
+     * its index from every machine again (at N = 10,000 that was most of a join's cost). This compilation is left as
+     * it was.
+     */
+    public CompiledPolicy withAppended(List<PolicyNode> appended) {
+        return new CompiledPolicy(policy, new NodeIndex(index, appended), serverUrl);
     }
 
     public Policy policy() {

@@ -27,21 +27,21 @@ final class NodeIndex {
     record Route(String text, IpBlock block) {
     }
 
-    private final List<Entry> entries = new ArrayList<>();
-    private final Map<Long, Integer> byId = new HashMap<>();
-    private final Map<Long, PolicyUser> users = new HashMap<>();
-    private final Map<String, PolicyUser> usersByLogin = new HashMap<>();
-    private final Map<String, BitSet> byTag = new HashMap<>();
-    private final Map<Long, BitSet> byUser = new HashMap<>();
-    private final BitSet all = new BitSet();
-    private final BitSet tagged = new BitSet();
-    private final BitSet untagged = new BitSet();
-    private final BitSet exitNodes = new BitSet();
-    private final BitSet routers = new BitSet();
+    private final List<Entry> entries;
+    private final Map<Long, Integer> byId;
+    private final Map<Long, PolicyUser> users;
+    private final Map<String, PolicyUser> usersByLogin;
+    private final Map<String, BitSet> byTag;
+    private final Map<Long, BitSet> byUser;
+    private final BitSet all;
+    private final BitSet tagged;
+    private final BitSet untagged;
+    private final BitSet exitNodes;
+    private final BitSet routers;
     /** Approved subnet routes of every machine, as {@code *} adds them to sources (first seen order). */
-    private final List<String> subnetRouteTexts = new ArrayList<>();
+    private final List<String> subnetRouteTexts;
     /** Addresses outside the vendor's ranges (a server configured with other prefixes), for {@code *}. */
-    private final List<String> foreignAddresses = new ArrayList<>();
+    private final List<String> foreignAddresses;
 
     /**
      * Node addresses and routes as blocks, parsed once rather than at every compilation: a compilation runs for every
@@ -65,53 +65,102 @@ final class NodeIndex {
     }
 
     NodeIndex(PolicyInventory inventory) {
+        entries = new ArrayList<>(inventory.nodes().size());
+        byId = new HashMap<>();
+        users = new HashMap<>();
+        usersByLogin = new HashMap<>();
+        byTag = new HashMap<>();
+        byUser = new HashMap<>();
+        all = new BitSet();
+        tagged = new BitSet();
+        untagged = new BitSet();
+        exitNodes = new BitSet();
+        routers = new BitSet();
+        subnetRouteTexts = new ArrayList<>();
+        foreignAddresses = new ArrayList<>();
         for (PolicyUser user : inventory.users()) {
             users.put(user.id(), user);
             user.logins().forEach(login -> usersByLogin.putIfAbsent(login, user));
         }
-        for (PolicyNode node : inventory.nodes()) {
-            int index = entries.size();
-            List<IpBlock> addresses = new ArrayList<>();
-            for (String address : node.addresses()) {
-                IpBlock block = parsed(address);
-                addresses.add(block);
-                if (!TailnetRanges.CGNAT.contains(block) && !TailnetRanges.ULA.contains(block)) {
-                    foreignAddresses.add(address);
+        inventory.nodes().forEach(this::add);
+    }
+
+    /**
+     * {@code base} with {@code appended} machines after its own: the same users, machines whose ids follow every
+     * machine of {@code base} (what a join makes). Copies base's lookups (pointers and bit sets, no parsing) rather
+     * than building them from every machine again; base itself is left as it was, still answering for its snapshot.
+     */
+    NodeIndex(NodeIndex base, List<PolicyNode> appended) {
+        entries = new ArrayList<>(base.entries.size() + appended.size());
+        entries.addAll(base.entries);
+        byId = new HashMap<>(base.byId);
+        users = base.users; // never changed after construction: the users are the same
+        usersByLogin = base.usersByLogin;
+        byTag = copied(base.byTag);
+        byUser = copied(base.byUser);
+        all = (BitSet) base.all.clone();
+        tagged = (BitSet) base.tagged.clone();
+        untagged = (BitSet) base.untagged.clone();
+        exitNodes = (BitSet) base.exitNodes.clone();
+        routers = (BitSet) base.routers.clone();
+        subnetRouteTexts = new ArrayList<>(base.subnetRouteTexts);
+        foreignAddresses = new ArrayList<>(base.foreignAddresses);
+        for (PolicyNode node : appended) {
+            if (byId.containsKey(node.id())) {
+                throw new IllegalArgumentException("machine " + node.id() + " is already in the index");
+            }
+            add(node);
+        }
+    }
+
+    private static <K> Map<K, BitSet> copied(Map<K, BitSet> sets) {
+        Map<K, BitSet> copy = new HashMap<>(sets.size() * 2);
+        sets.forEach((key, set) -> copy.put(key, (BitSet) set.clone()));
+        return copy;
+    }
+
+    private void add(PolicyNode node) {
+        int index = entries.size();
+        List<IpBlock> addresses = new ArrayList<>();
+        for (String address : node.addresses()) {
+            IpBlock block = parsed(address);
+            addresses.add(block);
+            if (!TailnetRanges.CGNAT.contains(block) && !TailnetRanges.ULA.contains(block)) {
+                foreignAddresses.add(address);
+            }
+        }
+        List<Route> subnets = new ArrayList<>();
+        boolean exit = false;
+        for (String route : node.approvedRoutes()) {
+            IpBlock block = parsed(route);
+            if (block.isEverything()) {
+                exit = true;
+            } else {
+                subnets.add(new Route(route, block));
+                if (!subnetRouteTexts.contains(route)) {
+                    subnetRouteTexts.add(route);
                 }
             }
-            List<Route> subnets = new ArrayList<>();
-            boolean exit = false;
-            for (String route : node.approvedRoutes()) {
-                IpBlock block = parsed(route);
-                if (block.isEverything()) {
-                    exit = true;
-                } else {
-                    subnets.add(new Route(route, block));
-                    if (!subnetRouteTexts.contains(route)) {
-                        subnetRouteTexts.add(route);
-                    }
-                }
-            }
-            // An app connector answers for the internet as an exit node does (the client checks its filter for that).
-            exit |= node.appConnector() && node.isTagged();
-            PolicyUser user = node.isTagged() || node.userId() == null ? null : users.get(node.userId());
-            Entry entry = new Entry(index, node, user, List.copyOf(addresses), List.copyOf(subnets), exit);
-            entries.add(entry);
-            byId.put(node.id(), index);
-            all.set(index);
-            if (node.isTagged()) {
-                tagged.set(index);
-                node.tags().forEach(tag -> byTag.computeIfAbsent(tag, t -> new BitSet()).set(index));
-            } else if (user != null) {
-                untagged.set(index);
-                byUser.computeIfAbsent(user.id(), id -> new BitSet()).set(index);
-            }
-            if (exit) {
-                exitNodes.set(index);
-            }
-            if (!subnets.isEmpty()) {
-                routers.set(index);
-            }
+        }
+        // An app connector answers for the internet as an exit node does (the client checks its filter for that).
+        exit |= node.appConnector() && node.isTagged();
+        PolicyUser user = node.isTagged() || node.userId() == null ? null : users.get(node.userId());
+        Entry entry = new Entry(index, node, user, List.copyOf(addresses), List.copyOf(subnets), exit);
+        entries.add(entry);
+        byId.put(node.id(), index);
+        all.set(index);
+        if (node.isTagged()) {
+            tagged.set(index);
+            node.tags().forEach(tag -> byTag.computeIfAbsent(tag, t -> new BitSet()).set(index));
+        } else if (user != null) {
+            untagged.set(index);
+            byUser.computeIfAbsent(user.id(), id -> new BitSet()).set(index);
+        }
+        if (exit) {
+            exitNodes.set(index);
+        }
+        if (!subnets.isEmpty()) {
+            routers.set(index);
         }
     }
 

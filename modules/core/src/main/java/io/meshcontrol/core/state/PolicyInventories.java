@@ -8,6 +8,7 @@ import io.meshcontrol.core.policy.PolicyInventory;
 import io.meshcontrol.core.policy.PolicyNode;
 import io.meshcontrol.core.policy.PolicyUser;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 
@@ -18,11 +19,7 @@ public final class PolicyInventories {
     }
 
     public static PolicyInventory of(NetworkSnapshot snapshot) {
-        List<PolicyUser> users = new ArrayList<>(snapshot.users().size());
-        for (User user : snapshot.users().values()) {
-            users.add(user(user));
-        }
-        users.sort(Comparator.comparingLong(PolicyUser::id));
+        List<PolicyUser> users = of(snapshot.users().values());
         List<PolicyNode> nodes = new ArrayList<>(snapshot.nodes().size());
         for (Node node : snapshot.nodes().values()) {
             if (node.admitted()) {
@@ -31,6 +28,16 @@ public final class PolicyInventories {
         }
         nodes.sort(Comparator.comparingLong(PolicyNode::id));
         return new PolicyInventory(users, nodes);
+    }
+
+    /** The users as the policy sees them, in id order. */
+    public static List<PolicyUser> of(Collection<User> all) {
+        List<PolicyUser> users = new ArrayList<>(all.size());
+        for (User user : all) {
+            users.add(user(user));
+        }
+        users.sort(Comparator.comparingLong(PolicyUser::id));
+        return users;
     }
 
     /** A user as the policy sees it. */
