@@ -1,6 +1,8 @@
 package io.meshcontrol.bench.jmh;
 
+import io.meshcontrol.core.policy.CompiledPolicy;
 import io.meshcontrol.core.policy.Policy;
+import io.meshcontrol.core.policy.PolicyNode;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,8 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A policy of {@code rules} rules (groups, tags, hosts, users, autogroup:self) over {@code nodes} nodes of
- * {@code nodes / 10} users: parsing it, compiling it for the snapshot, and compiling it plus one node's packet
- * filter and peer set. An operation takes seconds, and an iteration runs at least one, so warm-up counts
+ * {@code nodes / 10} users: parsing it, compiling it for the snapshot, extending the compilation of all nodes
+ * but one by the last (a join), and compiling it plus one node's packet filter and peer set. An operation takes seconds, and an iteration runs at least one, so warm-up counts
  * operations here: eight of them before measuring.
  */
 @State(Scope.Benchmark)
@@ -39,6 +41,8 @@ public class PolicyBenchmark {
     private String text;
     private Policy policy;
     private NetworkSnapshot snapshot;
+    private CompiledPolicy beforeJoin;
+    private PolicyNode joining;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -46,6 +50,8 @@ public class PolicyBenchmark {
         snapshot = SyntheticNetwork.snapshot(nodes, users);
         text = SyntheticNetwork.policy(rules, users);
         policy = PolicyCompilation.parse(text);
+        beforeJoin = PolicyCompilation.compileBeforeJoin(policy, snapshot);
+        joining = PolicyCompilation.joining(snapshot);
     }
 
     @Benchmark
@@ -56,6 +62,12 @@ public class PolicyBenchmark {
     @Benchmark
     public Object compile() {
         return PolicyCompilation.compile(policy, snapshot);
+    }
+
+    /** One node joining: the compilation of the other nodes extended by it (what the server does per join). */
+    @Benchmark
+    public Object join() {
+        return PolicyCompilation.join(beforeJoin, joining);
     }
 
     @Benchmark

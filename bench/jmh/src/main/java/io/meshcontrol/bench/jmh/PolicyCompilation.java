@@ -2,8 +2,12 @@ package io.meshcontrol.bench.jmh;
 
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.netmap.AccessRules;
+import io.meshcontrol.core.policy.CompiledPolicy;
 import io.meshcontrol.core.policy.Policy;
+import io.meshcontrol.core.policy.PolicyInventory;
+import io.meshcontrol.core.policy.PolicyNode;
 import io.meshcontrol.core.state.NetworkSnapshot;
+import io.meshcontrol.core.state.PolicyInventories;
 import io.meshcontrol.core.wire.FilterRule;
 import java.util.List;
 
@@ -37,5 +41,23 @@ public final class PolicyCompilation {
             }
         }
         return filter.size() + seen;
+    }
+
+    /** The policy compiled for every node of the snapshot but the one with the highest id, which then joins it. */
+    public static CompiledPolicy compileBeforeJoin(Policy policy, NetworkSnapshot snapshot) {
+        List<PolicyNode> nodes = PolicyInventories.of(snapshot).nodes();
+        return CompiledPolicy.compile(policy, new PolicyInventory(PolicyInventories.of(snapshot).users(),
+                nodes.subList(0, nodes.size() - 1)), "");
+    }
+
+    /** The node {@link #compileBeforeJoin} left out, as the policy sees it. */
+    public static PolicyNode joining(NetworkSnapshot snapshot) {
+        List<PolicyNode> nodes = PolicyInventories.of(snapshot).nodes();
+        return nodes.get(nodes.size() - 1);
+    }
+
+    /** What a join costs the server's compilation: the compilation before it, extended by one machine. */
+    public static Object join(CompiledPolicy before, PolicyNode joining) {
+        return before.withAppended(List.of(joining));
     }
 }

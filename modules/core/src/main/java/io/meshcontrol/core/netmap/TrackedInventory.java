@@ -55,12 +55,11 @@ record TrackedInventory(PolicyInventory inventory, List<Node> sources) {
      */
     Step next(NetworkSnapshot snapshot) {
         List<PolicyUser> users = PolicyInventories.of(snapshot.users().values());
-        boolean sameUsers = users.equals(inventory.users());
         List<PolicyNode> before = inventory.nodes();
         List<PolicyNode> machines = new ArrayList<>(before.size() + 1);
         List<Node> rows = new ArrayList<>(before.size() + 1);
         int matched = 0; // machines of this inventory passed, in id order
-        boolean changed = !sameUsers;
+        boolean changed = !users.equals(inventory.users());
         int firstNew = -1;
         for (NodeEntry entry : snapshot.entriesInIdOrder()) {
             Node node = entry.node();
@@ -73,8 +72,9 @@ record TrackedInventory(PolicyInventory inventory, List<Node> sources) {
             }
             PolicyNode machine;
             if (matched < before.size() && before.get(matched).id() == node.id()) {
-                PolicyNode known = before.get(matched++);
-                machine = sources.get(matched - 1) == node ? known : PolicyInventories.node(node);
+                PolicyNode known = before.get(matched);
+                machine = sources.get(matched) == node ? known : PolicyInventories.node(node);
+                matched++;
                 if (machine.equals(known)) {
                     machine = known; // the same instance: later comparisons stop at the reference
                 } else {
@@ -93,7 +93,7 @@ record TrackedInventory(PolicyInventory inventory, List<Node> sources) {
         }
         changed |= matched < before.size();
         TrackedInventory next = new TrackedInventory(
-                sameUsers && !changed && firstNew < 0 ? inventory : new PolicyInventory(users, machines), rows);
+                !changed && firstNew < 0 ? inventory : new PolicyInventory(users, machines), rows);
         if (changed) {
             return new Step(next, Change.OTHER, List.of());
         }

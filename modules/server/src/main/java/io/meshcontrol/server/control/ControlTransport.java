@@ -8,8 +8,8 @@ import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.RequestPipeline;
 import io.meshcontrol.server.http.Routes;
+import io.meshcontrol.server.listener.BufferPools;
 import io.undertow.UndertowOptions;
-import io.undertow.server.DefaultByteBufferPool;
 import io.undertow.server.HttpHandler;
 import java.time.Clock;
 import java.time.Duration;
@@ -74,7 +74,7 @@ public final class ControlTransport {
                 .getMap();
         // What clients get wrong is logged, a few lines a minute per kind: any client can get it wrong on purpose.
         RateLimitedLog warnings = new RateLimitedLog(System.getLogger(ControlTransport.class.getName()));
-        Http2OverNoise sessions = new Http2OverNoise(new DefaultByteBufferPool(true, BUFFER_SIZE), http2Options,
+        Http2OverNoise sessions = new Http2OverNoise(BufferPools.shared(BUFFER_SIZE), http2Options,
                 machineRoutes.handler(), clock, warnings);
         this.upgradeHandler = new NoiseUpgradeHandler(responder, sessions, pipeline.workers(),
                 settings.oldestProtocolVersion(), warnings);

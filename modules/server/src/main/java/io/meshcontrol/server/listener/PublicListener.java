@@ -5,7 +5,6 @@ import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.protocols.ssl.UndertowXnioSsl;
-import io.undertow.server.DefaultByteBufferPool;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.protocol.http.HttpOpenListener;
 import io.undertow.server.protocol.http2.Http2UpgradeHandler;
@@ -97,7 +96,7 @@ public final class PublicListener implements AutoCloseable {
                     .addAll(setup.serverOptions())
                     .getMap();
             OpenConnections connections = new OpenConnections(limits, new RateLimitedLog(LOG));
-            ByteBufferPool buffers = new DefaultByteBufferPool(true, BUFFER_SIZE, -1, 4);
+            ByteBufferPool buffers = BufferPools.shared(BUFFER_SIZE);
             HttpOpenListener http = new HttpOpenListener(buffers, undertowOptions);
             HttpHandler root = connections.releasingUpgrades(setup.handler());
             boolean http2 = undertowOptions.get(UndertowOptions.ENABLE_HTTP2, false);
