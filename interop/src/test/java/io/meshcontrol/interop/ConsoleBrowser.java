@@ -23,6 +23,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -117,6 +118,11 @@ final class ConsoleBrowser implements AutoCloseable {
         WebElement field = waitFor(locator);
         field.clear();
         field.sendKeys(text);
+    }
+
+    /** Chooses the option showing {@code text} in a select. */
+    void selectByText(By locator, String text) {
+        new Select(waitFor(locator)).selectByVisibleText(text);
     }
 
     /** Replaces a text area's content the way a paste does (one input event), not key by key. */

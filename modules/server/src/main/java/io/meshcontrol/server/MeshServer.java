@@ -59,6 +59,7 @@ import io.meshcontrol.server.v1.AuditRoutes;
 import io.meshcontrol.server.v1.AuthRoutes;
 import io.meshcontrol.server.v1.DebugNodeRoutes;
 import io.meshcontrol.server.v1.DerpSettingsRoutes;
+import io.meshcontrol.server.v1.NodeAccessRoutes;
 import io.meshcontrol.server.v1.NodeRoutes;
 import io.meshcontrol.server.v1.PolicyRoutes;
 import io.meshcontrol.server.v1.PreAuthKeyRoutes;
@@ -227,9 +228,11 @@ public final class MeshServer implements AutoCloseable {
         });
         AccessControl accessControl = new AccessControl(network.policies(), settings.serverUrl(), settings.funnel(),
                 settings.recordingFailuresReported());
-        MapSessions mapSessions = new MapSessions(network.snapshots(), new MapInputs.Source(network,
-                accessControl, mapContext::get, clock),
+        MapInputs.Source mapInputs = new MapInputs.Source(network, accessControl, mapContext::get, clock);
+        MapSessions mapSessions = new MapSessions(network.snapshots(), mapInputs,
                 settings.control().keepAlive(), new MapMetrics(registry));
+        // A node's peers and packet filter as its map carries them, and the policy preview.
+        new NodeAccessRoutes(network.nodes(), network.policies(), mapInputs).register(routes);
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
         // Routers sharing a prefix are probed over their control connection (high availability).
         MeshConfig.Routes ha = settings.control().routes();

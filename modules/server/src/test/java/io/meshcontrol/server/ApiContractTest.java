@@ -11,6 +11,7 @@ import io.meshcontrol.api.NodeRequest;
 import io.meshcontrol.api.AppRequest;
 import io.meshcontrol.api.OAuthClientRequest;
 import io.meshcontrol.api.PolicyDocument;
+import io.meshcontrol.api.PolicyPreviewRequest;
 import io.meshcontrol.api.WebhookRequest;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.RoutesRequest;
@@ -345,6 +346,10 @@ class ApiContractTest {
         call("POST", "/api/v1/node/" + id + "/tags", admin, body(new NodeRequest(null, List.of("tag:server"))), 200);
         call("POST", "/api/v1/node/" + id + "/tags", admin, body(new NodeRequest(null, List.of("tag:nope"))), 400);
         call("GET", "/api/v1/node/" + id + "/routes", admin, null, 200);
+        call("GET", "/api/v1/node/" + id + "/peers", admin, null, 200);
+        call("GET", "/api/v1/node/" + id + "/packet-filter", admin, null, 200);
+        call("POST", "/api/v1/policy/preview", admin, body(new PolicyPreviewRequest(id, null)), 200);
+        call("POST", "/api/v1/policy/preview", admin, body(new PolicyPreviewRequest(id, "{\"acls\": 1}")), 400);
         call("POST", "/api/v1/node/" + id + "/routes", admin, body(new RoutesRequest(List.of("10.1.0.0/16"))), 200);
         call("POST", "/api/v1/node/" + id + "/routes", admin, body(new RoutesRequest(List.of("10.1.0.300/16"))), 400);
         call("POST", "/api/v1/node/" + id + "/global-exit-node", admin, "{\"priority\": 5}", 200);
@@ -514,6 +519,7 @@ class ApiContractTest {
             Map.entry("POST /api/v1/auth/register", "{\"user\": \"odin\", \"authId\": \"nosuch\"}"),
             Map.entry("PUT /api/v1/policy", "{\"policy\": \"{}\"}"),
             Map.entry("POST /api/v1/policy/check", "{\"policy\": \"{}\"}"),
+            Map.entry("POST /api/v1/policy/preview", "{\"node\": \"999999\"}"),
             Map.entry("PUT /api/v1/derp", "{}"),
             Map.entry("POST /api/v1/oauth-client", "{\"scopes\": [\"dns\"]}"),
             Map.entry("PATCH /api/v1/oauth-client/{clientId}", "{\"description\": \"probe\"}"),

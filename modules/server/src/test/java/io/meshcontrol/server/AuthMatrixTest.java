@@ -68,6 +68,7 @@ class AuthMatrixTest {
             Map.entry("POST /api/v1/auth/register", "{\"user\": \"holder\", \"authId\": \"nosuch\"}"),
             Map.entry("PUT /api/v1/policy", "{\"policy\": \"{}\"}"),
             Map.entry("POST /api/v1/policy/check", "{\"policy\": \"{}\"}"),
+            Map.entry("POST /api/v1/policy/preview", "{\"node\": \"999999\"}"),
             Map.entry("PUT /api/v1/derp", "{}"),
             Map.entry("POST /api/v1/apikey", "{\"scopes\": [\"api_access_tokens:read\"]}"),
             Map.entry("POST /api/v1/oauth-client", "{\"scopes\": [\"oauth_keys:read\"]}"),

@@ -35,7 +35,7 @@ public record MapInputs(NetworkSnapshot snapshot, AccessRules access, RouteTable
         }
 
         /** The inputs as the network is now. */
-        MapInputs current() {
+        public MapInputs current() {
             return of(snapshot(), clock.instant());
         }
 

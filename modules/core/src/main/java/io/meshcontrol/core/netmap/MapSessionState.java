@@ -105,7 +105,7 @@ public final class MapSessionState {
         Node self = snapshot.node(selfId).orElseThrow(() -> new IllegalStateException("node " + selfId + " is gone"));
         viewerRegion = regionOf(self, in);
         sentSelf = selfNode(self, in);
-        sentFilter = context.services().packetFilter(self, access.packetFilter(self));
+        sentFilter = MapContents.packetFilter(self, in);
         sentSsh = access.sshPolicy(self);
         sentAdmitted = self.admitted();
         sentDns = dnsConfig(self, in);
@@ -187,7 +187,7 @@ public final class MapSessionState {
                 any = true;
             }
         }
-        List<FilterRule> filter = in.context().services().packetFilter(self, access.packetFilter(self));
+        List<FilterRule> filter = MapContents.packetFilter(self, in);
         if (!filter.equals(sentFilter)) {
             delta.packetFilter(filter);
             sentFilter = filter;

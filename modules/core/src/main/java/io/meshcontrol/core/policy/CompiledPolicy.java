@@ -101,6 +101,62 @@ public final class CompiledPolicy {
         return ids;
     }
 
+    /**
+     * A machine another may reach, with the rules of its packet filter that let the other in.
+     *
+     * @param rules port rules of {@code nodeId}'s filter, as it enforces them (all their sources, not only the
+     *     reaching machine's addresses)
+     */
+    public record Reachable(long nodeId, List<FilterRule> rules) {
+        public Reachable {
+            rules = List.copyOf(rules);
+        }
+    }
+
+    /**
+     * What {@code nodeId} may reach: every other machine whose packet filter has port rules that let one of
+     * {@code nodeId}'s addresses in, in inventory order (a router's rules name the subnets it serves, an exit node's
+     * the internet). Read from the filters the machines enforce, so it says exactly what their maps say; capability
+     * grants open no ports and are left out.
+     */
+    public List<Reachable> reachableFrom(long nodeId) {
+        int node = index.indexOf(nodeId);
+        if (node < 0) {
+            return List.of();
+        }
+        List<IpBlock> own = index.entry(node).node().addresses().stream().map(IpBlock::parse).toList();
+        List<Reachable> reachable = new ArrayList<>();
+        for (int other = 0; other < index.size(); other++) {
+            if (other == node) {
+                continue;
+            }
+            long otherId = index.entry(other).node().id();
+            List<FilterRule> admitting = packetFilter(otherId).stream()
+                    .filter(rule -> !rule.dstPorts().isEmpty() && admits(rule, own)).toList();
+            if (!admitting.isEmpty()) {
+                reachable.add(new Reachable(otherId, admitting));
+            }
+        }
+        return reachable;
+    }
+
+    /** Whether a source of the rule (an address, a prefix, a range or {@code *}) covers one of the addresses. */
+    private static boolean admits(FilterRule rule, List<IpBlock> addresses) {
+        for (String source : rule.srcIps()) {
+            if (source.equals("*")) {
+                return true;
+            }
+            if (source.startsWith("cap:")) {
+                continue;
+            }
+            IpBlock block = IpBlock.parse(source);
+            if (addresses.stream().anyMatch(block::contains)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The machine's Tailscale SSH policy: the rules it is a destination of (possibly none). */
     public SSHPolicy sshPolicy(long nodeId) {
         int node = index.indexOf(nodeId);

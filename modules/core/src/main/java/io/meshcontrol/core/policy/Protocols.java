@@ -50,6 +50,13 @@ public final class Protocols {
         return List.of(number);
     }
 
+    /** The name of a protocol number (the shortest where two name it), or the number when it has none here. */
+    public static String name(int number) {
+        return NAMES.entrySet().stream().filter(entry -> entry.getValue() == number).map(Map.Entry::getKey)
+                .min(java.util.Comparator.comparingInt(String::length).thenComparing(java.util.Comparator.naturalOrder()))
+                .orElse(Integer.toString(number));
+    }
+
     /** Whether traffic of these protocols has ports (an empty list is the defaults, which include TCP and UDP). */
     public static boolean hasPorts(List<Integer> protocols) {
         return protocols.isEmpty() || protocols.stream().anyMatch(p -> p == TCP || p == UDP || p == SCTP);

@@ -5,6 +5,7 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.AuditEntry;
+import io.meshcontrol.core.policy.CompiledPolicy;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyChecks;
 import io.meshcontrol.core.policy.PolicyException;
@@ -60,7 +61,7 @@ public final class Policies {
     private RouteApprovals approvals;
     private volatile Current current;
     /** Members granted by access requests, group to logins; added to the saved policy's groups. */
-    private Map<String, List<String>> granted = Map.of();
+    private volatile Map<String, List<String>> granted = Map.of();
     /** The saved policy with the granted members: what the rules consult. */
     private volatile Policy effective;
     private volatile Path file;
@@ -180,6 +181,24 @@ public final class Policies {
         } catch (PolicyException e) {
             throw MeshException.invalid(e.getMessage());
         }
+    }
+
+    /**
+     * {@code text} (a policy not saved) compiled against the network's users and machines as it would be put in force
+     * (with the memberships access requests grant), for previews of what it lets machines reach. Its SSH rules name
+     * no server URL: a preview reads packet filters, not SSH policies.
+     *
+     * @throws MeshException (invalid) with the vendor's error text when the policy does not parse
+     */
+    public CompiledPolicy compile(Caller caller, String text) {
+        caller.require(READ_SCOPE);
+        Policy policy;
+        try {
+            policy = Policy.parse(text);
+        } catch (PolicyException e) {
+            throw MeshException.invalid(e.getMessage());
+        }
+        return CompiledPolicy.compile(policy.withGroupMembers(granted), inventory.get(), "");
     }
 
     /** Whether the policy in force is still the default one (nothing saved, or the default saved again). */

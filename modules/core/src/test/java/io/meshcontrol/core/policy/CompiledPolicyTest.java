@@ -104,6 +104,22 @@ class CompiledPolicyTest {
     }
 
     @Test
+    void whatAMachineMayReachIsReadFromTheFiltersThatLetItIn() {
+        CompiledPolicy compiled = compile("'acls': [{'action': 'accept', 'src': ['bob@example.com'],"
+                + " 'dst': ['tag:server:22', 'office:80']}, {'action': 'accept', 'src': ['*'], 'dst': ['nas:443']}]");
+        Map<Long, String> names = new HashMap<>();
+        ids.forEach((name, id) -> names.put(id, name));
+        assertEquals(List.of("server " + compiled.packetFilter(id("server")), "router " + compiled.packetFilter(id("router"))),
+                compiled.reachableFrom(id("bob-laptop")).stream().map(reachable -> names.get(reachable.nodeId()) + " " + reachable.rules()).toList(),
+                "the server (on 22 as bob, on 443 as anyone) and the router for the office subnet on 80");
+        assertEquals(List.of(), compiled.reachableFrom(id("server")), "the server reaches no one");
+        assertEquals(List.of(), compiled.reachableFrom(99), "an unknown machine reaches nothing");
+
+        CompiledPolicy open = compile("'ssh': []");
+        assertEquals(6, open.reachableFrom(id("server")).size(), "the allow-all filter's address ranges let it in");
+    }
+
+    @Test
     void withoutAclsOrGrantsEverythingIsAllowedAsTheVendorWritesIt() {
         CompiledPolicy compiled = compile("'ssh': []");
         List<String> sources = new ArrayList<>(List.of("10.0.0.0/8"));

@@ -3,7 +3,9 @@ package io.meshcontrol.server.metrics;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.netmap.AccessRules;
+import io.meshcontrol.core.netmap.MapContents;
 import io.meshcontrol.core.netmap.MapContext;
+import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.netmap.MapSessions;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkSnapshot;
@@ -180,6 +182,8 @@ public final class DebugPages {
     List<NodeFilters> filters(Map<String, Deque<String>> query) {
         NetworkSnapshot snapshot = sources.network().snapshots().current();
         AccessRules rules = sources.access().rules(snapshot);
+        MapInputs in = new MapInputs(snapshot, rules, sources.network().routeElection().current(),
+                sources.mapContext().get(), sources.clock().instant());
         String only = first(query, "node");
         Long id = null;
         if (only != null) {
@@ -194,7 +198,7 @@ public final class DebugPages {
                 .map(NetworkSnapshot.NodeEntry::node)
                 .filter(node -> wanted == null || node.id() == wanted)
                 .map(node -> new NodeFilters(node.id(), node.givenName(),
-                        WireJson.mapper().valueToTree(rules.packetFilter(node)),
+                        WireJson.mapper().valueToTree(MapContents.packetFilter(node, in)),
                         WireJson.mapper().valueToTree(rules.sshPolicy(node))))
                 .toList();
     }

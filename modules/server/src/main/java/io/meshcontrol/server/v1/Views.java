@@ -1,6 +1,7 @@
 package io.meshcontrol.server.v1;
 
 import io.meshcontrol.api.ApiKeyView;
+import io.meshcontrol.api.FilterRuleView;
 import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.PreAuthKeyView;
 import io.meshcontrol.api.RoutesView;
@@ -14,8 +15,16 @@ import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.net.IpPrefix;
+import io.meshcontrol.core.policy.Protocols;
+import io.meshcontrol.core.wire.CapGrant;
+import io.meshcontrol.core.wire.FilterRule;
+import io.meshcontrol.core.wire.PortRange;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /** Domain records to their v1 views. */
 final class Views {
@@ -61,6 +70,32 @@ final class Views {
 
     private static List<String> texts(List<IpPrefix> prefixes) {
         return prefixes.stream().map(IpPrefix::toString).toList();
+    }
+
+    /** Protocols a filter rule lets in when it names none: the client fills in TCP, UDP and ICMP (v4 and v6). */
+    private static final List<String> DEFAULT_PROTOCOLS = Stream.of(Protocols.TCP, Protocols.UDP, Protocols.ICMP,
+            Protocols.ICMPV6).map(Protocols::name).toList();
+
+    /** A packet-filter rule as a person reads it: ports as {@code 22}, {@code 80-90} or {@code *}, protocols named. */
+    static FilterRuleView filterRule(FilterRule rule) {
+        List<FilterRuleView.Destination> destinations = new ArrayList<>();
+        rule.dstPorts().forEach(dst -> destinations.add(new FilterRuleView.Destination(dst.ip(), ports(dst.ports()))));
+        Set<String> capabilities = new LinkedHashSet<>();
+        for (CapGrant grant : rule.capGrant()) {
+            grant.dsts().forEach(dst -> destinations.add(new FilterRuleView.Destination(dst.toString(), "")));
+            capabilities.addAll(grant.caps());
+            capabilities.addAll(grant.capMap().keySet());
+        }
+        List<String> protocols = !rule.capGrant().isEmpty() ? List.of()
+                : rule.ipProto().isEmpty() ? DEFAULT_PROTOCOLS : rule.ipProto().stream().map(Protocols::name).toList();
+        return new FilterRuleView(rule.srcIps(), destinations, protocols, List.copyOf(capabilities));
+    }
+
+    private static String ports(PortRange range) {
+        if (range.equals(PortRange.ANY)) {
+            return "*";
+        }
+        return range.first() == range.last() ? Integer.toString(range.first()) : range.first() + "-" + range.last();
     }
 
     static SettingsView settings(TailnetSettings settings) {

@@ -1,8 +1,8 @@
-// One machine: its facts, and what an administrator does to it (rename, tags, approve, expire, key expiry
-// on or off, delete, routes).
+// One machine: its facts, its peers and packet filter as its map carries them, and what an administrator does to
+// it (rename, tags, approve, expire, key expiry on or off, delete, routes).
 import { html, useState } from './vendor/preact-htm.js';
 import { api, get, when, relative } from './api.js';
-import { useLoad, useAction, Problem, Loading } from './ui.js';
+import { useLoad, useAction, Problem, Loading, Address, Ports } from './ui.js';
 import { Status, Owner } from './machines.js';
 
 const EXIT = ['0.0.0.0/0', '::/0'];
@@ -46,6 +46,54 @@ function Routes({ node, may, onChange }) {
         : html` <button type="button" class="primary" disabled=${action.busy}
             onClick=${() => set([...routes.approved, ...EXIT])}>Approve exit node</button>`)}</p>`}
   </section>`;
+}
+
+/** Addresses to machine names, so that filter rules read as machines, not numbers. */
+function namesOf(node, peers) {
+  const names = new Map();
+  for (const machine of [node, ...peers]) {
+    for (const address of [machine.ipv4, machine.ipv6].filter(Boolean)) names.set(address, machine.name);
+  }
+  return names;
+}
+
+/** Packet-filter rules as a person reads them (from, to with ports, protocols), as the API words them. */
+function FilterRules({ rules, names, caption }) {
+  return html`<div class="table-wrap"><table class="responsive" aria-label=${caption}>
+    <thead><tr><th scope="col">From</th><th scope="col">To</th><th scope="col">Protocols</th></tr></thead>
+    <tbody>${rules.map((rule, i) => html`<tr key=${i} data-filter-rule=${i}>
+      <td data-label="From">${rule.sources.map((source) => html`<div><${Address} address=${source} names=${names} /></div>`)}</td>
+      <td data-label="To">${rule.destinations.map((dst) => html`<div><${Address} address=${dst.address} names=${names} />${dst.ports && html`<${Ports} ports=${dst.ports} />`}</div>`)}</td>
+      <td data-label="Protocols">${rule.capabilities.length ? 'capabilities: ' + rule.capabilities.join(', ') : rule.protocols.join(', ')}</td>
+    </tr>`)}</tbody></table></div>`;
+}
+
+/** The peers and the packet filter this machine's map gives it, refreshed with the page. */
+function Access({ node }) {
+  const [data, error] = useLoad(() => Promise.all([get('node/' + node.id + '/peers'), get('node/' + node.id + '/packet-filter')])
+    .then(([peers, filter]) => ({ peers: peers.peers, rules: filter.rules })), [node.id], 3000);
+  if (data === undefined) return html`<${Problem} error=${error} />${!error && html`<${Loading} what="peers and packet filter" />`}`;
+  const names = namesOf(node, data.peers);
+  return html`<section aria-labelledby="peers-title">
+      <h2 id="peers-title">Peers</h2>
+      <p class="muted">The machines this machine's map gives it: those the policy lets it reach, or that may reach it.</p>
+      <${Problem} error=${error} />
+      ${data.peers.length === 0 ? html`<p class="muted">No peers${node.authorized && !node.suspended ? '' : ' while it is not approved or is suspended'}.</p>`
+        : html`<div class="table-wrap"><table class="responsive">
+          <thead><tr><th scope="col">Peer</th><th scope="col">Owner</th><th scope="col">Addresses</th><th scope="col">Status</th></tr></thead>
+          <tbody>${data.peers.map((peer) => html`<tr key=${peer.id} data-peer=${peer.name}>
+            <td data-label="Peer"><a href=${'#/machines/' + peer.id}>${peer.name}</a></td>
+            <td data-label="Owner"><${Owner} node=${peer} /></td>
+            <td data-label="Addresses" class="mono">${[peer.ipv4, peer.ipv6].filter(Boolean).join(', ')}</td>
+            <td data-label="Status">${peer.online ? html`<span class="badge online">online</span>` : html`<span class="offline">offline</span>`}</td>
+          </tr>`)}</tbody></table></div>`}
+    </section>
+    <section aria-labelledby="filter-title">
+      <h2 id="filter-title">Packet filter</h2>
+      <p class="muted">Who may reach this machine, as the policy compiles it: the rules its map carries, checked in this order.</p>
+      ${data.rules.length === 0 ? html`<p data-filter-empty>Nothing may reach this machine.</p>`
+        : html`<${FilterRules} rules=${data.rules} names=${names} caption="The packet filter of this machine" />`}
+    </section>`;
 }
 
 function Edit({ node, may, onChange }) {
@@ -101,5 +149,6 @@ export default function Machine({ params, may }) {
       <dt>Node key</dt><dd class="mono">${node.nodeKey}</dd>
     </dl>
     <${Routes} node=${node} may=${may} onChange=${reload} />
+    <${Access} node=${node} />
     <${Edit} key=${node.id + node.name + node.tags.join()} node=${node} may=${may} onChange=${reload} />`;
 }

@@ -1,8 +1,10 @@
-// Access controls: the policy (HuJSON) in an editor with line numbers, its tests run before a save, and the save
-// conditional on the version loaded (If-Match), so that a concurrent save is shown instead of overwritten.
+// Access controls: the policy (HuJSON) in an editor with line numbers and syntax colours, its tests run before a save,
+// the save conditional on the version loaded (If-Match), so that a concurrent save is shown instead of overwritten,
+// and a preview of what a machine may reach under the text being edited.
 import { html, useState, useEffect, useRef } from './vendor/preact-htm.js';
-import { api } from './api.js';
-import { useAction, Problem, Loading } from './ui.js';
+import { api, get } from './api.js';
+import { useAction, useLoad, Problem, Loading, Address, Ports } from './ui.js';
+import { Highlighted } from './hujson-highlight.js';
 
 /** The line numbers a server's error text names ("line 12", "12:5"), to mark them in the gutter. */
 export function errorLines(message) {
@@ -13,17 +15,94 @@ export function errorLines(message) {
   return lines;
 }
 
+/**
+ * The policy text area over a coloured copy of its text (hujson-highlight.js): the text area stays the labelled
+ * control that takes every key and shows the caret and selection; its own text is transparent, so what shows is the
+ * copy beneath, which scrolls with it, as the line numbers do.
+ */
 function Editor({ text, onInput, readOnly, marked }) {
   const gutter = useRef(null);
+  const layer = useRef(null);
   const count = text.split('\n').length;
-  const sync = (e) => { if (gutter.current) gutter.current.scrollTop = e.target.scrollTop; };
+  const sync = (e) => {
+    if (gutter.current) gutter.current.scrollTop = e.target.scrollTop;
+    if (layer.current) {
+      layer.current.scrollTop = e.target.scrollTop;
+      layer.current.scrollLeft = e.target.scrollLeft;
+    }
+  };
+  // The copy ends with one more line, so that it can scroll as far as the text area (whose scroll bar takes room).
   return html`<div class="editor">
     <pre class="gutter mono" aria-hidden="true" ref=${gutter}>${Array.from({ length: count }, (_, i) =>
       html`<span class=${marked.has(i + 1) ? 'err' : ''}>${i + 1}${'\n'}</span>`)}</pre>
-    <textarea id="policy-text" class="mono" spellcheck="false" readOnly=${readOnly} value=${text}
-      aria-label="Policy (HuJSON)" aria-describedby="policy-status"
-      onInput=${(e) => onInput(e.target.value)} onScroll=${sync}></textarea>
+    <div class="code">
+      <pre class="highlight mono" aria-hidden="true" ref=${layer}><${Highlighted} text=${text + '\n '} /></pre>
+      <textarea id="policy-text" class="mono" spellcheck="false" readOnly=${readOnly} value=${text}
+        aria-label="Policy (HuJSON)" aria-describedby="policy-status"
+        onInput=${(e) => { onInput(e.target.value); sync(e); }} onScroll=${sync}></textarea>
+    </div>
   </div>`;
+}
+
+/** Puts the caret at the start of a line of the policy text, and the line in view. */
+function goToLine(line) {
+  const field = document.getElementById('policy-text');
+  if (!field) return;
+  const lines = field.value.split('\n');
+  const start = lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0);
+  field.focus();
+  field.setSelectionRange(start, start + (lines[line - 1] || '').length);
+}
+
+/** What a chosen machine may reach under the text in the editor (not saved) or the saved policy. */
+function Preview({ text, action }) {
+  const [nodes, loadError] = useLoad(() => get('node').then((data) => data.nodes
+    .slice().sort((a, b) => a.name.localeCompare(b.name))), []);
+  const [node, setNode] = useState('');
+  const [which, setWhich] = useState('editor');
+  const [result, setResult] = useState(null);
+  const chosen = node || (nodes && nodes.length ? nodes[0].id : '');
+  const run = (e) => {
+    e.preventDefault();
+    action.run(async () => {
+      const answer = await api('POST', 'policy/preview', which === 'editor' ? { node: chosen, policy: text } : { node: chosen });
+      setResult({ ...answer.body, which, text, name: nodes.find((n) => n.id === chosen).name });
+    });
+  };
+  const names = new Map();
+  for (const n of nodes || []) [n.ipv4, n.ipv6].filter(Boolean).forEach((address) => names.set(address, n.name));
+  return html`<section aria-labelledby="preview-title">
+    <h2 id="preview-title">What may a machine reach?</h2>
+    <${Problem} error=${loadError} />
+    ${nodes && nodes.length === 0 && html`<p class="muted">No machines yet.</p>`}
+    ${nodes && nodes.length > 0 && html`<form class="row" onSubmit=${run}>
+      <div><label for="preview-machine">Machine</label>
+        <select id="preview-machine" value=${chosen} onChange=${(e) => setNode(e.target.value)}>
+          ${nodes.map((n) => html`<option value=${n.id}>${n.name}</option>`)}</select></div>
+      <fieldset class="choice"><legend>Under</legend>
+        <label class="inline"><input type="radio" name="preview-policy" value="editor" checked=${which === 'editor'}
+          onChange=${() => setWhich('editor')} /> the text in the editor</label>
+        <label class="inline"><input type="radio" name="preview-policy" value="saved" checked=${which === 'saved'}
+          onChange=${() => setWhich('saved')} /> the saved policy</label></fieldset>
+      <button type="submit" disabled=${action.busy}>Preview</button>
+    </form>`}
+    <div id="preview-result" aria-live="polite">
+      <${Problem} error=${action.error} />
+      ${result && html`<h3>${result.name} may reach${result.which === 'editor' ? ' under the text in the editor' : ' under the saved policy'}</h3>
+        ${result.which === 'editor' && result.text !== text && html`<p class="notice">The text changed since this preview: preview again to see the change.</p>`}
+        ${result.reach.length === 0 ? html`<p data-reach-empty>Nothing: no machine lets ${result.name} in.</p>`
+          : html`<div class="table-wrap"><table class="responsive" aria-label=${'What ' + result.name + ' may reach'}>
+            <thead><tr><th scope="col">Machine</th><th scope="col">What</th><th scope="col">Protocols</th></tr></thead>
+            <tbody>${result.reach.flatMap((target) => target.rules.map((rule, i) => html`<tr key=${target.id + '-' + i} data-reach=${target.name}>
+              <td data-label="Machine"><a href=${'#/machines/' + target.id}>${target.name}</a></td>
+              <td data-label="What">${rule.destinations.map((dst) => html`<div><${Address} address=${dst.address} names=${names} /><${Ports} ports=${dst.ports} /></div>`)}</td>
+              <td data-label="Protocols">${rule.protocols.join(', ')}</td></tr>`))}</tbody></table></div>`}
+        ${result.rules.length > 0 && html`<p>Rules with ${result.name} among their sources:</p>
+          <ul class="rules">${result.rules.map((rule) => html`<li>
+            ${result.which === 'editor' && rule.line > 0 ? html`<button type="button" class="link" onClick=${() => goToLine(rule.line)}>line ${rule.line}</button>`
+              : html`line ${rule.line}`}:${' '}<span class="mono">${rule.sources.join(', ')} → ${rule.destinations.join(', ')}${rule.via.length ? ' via ' + rule.via.join(', ') : ''}</span></li>`)}</ul>`}`}
+    </div>
+  </section>`;
 }
 
 export default function Policy({ may }) {
@@ -32,6 +111,7 @@ export default function Policy({ may }) {
   const [result, setResult] = useState(null);
   const [conflict, setConflict] = useState(false);
   const action = useAction();
+  const preview = useAction();
   const canSave = may('policy_file');
   const load = () => action.run(async () => {
     const answer = await api('GET', 'policy');
@@ -65,7 +145,7 @@ export default function Policy({ may }) {
     });
   };
   if (saved === undefined) return html`<h1>Access controls</h1><${Problem} error=${action.error} />${!action.error && html`<${Loading} what="the policy" />`}`;
-  const marked = errorLines(action.error && action.error.message);
+  const marked = errorLines((action.error || preview.error || {}).message);
   return html`<h1>Access controls</h1>
     <p>Who may reach what, as HuJSON (JSON with comments and trailing commas). The policy's <code>tests</code> run
       before every save; a policy whose tests fail is not saved.</p>
@@ -84,5 +164,6 @@ export default function Policy({ may }) {
         disabled=${action.busy || text === saved.text}>Save</button>
         <button type="button" onClick=${() => { setText(saved.text); setResult(null); action.setError(null); }}
           disabled=${action.busy || text === saved.text}>Discard changes</button>`}
-    </div>`;
+    </div>
+    ${may('devices:core:read') && html`<${Preview} text=${text} action=${preview} />`}`;
 }

@@ -1,4 +1,4 @@
-// Small shared pieces of the pages: loading with optional polling, error notices, a copy button.
+// Small shared pieces of the pages: loading with optional polling, error notices, a copy button, filter addresses.
 import { html, useState, useEffect, useCallback } from './vendor/preact-htm.js';
 
 /**
@@ -57,4 +57,17 @@ export function useAction() {
     }
   };
   return { busy, error, run, setError };
+}
+
+/** An address, prefix or range of a packet-filter rule, named when it is a machine's (`names`: address to name). */
+export function Address({ address, names }) {
+  if (address === '*') return html`<span>any address</span>`;
+  const name = names && names.get(address);
+  return name ? html`<span>${name} <span class="muted mono">${address}</span></span>` : html`<span class="mono">${address}</span>`;
+}
+
+/** A filter destination's ports as words: "port 22", "ports 8000-8080", "every port". */
+export function Ports({ ports }) {
+  const words = ports === '*' ? 'every port' : (ports.includes('-') || ports.includes(',') ? 'ports ' : 'port ') + ports;
+  return html` on <strong data-ports>${words}</strong>`;
 }
