@@ -83,6 +83,27 @@ final class ConsoleBrowser implements AutoCloseable {
         waitFor(By.tagName("h1"));
     }
 
+    /** Loads the page again from the server, as the browser's reload button does. */
+    void reload() {
+        driver.navigate().refresh();
+        waitFor(By.tagName("h1"));
+    }
+
+    /** The current value of a form field. */
+    String value(By locator) {
+        return waitFor(locator).getDomProperty("value");
+    }
+
+    /** Waits until nothing matches {@code locator} any more. */
+    void waitGone(By locator) {
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(locator));
+    }
+
+    /** Submits the form the field is in (a page of another site, whose buttons this test does not know). */
+    void submit(By field) {
+        waitFor(field).submit();
+    }
+
     String url() {
         return driver.getCurrentUrl();
     }
