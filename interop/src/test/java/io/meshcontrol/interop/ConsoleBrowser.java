@@ -99,6 +99,11 @@ final class ConsoleBrowser implements AutoCloseable {
         wait.until(ExpectedConditions.invisibilityOfElementLocated(locator));
     }
 
+    /** Scrolls the page so that the element is at the top of the window (for a screenshot of that part). */
+    void scrollTo(By locator) {
+        driver.executeScript("arguments[0].scrollIntoView({block: 'start'})", waitFor(locator));
+    }
+
     /** Submits the form the field is in (a page of another site, whose buttons this test does not know). */
     void submit(By field) {
         waitFor(field).submit();

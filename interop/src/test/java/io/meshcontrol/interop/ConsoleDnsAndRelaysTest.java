@@ -87,6 +87,7 @@ class ConsoleDnsAndRelaysTest {
                 saved.splitDns().get("corp.example").stream().map(DnsView.Nameserver::address).toList());
         assertEquals(List.of("corp.example"), saved.searchPaths());
         browser.assertAccessible("dns");
+        browser.scrollTo(By.id("resolvers-title"));
         browser.screenshot("console-dns");
 
         browser.reload();
@@ -99,6 +100,8 @@ class ConsoleDnsAndRelaysTest {
         browser.click(button("Save DNS"));
         browser.waitForText("nameservers[2]: invalid nameserver \"banana\": use an IP address or an https:// "
                 + "DNS-over-HTTPS URL");
+        assertEquals("true", browser.waitFor(By.id("nameserver-2")).getDomAttribute("aria-invalid"),
+                "the field the server names is marked");
         browser.assertAccessible("dns (refused)");
         browser.screenshot("console-dns-refused");
         assertEquals(saved, admin.dns(), "a refused save changes nothing");
@@ -132,6 +135,7 @@ class ConsoleDnsAndRelaysTest {
         assertFalse(admin.derp().value().verifyClients(), "changed in the console");
         browser.waitForText("Relay latency");
         browser.assertAccessible("settings (relays)");
+        browser.scrollTo(By.id("custom-relays-title"));
         browser.screenshot("console-relays");
 
         browser.click(button("Remove relay fra"));

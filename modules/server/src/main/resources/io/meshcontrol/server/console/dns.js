@@ -5,6 +5,16 @@ import { useLoad, useAction, Problem, Loading } from './ui.js';
 
 const words = (text) => text.split(/[\s,]+/).filter(Boolean);
 
+/** The field a refusal names (`nameservers[2]: …`, `splitDns["corp.example"][0]: …`, `searchPaths[1]: …`), to mark it. */
+function badField(error) {
+  const text = (error && error.message) || '';
+  let m = /^nameservers\[(\d+)\]/.exec(text);
+  if (m) return 'nameserver-' + m[1];
+  m = /^splitDns\["(.*?)"\]/.exec(text) || /^splitDns: invalid domain "(.*)"/.exec(text);
+  if (m) return 'split:' + m[1];
+  return /^searchPaths\[/.test(text) ? 'search-paths' : null;
+}
+
 /** The form's state from the server's answer; split DNS resolvers as text, their exit-node flags kept aside. */
 function draftOf(dns) {
   return {
@@ -72,6 +82,8 @@ function Editor({ dns, reload }) {
     nameservers: draft.nameservers.map((n, j) => (i === j ? { ...n, [field]: value } : n)) });
   const setRoute = (i, field, value) => change({ ...draft,
     split: draft.split.map((r, j) => (i === j ? { ...r, [field]: value } : r)) });
+  const bad = badField(action.error);
+  const invalid = (id) => (bad === id ? 'true' : undefined);
   const save = (event) => {
     event.preventDefault();
     action.run(async () => {
@@ -87,7 +99,7 @@ function Editor({ dns, reload }) {
       <thead><tr><th scope="col">Address</th><th scope="col">With an exit node</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
       <tbody>${draft.nameservers.map((n, i) => html`<tr key=${'ns' + i}>
         <td data-label="Address"><input id=${'nameserver-' + i} class="mono" aria-label=${'Nameserver ' + (i + 1)}
-          value=${n.address} onInput=${(e) => setNameserver(i, 'address', e.target.value)} /></td>
+          aria-invalid=${invalid('nameserver-' + i)} value=${n.address} onInput=${(e) => setNameserver(i, 'address', e.target.value)} /></td>
         <td data-label="With an exit node"><label class="inline"><input type="checkbox" checked=${n.useWithExitNode}
           onChange=${(e) => setNameserver(i, 'useWithExitNode', e.target.checked)} /> keep using it</label></td>
         <td><button type="button" onClick=${() => change({ ...draft, nameservers: draft.nameservers.filter((_, j) => j !== i) })}>
@@ -105,7 +117,7 @@ function Editor({ dns, reload }) {
       <thead><tr><th scope="col">Domain</th><th scope="col">Nameservers</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
       <tbody>${draft.split.map((r, i) => html`<tr key=${'split' + i}>
         <td data-label="Domain"><input id=${'split-domain-' + i} class="mono" aria-label=${'Split DNS domain ' + (i + 1)}
-          value=${r.domain} onInput=${(e) => setRoute(i, 'domain', e.target.value)} /></td>
+          aria-invalid=${invalid('split:' + r.domain.trim())} value=${r.domain} onInput=${(e) => setRoute(i, 'domain', e.target.value)} /></td>
         <td data-label="Nameservers"><input id=${'split-servers-' + i} class="mono" aria-label=${'Nameservers of split DNS domain ' + (i + 1)}
           value=${r.servers} onInput=${(e) => setRoute(i, 'servers', e.target.value)} /></td>
         <td><button type="button" onClick=${() => change({ ...draft, split: draft.split.filter((_, j) => j !== i) })}>
@@ -116,7 +128,7 @@ function Editor({ dns, reload }) {
 
     <h2>Search paths</h2>
     <label for="search-paths">Domains tried for short names, after the base domain (separated by commas)</label>
-    <input id="search-paths" class="mono" size="50" value=${draft.searchPaths}
+    <input id="search-paths" class="mono" size="50" aria-invalid=${invalid('search-paths')} value=${draft.searchPaths}
       onInput=${(e) => change({ ...draft, searchPaths: e.target.value })} />
 
     <${Problem} error=${action.error} />
