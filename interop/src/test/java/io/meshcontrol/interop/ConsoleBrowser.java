@@ -84,6 +84,32 @@ final class ConsoleBrowser implements AutoCloseable {
         waitFor(By.tagName("h1"));
     }
 
+    /** Loads the page again from the server, as the browser's reload button does. */
+    void reload() {
+        driver.navigate().refresh();
+        waitFor(By.tagName("h1"));
+    }
+
+    /** The current value of a form field. */
+    String value(By locator) {
+        return waitFor(locator).getDomProperty("value");
+    }
+
+    /** Waits until nothing matches {@code locator} any more. */
+    void waitGone(By locator) {
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(locator));
+    }
+
+    /** Scrolls the page so that the element is at the top of the window (for a screenshot of that part). */
+    void scrollTo(By locator) {
+        driver.executeScript("arguments[0].scrollIntoView({block: 'start'})", waitFor(locator));
+    }
+
+    /** Submits the form the field is in (a page of another site, whose buttons this test does not know). */
+    void submit(By field) {
+        waitFor(field).submit();
+    }
+
     String url() {
         return driver.getCurrentUrl();
     }

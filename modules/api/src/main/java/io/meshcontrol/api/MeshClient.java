@@ -331,6 +331,16 @@ public final class MeshClient {
         return send("PATCH", "api/v1/settings", change, SettingsView.class);
     }
 
+    /** The DNS machines are sent. */
+    public DnsView dns() {
+        return send("GET", "api/v1/dns", null, DnsView.class);
+    }
+
+    /** Replaces the DNS settings the view names; what it leaves out stays. */
+    public DnsView setDns(DnsView settings) {
+        return send("PUT", "api/v1/dns", settings, DnsView.class);
+    }
+
     /** The DERP settings in force, with their ETag. */
     public Tagged<DerpSettingsView> derp() {
         return sendTagged("GET", "api/v1/derp", null, DerpSettingsView.class, null);

@@ -59,6 +59,7 @@ import io.meshcontrol.server.v1.AuditRoutes;
 import io.meshcontrol.server.v1.AuthRoutes;
 import io.meshcontrol.server.v1.DebugNodeRoutes;
 import io.meshcontrol.server.v1.DerpSettingsRoutes;
+import io.meshcontrol.server.v1.DnsRoutes;
 import io.meshcontrol.server.v1.NodeAccessRoutes;
 import io.meshcontrol.server.v1.NodeRoutes;
 import io.meshcontrol.server.v1.PolicyRoutes;
@@ -171,6 +172,7 @@ public final class MeshServer implements AutoCloseable {
         new NodeRoutes(network.nodes(), network.routeApprovals(), network.routeElection(), network.snapshots(), clock)
                 .register(routes);
         new SettingsRoutes(network.settings()).register(routes);
+        new DnsRoutes(network.dns(), settings.baseDomain()).register(routes);
         new AuditRoutes(network.auditLog()).register(routes);
         new PolicyRoutes(network.policies()).register(routes);
         new AccessRequestRoutes(network.accessRequests(), network.snapshots()).register(routes);

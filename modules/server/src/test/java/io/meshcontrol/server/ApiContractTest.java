@@ -189,6 +189,7 @@ class ApiContractTest {
             exerciseAccessRequests(admin);
             exercisePolicyAndSettings(admin);
             exerciseDerpSettings(admin);
+            exerciseDns(admin);
             exerciseControlEndpoints();
             probeEveryOperation(admin);
         }
@@ -445,6 +446,15 @@ class ApiContractTest {
         call("GET", "/api/v1/derp/latency", admin, null, 200);
     }
 
+    private void exerciseDns(String admin) {
+        HttpResponse<String> dns = call("GET", "/api/v1/dns", admin, null, 200);
+        call("PUT", "/api/v1/dns", admin, dns.body(), 200);
+        call("PUT", "/api/v1/dns", admin, "{\"nameservers\": [{\"address\": \"1.1.1.1\"}], "
+                + "\"splitDns\": {\"corp.example\": [{\"address\": \"10.0.0.53\", \"useWithExitNode\": true}]}, "
+                + "\"searchPaths\": [\"corp.example\"]}", 200);
+        refused("PUT", "/api/v1/dns", admin, "{\"nameservers\": [{\"address\": \"banana\"}]}", 400);
+    }
+
     private void exerciseControlEndpoints() throws IOException {
         call("GET", "/key?v=100", null, null, 200);
         call("GET", "/key", null, null, 400);
@@ -521,6 +531,7 @@ class ApiContractTest {
             Map.entry("POST /api/v1/policy/check", "{\"policy\": \"{}\"}"),
             Map.entry("POST /api/v1/policy/preview", "{\"node\": \"999999\"}"),
             Map.entry("PUT /api/v1/derp", "{}"),
+            Map.entry("PUT /api/v1/dns", "{}"),
             Map.entry("POST /api/v1/oauth-client", "{\"scopes\": [\"dns\"]}"),
             Map.entry("PATCH /api/v1/oauth-client/{clientId}", "{\"description\": \"probe\"}"),
             Map.entry("POST /api/v1/access-request",

@@ -49,7 +49,7 @@ class AuthMatrixTest {
     /** The bearer scheme of the document; its scopes are ours (docs/roles-and-scopes.md). */
     private static final String SCHEME = "bearer";
     /** Scopes unrelated to any {@code /api/v1} operation; the first one not covering a requirement is used. */
-    private static final List<String> UNRELATED = List.of("webhooks:read", "log_streaming:read", "dns:read");
+    private static final List<String> UNRELATED = List.of("webhooks:read", "log_streaming:read");
 
     /**
      * Valid bodies for the operations that require one, so that an allowed credential passes the body checks and
@@ -70,6 +70,7 @@ class AuthMatrixTest {
             Map.entry("POST /api/v1/policy/check", "{\"policy\": \"{}\"}"),
             Map.entry("POST /api/v1/policy/preview", "{\"node\": \"999999\"}"),
             Map.entry("PUT /api/v1/derp", "{}"),
+            Map.entry("PUT /api/v1/dns", "{}"),
             Map.entry("POST /api/v1/apikey", "{\"scopes\": [\"api_access_tokens:read\"]}"),
             Map.entry("POST /api/v1/oauth-client", "{\"scopes\": [\"oauth_keys:read\"]}"),
             Map.entry("PATCH /api/v1/oauth-client/{clientId}", "{\"description\": \"probe\"}"),

@@ -12,8 +12,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -229,7 +229,7 @@ class ProblemDetailsTest {
 
     @Test
     void unexpectedFailureIs500WithAnIdThatFindsTheLogEntry() throws IOException {
-        List<LogRecord> records = new ArrayList<>();
+        List<LogRecord> records = new CopyOnWriteArrayList<>(); // other threads log while the test reads it
         Handler capture = new Handler() {
             @Override
             public void publish(LogRecord record) {

@@ -30,8 +30,13 @@ final class LoginFlows {
         record Machine(String authId) implements Purpose {
         }
 
-        /** A browser session (the console). */
-        record Console() implements Purpose {
+        /**
+         * A browser session (the console).
+         *
+         * @param returnTo where the browser goes once the session has started; null: a page saying where the
+         *                 console is
+         */
+        record Console(ReturnPath returnTo) implements Purpose {
         }
     }
 

@@ -38,7 +38,8 @@ import tools.jackson.databind.JsonNode;
  * session starts ({@code /login}, for the console).
  *
  * <p>Routes: {@code /register/{authId}} sends the browser to the issuer (through {@link AuthRoutes.MachineLogin}),
- * {@code GET /login} starts a console login, {@code GET /oidc/callback} is where the issuer sends the browser back,
+ * {@code GET /login} starts a console login ({@code return_to}: a {@link ReturnPath} to come back to afterwards),
+ * {@code GET /oidc/callback} is where the issuer sends the browser back,
  * {@code GET /session} tells a page who is logged in and its CSRF token, {@code POST /logout} ends the session.
  */
 public final class OidcLogin implements AuthRoutes.MachineLogin {
@@ -64,6 +65,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
     private final LoginRules rules;
     private final Clock clock;
     private final LoginPages pages;
+    private final String serverUrl;
     private final String consoleUrl;
 
     /**
@@ -77,6 +79,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
         this.issuer = settings.issuer().orElseThrow(() -> new IllegalArgumentException("oidc.issuer is not set"));
         this.clientSecret = clientSecret(settings);
         this.redirectUri = serverUrl + SessionCookies.CALLBACK_PATH;
+        this.serverUrl = serverUrl;
         this.consoleUrl = serverUrl.replaceAll("/+$", "") + "/admin";
         this.issuers = issuers;
         this.network = network;
@@ -124,7 +127,9 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
     }
 
     public void register(Routes routes) {
-        routes.addPublic("GET", "/login", request -> toIssuer(new LoginFlows.Purpose.Console()));
+        // return_to: a path of this server to go to afterwards (the console's page); anything else is ignored
+        routes.addPublic("GET", "/login", request -> toIssuer(new LoginFlows.Purpose.Console(
+                request.query("return_to").flatMap(ReturnPath::of).orElse(null))));
         routes.addPublic("GET", SessionCookies.CALLBACK_PATH, this::callback);
         routes.addPublic("GET", "/session", request -> {
             String secret = sessionSecret(request).orElseThrow(() ->
@@ -218,7 +223,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
                 claims.preferredUsername(), claims.name(), rules.trustsEmail(claims) ? claims.email() : "")).user();
         return switch (flow.get().purpose()) {
             case LoginFlows.Purpose.Machine machine -> machineJoins(machine.authId(), user, claims);
-            case LoginFlows.Purpose.Console console -> sessionStarts(user);
+            case LoginFlows.Purpose.Console console -> sessionStarts(user, console.returnTo());
         };
     }
 
@@ -245,15 +250,19 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
                 + ". You can close this page.");
     }
 
-    private Reply sessionStarts(User user) {
+    private Reply sessionStarts(User user, ReturnPath returnTo) {
         if (!user.approved()) {
             return pages.page(403, "Waiting for approval", "You are logged in as " + user.name()
                     + ", but an administrator has to approve you first (svc users approve --name " + user.name() + ").");
         }
         BrowserSessions.Started started = network.browserSessions().start(user);
+        String cookie = cookies.sessionCookie(started, clock.instant());
+        if (returnTo != null) {
+            return new Reply(303, null, Map.of("Location", returnTo.under(serverUrl), "Set-Cookie", cookie,
+                    "Cache-Control", "no-store"));
+        }
         return pages.page(200, "Logged in", "You are logged in as " + user.name() + ". The console is at "
-                + consoleUrl + ".",
-                Map.of("Set-Cookie", cookies.sessionCookie(started, clock.instant())));
+                + consoleUrl + ".", Map.of("Set-Cookie", cookie));
     }
 
     /** The code redeemed at the token endpoint, and its ID token verified for this client and this flow's nonce. */

@@ -9,6 +9,7 @@ import Policy from './policy.js';
 import Keys from './keys.js';
 import Users from './users.js';
 import Settings from './settings.js';
+import Dns from './dns.js';
 
 // One line per page: adding a page is a module and a line here. `scope`: what the caller needs to see it.
 const PAGES = [
@@ -17,6 +18,7 @@ const PAGES = [
   { path: 'add', title: 'Add a machine', scope: 'auth_keys', page: AddMachine, nav: true },
   { path: 'policy', title: 'Access controls', scope: 'policy_file:read', page: Policy, nav: true },
   { path: 'users', title: 'Users', scope: 'users:read', page: Users, nav: true },
+  { path: 'dns', title: 'DNS', scope: 'dns:read', page: Dns, nav: true },
   { path: 'keys', title: 'Keys', scope: null, page: Keys, nav: true },
   { path: 'settings', title: 'Settings', scope: 'feature_settings:read', page: Settings, nav: true },
 ];
@@ -49,6 +51,7 @@ function SignIn({ state, onSignedIn }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
+  const hash = useHash(); // OIDC sign-in comes back to the page asked for
   const submit = async (event) => {
     event.preventDefault();
     setBusy(true);
@@ -73,8 +76,8 @@ function SignIn({ state, onSignedIn }) {
       <${Problem} error=${error} />
       <div class="actions"><button class="primary" type="submit" disabled=${busy}>Sign in</button></div>
     </form>
-    ${state && state.singleSignOn && html`<p><a href="../login">Sign in with your organisation's account</a>
-      (then come back to this page)</p>`}
+    ${state && state.singleSignOn && html`<p><a href=${'../login?return_to=' + encodeURIComponent('/admin/' + hash)}>
+      Sign in with your organisation's account</a></p>`}
   </main>`;
 }
 

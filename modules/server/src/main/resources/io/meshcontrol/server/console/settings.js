@@ -1,5 +1,6 @@
-// Settings: the network (its ID, device and user approval, key duration), the relay settings and latency report.
-import { html, useState } from './vendor/preact-htm.js';
+// Settings: the network (its ID, device and user approval, key duration), the relay settings and relays of your own
+// (changed here with networking_settings), and the latency report.
+import { html, useState, useEffect } from './vendor/preact-htm.js';
 import { api, get } from './api.js';
 import { useLoad, useAction, Problem, Loading } from './ui.js';
 
@@ -32,22 +33,121 @@ function Network({ may }) {
   </section>`;
 }
 
-function Relays() {
-  const [derp, error] = useLoad(() => get('derp'));
-  if (derp === undefined) return html`<${Problem} error=${error} />${!error && html`<${Loading} what="relay settings" />`}`;
+/** The relay settings as the form edits them: map URLs one per line. */
+const relayDraft = (derp) => ({ ...derp, urls: derp.urls.join('\n') });
+
+function RelaySettings({ derp, put, busy }) {
+  const [draft, setDraft] = useState(() => relayDraft(derp));
+  useEffect(() => { setDraft(relayDraft(derp)); }, [derp]);
+  const set = (field) => (e) => setDraft({ ...draft, [field]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
+  const save = (e) => {
+    e.preventDefault();
+    put({ ...draft, urls: draft.urls.split(/\s+/).filter(Boolean) }, 'Relay settings saved.');
+  };
+  return html`<form onSubmit=${save} data-relay-settings aria-labelledby="relay-settings-title">
+    <h3 id="relay-settings-title">Relay settings</h3>
+    <label class="inline"><input id="relay-enabled" type="checkbox" checked=${draft.relayEnabled} onChange=${set('relayEnabled')} />
+      Run the embedded relay (region 999)</label>
+    <label class="inline"><input id="relay-verify" type="checkbox" checked=${draft.verifyClients} onChange=${set('verifyClients')} />
+      Only this network's machines may use it</label>
+    <div class="row">
+      <div><label for="relay-ipv4">Published IPv4 (empty: clients resolve the host)</label>
+        <input id="relay-ipv4" class="mono" value=${draft.ipv4} onInput=${set('ipv4')} /></div>
+      <div><label for="relay-ipv6">Published IPv6</label>
+        <input id="relay-ipv6" class="mono" value=${draft.ipv6} onInput=${set('ipv6')} /></div>
+    </div>
+    <label class="inline"><input id="stun-enabled" type="checkbox" checked=${draft.stunEnabled} onChange=${set('stunEnabled')} />
+      Answer STUN${derp.stunUnavailable && html` <span class="bad">(not answering: ${derp.stunUnavailable})</span>`}</label>
+    <div class="row"><div><label for="stun-addr">STUN address (UDP host:port)</label>
+      <input id="stun-addr" class="mono" value=${draft.stunListenAddr} onInput=${set('stunListenAddr')} /></div></div>
+    <label for="derp-urls">DERP map URLs, one per line, merged in order (none: only this server's relays)</label>
+    <textarea id="derp-urls" class="mono" rows="3" cols="60" value=${draft.urls} onInput=${set('urls')}></textarea>
+    <div class="row">
+      <label class="inline"><input id="derp-auto-update" type="checkbox" checked=${draft.autoUpdate} onChange=${set('autoUpdate')} />
+        Fetch them again every</label>
+      <input id="derp-frequency" size="6" aria-label="Fetch interval, such as 24h" value=${draft.updateFrequency}
+        onInput=${set('updateFrequency')} />
+    </div>
+    <div class="actions"><button class="primary" type="submit" disabled=${busy}>Save relay settings</button></div>
+  </form>`;
+}
+
+function CustomRelays({ derp, put, busy, canChange }) {
+  const empty = { regionId: '', code: '', host: '', ipv4: '' };
+  const [form, setForm] = useState(empty);
+  const set = (field) => (e) => setForm({ ...form, [field]: e.target.value });
+  const add = (e) => {
+    e.preventDefault();
+    const relay = { regionId: Number(form.regionId), code: form.code.trim(), host: form.host.trim(), ipv4: form.ipv4.trim() || null };
+    put({ ...derp, relays: [...derp.relays, relay] }, 'Relay ' + relay.code + ' added.').then((ok) => ok && setForm(empty));
+  };
+  const remove = (relay) => put({ ...derp, relays: derp.relays.filter((r) => r.regionId !== relay.regionId) },
+    'Relay ' + relay.code + ' removed.');
+  return html`<h3 id="custom-relays-title">Relays of your own</h3>
+    <p class="muted">Relays run elsewhere, each published to the machines as a region of its own.</p>
+    ${derp.relays.length > 0 ? html`<div class="table-wrap"><table class="responsive" aria-labelledby="custom-relays-title">
+      <thead><tr><th scope="col">Region</th><th scope="col">Code</th><th scope="col">Host</th><th scope="col">IPv4</th>
+        ${canChange && html`<th scope="col"><span class="skip">Actions</span></th>`}</tr></thead>
+      <tbody>${derp.relays.map((r) => html`<tr key=${r.regionId} data-relay=${r.code}><td data-label="Region">${r.regionId}</td>
+        <td data-label="Code">${r.code}</td><td data-label="Host" class="mono">${r.host}</td>
+        <td data-label="IPv4" class="mono">${r.ipv4 || ''}</td>
+        ${canChange && html`<td><button type="button" class="danger" disabled=${busy} onClick=${() => remove(r)}>
+          Remove relay ${r.code}</button></td>`}</tr>`)}</tbody>
+    </table></div>` : html`<p class="muted">None.</p>`}
+    ${canChange && html`<form onSubmit=${add} aria-label="Add a relay"><div class="row">
+      <div><label for="relay-region">Region id</label>
+        <input id="relay-region" type="number" min="1" size="5" required value=${form.regionId} onInput=${set('regionId')} /></div>
+      <div><label for="relay-code">Code</label>
+        <input id="relay-code" size="8" required value=${form.code} onInput=${set('code')} /></div>
+      <div><label for="relay-host">Host</label>
+        <input id="relay-host" class="mono" required value=${form.host} onInput=${set('host')} /></div>
+      <div><label for="relay-ipv4-address">IPv4 (optional)</label>
+        <input id="relay-ipv4-address" class="mono" size="15" value=${form.ipv4} onInput=${set('ipv4')} /></div>
+      <button type="submit" disabled=${busy}>Add relay</button>
+    </div></form>`}`;
+}
+
+function RelayFacts({ derp }) {
+  return html`<dl class="facts" data-relay-settings>
+    <dt>Embedded relay</dt><dd>${derp.relayEnabled ? 'on' : 'off'}${derp.relayEnabled && (derp.verifyClients ? ', only this network\'s machines' : ', open to any client')}</dd>
+    <dt>STUN</dt><dd>${derp.stunEnabled ? 'on, ' + derp.stunListenAddr : 'off'}${derp.stunUnavailable && html` <span class="bad">(${derp.stunUnavailable})</span>`}</dd>
+    <dt>Map URLs</dt><dd class="mono">${derp.urls.length ? derp.urls.join(', ') : 'none: only own relays'}</dd>
+    <dt>Refresh</dt><dd>${derp.autoUpdate ? 'every ' + derp.updateFrequency : 'off'}</dd>
+  </dl>`;
+}
+
+function Relays({ may }) {
+  const [loaded, error, reload] = useLoad(() => api('GET', 'derp'));
+  const [done, setDone] = useState(null);
+  const action = useAction();
+  const canChange = may('networking_settings');
+  if (loaded === undefined) return html`<${Problem} error=${error} />${!error && html`<${Loading} what="relay settings" />`}`;
+  const derp = loaded.body;
+  // Every change writes the whole settings, only if they are still the ones shown (If-Match): nothing is overwritten.
+  const put = (settings, message) => {
+    setDone(null);
+    return action.run(async () => {
+      try {
+        await api('PUT', 'derp', { ...settings, stunUnavailable: undefined }, { 'If-Match': loaded.etag });
+      } catch (e) {
+        if (e.status === 412) {
+          throw new Error('Someone changed the relay settings after this page read them; nothing was saved. '
+            + 'Reload the page to see their change.');
+        }
+        throw e;
+      }
+      setDone(message);
+      reload();
+      return true;
+    });
+  };
   return html`<section aria-labelledby="relays-title"><h2 id="relays-title">Relays (DERP)</h2>
-    <p class="muted">Changed with <code>svc derp</code> (docs/relay.md).</p>
-    <dl class="facts" data-relay-settings>
-      <dt>Embedded relay</dt><dd>${derp.relayEnabled ? 'on' : 'off'}${derp.relayEnabled && (derp.verifyClients ? ', only this network\'s machines' : ', open to any client')}</dd>
-      <dt>STUN</dt><dd>${derp.stunEnabled ? 'on, ' + derp.stunListenAddr : 'off'}${derp.stunUnavailable && html` <span class="bad">(${derp.stunUnavailable})</span>`}</dd>
-      <dt>Map URLs</dt><dd class="mono">${derp.urls.length ? derp.urls.join(', ') : 'none: only own relays'}</dd>
-      <dt>Refresh</dt><dd>${derp.autoUpdate ? 'every ' + derp.updateFrequency : 'off'}</dd>
-    </dl>
-    ${derp.relays.length > 0 && html`<div class="table-wrap"><table class="responsive">
-      <thead><tr><th scope="col">Region</th><th scope="col">Code</th><th scope="col">Host</th></tr></thead>
-      <tbody>${derp.relays.map((r) => html`<tr key=${r.regionId + r.host}><td data-label="Region">${r.regionId}</td>
-        <td data-label="Code">${r.code}</td><td data-label="Host" class="mono">${r.host}</td></tr>`)}</tbody>
-    </table></div>`}
+    ${canChange ? html`<p class="muted">Changes reach connected machines at once (docs/relay.md).</p>`
+      : html`<p>Your role may read the relay settings but not change them.</p>`}
+    <${Problem} error=${error || action.error} />
+    ${done && !action.error && html`<div class="notice ok" role="status">${done}</div>`}
+    ${canChange ? html`<${RelaySettings} derp=${derp} put=${put} busy=${action.busy} />` : html`<${RelayFacts} derp=${derp} />`}
+    <${CustomRelays} derp=${derp} put=${put} busy=${action.busy} canChange=${canChange} />
   </section>`;
 }
 
@@ -72,6 +172,6 @@ function Latency() {
 export default function Settings({ may }) {
   return html`<h1>Settings</h1>
     <${Network} may=${may} />
-    ${may('networking_settings:read') && html`<${Relays} />`}
+    ${may('networking_settings:read') && html`<${Relays} may=${may} />`}
     ${may('devices:core:read') && html`<${Latency} />`}`;
 }

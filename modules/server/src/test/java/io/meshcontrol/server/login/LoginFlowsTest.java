@@ -23,7 +23,7 @@ class LoginFlowsTest {
     @Test
     void eachLoginHasItsOwnSecretsAndItsStateIsTakenOnce() {
         LoginFlows.Flow first = flows.begin(new LoginFlows.Purpose.Machine("abc"));
-        LoginFlows.Flow second = flows.begin(new LoginFlows.Purpose.Console());
+        LoginFlows.Flow second = flows.begin(new LoginFlows.Purpose.Console(null));
         assertNotEquals(first.state(), second.state());
         assertNotEquals(first.nonce(), second.nonce());
         assertTrue(first.codeVerifier().length() >= 43 && first.codeVerifier().length() <= 128);
@@ -35,7 +35,7 @@ class LoginFlowsTest {
 
     @Test
     void aLoginLapses() {
-        LoginFlows.Flow flow = flows.begin(new LoginFlows.Purpose.Console());
+        LoginFlows.Flow flow = flows.begin(new LoginFlows.Purpose.Console(null));
         clock.advance(LoginFlows.LIFETIME);
         assertTrue(flows.take(flow.state()).isEmpty());
     }

@@ -249,6 +249,32 @@ class OidcLoginTest {
     }
 
     @Test
+    void aConsoleLoginWithAReturnPathEndsBackInTheConsoleSignedIn() {
+        start(b -> b);
+        LoginBrowser.Page done = browser.logIn(server.url().resolve("/login?return_to=%2Fadmin%2F%23%2Fdns"),
+                "sub-freya", FREYA);
+        URI back = done.hops().get(done.hops().size() - 1);
+        assertEquals(server.url().resolve("/admin/#/dns"), back, "sent back to the console page: " + done.hops());
+        assertEquals(200, done.status());
+        assertTrue(done.body().contains("app.js"), "the console's page: " + done.body());
+        assertTrue(JSON.readTree(get("/admin/session").body()).get("signedIn").asBoolean(), "and signed in");
+    }
+
+    @Test
+    void aReturnTargetOnAnotherSiteIsIgnored() {
+        start(b -> b);
+        for (String target : List.of("https%3A%2F%2Fevil.example%2Fadmin%2F", "%2F%2Fevil.example%2Fadmin%2F",
+                "%2F%5Cevil.example", "%2Fadmin%2F%0D%0ALocation%3A%20https%3A%2F%2Fevil.example")) {
+            LoginBrowser.Page done = new LoginBrowser().logIn(server.url().resolve("/login?return_to=" + target),
+                    "sub-freya", FREYA);
+            assertEquals(200, done.status(), target + ": " + done.body());
+            assertEquals("/oidc/callback", done.uri().getPath(), target + " ends on the server's own page");
+            assertTrue(done.body().contains("The console is at"), done.body());
+            assertTrue(done.hops().stream().noneMatch(hop -> "evil.example".equals(hop.getHost())), done.hops().toString());
+        }
+    }
+
+    @Test
     void aSessionHasNoMoreThanTheUsersRole() {
         start(b -> b);
         assertEquals(200, browser.logIn(server.url().resolve("/login"), "sub-freya", FREYA).status());
