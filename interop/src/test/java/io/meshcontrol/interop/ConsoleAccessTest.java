@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.api.ApiKeyRequest;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.PreAuthKeyRequest;
-import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.testing.Machine;
-import io.meshcontrol.server.testing.TestServer;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -39,24 +37,22 @@ class ConsoleAccessTest {
     @TempDir
     Path folder;
 
+    private ConsoleOnNetwork console;
     private TestNetwork network;
     private ConsoleBrowser browser;
 
     @AfterEach
     void stop() throws Exception {
-        if (browser != null) {
-            browser.close();
-        }
-        if (network != null) {
-            network.close();
+        if (console != null) {
+            console.close();
         }
     }
 
     private MeshClient start() {
-        network = TestNetwork.withEmbeddedRelay(folder, nodes, TestServer.Builder::reachableServerUrl);
-        browser = ConsoleBrowser.open(network.server().url());
-        MeshClient admin = network.admin();
-        admin.createUser(new UserRequest("alice", "Alice", "alice@example.com", "admin"));
+        console = ConsoleOnNetwork.start(folder, nodes);
+        network = console.network();
+        browser = console.browser();
+        MeshClient admin = console.admin();
         admin.setPolicy(POLICY);
         browser.signIn(admin.createApiKey(new ApiKeyRequest("alice", List.of(), "console test", "24h")).secret());
         return admin;

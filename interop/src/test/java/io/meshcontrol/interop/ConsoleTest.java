@@ -12,7 +12,6 @@ import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.SettingsView;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.server.testing.TestServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -45,26 +44,22 @@ class ConsoleTest {
     @TempDir
     Path folder;
 
+    private ConsoleOnNetwork console;
     private TestNetwork network;
     private ConsoleBrowser browser;
 
     @AfterEach
     void stop() throws Exception {
-        if (browser != null) {
-            browser.close();
-        }
-        if (network != null) {
-            network.close();
+        if (console != null) {
+            console.close();
         }
     }
 
     private MeshClient start() {
-        // server_url is where the server really listens: the console shows it in the join command
-        network = TestNetwork.withEmbeddedRelay(folder, nodes, TestServer.Builder::reachableServerUrl);
-        browser = ConsoleBrowser.open(network.server().url());
-        MeshClient admin = network.admin();
-        admin.createUser(new UserRequest("alice", "Alice", "alice@example.com", "admin"));
-        return admin;
+        console = ConsoleOnNetwork.start(folder, nodes);
+        network = console.network();
+        browser = console.browser();
+        return console.admin();
     }
 
     private static String key(MeshClient admin, String owner, List<String> scopes) {
