@@ -34,18 +34,12 @@ record TrackedInventory(PolicyInventory inventory, List<Node> sources) {
     record Step(TrackedInventory next, Change change, List<PolicyNode> appended) {
     }
 
-    static TrackedInventory of(NetworkSnapshot snapshot) {
-        return new TrackedInventory(PolicyInventories.of(snapshot), nodes(snapshot));
-    }
+    private static final TrackedInventory EMPTY = new TrackedInventory(new PolicyInventory(List.of(), List.of()),
+            List.of());
 
-    private static List<Node> nodes(NetworkSnapshot snapshot) {
-        List<Node> admitted = new ArrayList<>(snapshot.nodes().size());
-        for (NodeEntry entry : snapshot.entriesInIdOrder()) {
-            if (entry.node().admitted()) {
-                admitted.add(entry.node());
-            }
-        }
-        return admitted;
+    /** The inventory of a snapshot compared with nothing: every machine made anew, in the same one pass. */
+    static TrackedInventory of(NetworkSnapshot snapshot) {
+        return EMPTY.next(snapshot).next();
     }
 
     /**

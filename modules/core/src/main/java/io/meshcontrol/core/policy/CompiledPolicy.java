@@ -124,7 +124,7 @@ public final class CompiledPolicy {
         if (node < 0) {
             return List.of();
         }
-        List<IpBlock> own = index.entry(node).node().addresses().stream().map(IpBlock::parse).toList();
+        List<IpBlock> own = index.entry(node).addresses();
         List<Reachable> reachable = new ArrayList<>();
         for (int other = 0; other < index.size(); other++) {
             if (other == node) {

@@ -69,7 +69,7 @@ public final class PolicyChecks {
         for (int i : acls) {
             AclRule rule = policy.acls().get(i);
             matches.add(new PolicyPreview.Match(rule.src().stream().map(Alias::text).toList(),
-                    rule.dst().stream().map(dst -> dst.alias().text() + ":" + ports(dst.ports())).toList(),
+                    rule.dst().stream().map(dst -> dst.alias().text() + ":" + Ports.text(dst.ports())).toList(),
                     line(aclLines, i), List.of()));
         }
         List<Integer> grantLines = PolicyLines.of(policy.text(), "grants");
@@ -77,7 +77,7 @@ public final class PolicyChecks {
             Grant grant = policy.grants().get(i);
             List<String> ports = new ArrayList<>();
             for (Alias dst : grant.dst()) {
-                grant.ip().forEach(spec -> ports.add(dst.text() + ":" + ports(spec.ports())));
+                grant.ip().forEach(spec -> ports.add(dst.text() + ":" + Ports.text(spec.ports())));
             }
             matches.add(new PolicyPreview.Match(grant.src().stream().map(Alias::text).toList(), ports,
                     line(grantLines, i), grant.via()));
@@ -87,14 +87,6 @@ public final class PolicyChecks {
 
     private static int line(List<Integer> lines, int position) {
         return position < lines.size() ? lines.get(position) : 0;
-    }
-
-    private static String ports(List<io.meshcontrol.core.wire.PortRange> ranges) {
-        if (ranges.contains(io.meshcontrol.core.wire.PortRange.ANY)) {
-            return "*";
-        }
-        return String.join(",", ranges.stream().map(r -> r.first() == r.last() ? Integer.toString(r.first())
-                : r.first() + "-" + r.last()).toList());
     }
 
     /** The policy's {@code tests} and {@code sshTests} that fail, grouped by their source (the vendor's shape). */

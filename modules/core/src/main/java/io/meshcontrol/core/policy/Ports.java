@@ -22,6 +22,15 @@ public final class Ports {
         return List.copyOf(ranges);
     }
 
+    /** The ranges as a policy writes them ({@link #parse}'s inverse): {@code *} when they hold every port. */
+    public static String text(List<PortRange> ranges) {
+        if (ranges.contains(PortRange.ANY)) {
+            return "*";
+        }
+        return String.join(",", ranges.stream().map(r -> r.first() == r.last() ? Integer.toString(r.first())
+                : r.first() + "-" + r.last()).toList());
+    }
+
     private static PortRange range(String part) {
         if (part.equals("*")) {
             return PortRange.ANY;

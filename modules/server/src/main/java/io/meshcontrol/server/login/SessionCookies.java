@@ -62,11 +62,6 @@ public final class SessionCookies implements SessionAuthentication {
         sameSite.require(exchange, secret);
     }
 
-    /** The same check, from the headers given. */
-    void requireSameSite(String originHeader, String hostHeader, String tokenHeader, String secret) {
-        sameSite.require(originHeader, hostHeader, tokenHeader, secret);
-    }
-
     /** The session's CSRF token. */
     static String csrfToken(String secret) {
         return SameSiteCheck.csrfToken(secret);

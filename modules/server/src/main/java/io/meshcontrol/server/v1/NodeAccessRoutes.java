@@ -42,16 +42,13 @@ public final class NodeAccessRoutes {
 
     public void register(Routes routes) {
         routes.add("GET", "/api/v1/node/{id}/peers", request -> {
-            Node self = node(request, request.pathId("id"));
-            MapInputs in = maps.current();
-            Node current = in.snapshot().node(self.id()).orElse(self);
-            return Reply.ok(new PeerList(MapContents.peers(current, in).stream().map(peer -> peer(peer, in)).toList()));
+            InMap self = inMap(request);
+            return Reply.ok(new PeerList(MapContents.peers(self.node(), self.in()).stream()
+                    .map(peer -> peer(peer, self.in())).toList()));
         });
         routes.add("GET", "/api/v1/node/{id}/packet-filter", request -> {
-            Node self = node(request, request.pathId("id"));
-            MapInputs in = maps.current();
-            Node current = in.snapshot().node(self.id()).orElse(self);
-            return Reply.ok(new PacketFilterView(MapContents.packetFilter(current, in).stream()
+            InMap self = inMap(request);
+            return Reply.ok(new PacketFilterView(MapContents.packetFilter(self.node(), self.in()).stream()
                     .map(Views::filterRule).toList()));
         });
         routes.add("POST", "/api/v1/policy/preview", this::preview);
@@ -59,6 +56,16 @@ public final class NodeAccessRoutes {
 
     private Node node(ApiRequest request, long id) {
         return nodes.get(request.caller(), id);
+    }
+
+    /** The path's node (as the caller may read it) in the inputs map streams use now. */
+    private record InMap(Node node, MapInputs in) {
+    }
+
+    private InMap inMap(ApiRequest request) {
+        Node self = node(request, request.pathId("id"));
+        MapInputs in = maps.current();
+        return new InMap(in.snapshot().node(self.id()).orElse(self), in);
     }
 
     private Reply preview(ApiRequest request) {

@@ -15,10 +15,10 @@ import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.net.IpPrefix;
+import io.meshcontrol.core.policy.Ports;
 import io.meshcontrol.core.policy.Protocols;
 import io.meshcontrol.core.wire.CapGrant;
 import io.meshcontrol.core.wire.FilterRule;
-import io.meshcontrol.core.wire.PortRange;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -79,7 +79,8 @@ final class Views {
     /** A packet-filter rule as a person reads it: ports as {@code 22}, {@code 80-90} or {@code *}, protocols named. */
     static FilterRuleView filterRule(FilterRule rule) {
         List<FilterRuleView.Destination> destinations = new ArrayList<>();
-        rule.dstPorts().forEach(dst -> destinations.add(new FilterRuleView.Destination(dst.ip(), ports(dst.ports()))));
+        rule.dstPorts().forEach(dst -> destinations.add(
+                new FilterRuleView.Destination(dst.ip(), Ports.text(List.of(dst.ports())))));
         Set<String> capabilities = new LinkedHashSet<>();
         for (CapGrant grant : rule.capGrant()) {
             grant.dsts().forEach(dst -> destinations.add(new FilterRuleView.Destination(dst.toString(), "")));
@@ -89,13 +90,6 @@ final class Views {
         List<String> protocols = !rule.capGrant().isEmpty() ? List.of()
                 : rule.ipProto().isEmpty() ? DEFAULT_PROTOCOLS : rule.ipProto().stream().map(Protocols::name).toList();
         return new FilterRuleView(rule.srcIps(), destinations, protocols, List.copyOf(capabilities));
-    }
-
-    private static String ports(PortRange range) {
-        if (range.equals(PortRange.ANY)) {
-            return "*";
-        }
-        return range.first() == range.last() ? Integer.toString(range.first()) : range.first() + "-" + range.last();
     }
 
     static SettingsView settings(TailnetSettings settings) {

@@ -36,17 +36,16 @@ class SessionCookiesTest {
 
     @Test
     void theCsrfCheckWantsTheSessionsTokenAndTheServersOrigin() {
-        TestNetwork net = new TestNetwork(folder);
-        SessionCookies cookies = new SessionCookies(net.network.browserSessions(), "https://Mesh.example.com");
+        SameSiteCheck check = new SameSiteCheck("https://Mesh.example.com");
         String token = SessionCookies.csrfToken("secret");
-        cookies.requireSameSite(null, null, token, "secret");
-        cookies.requireSameSite("https://mesh.example.com", null, token, "secret");
+        check.require(null, null, token, "secret");
+        check.require("https://mesh.example.com", null, token, "secret");
         // the same server by another name: the Origin is the host the request went to
-        cookies.requireSameSite("http://localhost:8080", "localhost:8080", token, "secret");
+        check.require("http://localhost:8080", "localhost:8080", token, "secret");
         assertEquals(MeshException.Reason.FORBIDDEN, assertThrows(MeshException.class,
-                () -> cookies.requireSameSite("https://evil.example", "mesh.example.com", token, "secret")).reason());
-        assertThrows(MeshException.class, () -> cookies.requireSameSite(null, null, null, "secret"));
-        assertThrows(MeshException.class, () -> cookies.requireSameSite(null, null, SessionCookies.csrfToken("other"), "secret"));
+                () -> check.require("https://evil.example", "mesh.example.com", token, "secret")).reason());
+        assertThrows(MeshException.class, () -> check.require(null, null, null, "secret"));
+        assertThrows(MeshException.class, () -> check.require(null, null, SessionCookies.csrfToken("other"), "secret"));
     }
 
     @Test
