@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/netip"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -25,7 +26,8 @@ import (
 // instead of by controlclient's map session, which builds a netmap on every update: light mode checks each
 // frame's length prefix, decompresses it and checks that it holds one JSON object; only a sample of nodes
 // decodes the JSON into tailcfg.MapResponse and keeps its peer list. What the harness times (peer lists
-// complete, endpoint and policy changes seen) it times on that sample; first maps it times on every node.
+// complete, endpoint and policy changes seen) it times on that sample; first maps it times on every node. In a
+// mass reconnect, unsampled nodes skim full maps (takeFrame).
 
 // sampleEvery is how often light mode fully decodes a node's maps: node i is sampled when i is a multiple.
 const sampleEvery = 50
@@ -112,9 +114,38 @@ func readFrame(r io.Reader) ([]byte, error) {
 // plain holds decompressed frames between uses: 10,000 nodes must not each keep a buffer the size of a full map.
 var plain = sync.Pool{New: func() any { return new([]byte) }}
 
+// decoding bounds how many large frames are decompressed at once. Decompressing is CPU work, so more at a time
+// than the machine has cores finishes none sooner, while each one holds a buffer as large as its JSON: in a mass
+// reconnect at N = 10,000, thousands of 13 MB buffers at once took loadgen past 18 GB. Small frames (deltas,
+// keep-alives) pass freely, so a sampled node's delta never waits behind other nodes' full maps.
+var decoding = make(chan struct{}, 2*runtime.GOMAXPROCS(0))
+
+// largeFrame is the compressed size from which a frame's decompression takes a place in decoding.
+const largeFrame = 64 << 10
+
+// skimSize is the compressed size from which an unsampled node skims a frame in a mass reconnect: a keep-alive
+// or a small delta is decompressed as ever, a full map is not.
+const skimSize = 256
+
+// zstdMagic starts every zstd frame (RFC 8878, little-endian 0xFD2FB528).
+var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+
 // takeFrame decompresses a frame and checks it is a JSON object; a sampled node also decodes and applies it.
-// It reports whether the frame was a keep-alive.
+// In a mass reconnect an unsampled node only checks that a large frame starts as zstd: there the server sends
+// 10,000 maps of 13 MB of JSON at once, which the harness cannot decompress as fast as the server sends them on
+// the same two cores, and the bytes it had not read yet took its memory past 14 GB. It reports whether the frame
+// was a keep-alive.
 func (n *simNode) takeFrame(frame []byte) (keepAlive bool, err error) {
+	if !n.sampled && len(frame) >= skimSize && n.run.skimming.Load() {
+		if !bytes.HasPrefix(frame, zstdMagic) {
+			return false, fmt.Errorf("map frame of %d bytes is not zstd: %x", len(frame), frame[:4])
+		}
+		return false, nil
+	}
+	if len(frame) >= largeFrame {
+		decoding <- struct{}{}
+		defer func() { <-decoding }()
+	}
 	buf := plain.Get().(*[]byte)
 	defer plain.Put(buf)
 	b, err := zstdframe.AppendDecode((*buf)[:0], frame)

@@ -1,6 +1,13 @@
 package main
 
-import "testing"
+import (
+	"net/netip"
+	"strings"
+	"testing"
+
+	"tailscale.com/tailcfg"
+	"tailscale.com/util/zstdframe"
+)
 
 func TestParseStatCPU(t *testing.T) {
 	// utime 250 and stime 50 ticks (fields 14 and 15); the command name holds a space and a parenthesis.
@@ -41,5 +48,31 @@ func TestIsJSONObject(t *testing.T) {
 		if isJSONObject([]byte(in)) != want {
 			t.Errorf("isJSONObject(%q) != %v", in, want)
 		}
+	}
+}
+
+func TestReconnectSkimsLargeFramesOfUnsampledNodesOnly(t *testing.T) {
+	r := &run{n: 3}
+	r.complete.Store(newMilestone(1, r.n))
+	unsampled, sampled := &simNode{run: r}, &simNode{run: r, sampled: true, peers: map[tailcfg.NodeID][]netip.AddrPort{}}
+	big := zstdframe.AppendEncode(nil, []byte(`{"Peers":[`+strings.Repeat(`{"ID":1},`, 400)+`{"ID":2}]}`))
+	notZstd := append([]byte("garbage!"), make([]byte, 300)...)
+	keepAlive := zstdframe.AppendEncode(nil, []byte(`{"KeepAlive":true}`))
+
+	if _, err := unsampled.takeFrame(notZstd); err == nil {
+		t.Fatal("outside a reconnect, a frame that is not zstd must be refused")
+	}
+	r.skimming.Store(true)
+	if ka, err := unsampled.takeFrame(big); err != nil || ka {
+		t.Fatalf("skimmed full map: keep-alive %v, err %v", ka, err)
+	}
+	if _, err := unsampled.takeFrame(notZstd); err == nil {
+		t.Fatal("a skimmed frame that does not start as zstd must be refused")
+	}
+	if ka, err := unsampled.takeFrame(keepAlive); err != nil || !ka {
+		t.Fatalf("a keep-alive is still decoded while skimming: keep-alive %v, err %v", ka, err)
+	}
+	if _, err := sampled.takeFrame(big); err != nil || sampled.peerCount() != 2 {
+		t.Fatalf("a sampled node decodes its maps while skimming: %d peers, err %v", sampled.peerCount(), err)
 	}
 }

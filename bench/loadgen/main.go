@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -50,14 +51,16 @@ type run struct {
 	probe       atomic.Pointer[probe]
 	policyProbe atomic.Pointer[policyProbe]
 
-	policyCmd     string // -policy-cmd: saves a policy with the marker port $LOADGEN_POLICY_PORT
-	policyChanges int
-	metricsURL    string // -server-metrics: our server's /metrics, for when it had written all first maps
-	serverPID     int    // -server-pid: the server process, for its CPU seconds per phase
-	light         bool   // -light: nodes read map frames without building a netmap (light.go)
-	changes       int    // endpoint changes to time (their origin nodes are always sampled)
+	policyCmd         string // -policy-cmd: saves a policy with the marker port $LOADGEN_POLICY_PORT
+	policyChanges     int
+	metricsURL        string // -server-metrics: our server's /metrics, for when it had written all first maps
+	serverPID         int    // -server-pid: the server process, for its CPU seconds per phase and its open files
+	serverFilesBefore int    // the server's open files before the join
+	light             bool   // -light: nodes read map frames without building a netmap (light.go)
+	changes           int    // endpoint changes to time (their origin nodes are always sampled)
 
 	joining     atomic.Bool
+	skimming    atomic.Bool // light mode, mass reconnect: unsampled nodes do not decompress full maps (light.go)
 	pollErrors  atomic.Int64
 	lastPollErr atomic.Value // string
 	stopping    atomic.Bool
@@ -192,6 +195,7 @@ func (r *run) execute(hold time.Duration) (*results, error) {
 		}
 	}()
 
+	r.serverFilesBefore, _ = openFiles(r.serverPID)
 	phases := []struct {
 		name string
 		do   func(*results) error
@@ -207,6 +211,11 @@ func (r *run) execute(hold time.Duration) (*results, error) {
 		clock.end(res)
 		if err != nil {
 			return res, err
+		}
+		// The figures so far, in case a later phase takes the machine down with loadgen (a mass reconnect at
+		// N = 10,000 once did, and the join's figures were lost with it).
+		if j, err := json.Marshal(res); err == nil {
+			r.logf("after %s: %s", p.name, j)
 		}
 	}
 	if hold > 0 {
@@ -339,7 +348,7 @@ func (r *run) propagate(res *results, changes int) error {
 func (r *run) reconnect(res *results) error {
 	r.logf("closing all %d map streams and connections", r.n)
 	parallel(r.nodes, func(n *simNode) { n.stopPoll(); n.dropConnections() })
-	time.Sleep(2 * time.Second) // let the server see every disconnect before the stampede
+	r.awaitServerDisconnects()
 	before := sumBytesIn(r.nodes)
 	r.firstMaps.Store(newMilestone(r.n, r.n))
 	r.complete.Store(newMilestone(r.sampledCount(), r.n))
@@ -350,6 +359,8 @@ func (r *run) reconnect(res *results) error {
 	if err != nil {
 		return err
 	}
+	r.skimming.Store(true)
+	defer r.skimming.Store(false)
 	for _, n := range r.nodes {
 		go n.startPoll()
 	}
@@ -368,6 +379,28 @@ func (r *run) reconnect(res *results) error {
 	res.ReconnectFirstMapP50MS, res.ReconnectFirstMapP99MS, _ = r.firstMaps.Load().sinceStartPercentiles()
 	res.ReconnectBytesInPerNode = float64(sumBytesIn(r.nodes)-before) / float64(r.n)
 	return nil
+}
+
+// awaitServerDisconnects waits until the server has closed the connections loadgen dropped, as a restarted server
+// would have none, so that the stampede is not also counted against the server's open-file limit beside
+// connections it is still closing. It watches the server's open files (-server-pid) fall back to what it held
+// before the join, for at most a minute; without -server-pid it waits 2 s.
+func (r *run) awaitServerDisconnects() {
+	if _, ok := openFiles(r.serverPID); !ok {
+		time.Sleep(2 * time.Second)
+		return
+	}
+	start := time.Now()
+	limit := r.serverFilesBefore + 50
+	for {
+		open, _ := openFiles(r.serverPID)
+		if open <= limit || time.Since(start) > time.Minute {
+			r.logf("the server holds %d open files %.1f s after the disconnect (%d before the join)",
+				open, time.Since(start).Seconds(), r.serverFilesBefore)
+			return
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
 }
 
 // expectedPeers is how many peers node i must hold: every other node, or (-peers same-key) the other nodes

@@ -94,3 +94,15 @@ func printPhases(w io.Writer, phases []phase) {
 		fmt.Fprintf(w, "  %-44s %10.1f %14s %14.1f\n", "  "+p.Name, p.WallS, server, p.LoadgenCPUS)
 	}
 }
+
+// openFiles is how many file descriptors process pid holds, from /proc/<pid>/fd.
+func openFiles(pid int) (int, bool) {
+	if pid <= 0 {
+		return 0, false
+	}
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		return 0, false
+	}
+	return len(fds), true
+}

@@ -77,6 +77,11 @@ public final class AccessRules {
         return compiled.sees(a.id(), b.id());
     }
 
+    /** Whether {@code node} sees the same nodes under these rules as under {@code earlier} (see CompiledPolicy). */
+    public boolean samePeers(Node node, AccessRules earlier) {
+        return compiled.samePeers(node.id(), earlier.compiled);
+    }
+
     /** How many nodes {@code node} sees. */
     public int peerCount(Node node) {
         return compiled.peerCount(node.id());

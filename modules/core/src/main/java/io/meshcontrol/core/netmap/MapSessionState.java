@@ -69,6 +69,8 @@ public final class MapSessionState {
     /** For peers with approved routes only: the routes this viewer was last sent them with. */
     private final Map<Long, OfferedRoutes> sentRouterRoutes = new HashMap<>();
     private NetworkSnapshot synced;
+    /** The rules the last message was built with. */
+    private AccessRules syncedAccess;
     private Instant syncedAt;
     /** This node's home DERP region, read only while some prefix is steered by region. */
     private int viewerRegion = RouteTable.NO_REGION;
@@ -130,6 +132,7 @@ public final class MapSessionState {
         addProfile(sentSelf.user(), snapshot, profiles);
         peers.all.forEach(peer -> addProfile(peer.node().user(), snapshot, profiles));
         synced = snapshot;
+        syncedAccess = access;
         syncedAt = in.now();
         return MapResponse.builder()
                 .node(sentSelf)
@@ -204,16 +207,25 @@ public final class MapSessionState {
         boolean dnsChanged = !dns.equals(sentDns);
         sentDns = dns;
         // A new policy may change whom we see, as may our own state (approval, tags, owner) and users' names and
-        // roles: look at all again.
+        // roles: look at all again. A policy change that leaves whom we see as it was (most of them, for most
+        // nodes) needs a second look only at the peers whose routes it may offer us differently.
         boolean admittedChanged = self.admitted() != sentAdmitted;
         sentAdmitted = self.admitted();
-        boolean recheckAll = changes.everything() || changes.policy() || selfChanged || admittedChanged
+        boolean policyAlone = changes.policy() && !changes.everything() && !selfChanged && !admittedChanged
+                && changes.userIds().isEmpty();
+        boolean rulesChanged = changes.everything() || changes.policy() || selfChanged || admittedChanged
                 || !changes.userIds().isEmpty();
-        Peers peers = new Peers(self, since, in, recheckAll);
+        boolean recheckAll = rulesChanged && !(policyAlone && access.samePeers(self, syncedAccess));
+        Peers peers = new Peers(self, since, in, rulesChanged);
         if (recheckAll) {
             recheckAll(peers, self, snapshot, access);
         } else {
-            for (long id : changes.nodeIds()) {
+            Set<Long> visit = changes.nodeIds();
+            if (rulesChanged) {
+                visit = new HashSet<>(visit);
+                visit.addAll(sentRouterRoutes.keySet());
+            }
+            for (long id : visit) {
                 peers.visit(id, snapshot.entry(id).orElse(null));
             }
         }
@@ -270,6 +282,7 @@ public final class MapSessionState {
             }
         }
         synced = snapshot;
+        syncedAccess = access;
         syncedAt = now;
         return any ? Optional.of(delta.controlTime(now).build()) : Optional.empty();
     }

@@ -81,6 +81,20 @@ public final class CompiledPolicy {
         return from >= 0 && to >= 0 && from != to && visibility.peers(from).get(to);
     }
 
+    /**
+     * Whether {@code nodeId} sees the same machines here as under {@code earlier}, a compilation of the same machines
+     * (before a policy change, say): then a map stream need not look at each of its peers again. False when the two
+     * index different machines or do not know this one.
+     */
+    public boolean samePeers(long nodeId, CompiledPolicy earlier) {
+        if (earlier == this) {
+            return true;
+        }
+        int node = index.indexOf(nodeId);
+        return node >= 0 && index.sameMachines(earlier.index)
+                && visibility.peers(node).equals(earlier.visibility.peers(node));
+    }
+
     /** How many machines {@code nodeId} sees. */
     public int peerCount(long nodeId) {
         int node = index.indexOf(nodeId);

@@ -168,6 +168,29 @@ final class NodeIndex {
         return entries.size();
     }
 
+    /** The last {@link #sameMachines} answer: every map stream asks it about the same two indexes after a change. */
+    private volatile Comparison lastComparison;
+
+    private record Comparison(NodeIndex other, boolean same) {
+    }
+
+    /** Whether {@code other} holds the same machines at the same positions, so that their bit sets line up. */
+    boolean sameMachines(NodeIndex other) {
+        if (other == this) {
+            return true;
+        }
+        Comparison last = lastComparison;
+        if (last != null && last.other == other) {
+            return last.same;
+        }
+        boolean same = entries.size() == other.entries.size();
+        for (int i = 0; same && i < entries.size(); i++) {
+            same = entries.get(i).node().id() == other.entries.get(i).node().id();
+        }
+        lastComparison = new Comparison(other, same);
+        return same;
+    }
+
     Entry entry(int index) {
         return entries.get(index);
     }

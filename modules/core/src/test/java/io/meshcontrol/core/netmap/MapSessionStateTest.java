@@ -219,6 +219,23 @@ class MapSessionStateTest {
     }
 
     @Test
+    void aPolicyChangeThatKeepsWhomANodeSeesStillSendsThePeersThatChangedWithIt() {
+        Node a = join("a");
+        Node b = join("b");
+        join("c");
+        MapSessionState state = new MapSessionState(a.id(), 142);
+        state.initial(inputs(rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"*\"], \"dst\": [\"*:22\"]}]}")));
+        network.nodes().rename(admin, b.id(), "bee");
+        AccessRules port443 = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"*\"], \"dst\": [\"*:443\"]}]}");
+        MapResponse delta = state.update(new ChangeSet(Set.of(b.id()), Set.of(), false, true), inputs(port443))
+                .orElseThrow();
+        assertEquals(List.of("bee.mesh.test."), delta.peersChanged().stream().map(io.meshcontrol.core.wire.Node::name)
+                .toList(), "the renamed peer, and no other: the policy left whom A sees as it was");
+        assertEquals(io.meshcontrol.core.wire.PortRange.of(443),
+                delta.packetFilter().getFirst().dstPorts().getFirst().ports());
+    }
+
+    @Test
     void routersCarryTheRoutesTheyServeInAllowedIpsAndPrimaryRoutes() {
         Node a = join("a");
         Node router = join("router",

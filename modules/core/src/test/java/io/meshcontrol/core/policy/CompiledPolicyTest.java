@@ -104,6 +104,26 @@ class CompiledPolicyTest {
     }
 
     @Test
+    void samePeersTellsWhetherAPolicyChangeLeftWhomAMachineSeesAsItWas() {
+        CompiledPolicy before = compile("'acls': [{'action': 'accept', 'src': ['group:dev'], 'dst': ['tag:server:22']}]");
+        CompiledPolicy otherPorts = compile("'acls': [{'action': 'accept', 'src': ['group:dev'], 'dst': ['tag:server:22,443']}]");
+        assertTrue(otherPorts.samePeers(id("alice-laptop"), before), "other ports, the same peers");
+        assertTrue(otherPorts.samePeers(id("carol-laptop"), before), "no peers before or after");
+        assertTrue(before.samePeers(id("server"), before));
+
+        CompiledPolicy carolToo = compile("'acls': [{'action': 'accept', 'src': ['group:dev', 'carol@other.example'],"
+                + " 'dst': ['tag:server:22']}]");
+        assertFalse(carolToo.samePeers(id("carol-laptop"), before), "carol now sees the server");
+        assertFalse(carolToo.samePeers(id("server"), before), "and the server carol");
+        assertTrue(carolToo.samePeers(id("alice-laptop"), before), "alice's peers are as they were");
+
+        node("dave-laptop", 2L, List.of(), List.of());
+        CompiledPolicy moreMachines = compile("'acls': [{'action': 'accept', 'src': ['group:dev'], 'dst': ['tag:server:22']}]");
+        assertFalse(moreMachines.samePeers(id("carol-laptop"), before), "other machines: never taken as the same");
+        assertFalse(moreMachines.samePeers(99, moreMachines.withAppended(List.of())), "an unknown machine");
+    }
+
+    @Test
     void whatAMachineMayReachIsReadFromTheFiltersThatLetItIn() {
         CompiledPolicy compiled = compile("'acls': [{'action': 'accept', 'src': ['bob@example.com'],"
                 + " 'dst': ['tag:server:22', 'office:80']}, {'action': 'accept', 'src': ['*'], 'dst': ['nas:443']}]");
