@@ -24,8 +24,10 @@ import org.xnio.StreamConnection;
  * connection that switches protocols leaves both.
  *
  * <p>Connections are not told to us when they close (Undertow takes the one close listener a connection has), so
- * the table holds connections until they are seen closed: an address's entries are pruned when it connects again,
- * and the whole table every {@value #SWEEP_EVERY} connections and when counted.
+ * the table holds connections until they are seen closed: an address's entries are pruned when it connects again at
+ * its cap, and the whole table every {@value #SWEEP_EVERY} connections and when counted. Not at every connection:
+ * ten thousand clients redialling from one address (a NAT, or a load test on loopback) made each accept look at the
+ * thousands before it, under the lock, and the accepting thread fell so far behind that clients' dials timed out.
  */
 final class OpenConnections {
 
@@ -105,9 +107,11 @@ final class OpenConnections {
             sweep();
         }
         Map<StreamConnection, Activity> connections = open.computeIfAbsent(address, a -> new HashMap<>());
-        connections.keySet().removeIf(c -> !c.isOpen());
         if (max > 0 && connections.size() >= max && !address.isLoopbackAddress()) {
-            return false;
+            connections.keySet().removeIf(c -> !c.isOpen()); // the cap counts open connections only
+            if (connections.size() >= max) {
+                return false;
+            }
         }
         connections.put(connection, Activity.watch(connection));
         return true;
