@@ -211,11 +211,9 @@ public final class MapSessionState {
         // nodes) needs a second look only at the peers whose routes it may offer us differently.
         boolean admittedChanged = self.admitted() != sentAdmitted;
         sentAdmitted = self.admitted();
-        boolean policyAlone = changes.policy() && !changes.everything() && !selfChanged && !admittedChanged
-                && changes.userIds().isEmpty();
-        boolean rulesChanged = changes.everything() || changes.policy() || selfChanged || admittedChanged
-                || !changes.userIds().isEmpty();
-        boolean recheckAll = rulesChanged && !(policyAlone && access.samePeers(self, syncedAccess));
+        boolean seenMayChange = changes.everything() || selfChanged || admittedChanged || !changes.userIds().isEmpty();
+        boolean rulesChanged = seenMayChange || changes.policy();
+        boolean recheckAll = seenMayChange || changes.policy() && !access.samePeers(self, syncedAccess);
         Peers peers = new Peers(self, since, in, rulesChanged);
         if (recheckAll) {
             recheckAll(peers, self, snapshot, access);
