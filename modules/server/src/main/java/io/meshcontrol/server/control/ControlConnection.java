@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -31,11 +32,16 @@ public final class ControlConnection {
     private final Instant established;
     private final AtomicBoolean problemReported = new AtomicBoolean();
     private final RateLimitedLog warnings;
+    private final Executor ioTasks;
 
-    /** @param warnings where the connection's one problem line goes, rate-limited across all connections */
+    /**
+     * @param warnings where the connection's one problem line goes, rate-limited across all connections
+     * @param ioTasks  the connection's I/O thread, for tasks from other threads
+     */
     ControlConnection(MachinePublicKey machineKey, int protocolVersion, ChallengePrivateKey nodeKeyChallenge,
-            SocketAddress peerAddress, Instant established, RateLimitedLog warnings) {
+            SocketAddress peerAddress, Instant established, RateLimitedLog warnings, Executor ioTasks) {
         this.warnings = warnings;
+        this.ioTasks = ioTasks;
         this.machineKey = machineKey;
         this.protocolVersion = protocolVersion;
         this.nodeKeyChallenge = nodeKeyChallenge;
@@ -56,6 +62,14 @@ public final class ControlConnection {
             throw new IllegalStateException(exchange.getRequestPath() + " did not arrive over a ts2021 connection");
         }
         return connection;
+    }
+
+    /**
+     * Runs tasks on the connection's I/O thread, where its channels may be written without waiting; a batch of tasks
+     * from many threads costs one hand-over ({@link IoThreadTasks}).
+     */
+    Executor ioTasks() {
+        return ioTasks;
     }
 
     /** The client's machine key, which the client proved it holds during the handshake. */

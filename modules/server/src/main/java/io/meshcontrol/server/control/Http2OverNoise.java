@@ -57,7 +57,7 @@ final class Http2OverNoise {
      */
     void start(StreamConnection connection, AcceptedHandshake handshake, ChallengePrivateKey challenge) {
         ControlConnection control = new ControlConnection(handshake.clientKey(), handshake.protocolVersion(), challenge,
-                connection.getPeerAddress(), clock.instant(), warnings);
+                connection.getPeerAddress(), clock.instant(), warnings, IoThreadTasks.current());
         EncryptingSinkConduit sink = new EncryptingSinkConduit(connection.getSinkChannel().getConduit(),
                 handshake.transport().encoder(), pool, handshake.response());
         DecryptingSourceConduit source = new DecryptingSourceConduit(connection.getSourceChannel().getConduit(),

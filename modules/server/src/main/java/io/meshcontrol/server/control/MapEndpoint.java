@@ -14,7 +14,7 @@ import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.wire.MapRequest;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.StatusCodes;
-import java.io.OutputStream;
+import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 
@@ -52,9 +52,10 @@ public final class MapEndpoint implements MachineHandler {
             return;
         }
         MapFrames frames = MapFrames.forRequest(request);
-        OutputStream out = exchange.getOutputStream();
+        MapStreamOutput out = new MapStreamOutput(exchange, connection.ioTasks());
         if (!request.stream()) {
             sessions.writeSingleMap(current.id(), request.version(), frames, out, started);
+            out.close();
             return;
         }
         MapSession session = sessions.open(current.id(), request.version(), frames, out);
@@ -66,6 +67,16 @@ public final class MapEndpoint implements MachineHandler {
             session.run(started);
         } finally {
             network.presence().disconnected(current);
+        }
+        endStream(out);
+    }
+
+    /** Ends a stream the server ended (a newer stream replaced it, the node was deleted), or one the client left. */
+    private static void endStream(MapStreamOutput out) {
+        try {
+            out.close();
+        } catch (IOException gone) {
+            // The client left first: there is no one to tell.
         }
     }
 

@@ -193,6 +193,26 @@ class ControlTransportTest {
     }
 
     @Test
+    void largeStreamedMessagesArriveWholeAndInOrderThroughTheClientsFlowControlWindow() throws Exception {
+        // Each message is many times the client's 64 KiB window, so the I/O thread stops at the window again and
+        // again, and the writing thread waits for the connection and hands over the rest.
+        int size = 1_500_000;
+        try (NoiseTestClient noise = connect(CURRENT_VERSION); Http2TestClient http2 = new Http2TestClient(noise)) {
+            Http2TestClient.Exchange stream = http2.request("GET",
+                    "/machine/test/stream?chunks=3&pauseMillis=0&size=" + size, null);
+            assertEquals(200, stream.status(TIMEOUT));
+            ByteBuffer body = ByteBuffer.wrap(stream.body(TIMEOUT));
+            assertEquals(3 * (4 + size), body.remaining());
+            for (int i = 0; i < 3; i++) {
+                byte[] received = new byte[4 + size];
+                body.get(received);
+                long sentMillis = ByteBuffer.wrap(received, 8, 8).getLong();
+                assertArrayEquals(MachineTestEndpoints.streamMessage(i, size, sentMillis), received, "message " + i);
+            }
+        }
+    }
+
+    @Test
     void aFailingHandlerGivesA500WithAnErrorIdAndTheConnectionLives() throws Exception {
         try (NoiseTestClient noise = connect(CURRENT_VERSION); Http2TestClient http2 = new Http2TestClient(noise);
                 LogCapture log = new LogCapture()) {

@@ -56,24 +56,32 @@ final class MachineTestEndpoints {
     /**
      * A long poll in the shape of {@code /machine/map}: {@code chunks} messages, each a 4-byte little-endian length
      * and a body that starts with its index and the time it was sent (epoch milliseconds, big-endian), flushed one by
-     * one with {@code pauseMillis} between them.
+     * one with {@code pauseMillis} between them, through the map endpoint's {@link MapStreamOutput}. The rest of a
+     * body is {@link NoiseConduitTest#pattern} bytes (seeded with the index), so that a test can check every byte.
      */
     private static void stream(HttpServerExchange exchange, ControlConnection connection) throws Exception {
         int chunks = intParameter(exchange, "chunks", 5);
         long pause = intParameter(exchange, "pauseMillis", 200);
         int size = Math.max(12, intParameter(exchange, "size", 100));
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/octet-stream");
-        OutputStream out = exchange.getOutputStream();
-        for (int i = 0; i < chunks; i++) {
-            if (i > 0) {
-                Thread.sleep(pause);
+        try (OutputStream out = new MapStreamOutput(exchange, connection.ioTasks())) {
+            for (int i = 0; i < chunks; i++) {
+                if (i > 0) {
+                    Thread.sleep(pause);
+                }
+                out.write(streamMessage(i, size, System.currentTimeMillis()));
+                out.flush();
             }
-            ByteBuffer message = ByteBuffer.allocate(4 + size);
-            message.order(ByteOrder.LITTLE_ENDIAN).putInt(size).order(ByteOrder.BIG_ENDIAN);
-            message.putInt(i).putLong(System.currentTimeMillis());
-            out.write(message.array());
-            out.flush();
         }
+    }
+
+    /** Message {@code index} of {@link #stream}, as it is sent at {@code sentMillis}. */
+    static byte[] streamMessage(int index, int size, long sentMillis) {
+        ByteBuffer message = ByteBuffer.allocate(4 + size);
+        message.order(ByteOrder.LITTLE_ENDIAN).putInt(size).order(ByteOrder.BIG_ENDIAN);
+        message.putInt(index).putLong(sentMillis);
+        message.put(NoiseConduitTest.pattern(size - 12, index));
+        return message.array();
     }
 
     /** Reads the body and answers how many bytes it had. */
