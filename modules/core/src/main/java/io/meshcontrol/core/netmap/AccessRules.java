@@ -13,6 +13,7 @@ import io.meshcontrol.core.wire.SSHAction;
 import io.meshcontrol.core.wire.SSHPolicy;
 import io.meshcontrol.core.wire.SSHRecorderFailureAction;
 import io.meshcontrol.core.wire.SSHRule;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -80,6 +81,11 @@ public final class AccessRules {
     /** Whether {@code node} sees the same nodes under these rules as under {@code earlier} (see CompiledPolicy). */
     public boolean samePeers(Node node, AccessRules earlier) {
         return compiled.samePeers(node.id(), earlier.compiled);
+    }
+
+    /** The nodes that see any of {@code nodeIds}, or null when they are more than {@code limit} (see CompiledPolicy). */
+    public long[] seenBy(Collection<Long> nodeIds, int limit) {
+        return compiled.seenBy(nodeIds, limit);
     }
 
     /** How many nodes {@code node} sees. */

@@ -54,6 +54,12 @@ import java.util.Set;
  */
 public final class MapSessionState {
 
+    /**
+     * A viewer that sees fewer than one node in this many has its full map built from the nodes it sees, not by
+     * walking every node of the network.
+     */
+    static final int SPARSE_VIEW = 8;
+
     private final long selfId;
     private final int capVersion;
     private ClientVersion sentClientVersion;
@@ -116,16 +122,31 @@ public final class MapSessionState {
         sentUsers.clear();
         sentRouterRoutes.clear();
         FullPeers peers = new FullPeers();
-        for (NodeEntry entry : snapshot.entriesInIdOrder()) {
-            peers.startBlock(PeerForms.blockOf(entry.node().id()));
-            if (!isVisible(self, entry.node(), access)) {
-                peers.missing();
-                continue;
+        List<Long> seen = access.peerIds(self);
+        if (seen.size() * SPARSE_VIEW < snapshot.entries().size()) {
+            // Few peers of many nodes (autogroup:self, say): look up those rather than walk the whole network. Blocks
+            // are not worth it for them (they are seldom whole), so every peer goes alone.
+            long[] ids = seen.stream().mapToLong(Long::longValue).sorted().toArray();
+            for (long id : ids) {
+                NodeEntry entry = snapshot.entry(id).orElse(null);
+                if (entry != null && isVisible(self, entry.node(), access)) {
+                    sentPeers.add(id);
+                    peers.startBlock(PeerForms.blockOf(id));
+                    peers.add(sent(entry.node(), peerNode(self, entry, in)), false);
+                }
             }
-            sentPeers.add(entry.node().id());
-            EncodedNodes.Encoded shared = forms.peer(entry, in, capVersion);
-            EncodedNodes.Encoded mine = forViewer(self, entry, shared, in);
-            peers.add(sent(entry.node(), mine), mine == shared);
+        } else {
+            for (NodeEntry entry : snapshot.entriesInIdOrder()) {
+                peers.startBlock(PeerForms.blockOf(entry.node().id()));
+                if (!isVisible(self, entry.node(), access)) {
+                    peers.missing();
+                    continue;
+                }
+                sentPeers.add(entry.node().id());
+                EncodedNodes.Encoded shared = forms.peer(entry, in, capVersion);
+                EncodedNodes.Encoded mine = forViewer(self, entry, shared, in);
+                peers.add(sent(entry.node(), mine), mine == shared);
+            }
         }
         peers.endBlock();
         List<UserProfile> profiles = new ArrayList<>();

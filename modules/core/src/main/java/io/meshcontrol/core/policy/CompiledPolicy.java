@@ -6,6 +6,7 @@ import io.meshcontrol.core.wire.RawJson;
 import io.meshcontrol.core.wire.SSHPolicy;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -93,6 +94,33 @@ public final class CompiledPolicy {
         int node = index.indexOf(nodeId);
         return node >= 0 && index.sameMachines(earlier.index)
                 && visibility.peers(node).equals(earlier.visibility.peers(node));
+    }
+
+    /**
+     * The machines that see any of {@code nodeIds} (seeing is symmetric: each one's peers), as ids in inventory order;
+     * null when they are more than {@code limit}. Machines not in the inventory see nothing and are seen by none.
+     */
+    public long[] seenBy(Collection<Long> nodeIds, int limit) {
+        BitSet viewers = new BitSet(index.size());
+        int merged = 0;
+        for (long id : nodeIds) {
+            int node = index.indexOf(id);
+            if (node >= 0) {
+                viewers.or(visibility.peers(node));
+                if (++merged % 64 == 0 && viewers.cardinality() > limit) {
+                    return null;
+                }
+            }
+        }
+        if (viewers.cardinality() > limit) {
+            return null;
+        }
+        long[] ids = new long[viewers.cardinality()];
+        int at = 0;
+        for (int i = viewers.nextSetBit(0); i >= 0; i = viewers.nextSetBit(i + 1)) {
+            ids[at++] = index.entry(i).node().id();
+        }
+        return ids;
     }
 
     /** How many machines {@code nodeId} sees. */

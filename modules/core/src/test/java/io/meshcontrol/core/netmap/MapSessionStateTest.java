@@ -195,6 +195,38 @@ class MapSessionStateTest {
     }
 
     @Test
+    void aViewerThatSeesFewOfManyNodesGetsThemInIdOrderAsTheWalkOfAllWouldGiveThem() {
+        Node a = join("a");
+        List<Node> others = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            others.add(join("n" + i));
+        }
+        Node x = others.get(4);
+        Node y = others.get(15);
+        // y first: the rules list peers in no particular order, the map in id order.
+        AccessRules aToXAndY = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
+                + " \"dst\": [\"" + y.ipv4() + ":22\", \"" + x.ipv4() + ":22\"]}]}");
+        assertTrue(2 * MapSessionState.SPARSE_VIEW < network.snapshots().current().entries().size(),
+                "a sees few enough for its map to be built from them");
+        MapSessionState forA = new MapSessionState(a.id(), 142);
+        MapResponse first = forA.initial(inputs(aToXAndY));
+        assertEquals(List.of(x.id(), y.id()), first.peers().stream().map(io.meshcontrol.core.wire.Node::id).toList());
+
+        MapResponse walked = new MapSessionState(others.getLast().id(), 142).initial(inputs(allowAll()));
+        for (io.meshcontrol.core.wire.Node peer : first.peers()) {
+            assertEquals(walked.peers().stream().filter(p -> p.id() == peer.id()).findFirst().orElseThrow(), peer,
+                    "the same form as in a map that walked every node");
+        }
+        assertEquals(Set.of(x.id(), y.id()), forA.peerIds());
+        Node unseen = network.nodes().rename(admin, others.get(7).id(), "unseen");
+        assertTrue(forA.update(new ChangeSet(Set.of(unseen.id()), Set.of(), false), inputs(aToXAndY)).isEmpty());
+        Node renamed = network.nodes().rename(admin, x.id(), "ex");
+        assertEquals(List.of("ex.mesh.test."), forA.update(new ChangeSet(Set.of(renamed.id()), Set.of(), false),
+                inputs(aToXAndY)).orElseThrow().peersChanged().stream().map(io.meshcontrol.core.wire.Node::name)
+                .toList());
+    }
+
+    @Test
     void aPolicyChangeReachesOnlyTheNodesItAffects() {
         Node a = join("a");
         Node b = join("b");

@@ -210,6 +210,48 @@ class MapSessionTest {
     }
 
     @Test
+    void aChangeOfPresenceAloneGoesOnlyToTheStreamsOfTheNodesThatSeeTheNodeAndToItsOwn() throws Exception {
+        network.users().create(Caller.localAdmin(), new Users.NewUser("bob", "", "", Role.MEMBER));
+        String bobs = network.preAuthKeys().create(Caller.localAdmin(),
+                new PreAuthKeys.NewKey("bob", List.of(), true, false, false, "", null)).secret();
+        Node alice1 = join("alice1", "{}");
+        Node alice2 = join("alice2", "{}");
+        Node bob1 = joinWith(bobs, "bob1");
+        Node bob2 = joinWith(bobs, "bob2");
+        network.policies().set(Caller.localAdmin(), "{\"acls\": [{\"action\": \"accept\","
+                + " \"src\": [\"autogroup:member\"], \"dst\": [\"autogroup:self:*\"]}]}", null);
+        try (MapSessions sessions = sessions(Duration.ofSeconds(50))) {
+            Map<Node, MapStreamCapture> outs = new java.util.LinkedHashMap<>();
+            List<Thread> streams = new java.util.ArrayList<>();
+            for (Node node : List.of(alice2, bob1, bob2)) {
+                MapStreamCapture out = new MapStreamCapture();
+                outs.put(node, out);
+                streams.add(start(sessions.open(node.id(), 142, MapFrames.zstd(1), out.sink())));
+                out.await(messages -> !messages.isEmpty());
+            }
+            network.nodes().rename(Caller.localAdmin(), bob2.id(), "bob-two"); // a row change: to every stream
+            outs.get(bob1).await(messages -> messages.stream().anyMatch(m -> !m.peersChanged().isEmpty()));
+            awaitTrue(() -> sessions.batchesOffered() >= 3);
+            long before = sessions.batchesOffered();
+
+            network.presence().connected(alice1); // presence alone: alice2 sees alice1, bob's nodes do not
+            outs.get(alice2).await(messages -> messages.stream().anyMatch(m -> m.peersChangedPatch().stream()
+                    .anyMatch(p -> p.nodeId() == alice1.id() && Boolean.TRUE.equals(p.online()))));
+            Thread.sleep(200); // a batch offered to more streams would have been offered by now
+            assertEquals(before + 1, sessions.batchesOffered(), "offered to alice2's stream alone");
+
+            network.presence().connected(bob1); // to bob1's own stream and bob2's
+            awaitTrue(() -> sessions.batchesOffered() >= before + 3);
+            Thread.sleep(200);
+            assertEquals(before + 3, sessions.batchesOffered());
+            sessions.close();
+            for (Thread stream : streams) {
+                stream.join(10_000);
+            }
+        }
+    }
+
+    @Test
     void aNewerStreamOfTheSameNodeEndsTheOlder() throws Exception {
         Node self = join("self", "{}");
         try (MapSessions sessions = sessions(Duration.ofSeconds(50))) {
@@ -267,8 +309,16 @@ class MapSessionTest {
     }
 
     private Node join(String name, String hostinfo) {
+        return joinWith(key, name, hostinfo);
+    }
+
+    private Node joinWith(String authKey, String name) {
+        return joinWith(authKey, name, "{}");
+    }
+
+    private Node joinWith(String authKey, String name, String hostinfo) {
         return network.registrations().withAuthKey(new Registrations.Request(MachinePrivateKey.generate().publicKey(),
-                NodePrivateKey.generate().publicKey(), name, hostinfo), key).node();
+                NodePrivateKey.generate().publicKey(), name, hostinfo), authKey).node();
     }
 
     /** Counts what the streams report: full maps, keep-alives, deltas. */

@@ -124,6 +124,18 @@ class CompiledPolicyTest {
     }
 
     @Test
+    void seenByNamesTheMachinesThatSeeAnyOfSomeAndGivesUpAboveTheLimit() {
+        CompiledPolicy compiled = compile("'acls': [{'action': 'accept', 'src': ['group:dev'], 'dst': ['tag:server:22']}]");
+        java.util.Set<Long> expected = new java.util.HashSet<>(compiled.peers(id("server")));
+        long[] viewers = compiled.seenBy(List.of(id("server")), 100);
+        assertEquals(expected, java.util.Arrays.stream(viewers).boxed().collect(java.util.stream.Collectors.toSet()),
+                "the server's peers: whoever sees it");
+        assertTrue(expected.contains(id("alice-laptop")));
+        assertEquals(0, compiled.seenBy(List.of(id("carol-laptop"), 99L), 100).length, "no one sees carol's laptop");
+        assertEquals(null, compiled.seenBy(List.of(id("server")), expected.size() - 1), "more than the limit");
+    }
+
+    @Test
     void whatAMachineMayReachIsReadFromTheFiltersThatLetItIn() {
         CompiledPolicy compiled = compile("'acls': [{'action': 'accept', 'src': ['bob@example.com'],"
                 + " 'dst': ['tag:server:22', 'office:80']}, {'action': 'accept', 'src': ['*'], 'dst': ['nas:443']}]");
