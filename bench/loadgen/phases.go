@@ -12,27 +12,33 @@ import (
 
 // phase is what one phase of a run cost: its wall time, the CPU seconds the server process used in it (read
 // from /proc/<pid>/stat, with -server-pid) and the CPU seconds loadgen itself used, so that a reader can tell
-// which side of the shared machine a figure measures.
+// which side of the shared machine a figure measures. ListenOverflows counts the connections the kernel dropped
+// because a listening socket's accept queue was full (the whole machine's TcpExt counter; on a bench machine the
+// server is what listens): a client whose connection is dropped retries its SYN after a second or more.
 type phase struct {
-	Name        string   `json:"name"`
-	WallS       float64  `json:"wall_s"`
-	ServerCPUS  *float64 `json:"server_cpu_s,omitempty"` // nil: not measured (no -server-pid)
-	LoadgenCPUS float64  `json:"loadgen_cpu_s"`
+	Name            string   `json:"name"`
+	WallS           float64  `json:"wall_s"`
+	ServerCPUS      *float64 `json:"server_cpu_s,omitempty"` // nil: not measured (no -server-pid)
+	LoadgenCPUS     float64  `json:"loadgen_cpu_s"`
+	ListenOverflows *int64   `json:"listen_overflows,omitempty"` // nil: /proc/net/netstat unreadable
 }
 
 // phaseClock measures one phase from its start; end adds it to the results.
 type phaseClock struct {
-	name          string
-	start         time.Time
-	server        float64
-	serverKnown   bool
-	loadgenBefore float64
-	serverPID     int
+	name           string
+	start          time.Time
+	server         float64
+	serverKnown    bool
+	loadgenBefore  float64
+	serverPID      int
+	overflows      int64
+	overflowsKnown bool
 }
 
 func (r *run) startPhase(name string) *phaseClock {
 	p := &phaseClock{name: name, start: time.Now(), loadgenBefore: cpuSeconds(), serverPID: r.serverPID}
 	p.server, p.serverKnown = processCPUSeconds(r.serverPID)
+	p.overflows, p.overflowsKnown = listenOverflows()
 	return p
 }
 
@@ -41,6 +47,10 @@ func (p *phaseClock) end(res *results) {
 	if after, ok := processCPUSeconds(p.serverPID); ok && p.serverKnown {
 		s := round2(after - p.server)
 		ph.ServerCPUS = &s
+	}
+	if after, ok := listenOverflows(); ok && p.overflowsKnown {
+		dropped := after - p.overflows
+		ph.ListenOverflows = &dropped
 	}
 	res.Phases = append(res.Phases, ph)
 }
@@ -85,14 +95,47 @@ func printPhases(w io.Writer, phases []phase) {
 	if len(phases) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "  %-44s %10s %14s %14s\n", "CPU by phase", "wall s", "server CPU s", "loadgen CPU s")
+	fmt.Fprintf(w, "  %-44s %10s %14s %14s %16s\n", "CPU by phase", "wall s", "server CPU s", "loadgen CPU s",
+		"accept overflows")
 	for _, p := range phases {
-		server := "-"
+		server, overflows := "-", "-"
 		if p.ServerCPUS != nil {
 			server = fmt.Sprintf("%.1f", *p.ServerCPUS)
 		}
-		fmt.Fprintf(w, "  %-44s %10.1f %14s %14.1f\n", "  "+p.Name, p.WallS, server, p.LoadgenCPUS)
+		if p.ListenOverflows != nil {
+			overflows = strconv.FormatInt(*p.ListenOverflows, 10)
+		}
+		fmt.Fprintf(w, "  %-44s %10.1f %14s %14.1f %16s\n", "  "+p.Name, p.WallS, server, p.LoadgenCPUS, overflows)
 	}
+}
+
+// listenOverflows is the kernel's count of connections dropped for a full accept queue (TcpExt
+// ListenOverflows in /proc/net/netstat), for this network namespace.
+func listenOverflows() (int64, bool) {
+	b, err := os.ReadFile("/proc/net/netstat")
+	if err != nil {
+		return 0, false
+	}
+	return parseNetstatCounter(string(b), "TcpExt:", "ListenOverflows")
+}
+
+// parseNetstatCounter finds one counter in /proc/net/netstat's text: each group is a line of names and then a
+// line of values, both starting with the group's prefix.
+func parseNetstatCounter(netstat, group, name string) (int64, bool) {
+	lines := strings.Split(netstat, "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		names, values := strings.Fields(lines[i]), strings.Fields(lines[i+1])
+		if len(names) == 0 || names[0] != group || len(values) != len(names) || values[0] != group {
+			continue
+		}
+		for j, n := range names {
+			if n == name {
+				v, err := strconv.ParseInt(values[j], 10, 64)
+				return v, err == nil
+			}
+		}
+	}
+	return 0, false
 }
 
 // openFiles is how many file descriptors process pid holds, from /proc/<pid>/fd.

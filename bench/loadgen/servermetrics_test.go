@@ -55,3 +55,22 @@ func TestHistogramBucketsNamesWhatIsMissingOrUnreadable(t *testing.T) {
 		t.Errorf("unreadable count: %v", err)
 	}
 }
+
+func TestParseNetstatCounterReadsTheNamedCounterOfItsGroupOnly(t *testing.T) {
+	netstat := "TcpExt: SyncookiesSent ListenOverflows ListenDrops\n" +
+		"TcpExt: 0 160111 160112\n" +
+		"IpExt: InNoRoutes ListenOverflows\n" +
+		"IpExt: 3 99\n"
+	if v, ok := parseNetstatCounter(netstat, "TcpExt:", "ListenOverflows"); !ok || v != 160111 {
+		t.Fatalf("TcpExt ListenOverflows = %d, %v; want 160111", v, ok)
+	}
+	if v, ok := parseNetstatCounter(netstat, "IpExt:", "ListenOverflows"); !ok || v != 99 {
+		t.Fatalf("IpExt ListenOverflows = %d, %v; want 99", v, ok)
+	}
+	if _, ok := parseNetstatCounter(netstat, "TcpExt:", "NoSuchCounter"); ok {
+		t.Fatal("a counter that is not there was found")
+	}
+	if _, ok := parseNetstatCounter("TcpExt: ListenOverflows\nTcpExt: x\n", "TcpExt:", "ListenOverflows"); ok {
+		t.Fatal("a value that is not a number was read")
+	}
+}

@@ -47,6 +47,13 @@ public final class PublicListener implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(PublicListener.class.getName());
     /** Undertow's own choice for a heap of this size: 16 KiB less room for the allocator's header. */
     private static final int BUFFER_SIZE = 16 * 1024 - 20;
+    /**
+     * Connections the kernel holds before they are accepted; what does not fit is dropped, and the client tries again
+     * after its SYN's retransmission (1, then 3 s). A longer queue was tried (65,535, which Linux caps at
+     * {@code net.core.somaxconn}): when 10,000 clients reconnect at once it only keeps them waiting past their 10 s
+     * dial deadline, after which the server's work for them is lost (docs/performance.md, session 11).
+     */
+    private static final int ACCEPT_BACKLOG = 1000;
 
     /**
      * What to start.
@@ -109,7 +116,7 @@ public final class PublicListener implements AutoCloseable {
                     .set(Options.REUSE_ADDRESSES, true)
                     .set(Options.BALANCING_TOKENS, 1)
                     .set(Options.BALANCING_CONNECTIONS, 2)
-                    .set(Options.BACKLOG, 1000)
+                    .set(Options.BACKLOG, ACCEPT_BACKLOG)
                     .getMap();
             InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(setup.host()), setup.port());
             AcceptingChannel<? extends StreamConnection> channel = setup.tls() == null
