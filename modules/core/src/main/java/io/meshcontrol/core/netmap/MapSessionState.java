@@ -122,11 +122,10 @@ public final class MapSessionState {
         sentUsers.clear();
         sentRouterRoutes.clear();
         FullPeers peers = new FullPeers();
-        List<Long> seen = access.peerIds(self);
-        if (seen.size() * SPARSE_VIEW < snapshot.entries().size()) {
+        if (access.peerCount(self) * SPARSE_VIEW < snapshot.entries().size()) {
             // Few peers of many nodes (autogroup:self, say): look up those rather than walk the whole network. Blocks
             // are not worth it for them (they are seldom whole), so every peer goes alone.
-            long[] ids = seen.stream().mapToLong(Long::longValue).sorted().toArray();
+            long[] ids = access.peerIds(self).stream().mapToLong(Long::longValue).sorted().toArray();
             for (long id : ids) {
                 NodeEntry entry = snapshot.entry(id).orElse(null);
                 if (entry != null && isVisible(self, entry.node(), access)) {

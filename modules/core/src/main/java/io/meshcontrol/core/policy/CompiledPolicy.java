@@ -112,10 +112,11 @@ public final class CompiledPolicy {
                 }
             }
         }
-        if (viewers.cardinality() > limit) {
+        int count = viewers.cardinality();
+        if (count > limit) {
             return null;
         }
-        long[] ids = new long[viewers.cardinality()];
+        long[] ids = new long[count];
         int at = 0;
         for (int i = viewers.nextSetBit(0); i >= 0; i = viewers.nextSetBit(i + 1)) {
             ids[at++] = index.entry(i).node().id();
