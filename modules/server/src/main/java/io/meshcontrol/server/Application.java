@@ -83,6 +83,7 @@ public final class Application implements AutoCloseable {
             try {
                 network.policies().useFile(config.policy().path().orElseThrow());
             } catch (MeshException e) {
+                network.close();
                 throw new PolicyFileRejected(e);
             }
             watcher = PolicyFileWatcher.start(network.policies());
@@ -106,6 +107,7 @@ public final class Application implements AutoCloseable {
             if (watcher != null) {
                 watcher.close();
             }
+            network.close();
             throw e;
         }
     }
@@ -136,6 +138,7 @@ public final class Application implements AutoCloseable {
         logStream.close();
         server.close();
         notifications.close();
+        network.close();
     }
 
     /** Webhook, chat and e-mail delivery. */

@@ -10,8 +10,11 @@ import java.io.IOException;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
@@ -228,7 +231,7 @@ class ProblemDetailsTest {
     }
 
     @Test
-    void unexpectedFailureIs500WithAnIdThatFindsTheLogEntry() throws IOException {
+    void unexpectedFailureIs500WithAnIdThatFindsTheLogEntry() throws IOException, SQLException {
         List<LogRecord> records = new CopyOnWriteArrayList<>(); // other threads log while the test reads it
         Handler capture = new Handler() {
             @Override
@@ -247,9 +250,13 @@ class ProblemDetailsTest {
         Logger root = Logger.getLogger("");
         root.addHandler(capture);
         try {
-            // Take the database away under the running server: the next query fails unexpectedly.
+            // Take the users table away under the running server (its kept connections see the new schema): the
+            // next query fails unexpectedly.
             String token = server.localToken();
-            Files.move(server.dataDir, folder.resolve("moved-away"));
+            try (Connection db = DriverManager.getConnection("jdbc:sqlite:" + server.dataDir.resolve("db.sqlite"));
+                    Statement statement = db.createStatement()) {
+                statement.execute("ALTER TABLE users RENAME TO users_taken_away");
+            }
             JsonNode problem = problem(server.request("GET", "/api/v1/user", token, null), 500);
             String errorId = problem.get("errorId").asString();
             assertTrue(problem.get("detail").asString().contains(errorId));

@@ -20,16 +20,18 @@ import org.sqlite.SQLiteDataSource;
  * Durability: with write-ahead logging, {@code synchronous=FULL} syncs the log on every commit, so an
  * acknowledged write survives a killed process and a power cut (docs/storage.md).
  */
-public final class Database {
+public final class Database implements AutoCloseable {
 
     private static final int BUSY_TIMEOUT_MILLIS = 10_000;
 
     private final Jdbi jdbi;
     private final Path file;
+    private final ConnectionPool connections;
 
-    private Database(Path file, Jdbi jdbi) {
+    private Database(Path file, Jdbi jdbi, ConnectionPool connections) {
         this.file = file;
         this.jdbi = jdbi;
+        this.connections = connections;
     }
 
     public static Database open(Path file, boolean writeAheadLog) {
@@ -57,10 +59,11 @@ public final class Database {
         SQLiteDataSource dataSource = new SQLiteDataSource(config);
         dataSource.setUrl("jdbc:sqlite:" + file.toAbsolutePath());
         migrate(dataSource);
-        Jdbi jdbi = Jdbi.create(dataSource);
+        ConnectionPool connections = new ConnectionPool(dataSource);
+        Jdbi jdbi = Jdbi.create(connections);
         jdbi.setSqlLogger(log);
         jdbi.setTransactionHandler(new SerializedTransactions(jdbi.getTransactionHandler()));
-        return new Database(file, jdbi);
+        return new Database(file, jdbi, connections);
     }
 
     private static void migrate(SQLiteDataSource dataSource) {
@@ -80,6 +83,17 @@ public final class Database {
 
     public Path file() {
         return file;
+    }
+
+    /** Connections open and waiting for the next handle: for tests. */
+    int idleConnections() {
+        return connections.idleConnections();
+    }
+
+    /** Closes the kept connections and keeps no more; handles still open close theirs when they end. */
+    @Override
+    public void close() {
+        connections.close();
     }
 
     /** True when a trivial query succeeds: used by {@code /health}. */

@@ -1,0 +1,141 @@
+package io.meshcontrol.core.store;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.Semaphore;
+import javax.sql.DataSource;
+import org.jdbi.v3.core.ConnectionFactory;
+
+/**
+ * At most {@link #SIZE} SQLite connections, kept open and handed from one handle to the next. Opening a connection
+ * costs about 0.4 ms (the file, the pragmas, then the schema parsed again at the first statement), twenty times a
+ * simple query; and each open connection holds its own page cache, so thousands of threads reaching the database at
+ * once opened thousands of them (2 GB of native memory in a 10,000-node reconnect, docs/performance.md). A thread past
+ * the limit parks on a fair semaphore until a handle closes: a virtual thread parks without holding its carrier.
+ * Nested use on one thread does not take a second connection: Jdbi hands the thread's open handle to nested calls.
+ */
+final class ConnectionPool implements ConnectionFactory, AutoCloseable {
+
+    /** Enough for reads beside a writer: SQLite calls run in native code, which holds a carrier thread anyway. */
+    static final int SIZE = 8;
+
+    private final DataSource source;
+    private final Semaphore permits = new Semaphore(SIZE, true);
+    private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
+    private volatile boolean closed;
+
+    ConnectionPool(DataSource source) {
+        this.source = source;
+    }
+
+    /** A connection of the pool, lent until the handle closes it: {@code close} gives it back. */
+    @Override
+    public Connection openConnection() throws SQLException {
+        // Not interruptible, as opening a connection never was: a stream that ends by interruption still stores
+        // its node's last-seen time.
+        permits.acquireUninterruptibly();
+        Connection connection;
+        try {
+            connection = idle.pollFirst();
+            if (connection == null) {
+                connection = source.getConnection();
+            }
+        } catch (SQLException | RuntimeException e) {
+            permits.release();
+            throw e;
+        }
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                new Loan(connection));
+    }
+
+    private void giveBack(Connection connection) throws SQLException {
+        try {
+            // A connection left inside a transaction is not trusted to the next handle.
+            if (closed || connection.isClosed() || !connection.getAutoCommit()) {
+                connection.close();
+            } else {
+                // Most recently used first: its pages are the likeliest to be cached.
+                idle.addFirst(connection);
+                if (closed) {
+                    closeIdle();
+                }
+            }
+        } finally {
+            permits.release();
+        }
+    }
+
+    /** Connections open and waiting for the next handle: for tests. */
+    int idleConnections() {
+        return idle.size();
+    }
+
+    /**
+     * Closes the idle connections and keeps no more: those in use are closed when their handle closes. A late
+     * writer (a stream ending while the server stops) still gets a connection of its own, as before pooling.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        closeIdle();
+    }
+
+    /**
+     * One loan of a connection, seen by Jdbi as a connection of its own. Jdbi keeps each handle's transaction state
+     * in a map whose keys are equal when their connections are, so two handles lent the same connection one after
+     * the other would share (and, once the first is collected, lose) that state: each loan is a distinct object.
+     */
+    private final class Loan implements InvocationHandler {
+
+        private final Connection connection;
+        private boolean returned;
+
+        Loan(Connection connection) {
+            this.connection = connection;
+        }
+
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+            switch (method.getName()) {
+                case "equals":
+                    return proxy == args[0];
+                case "hashCode":
+                    return System.identityHashCode(proxy);
+                case "toString":
+                    return "loan of " + connection;
+                case "isClosed":
+                    return returned || connection.isClosed();
+                case "close":
+                    if (!returned) {
+                        returned = true;
+                        giveBack(connection);
+                    }
+                    return null;
+                default:
+                    if (returned) {
+                        throw new SQLException("this connection was given back to the pool");
+                    }
+                    try {
+                        return method.invoke(connection, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+            }
+        }
+    }
+
+    private void closeIdle() {
+        for (Connection connection; (connection = idle.pollFirst()) != null; ) {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                // Closing a SQLite connection fails only when it is already unusable; nothing is left to release.
+            }
+        }
+    }
+}
