@@ -36,15 +36,18 @@ final class IkHandshake {
     private final SymmetricState state = new SymmetricState(PROTOCOL_NAME.getBytes(StandardCharsets.US_ASCII));
     private final MachinePrivateKey localStatic;
     private final MachinePrivateKey localEphemeral;
+    /** The responder's {@code ss}, which it may keep per initiator; null for the initiator. */
+    private final StaticSecrets staticSecrets;
     private MachinePublicKey remoteStatic;
     private MachinePublicKey remoteEphemeral;
     private Step next;
     private boolean complete;
 
     private IkHandshake(byte[] prologue, MachinePrivateKey localStatic, MachinePrivateKey localEphemeral,
-            MachinePublicKey responderStatic, Step first) {
+            MachinePublicKey responderStatic, StaticSecrets staticSecrets, Step first) {
         this.localStatic = localStatic;
         this.localEphemeral = localEphemeral;
+        this.staticSecrets = staticSecrets;
         this.next = first;
         state.mixHash(prologue);
         // The pre-message "<- s": both sides hash the responder's static key, which the initiator knows beforehand.
@@ -53,14 +56,21 @@ final class IkHandshake {
 
     static IkHandshake initiator(byte[] prologue, MachinePrivateKey localStatic, MachinePrivateKey localEphemeral,
             MachinePublicKey responderStatic) {
-        IkHandshake handshake = new IkHandshake(prologue, localStatic, localEphemeral, responderStatic,
+        IkHandshake handshake = new IkHandshake(prologue, localStatic, localEphemeral, responderStatic, null,
                 Step.WRITE_INITIATION);
         handshake.remoteStatic = responderStatic;
         return handshake;
     }
 
     static IkHandshake responder(byte[] prologue, MachinePrivateKey localStatic, MachinePrivateKey localEphemeral) {
-        return new IkHandshake(prologue, localStatic, localEphemeral, localStatic.publicKey(), Step.READ_INITIATION);
+        return responder(prologue, localEphemeral, new StaticSecrets(localStatic));
+    }
+
+    /** A responder taking its {@code ss} from secrets kept across handshakes (their key is the local static key). */
+    static IkHandshake responder(byte[] prologue, MachinePrivateKey localEphemeral, StaticSecrets staticSecrets) {
+        MachinePrivateKey localStatic = staticSecrets.localStatic();
+        return new IkHandshake(prologue, localStatic, localEphemeral, localStatic.publicKey(), staticSecrets,
+                Step.READ_INITIATION);
     }
 
     /** {@code -> e, es, s, ss} and the payload: 32 + 48 + payload + 16 bytes. */
@@ -90,7 +100,7 @@ final class IkHandshake {
         byte[] staticKey = decrypt(key, Arrays.copyOfRange(message, KEY_LENGTH, KEY_LENGTH + ENCRYPTED_KEY_LENGTH),
                 "the initiator's static key");
         remoteStatic = MachinePublicKey.fromRaw(staticKey);
-        key = state.mixKey(dh(localStatic, remoteStatic, "ss"));
+        key = state.mixKey(staticSecrets.with(remoteStatic));
         byte[] payload = decrypt(key, Arrays.copyOfRange(message, KEY_LENGTH + ENCRYPTED_KEY_LENGTH, message.length),
                 "the initiation payload");
         next = Step.WRITE_RESPONSE;
@@ -160,7 +170,7 @@ final class IkHandshake {
         }
     }
 
-    private static byte[] dh(MachinePrivateKey privateKey, MachinePublicKey publicKey, String token)
+    static byte[] dh(MachinePrivateKey privateKey, MachinePublicKey publicKey, String token)
             throws NoiseProtocolException {
         try {
             return X25519.sharedSecret(privateKey.bytes(), publicKey.bytes());

@@ -8,7 +8,8 @@ import java.util.function.Supplier;
 
 /**
  * The server side of the ts2021 handshake: Noise IK with the server's machine key as the responder's static key.
- * Stateless apart from the key, so one instance serves all connections concurrently.
+ * Stateless apart from the key and the {@code ss} secrets it keeps per client ({@link StaticSecrets}), so one instance
+ * serves all connections concurrently.
  *
  * <p>The client sends its initiation before the protocol switch, base64 in the {@code X-Tailscale-Handshake} header
  * of {@code POST /ts2021}; {@link #respond(byte[])} takes the decoded bytes. The protocol version comes from the
@@ -21,6 +22,7 @@ public final class NoiseResponder {
 
     private final MachinePrivateKey serverKey;
     private final Supplier<MachinePrivateKey> ephemeralKeys;
+    private final StaticSecrets staticSecrets;
 
     public NoiseResponder(MachinePrivateKey serverKey) {
         this(serverKey, MachinePrivateKey::generate);
@@ -30,6 +32,7 @@ public final class NoiseResponder {
     NoiseResponder(MachinePrivateKey serverKey, Supplier<MachinePrivateKey> ephemeralKeys) {
         this.serverKey = serverKey;
         this.ephemeralKeys = ephemeralKeys;
+        this.staticSecrets = new StaticSecrets(serverKey);
     }
 
     /** The key clients must know in advance (served at {@code GET /key}). */
@@ -60,8 +63,8 @@ public final class NoiseResponder {
         }
         int protocolVersion = NoiseFrames.initiationVersion(initiation);
 
-        IkHandshake handshake = IkHandshake.responder(ControlPrologue.forVersion(protocolVersion), serverKey,
-                ephemeralKeys.get());
+        IkHandshake handshake = IkHandshake.responder(ControlPrologue.forVersion(protocolVersion),
+                ephemeralKeys.get(), staticSecrets);
         handshake.readInitiation(Arrays.copyOfRange(initiation, NoiseFrames.INITIATION_HEADER_LENGTH,
                 initiation.length));
         byte[] payload = handshake.writeResponse(EMPTY_PAYLOAD);
