@@ -1,5 +1,6 @@
 package io.meshcontrol.core.netmap;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -14,7 +15,7 @@ import java.util.Set;
 public record ChangeSet(Set<Long> nodeIds, Set<Long> userIds, boolean everything, boolean policy) {
 
     public ChangeSet {
-        nodeIds = Set.copyOf(nodeIds);
+        nodeIds = nodeIds instanceof IdUnion union ? union : Set.copyOf(nodeIds); // a union is read-only already
         userIds = Set.copyOf(userIds);
     }
 
@@ -38,21 +39,29 @@ public record ChangeSet(Set<Long> nodeIds, Set<Long> userIds, boolean everything
         return mergeAll(List.of(this, other));
     }
 
-    /** All of these at once: one copy of the ids, however many sets (merging pairwise would copy them again and again). */
+    /** How many nodes this names, or more: without building a merged set's union. */
+    public int nodeCountAtMost() {
+        return nodeIds instanceof IdUnion union ? union.sizeAtMost() : nodeIds.size();
+    }
+
+    /**
+     * All of these at once. The node ids are not copied ({@link IdUnion}): a stream asks the merged set about its
+     * own peers more often than it walks it.
+     */
     public static ChangeSet mergeAll(List<ChangeSet> sets) {
         if (sets.size() == 1) {
             return sets.getFirst();
         }
-        Set<Long> nodes = new HashSet<>();
+        List<Set<Long>> nodes = new ArrayList<>(sets.size());
         Set<Long> users = new HashSet<>();
         boolean everything = false;
         boolean policy = false;
         for (ChangeSet set : sets) {
-            nodes.addAll(set.nodeIds);
+            nodes.add(set.nodeIds);
             users.addAll(set.userIds);
             everything |= set.everything;
             policy |= set.policy;
         }
-        return new ChangeSet(nodes, users, everything, policy);
+        return new ChangeSet(IdUnion.of(nodes), users, everything, policy);
     }
 }

@@ -237,6 +237,8 @@ public final class MapSessionState {
         Peers peers = new Peers(self, since, in, rulesChanged);
         if (recheckAll) {
             recheckAll(peers, self, snapshot, access);
+        } else if (!rulesChanged && seesFewOfMany(self, changes, snapshot, access)) {
+            visitNamedAmongOwn(peers, self, changes.nodeIds(), snapshot, access);
         } else {
             Set<Long> visit = changes.nodeIds();
             if (rulesChanged) {
@@ -303,6 +305,39 @@ public final class MapSessionState {
         syncedAccess = access;
         syncedAt = now;
         return any ? Optional.of(delta.controlTime(now).build()) : Optional.empty();
+    }
+
+    /**
+     * Whether this node sees a small part of the network (autogroup:self, tags) and the batch names more nodes than
+     * it sees and was sent: then looking up its own among the named costs less than looking at each named node.
+     */
+    private boolean seesFewOfMany(Node self, ChangeSet changes, NetworkSnapshot snapshot, AccessRules access) {
+        int peerCount = access.peerCount(self);
+        return peerCount * SPARSE_VIEW < snapshot.entries().size()
+                && changes.nodeCountAtMost() > peerCount + sentPeers.size();
+    }
+
+    /**
+     * Visits the named nodes that this one sees now or was sent before: the others are neither added, changed nor
+     * removed by a batch whose rules are those of the last one (a node the rules hide that was never sent stays
+     * unsent).
+     */
+    private void visitNamedAmongOwn(Peers peers, Node self, Set<Long> named, NetworkSnapshot snapshot,
+            AccessRules access) {
+        Set<Long> visit = new HashSet<>();
+        for (long id : access.peerIds(self)) {
+            if (named.contains(id)) {
+                visit.add(id);
+            }
+        }
+        sentPeers.forEach(id -> {
+            if (named.contains(id)) {
+                visit.add(id);
+            }
+        });
+        for (long id : visit) {
+            peers.visit(id, snapshot.entry(id).orElse(null));
+        }
     }
 
     /**
