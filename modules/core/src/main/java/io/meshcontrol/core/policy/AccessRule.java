@@ -28,8 +28,9 @@ final class AccessRule {
     final Map<String, List<RawJson>> capMap;
     /** Router tags the rule applies through; empty for any router. */
     final Set<String> via;
-    /** Source IPs as the filter writes them, sorted as text. */
-    final List<String> srcIps;
+    /** Source IPs as the filter writes them, sorted as text: made on first use ({@link #srcIps()}). */
+    private volatile List<String> srcIps;
+    private final NodeIndex index;
     /** Machines that are sources by identity or own address. */
     final BitSet srcMachines;
     /** Machines that are sources: by identity, by address, or by serving a source subnet. */
@@ -45,7 +46,7 @@ final class AccessRule {
         this.protocols = List.copyOf(protocols);
         this.capMap = capMap;
         this.via = via;
-        this.srcIps = sourceIps(src, index);
+        this.index = index;
         this.srcMachines = src.machines(index.size());
         this.srcMembers = members(srcMachines, src, index);
         this.dstTargets = new BitSet();
@@ -55,6 +56,21 @@ final class AccessRule {
             anySelf |= dst.target().self();
         }
         this.self = anySelf;
+    }
+
+    /**
+     * Source IPs as the filter writes them, sorted as text. Made when a filter first needs them: a rule only to
+     * {@code autogroup:self} from {@code autogroup:member} never does (each user's fragment has its own sources), and
+     * sorting every member's addresses at each join's compilation was a quarter of a 10,000-node join's CPU.
+     * Racy but idempotent: two threads may both make the same list.
+     */
+    List<String> srcIps() {
+        List<String> ips = srcIps;
+        if (ips == null) {
+            ips = sourceIps(src, index);
+            srcIps = ips;
+        }
+        return ips;
     }
 
     /** Every rule of a policy, in the vendor's order: grants, then acls; the implicit allow-all when it has neither. */

@@ -77,11 +77,10 @@ final class PacketFilters {
         for (int r = 0; r < rules.size(); r++) {
             AccessRule rule = rules.get(r);
             int at = r;
-            keys[r] = rule.isCapability() ? new Key(rule.srcIps, List.of(r), true) : key(rule, rule.srcIps);
             // Rules through chosen routers, and rules only to autogroup:self, are per machine for the vendor: they
-            // keep their own place and do not draw later rules to theirs.
+            // keep their own place and do not draw later rules to theirs, so their key waits until a filter needs it.
             boolean shared = rule.via.isEmpty() && rule.dsts.stream().anyMatch(d -> !d.target().self());
-            firstOfKey[r] = shared ? first.computeIfAbsent(keys[r], k -> at) : r;
+            firstOfKey[r] = shared ? first.computeIfAbsent(key(r), k -> at) : r;
         }
     }
 
@@ -99,13 +98,13 @@ final class PacketFilters {
             if (rule.isCapability()) {
                 List<IpPrefix> dsts = capabilityDestinations(rule, self);
                 if (!dsts.isEmpty()) {
-                    fragment(merged, keys[r], r, 0)
+                    fragment(merged, key(r), r, 0)
                             .grants.add(new CapGrant(dsts, null, rule.capMap));
                 }
             } else {
                 List<NetPortRange> ports = destinations(rule, self);
-                if (!ports.isEmpty() && !rule.srcIps.isEmpty()) {
-                    fragment(merged, keys[r], firstOfKey[r], 0).ports.addAll(ports);
+                if (!ports.isEmpty() && !rule.srcIps().isEmpty()) {
+                    fragment(merged, key(r), firstOfKey[r], 0).ports.addAll(ports);
                 }
             }
         }
@@ -117,6 +116,17 @@ final class PacketFilters {
                     : new FilterRule(fragment.key.srcIps(), null, fragment.ports, fragment.key.protocols(), null));
         }
         return List.copyOf(filter);
+    }
+
+    /** The rule's key, made on first use. Racy but idempotent: a key is immutable and equal however often made. */
+    private Key key(int r) {
+        Key key = keys[r];
+        if (key == null) {
+            AccessRule rule = rules.get(r);
+            key = rule.isCapability() ? new Key(rule.srcIps(), List.of(r), true) : key(rule, rule.srcIps());
+            keys[r] = key;
+        }
+        return key;
     }
 
     private static Key key(AccessRule rule, List<String> srcIps) {
