@@ -9,7 +9,6 @@ import java.util.BitSet;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A policy compiled against one inventory of users and machines: what each machine must be sent. Compilation
@@ -28,8 +27,8 @@ public final class CompiledPolicy {
     private final Visibility visibility;
     private final SshPolicies ssh;
     private final NodeCapabilities capabilities;
-    private final Map<Integer, List<FilterRule>> filterCache = new ConcurrentHashMap<>();
-    private final Map<Integer, SSHPolicy> sshCache = new ConcurrentHashMap<>();
+    private final PerMachine<List<FilterRule>> filterCache;
+    private final PerMachine<SSHPolicy> sshCache;
 
     private CompiledPolicy(Policy policy, NodeIndex index, String serverUrl) {
         this.policy = policy;
@@ -41,6 +40,8 @@ public final class CompiledPolicy {
         this.visibility = new Visibility(rules, index);
         this.ssh = new SshPolicies(policy, resolver, index, serverUrl);
         this.capabilities = new NodeCapabilities(policy, resolver, index);
+        this.filterCache = new PerMachine<>(index.size(), filters::of);
+        this.sshCache = new PerMachine<>(index.size(), ssh::of);
     }
 
     /**
@@ -72,7 +73,7 @@ public final class CompiledPolicy {
     /** The packet filter the machine enforces (wire {@code FilterRule}s); empty means it accepts nothing. */
     public List<FilterRule> packetFilter(long nodeId) {
         int node = index.indexOf(nodeId);
-        return node < 0 ? List.of() : filterCache.computeIfAbsent(node, filters::of);
+        return node < 0 ? List.of() : filterCache.get(node);
     }
 
     /** Whether {@code a} and {@code b} are peers: either may reach the other. Symmetric. */
@@ -203,7 +204,7 @@ public final class CompiledPolicy {
     /** The machine's Tailscale SSH policy: the rules it is a destination of (possibly none). */
     public SSHPolicy sshPolicy(long nodeId) {
         int node = index.indexOf(nodeId);
-        return node < 0 ? new SSHPolicy(List.of()) : sshCache.computeIfAbsent(node, ssh::of);
+        return node < 0 ? new SSHPolicy(List.of()) : sshCache.get(node);
     }
 
     /** Whether {@code capability} is one of Funnel's (the attribute, its ports, its warning), for {@code funnel.enabled}. */
