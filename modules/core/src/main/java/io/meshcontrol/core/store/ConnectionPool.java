@@ -33,24 +33,28 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
         this.source = source;
     }
 
-    /** A connection of the pool, lent until the handle closes it: {@code close} gives it back. */
+    /**
+     * A loan of a connection of the pool, until the handle closes it. The connection itself is taken at the loan's
+     * first use: a transaction's first use comes after it has the writer lock ({@link SerializedTransactions}), so
+     * writers queued for that lock hold no connection, and reads do not queue behind them.
+     */
     @Override
-    public Connection openConnection() throws SQLException {
+    public Connection openConnection() {
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                new Loan());
+    }
+
+    private Connection take() throws SQLException {
         // Not interruptible, as opening a connection never was: a stream that ends by interruption still stores
         // its node's last-seen time.
         permits.acquireUninterruptibly();
-        Connection connection;
         try {
-            connection = idle.pollFirst();
-            if (connection == null) {
-                connection = source.getConnection();
-            }
+            Connection connection = idle.pollFirst();
+            return connection != null ? connection : source.getConnection();
         } catch (SQLException | RuntimeException e) {
             permits.release();
             throw e;
         }
-        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
-                new Loan(connection));
     }
 
     private void giveBack(Connection connection) throws SQLException {
@@ -86,18 +90,16 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
     }
 
     /**
-     * One loan of a connection, seen by Jdbi as a connection of its own. Jdbi keeps each handle's transaction state
+     * One loan of a connection, seen by Jdbi as a connection of its own. Used by one handle, so by one thread at a
+     * time. Jdbi keeps each handle's transaction state
      * in a map whose keys are equal when their connections are, so two handles lent the same connection one after
      * the other would share (and, once the first is collected, lose) that state: each loan is a distinct object.
      */
     private final class Loan implements InvocationHandler {
 
-        private final Connection connection;
+        /** Taken at the first use; null until then. */
+        private Connection connection;
         private boolean returned;
-
-        Loan(Connection connection) {
-            this.connection = connection;
-        }
 
         @Override
         public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
@@ -107,24 +109,38 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
                 case "hashCode":
                     return System.identityHashCode(proxy);
                 case "toString":
-                    return "loan of " + connection;
+                    return "loan of " + (connection == null ? "a connection not taken yet" : connection);
                 case "isClosed":
-                    return returned || connection.isClosed();
+                    return returned || connection != null && connection.isClosed();
                 case "close":
                     if (!returned) {
                         returned = true;
-                        giveBack(connection);
+                        if (connection != null) {
+                            giveBack(connection);
+                        }
                     }
                     return null;
+                case "getAutoCommit":
+                    if (connection == null && !returned) {
+                        // Jdbi asks when it makes the handle, inside a lock of its own: answering without taking a
+                        // connection keeps that lock from waiting on the pool. A connection is lent in auto-commit
+                        // mode (giveBack closes one that is not).
+                        return true;
+                    }
+                    break;
                 default:
-                    if (returned) {
-                        throw new SQLException("this connection was given back to the pool");
-                    }
-                    try {
-                        return method.invoke(connection, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
+                    break;
+            }
+            if (returned) {
+                throw new SQLException("this connection was given back to the pool");
+            }
+            if (connection == null) {
+                connection = take();
+            }
+            try {
+                return method.invoke(connection, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
             }
         }
     }

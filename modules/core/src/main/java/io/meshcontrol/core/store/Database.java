@@ -27,11 +27,13 @@ public final class Database implements AutoCloseable {
     private final Jdbi jdbi;
     private final Path file;
     private final ConnectionPool connections;
+    private final SerializedTransactions transactions;
 
-    private Database(Path file, Jdbi jdbi, ConnectionPool connections) {
+    private Database(Path file, Jdbi jdbi, ConnectionPool connections, SerializedTransactions transactions) {
         this.file = file;
         this.jdbi = jdbi;
         this.connections = connections;
+        this.transactions = transactions;
     }
 
     public static Database open(Path file, boolean writeAheadLog) {
@@ -62,8 +64,9 @@ public final class Database implements AutoCloseable {
         ConnectionPool connections = new ConnectionPool(dataSource);
         Jdbi jdbi = Jdbi.create(connections);
         jdbi.setSqlLogger(log);
-        jdbi.setTransactionHandler(new SerializedTransactions(jdbi.getTransactionHandler()));
-        return new Database(file, jdbi, connections);
+        SerializedTransactions transactions = new SerializedTransactions(jdbi.getTransactionHandler());
+        jdbi.setTransactionHandler(transactions);
+        return new Database(file, jdbi, connections, transactions);
     }
 
     private static void migrate(SQLiteDataSource dataSource) {
@@ -88,6 +91,11 @@ public final class Database implements AutoCloseable {
     /** Connections open and waiting for the next handle: for tests. */
     int idleConnections() {
         return connections.idleConnections();
+    }
+
+    /** Transactions waiting for the writer lock: for tests. */
+    int queuedWriters() {
+        return transactions.queuedWriters();
     }
 
     /** Closes the kept connections and keeps no more; handles still open close theirs when they end. */

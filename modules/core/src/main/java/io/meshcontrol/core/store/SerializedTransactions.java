@@ -23,6 +23,11 @@ final class SerializedTransactions extends DelegatingTransactionHandler {
         super(delegate);
     }
 
+    /** Transactions waiting for the lock: for tests. */
+    int queuedWriters() {
+        return writer.getQueueLength();
+    }
+
     @Override
     public <R, X extends Exception> R inTransaction(Handle handle, HandleCallback<R, X> callback) throws X {
         writer.lock();

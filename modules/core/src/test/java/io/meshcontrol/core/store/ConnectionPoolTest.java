@@ -13,8 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Handle;
@@ -90,6 +92,44 @@ class ConnectionPoolTest {
         SQLiteDataSource source = new SQLiteDataSource();
         source.setUrl("jdbc:sqlite:" + folder.resolve("db.sqlite"));
         return source;
+    }
+
+    @Test
+    void writersWaitingForTheWriterLockHoldNoConnectionSoReadsGoOn() throws Exception {
+        CountDownLatch writing = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        int queued = 2 * ConnectionPool.SIZE;
+        try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<?> holder = executor.submit(() -> {
+                jdbi.useTransaction(h -> {
+                    h.execute("INSERT INTO probe VALUES (1)");
+                    writing.countDown();
+                    finish.await();
+                });
+                return null;
+            });
+            writing.await();
+            List<Future<?>> writers = new ArrayList<>();
+            try {
+                for (int i = 0; i < queued; i++) {
+                    writers.add(executor.submit(
+                            () -> jdbi.useTransaction(h -> h.execute("INSERT INTO probe VALUES (2)"))));
+                }
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (database.queuedWriters() < queued && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                assertEquals(queued, database.queuedWriters(), "every writer waits for the lock, none for a connection");
+                assertEquals(0, executor.submit(this::rows).get(20, TimeUnit.SECONDS), "a read goes on meanwhile");
+            } finally {
+                finish.countDown();
+            }
+            holder.get();
+            for (Future<?> writer : writers) {
+                writer.get();
+            }
+        }
+        assertEquals(1 + queued, rows());
     }
 
     /** The pool's connection behind the handle's loan of it. */
