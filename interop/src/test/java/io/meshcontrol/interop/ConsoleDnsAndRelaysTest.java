@@ -206,6 +206,8 @@ class ConsoleDnsAndRelaysTest {
                 .set("oidc.client_secret", "s3cret"));
         admin.createUser(new UserRequest("freya", "Freya", "freya@example.com", "network-admin"));
         browser.go("dns");
+        // The console may be open already, so only the hash changed: wait until the link carries the page asked.
+        browser.waitFor(By.cssSelector("a[href*='%23%2Fdns']"));
         browser.click(By.linkText("Sign in with your organisation's account"));
         browser.type(By.name("username"), "sub-freya");
         browser.type(By.name("claims"), "{\"email\": \"freya@example.com\", \"email_verified\": true}");

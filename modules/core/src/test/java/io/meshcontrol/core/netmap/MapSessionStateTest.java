@@ -194,18 +194,28 @@ class MapSessionStateTest {
         assertTrue(policyChanged(state, attrs).isEmpty(), "the same policy again: nothing");
     }
 
-    @Test
-    void aViewerThatSeesFewOfManyNodesGetsThemInIdOrderAsTheWalkOfAllWouldGiveThem() {
-        Node a = join("a");
+    /** Twenty nodes besides the viewer: one that sees two of them sees fewer than one node in eight. */
+    private List<Node> twentyOthers() {
         List<Node> others = new java.util.ArrayList<>();
         for (int i = 0; i < 20; i++) {
             others.add(join("n" + i));
         }
+        return others;
+    }
+
+    /** Rules by which {@code a} reaches {@code x} and {@code y}, listed y first: the map must still give id order. */
+    private AccessRules reaching(Node a, Node x, Node y) {
+        return rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
+                + " \"dst\": [\"" + y.ipv4() + ":22\", \"" + x.ipv4() + ":22\"]}]}");
+    }
+
+    @Test
+    void aViewerThatSeesFewOfManyNodesGetsThemInIdOrderAsTheWalkOfAllWouldGiveThem() {
+        Node a = join("a");
+        List<Node> others = twentyOthers();
         Node x = others.get(4);
         Node y = others.get(15);
-        // y first: the rules list peers in no particular order, the map in id order.
-        AccessRules aToXAndY = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
-                + " \"dst\": [\"" + y.ipv4() + ":22\", \"" + x.ipv4() + ":22\"]}]}");
+        AccessRules aToXAndY = reaching(a, x, y);
         assertTrue(2 * MapSessionState.SPARSE_VIEW < network.snapshots().current().entries().size(),
                 "a sees few enough for its map to be built from them");
         MapSessionState forA = new MapSessionState(a.id(), 142);
@@ -229,14 +239,10 @@ class MapSessionStateTest {
     @Test
     void aStreamBehindOnBatchesNamingManyNodesSendsItsOwnPeersChangesAndNothingElse() {
         Node a = join("a");
-        List<Node> others = new java.util.ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            others.add(join("n" + i));
-        }
+        List<Node> others = twentyOthers();
         Node x = others.get(4);
         Node y = others.get(15);
-        AccessRules aToXAndY = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
-                + " \"dst\": [\"" + y.ipv4() + ":22\", \"" + x.ipv4() + ":22\"]}]}");
+        AccessRules aToXAndY = reaching(a, x, y);
         MapSessionState forA = new MapSessionState(a.id(), 142);
         forA.initial(inputs(aToXAndY));
 
@@ -253,9 +259,7 @@ class MapSessionStateTest {
         assertTrue(missed.nodeCountAtMost() > 4, "the batches name more nodes than A sees and was sent");
 
         // Compiled again for the batch's snapshot, as the batcher does: x, gone, is known only as a peer sent before.
-        AccessRules sameRulesNow = rules("{\"acls\": [{\"action\": \"accept\", \"src\": [\"" + a.ipv4() + "\"],"
-                + " \"dst\": [\"" + y.ipv4() + ":22\", \"" + x.ipv4() + ":22\"]}]}");
-        MapResponse delta = forA.update(missed, inputs(sameRulesNow)).orElseThrow();
+        MapResponse delta = forA.update(missed, inputs(reaching(a, x, y))).orElseThrow();
         assertEquals(List.of("why.mesh.test."), delta.peersChanged().stream().map(io.meshcontrol.core.wire.Node::name)
                 .toList());
         assertEquals(List.of(x.id()), delta.peersRemoved());
