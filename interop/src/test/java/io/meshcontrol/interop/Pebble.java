@@ -70,15 +70,18 @@ final class Pebble implements AutoCloseable {
         }
         Files.createDirectories(workDir);
         int dnsPort = freeUdpPort();
-        int dnsManagementPort = freeTcpPort();
+        // Chosen together before either server starts: a port chosen after challtestsrv was started could be the
+        // one it is about to bind (seen once: pebble's ACME port was challtestsrv's management port).
+        int[] tcpPorts = freeTcpPorts(3);
+        int dnsManagementPort = tcpPorts[0];
         Process challtestsrv = ChildProcesses.start(new ProcessBuilder(List.of(
                 home.resolve("pebble-challtestsrv").toString(),
                 "-dnsserver", "127.0.0.1:" + dnsPort, "-management", "127.0.0.1:" + dnsManagementPort,
                 "-http01", "", "-https01", "", "-tlsalpn01", "", "-doh", "",
                 "-defaultIPv4", "127.0.0.1", "-defaultIPv6", ""))
                 .redirectErrorStream(true).redirectOutput(workDir.resolve("challtestsrv.log").toFile()));
-        int acmePort = freeTcpPort();
-        int managementPort = freeTcpPort();
+        int acmePort = tcpPorts[1];
+        int managementPort = tcpPorts[2];
         Path config = workDir.resolve("pebble-config.json");
         Files.writeString(config, """
                 {"pebble": {
@@ -190,6 +193,25 @@ final class Pebble implements AutoCloseable {
     static int freeTcpPort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
+        }
+    }
+
+    /** Distinct free ports: every socket is held open until all are chosen. */
+    private static int[] freeTcpPorts(int count) throws IOException {
+        ServerSocket[] sockets = new ServerSocket[count];
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                sockets[i] = new ServerSocket(0);
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket socket : sockets) {
+                if (socket != null) {
+                    socket.close();
+                }
+            }
         }
     }
 
