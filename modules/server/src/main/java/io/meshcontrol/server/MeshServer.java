@@ -265,7 +265,6 @@ public final class MeshServer implements AutoCloseable {
                         localToken, oidc == null ? consoleSessions : consoleSessions.orElse(oidc.sessionCookies())), json),
                         json, settings.version()),
                 OptionMap.builder()
-                        .set(UndertowOptions.ENABLE_HTTP2, true)
                         .set(UndertowOptions.MAX_ENTITY_SIZE, Routes.MAX_BODY_BYTES)
                         .getMap(),
                 Math.max(Runtime.getRuntime().availableProcessors(), 2), settings.listener());

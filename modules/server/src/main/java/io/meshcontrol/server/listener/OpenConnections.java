@@ -4,7 +4,6 @@ import io.meshcontrol.core.RateLimitedLog;
 import io.undertow.server.AbstractServerConnection;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
-import io.undertow.util.Headers;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -62,13 +61,13 @@ final class OpenConnections {
     }
 
     /**
-     * {@code next}, noting each connection that switches protocols (a {@code 101} answer other than to HTTP/2): once
+     * {@code next}, noting each connection that switches protocols (a {@code 101} answer: ts2021, DERP): once
      * the switch is answered it leaves the count and the idle timeout, the new protocol's own timeouts take over.
      */
     HttpHandler releasingUpgrades(HttpHandler next) {
         return exchange -> {
             exchange.addExchangeCompleteListener((done, proceed) -> {
-                if (done.isUpgrade() && !"h2c".equalsIgnoreCase(done.getResponseHeaders().getFirst(Headers.UPGRADE))) {
+                if (done.isUpgrade()) {
                     release(done);
                 }
                 proceed.proceed();
