@@ -2,6 +2,7 @@ package io.meshcontrol.core.wire;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import tools.jackson.databind.annotation.JsonSerialize;
 
 /**
  * One packet-filter rule: traffic from these sources to these destinations is allowed (or these peer capabilities are
@@ -15,7 +16,7 @@ import java.util.List;
  * @param capGrant peer capabilities granted to the sources towards these destinations; absent for a port rule
  */
 public record FilterRule(
-        @JsonProperty("SrcIPs") List<String> srcIps,
+        @JsonProperty("SrcIPs") @JsonSerialize(using = SourceListJson.class) List<String> srcIps,
         @JsonProperty("SrcBits") @OmitEmpty List<Integer> srcBits,
         @JsonProperty("DstPorts") @OmitEmpty List<NetPortRange> dstPorts,
         @JsonProperty("IPProto") @OmitEmpty List<Integer> ipProto,

@@ -1,0 +1,63 @@
+package io.meshcontrol.core.wire;
+
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.io.SerializedString;
+import tools.jackson.core.json.UTF8JsonGenerator;
+import tools.jackson.databind.SerializationContext;
+import tools.jackson.databind.ser.std.StdSerializer;
+
+/**
+ * Writes a filter rule's {@code SrcIPs}, keeping the JSON of long lists for the next filter that has them. Under
+ * {@code autogroup:self} every machine of a user gets a rule with the user's machines as sources in a filter of its
+ * own (its own addresses as destinations), so one policy change wrote each user's list once per machine: 10,000
+ * times at N = 10,000, where writing those strings was a sixth of the server's CPU for the change. The lists are
+ * immutable ({@link FilterRule} copies them), so an equal list has the same JSON.
+ */
+final class SourceListJson extends StdSerializer<List<String>> {
+
+    /** Shorter lists are written as they come: looking one up would cost about as much. */
+    static final int SHORTEST_KEPT = 16;
+    /** Lists kept at most; the store is emptied when full (each policy compilation makes new ones). */
+    static final int MOST_KEPT = 4096;
+
+    private static final ConcurrentHashMap<List<String>, SerializedString> KEPT = new ConcurrentHashMap<>();
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    SourceListJson() {
+        super((Class) List.class);
+    }
+
+    @Override
+    public void serialize(List<String> sources, JsonGenerator gen, SerializationContext ctxt) {
+        // Only into bytes, the wire's way: a tree being built would keep the raw text as an opaque value, and
+        // pretty-printed output would have the list compact inside it
+        if (sources.size() < SHORTEST_KEPT || !(gen instanceof UTF8JsonGenerator) || gen.getPrettyPrinter() != null) {
+            writeArray(sources, gen);
+            return;
+        }
+        SerializedString json = KEPT.get(sources);
+        if (json == null) {
+            json = new SerializedString(WireJson.writeString(sources));
+            if (KEPT.size() >= MOST_KEPT) {
+                KEPT.clear();
+            }
+            KEPT.put(sources, json);
+        }
+        gen.writeRawValue(json);
+    }
+
+    private static void writeArray(List<String> sources, JsonGenerator gen) {
+        gen.writeStartArray(sources, sources.size());
+        for (String source : sources) {
+            gen.writeString(source);
+        }
+        gen.writeEndArray();
+    }
+
+    /** How many lists are kept (for tests). */
+    static int kept() {
+        return KEPT.size();
+    }
+}
