@@ -47,13 +47,11 @@ public final class ControlTransport {
      *                              older is not a ts2021 client. Raise it to refuse old releases (headscale accepts the
      *                              last ten minor releases)
      * @param idleConnectionTimeout how long a session may have no open stream before it is told to go away
-     * @param staleHandshake        a handshake that waited this long for a thread is answered {@code 503} undone: the
-     *                              vendor's client gives its whole dial about 10 s, so its client has given up
      */
-    public record Settings(int oldestProtocolVersion, Duration idleConnectionTimeout, Duration staleHandshake) {
+    public record Settings(int oldestProtocolVersion, Duration idleConnectionTimeout) {
 
         public static Settings defaults() {
-            return new Settings(28, Duration.ofMinutes(10), Duration.ofSeconds(10));
+            return new Settings(28, Duration.ofMinutes(10));
         }
     }
 
@@ -78,8 +76,7 @@ public final class ControlTransport {
         RateLimitedLog warnings = new RateLimitedLog(System.getLogger(ControlTransport.class.getName()));
         Http2OverNoise sessions = new Http2OverNoise(BufferPools.shared(BUFFER_SIZE), http2Options,
                 machineRoutes.handler(), clock, warnings);
-        this.upgradeHandler = new NoiseUpgradeHandler(responder, sessions,
-                new HandshakeQueue(Runtime.getRuntime().availableProcessors()), settings.staleHandshake(),
+        this.upgradeHandler = new NoiseUpgradeHandler(responder, sessions, pipeline.workers(),
                 settings.oldestProtocolVersion(), warnings);
     }
 

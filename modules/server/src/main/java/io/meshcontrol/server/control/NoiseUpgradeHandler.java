@@ -8,14 +8,12 @@ import io.meshcontrol.core.crypto.NoiseResponder;
 import io.meshcontrol.core.key.ChallengePrivateKey;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
-import io.undertow.util.AttachmentKey;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import io.undertow.util.Protocols;
 import io.undertow.util.StatusCodes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
@@ -40,8 +38,7 @@ import org.xnio.conduits.ConduitStreamSinkChannel;
  * Every refusal closes the connection and logs one line naming the problem and the peer, at most a few a minute
  * ({@link RateLimitedLog}): anyone can send malformed handshakes, as fast as they like.
  *
- * <p>The handshake costs a few X25519 operations, so it runs on a {@link HandshakeQueue} thread, not on the I/O
- * thread; one that waited there too long is answered {@code 503} undone. {@code GET} is served
+ * <p>The handshake costs a few X25519 operations, so it runs on a worker, not on the I/O thread. {@code GET} is served
  * the same way as {@code POST}: Tailscale's native client always posts, but its own server and headscale accept both.
  * The WebSocket variant (browser clients) is not offered.
  */
@@ -57,44 +54,25 @@ final class NoiseUpgradeHandler implements HttpHandler {
     /** Refusals in the words and shape of the {@code /machine/*} errors: the same clients read both. */
     private static final PlainTextErrors ERRORS = new PlainTextErrors();
 
-    /** When the request reached the handler on the I/O thread ({@link System#nanoTime()}). */
-    private static final AttachmentKey<Long> ARRIVED = AttachmentKey.create(Long.class);
-
     private final NoiseResponder responder;
     private final Http2OverNoise sessions;
-    private final Executor handshakes;
-    private final long staleNanos;
+    private final Executor workers;
     private final int oldestProtocolVersion;
     private final RateLimitedLog warnings;
 
-    /**
-     * @param handshakes where handshakes wait for a thread ({@link HandshakeQueue})
-     * @param stale      a handshake that waited this long there is answered {@code 503} undone: its client has given
-     *                   up ({@link ControlTransport.Settings#staleHandshake()})
-     */
-    NoiseUpgradeHandler(NoiseResponder responder, Http2OverNoise sessions, Executor handshakes, Duration stale,
-            int oldestProtocolVersion, RateLimitedLog warnings) {
+    NoiseUpgradeHandler(NoiseResponder responder, Http2OverNoise sessions, Executor workers, int oldestProtocolVersion,
+            RateLimitedLog warnings) {
         this.warnings = warnings;
         this.responder = responder;
         this.sessions = sessions;
-        this.handshakes = handshakes;
-        this.staleNanos = stale.toNanos();
+        this.workers = workers;
         this.oldestProtocolVersion = oldestProtocolVersion;
     }
 
     @Override
     public void handleRequest(HttpServerExchange exchange) {
         if (exchange.isInIoThread()) {
-            exchange.putAttachment(ARRIVED, System.nanoTime());
-            exchange.dispatch(handshakes, this);
-            return;
-        }
-        Long arrived = exchange.getAttachment(ARRIVED);
-        if (arrived != null && System.nanoTime() - arrived >= staleNanos) {
-            log(exchange, "handshake", "it waited " + Duration.ofNanos(staleNanos).toMillis()
-                    + " ms or more for a thread (server busy)");
-            exchange.setPersistent(false);
-            ERRORS.refuse(exchange, StatusCodes.SERVICE_UNAVAILABLE, "server busy, dial again");
+            exchange.dispatch(workers, this);
             return;
         }
         String upgrade = exchange.getRequestHeaders().getFirst(Headers.UPGRADE);
