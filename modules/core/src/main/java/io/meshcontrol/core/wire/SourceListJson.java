@@ -12,8 +12,8 @@ import tools.jackson.databind.ser.std.StdSerializer;
  * Writes a filter rule's {@code SrcIPs}, keeping the JSON of long lists for the next filter that has them. Under
  * {@code autogroup:self} every machine of a user gets a rule with the user's machines as sources in a filter of its
  * own (its own addresses as destinations), so one policy change wrote each user's list once per machine: 10,000
- * times at N = 10,000, where writing those strings was a sixth of the server's CPU for the change. The lists are
- * immutable ({@link FilterRule} copies them), so an equal list has the same JSON.
+ * times at N = 10,000 (15% of the change's samples in a profile; about 8 µs a machine measured alone). The lists
+ * are immutable ({@link FilterRule} copies them), so an equal list has the same JSON.
  */
 final class SourceListJson extends StdSerializer<List<String>> {
 
