@@ -10,7 +10,6 @@ import tools.jackson.databind.annotation.JsonSerialize;
 import tools.jackson.databind.deser.std.StdDeserializer;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.ser.std.StdSerializer;
-import tools.jackson.databind.util.TokenBuffer;
 
 /**
  * A client's description of itself ({@code Hostinfo} in register and map requests), which the server stores and passes
@@ -142,10 +141,10 @@ public final class Hostinfo {
 
         @Override
         public void serialize(Hostinfo value, JsonGenerator gen, SerializationContext ctxt) {
-            if (gen instanceof TokenBuffer) {
-                gen.writeTree(value.tree); // a tree is being built (valueToTree): raw text would stay opaque there
-            } else {
+            if (WireJson.writesText(gen)) {
                 gen.writeRawValue(value.json);
+            } else {
+                gen.writeTree(value.tree); // a tree is being built (valueToTree): raw text would stay opaque there
             }
         }
     }

@@ -9,7 +9,6 @@ import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.annotation.JsonSerialize;
 import tools.jackson.databind.deser.std.StdDeserializer;
 import tools.jackson.databind.ser.std.StdSerializer;
-import tools.jackson.databind.util.TokenBuffer;
 
 /**
  * Any JSON value carried as it is, like Go's {@code tailcfg.RawMessage}: the values of a {@code CapMap} entry, which
@@ -80,10 +79,10 @@ public final class RawJson {
 
         @Override
         public void serialize(RawJson value, JsonGenerator gen, SerializationContext ctxt) {
-            if (gen instanceof TokenBuffer) {
-                gen.writeTree(value.toTree()); // a tree is being built (valueToTree): raw text would stay opaque there
-            } else {
+            if (WireJson.writesText(gen)) {
                 gen.writeRawValue(value.json);
+            } else {
+                gen.writeTree(value.toTree()); // a tree is being built (valueToTree): raw text would stay opaque there
             }
         }
     }

@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.io.SerializedString;
-import tools.jackson.core.json.UTF8JsonGenerator;
 import tools.jackson.databind.SerializationContext;
 import tools.jackson.databind.ser.std.StdSerializer;
 
@@ -31,9 +30,9 @@ final class SourceListJson extends StdSerializer<List<String>> {
 
     @Override
     public void serialize(List<String> sources, JsonGenerator gen, SerializationContext ctxt) {
-        // Only into bytes, the wire's way: a tree being built would keep the raw text as an opaque value, and
-        // pretty-printed output would have the list compact inside it
-        if (sources.size() < SHORTEST_KEPT || !(gen instanceof UTF8JsonGenerator) || gen.getPrettyPrinter() != null) {
+        // Not into a tree being built, which would keep the text as one opaque value, nor pretty-printed output,
+        // which would have the list compact inside it
+        if (sources.size() < SHORTEST_KEPT || !WireJson.writesText(gen) || gen.getPrettyPrinter() != null) {
             writeArray(sources, gen);
             return;
         }

@@ -6,6 +6,8 @@ import io.meshcontrol.core.net.IpPrefix;
 import java.time.Duration;
 import java.time.Instant;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.json.JsonGeneratorBase;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.cfg.JsonNodeFeature;
@@ -57,6 +59,15 @@ public final class WireJson {
                 .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
                 .build();
+    }
+
+    /**
+     * Whether a serializer may write kept JSON text raw into this generator: only into JSON text (bytes or
+     * characters). A tree being built ({@code valueToTree}; Jackson 3.2 builds it with a generator of its own, not a
+     * {@code TokenBuffer}) would keep raw text as one opaque value instead of the objects and arrays it holds.
+     */
+    static boolean writesText(JsonGenerator gen) {
+        return gen instanceof JsonGeneratorBase;
     }
 
     /** The shared mapper. */
