@@ -2,7 +2,7 @@ package io.meshcontrol.core.crypto;
 
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
-import java.util.concurrent.ConcurrentHashMap;
+import io.meshcontrol.core.BoundedMemo;
 
 /**
  * The responder's {@code ss} secrets, X25519 of the server's key with a client's machine key, kept per client. The
@@ -16,8 +16,7 @@ final class StaticSecrets {
     static final int LIMIT = 65_536;
 
     private final MachinePrivateKey localStatic;
-    private final int limit;
-    private final ConcurrentHashMap<MachinePublicKey, byte[]> secrets = new ConcurrentHashMap<>();
+    private final BoundedMemo<MachinePublicKey, byte[]> secrets;
 
     StaticSecrets(MachinePrivateKey localStatic) {
         this(localStatic, LIMIT);
@@ -25,7 +24,7 @@ final class StaticSecrets {
 
     StaticSecrets(MachinePrivateKey localStatic, int limit) {
         this.localStatic = localStatic;
-        this.limit = limit;
+        this.secrets = new BoundedMemo<>(limit);
     }
 
     MachinePrivateKey localStatic() {
@@ -34,15 +33,7 @@ final class StaticSecrets {
 
     /** A copy of the secret: the handshake's state must never change the kept one. */
     byte[] with(MachinePublicKey remoteStatic) throws NoiseProtocolException {
-        byte[] secret = secrets.get(remoteStatic);
-        if (secret == null) {
-            secret = IkHandshake.dh(localStatic, remoteStatic, "ss");
-            if (secrets.size() >= limit) {
-                secrets.clear();
-            }
-            secrets.put(remoteStatic, secret);
-        }
-        return secret.clone();
+        return secrets.get(remoteStatic, key -> IkHandshake.dh(localStatic, key, "ss")).clone();
     }
 
     /** Secrets kept now: for tests. */

@@ -1,12 +1,12 @@
 package io.meshcontrol.core.policy;
 
+import io.meshcontrol.core.BoundedMemo;
 import io.meshcontrol.core.net.IpBlock;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The inventory arranged for compilation: machines numbered 0..n-1 so that sets of machines are bit sets, with
@@ -49,19 +49,10 @@ final class NodeIndex {
      * same instances from snapshot to snapshot, their hash codes cached), so a lookup costs less than a parse. Bounded:
      * emptied when it outgrows any network the server is meant for (addresses come from the tailnet's pool).
      */
-    private static final Map<String, IpBlock> PARSED = new ConcurrentHashMap<>();
-    private static final int PARSED_MAX = 1 << 18;
+    private static final BoundedMemo<String, IpBlock> PARSED = new BoundedMemo<>(1 << 18);
 
     private static IpBlock parsed(String text) {
-        IpBlock block = PARSED.get(text);
-        if (block == null) {
-            block = IpBlock.parse(text);
-            if (PARSED.size() >= PARSED_MAX) {
-                PARSED.clear();
-            }
-            PARSED.put(text, block);
-        }
-        return block;
+        return PARSED.get(text, IpBlock::parse);
     }
 
     NodeIndex(PolicyInventory inventory) {

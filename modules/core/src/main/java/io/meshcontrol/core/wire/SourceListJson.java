@@ -1,7 +1,7 @@
 package io.meshcontrol.core.wire;
 
+import io.meshcontrol.core.BoundedMemo;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.io.SerializedString;
 import tools.jackson.databind.SerializationContext;
@@ -21,7 +21,7 @@ final class SourceListJson extends StdSerializer<List<String>> {
     /** Lists kept at most; the store is emptied when full (each policy compilation makes new ones). */
     static final int MOST_KEPT = 4096;
 
-    private static final ConcurrentHashMap<List<String>, SerializedString> KEPT = new ConcurrentHashMap<>();
+    private static final BoundedMemo<List<String>, SerializedString> KEPT = new BoundedMemo<>(MOST_KEPT);
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     SourceListJson() {
@@ -36,15 +36,7 @@ final class SourceListJson extends StdSerializer<List<String>> {
             writeArray(sources, gen);
             return;
         }
-        SerializedString json = KEPT.get(sources);
-        if (json == null) {
-            json = new SerializedString(WireJson.writeString(sources));
-            if (KEPT.size() >= MOST_KEPT) {
-                KEPT.clear();
-            }
-            KEPT.put(sources, json);
-        }
-        gen.writeRawValue(json);
+        gen.writeRawValue(KEPT.get(sources, list -> new SerializedString(WireJson.writeString(list))));
     }
 
     private static void writeArray(List<String> sources, JsonGenerator gen) {
