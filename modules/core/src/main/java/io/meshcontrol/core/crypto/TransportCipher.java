@@ -3,9 +3,6 @@ package io.meshcontrol.core.crypto;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import javax.crypto.AEADBadTagException;
-import javax.crypto.Cipher;
-import javax.crypto.spec.IvParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * One direction of the transport phase: a ChaCha20-Poly1305 key and a 64-bit message counter, with empty associated
@@ -25,8 +22,7 @@ final class TransportCipher {
     private static final long INVALID_COUNTER = -1L;
     private static final int COUNTER_OFFSET = 4;
 
-    private final SecretKeySpec key;
-    private final Cipher cipher = ChaChaPoly.newCipher();
+    private final ChaChaPoly cipher;
     private final byte[] nonce = new byte[ChaChaPoly.NONCE_LENGTH];
     private long counter;
     private boolean broken;
@@ -37,10 +33,7 @@ final class TransportCipher {
 
     /** Starts at {@code counter} (an unsigned value); only tests start anywhere but 0. */
     TransportCipher(byte[] key, long counter) {
-        if (key.length != ChaChaPoly.KEY_LENGTH) {
-            throw new IllegalArgumentException("a ChaCha20-Poly1305 key has 32 bytes, got " + key.length);
-        }
-        this.key = new SecretKeySpec(key, ChaChaPoly.KEY_ALGORITHM);
+        this.cipher = new ChaChaPoly(key);
         this.counter = counter;
     }
 
@@ -58,9 +51,9 @@ final class TransportCipher {
 
     /** Encrypts all remaining bytes of {@code plaintext} into {@code out} (plaintext length + 16 bytes). */
     void seal(ByteBuffer plaintext, ByteBuffer out) throws NoiseProtocolException {
-        prepare(Cipher.ENCRYPT_MODE);
+        prepare();
         try {
-            cipher.doFinal(plaintext, out);
+            cipher.seal(nonce, plaintext, out);
         } catch (GeneralSecurityException e) {
             broken = true;
             throw new IllegalStateException("ChaCha20-Poly1305 encryption failed", e);
@@ -72,9 +65,9 @@ final class TransportCipher {
      * direction unusable: the peers' counters no longer agree, so nothing after it could be trusted.
      */
     void open(ByteBuffer ciphertext, ByteBuffer out) throws NoiseProtocolException {
-        prepare(Cipher.DECRYPT_MODE);
+        prepare();
         try {
-            cipher.doFinal(ciphertext, out);
+            cipher.open(nonce, ciphertext, out);
         } catch (AEADBadTagException e) {
             broken = true;
             throw new NoiseProtocolException(NoiseProtocolException.Problem.DECRYPTION_FAILED,
@@ -98,7 +91,7 @@ final class TransportCipher {
     }
 
     /** Checks the state, sets the nonce for the current counter and advances the counter. */
-    private void prepare(int mode) throws NoiseProtocolException {
+    private void prepare() throws NoiseProtocolException {
         if (broken) {
             throw new NoiseProtocolException(NoiseProtocolException.Problem.CONNECTION_BROKEN,
                     "this direction failed earlier and cannot be used");
@@ -108,12 +101,6 @@ final class TransportCipher {
                     "cipher exhausted: no nonces left for this key");
         }
         ByteBuffer.wrap(nonce).putLong(COUNTER_OFFSET, counter);
-        try {
-            cipher.init(mode, key, new IvParameterSpec(nonce));
-        } catch (GeneralSecurityException e) {
-            broken = true;
-            throw new IllegalStateException("cannot initialise ChaCha20-Poly1305", e);
-        }
         counter++;
     }
 }
