@@ -155,6 +155,9 @@ public record Node(
 
     /** Routes both advertised and approved: what this node may route (HA decides which subnets it serves). */
     public List<IpPrefix> activeRoutes() {
+        if (approvedRoutes.isEmpty() || advertisedRoutes.isEmpty()) {
+            return List.of(); // most nodes: no stream for them (full maps ask this of every peer)
+        }
         return advertisedRoutes.stream().filter(approvedRoutes::contains).toList();
     }
 

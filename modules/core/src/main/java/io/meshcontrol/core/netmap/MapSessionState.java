@@ -121,8 +121,11 @@ public final class MapSessionState {
         sentPeers.clear();
         sentUsers.clear();
         sentRouterRoutes.clear();
-        FullPeers peers = new FullPeers();
-        if (access.peerCount(self) * SPARSE_VIEW < snapshot.entries().size()) {
+        List<UserProfile> profiles = new ArrayList<>();
+        addProfile(sentSelf.user(), snapshot, profiles);
+        int peerCount = access.peerCount(self);
+        FullPeers peers = new FullPeers(peerCount, snapshot, profiles);
+        if (peerCount * SPARSE_VIEW < snapshot.entries().size()) {
             // Few peers of many nodes (autogroup:self, say): look up those rather than walk the whole network. Blocks
             // are not worth it for them (they are seldom whole), so every peer goes alone.
             long[] ids = access.peerIds(self).stream().mapToLong(Long::longValue).sorted().toArray();
@@ -148,9 +151,6 @@ public final class MapSessionState {
             }
         }
         peers.endBlock();
-        List<UserProfile> profiles = new ArrayList<>();
-        addProfile(sentSelf.user(), snapshot, profiles);
-        peers.all.forEach(peer -> addProfile(peer.node().user(), snapshot, profiles));
         synced = snapshot;
         syncedAccess = access;
         syncedAt = in.now();
@@ -464,7 +464,9 @@ public final class MapSessionState {
     private EncodedNodes.Encoded sent(Node peer, EncodedNodes.Encoded encoded) {
         if (peer.approvedRoutes().isEmpty()
                 && java.util.Objects.equals(encoded.node().allowedIps(), encoded.node().addresses())) {
-            sentRouterRoutes.remove(peer.id());
+            if (!sentRouterRoutes.isEmpty()) { // a full map asks for every peer, and most networks have few routers
+                sentRouterRoutes.remove(peer.id());
+            }
         } else {
             sentRouterRoutes.put(peer.id(), OfferedRoutes.of(encoded.node()));
         }
@@ -488,14 +490,23 @@ public final class MapSessionState {
     /**
      * A full map's peers in id order, as parts: a block of {@link PeerForms} when this viewer sees every node of
      * that block in its shared form (the common case, kept compressed for all maps), single peers otherwise (its
-     * own block, hidden nodes, routers encoded for this viewer).
+     * own block, hidden nodes, routers encoded for this viewer). Each peer's user profile is added as the peer is,
+     * while its wire form is in the processor's cache.
      */
     private final class FullPeers {
-        final List<EncodedNodes.Encoded> all = new ArrayList<>();
-        final List<EncodedNodes.Part> parts = new ArrayList<>();
-        private final List<EncodedNodes.Encoded> block = new ArrayList<>();
+        final List<EncodedNodes.Part> parts;
+        private final NetworkSnapshot snapshot;
+        private final List<UserProfile> profiles;
+        private final List<EncodedNodes.Encoded> block = new ArrayList<>(PeerForms.BLOCK_IDS);
         private long blockIndex = Long.MIN_VALUE;
         private boolean whole;
+
+        /** Sized for about {@code peers} peers, so that a full map of a large network does not grow its list. */
+        FullPeers(int peers, NetworkSnapshot snapshot, List<UserProfile> profiles) {
+            parts = new ArrayList<>(peers / PeerForms.BLOCK_IDS + 16);
+            this.snapshot = snapshot;
+            this.profiles = profiles;
+        }
 
         void startBlock(long index) {
             if (index != blockIndex) {
@@ -510,7 +521,7 @@ public final class MapSessionState {
         }
 
         void add(EncodedNodes.Encoded peer, boolean shared) {
-            all.add(peer);
+            addProfile(peer.node().user(), snapshot, profiles);
             block.add(peer);
             whole &= shared;
         }

@@ -3,6 +3,7 @@ package io.meshcontrol.core.netmap;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.CapabilityVersion;
 import io.meshcontrol.core.net.IpPrefix;
+import io.meshcontrol.core.routes.ExitNodeSteering;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -43,8 +44,14 @@ public final class PeerForms {
 
     /** What the global exit nodes make of a node in its peers' view. */
     private record ExitView(boolean suggested, int priority) {
+        /** Most nodes' view: the one instance, so that a full map allocates nothing for them. */
+        static final ExitView NONE = new ExitView(false, 0);
+
         static ExitView of(io.meshcontrol.core.model.Node node, MapInputs in) {
-            return new ExitView(in.routes().exits().suggests(node), in.routes().exits().locationPriority(node));
+            ExitNodeSteering exits = in.routes().exits();
+            boolean suggested = exits.suggests(node);
+            int priority = exits.locationPriority(node);
+            return suggested || priority != 0 ? new ExitView(suggested, priority) : NONE;
         }
     }
 
@@ -54,6 +61,14 @@ public final class PeerForms {
     /** Forms by slot: legacy or current clients, offline or online. */
     private static final int SLOTS = 4;
 
+    /** Ids per chunk of {@link #forms}: consecutive ids (they are handed out in sequence) share one array. */
+    private static final int CHUNK_IDS = 1024;
+
+    /**
+     * Forms by chunk of {@value #CHUNK_IDS} ids, each id's {@value #SLOTS} slots side by side: a full map looks up
+     * every peer's form, and one map of boxed ids to small arrays cost a fifth of building it (cache misses on
+     * scattered entries); a chunk whose nodes are all deleted is dropped.
+     */
     private final Map<Long, AtomicReferenceArray<Form>> forms = new ConcurrentHashMap<>();
     private final Map<Long, EncodedNodes.Block> currentBlocks = new ConcurrentHashMap<>();
     private final Map<Long, EncodedNodes.Block> legacyBlocks = new ConcurrentHashMap<>();
@@ -71,8 +86,9 @@ public final class PeerForms {
         List<IpPrefix> served = WireNodes.routedTo(entry.node(), in);
         ExitView exit = ExitView.of(entry.node(), in);
         int slot = (capVersion < CapabilityVersion.HOME_DERP ? 2 : 0) + (entry.online() ? 1 : 0);
-        AtomicReferenceArray<Form> slots = forms.computeIfAbsent(id, unused -> new AtomicReferenceArray<>(SLOTS));
-        Form form = slots.get(slot);
+        AtomicReferenceArray<Form> chunk = chunk(id);
+        int at = position(id, slot);
+        Form form = chunk.get(at);
         if (form != null && form.fits(entry, expired, context.baseDomain(), served, exit)) {
             return form.encoded();
         }
@@ -80,8 +96,18 @@ public final class PeerForms {
                 context.baseDomain(), served, exit, EncodedNodes.Encoded.of(
                         WireNodes.peer(entry.node(), entry.online(), in, capVersion)));
         // Sessions on different snapshots may race: keep the newer node state.
-        slots.accumulateAndGet(slot, built, (old, fresh) -> old != null && old.version() > fresh.version() ? old : fresh);
+        chunk.accumulateAndGet(at, built, (old, fresh) -> old != null && old.version() > fresh.version() ? old : fresh);
         return built.encoded();
+    }
+
+    private AtomicReferenceArray<Form> chunk(long id) {
+        long key = Math.floorDiv(id, CHUNK_IDS);
+        AtomicReferenceArray<Form> chunk = forms.get(key); // computeIfAbsent may lock a bin even when the key is there
+        return chunk != null ? chunk : forms.computeIfAbsent(key, unused -> new AtomicReferenceArray<>(CHUNK_IDS * SLOTS));
+    }
+
+    private static int position(long id, int slot) {
+        return Math.floorMod(id, CHUNK_IDS) * SLOTS + slot;
     }
 
     /** The block a node id belongs to. */
@@ -106,19 +132,31 @@ public final class PeerForms {
 
     /** Drops a deleted node's forms (and its block, made again when next needed). */
     public void forget(long nodeId) {
-        forms.remove(nodeId);
+        long key = Math.floorDiv(nodeId, CHUNK_IDS);
+        AtomicReferenceArray<Form> chunk = forms.get(key);
+        if (chunk != null) {
+            for (int slot = 0; slot < SLOTS; slot++) {
+                chunk.set(position(nodeId, slot), null);
+            }
+            if (count(chunk) == 0) {
+                // A form another thread adds meanwhile may go with it: it is built again when next needed.
+                forms.remove(key, chunk);
+            }
+        }
         currentBlocks.remove(blockOf(nodeId));
         legacyBlocks.remove(blockOf(nodeId));
     }
 
     /** How many forms are kept, online and offline ones counted apart (for tests and diagnostics). */
     public int size() {
-        int size = 0;
-        for (AtomicReferenceArray<Form> slots : forms.values()) {
-            for (int i = 0; i < SLOTS; i++) {
-                size += slots.get(i) == null ? 0 : 1;
-            }
+        return forms.values().stream().mapToInt(PeerForms::count).sum();
+    }
+
+    private static int count(AtomicReferenceArray<Form> chunk) {
+        int count = 0;
+        for (int i = 0; i < chunk.length(); i++) {
+            count += chunk.get(i) == null ? 0 : 1;
         }
-        return size;
+        return count;
     }
 }

@@ -28,7 +28,7 @@ final class NodeIndex {
     }
 
     private final List<Entry> entries;
-    private final Map<Long, Integer> byId;
+    private final NodeIdIndexes byId;
     private final Map<Long, PolicyUser> users;
     private final Map<String, PolicyUser> usersByLogin;
     private final Map<String, BitSet> byTag;
@@ -57,7 +57,7 @@ final class NodeIndex {
 
     NodeIndex(PolicyInventory inventory) {
         entries = new ArrayList<>(inventory.nodes().size());
-        byId = new HashMap<>();
+        byId = new NodeIdIndexes(inventory.nodes().size());
         users = new HashMap<>();
         usersByLogin = new HashMap<>();
         byTag = new HashMap<>();
@@ -84,7 +84,7 @@ final class NodeIndex {
     NodeIndex(NodeIndex base, List<PolicyNode> appended) {
         entries = new ArrayList<>(base.entries.size() + appended.size());
         entries.addAll(base.entries);
-        byId = new HashMap<>(base.byId);
+        byId = new NodeIdIndexes(base.byId);
         users = base.users; // never changed after construction: the users are the same
         usersByLogin = base.usersByLogin;
         byTag = copied(base.byTag);
@@ -97,7 +97,7 @@ final class NodeIndex {
         subnetRouteTexts = new ArrayList<>(base.subnetRouteTexts);
         foreignAddresses = new ArrayList<>(base.foreignAddresses);
         for (PolicyNode node : appended) {
-            if (byId.containsKey(node.id())) {
+            if (byId.contains(node.id())) {
                 throw new IllegalArgumentException("machine " + node.id() + " is already in the index");
             }
             add(node);
@@ -188,8 +188,7 @@ final class NodeIndex {
 
     /** The index of a machine, or -1 when it is not in the inventory. */
     int indexOf(long nodeId) {
-        Integer index = byId.get(nodeId);
-        return index == null ? -1 : index;
+        return byId.get(nodeId);
     }
 
     PolicyUser user(Long id) {

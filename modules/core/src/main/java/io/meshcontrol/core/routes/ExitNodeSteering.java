@@ -61,6 +61,9 @@ public record ExitNodeSteering(Map<Long, Integer> marked) {
      * approved) carries it, unless some node is marked: then only the marked ones do.
      */
     public boolean suggests(Node peer) {
+        if (peer.approvedRoutes().isEmpty()) {
+            return false; // most nodes; full maps ask this of every peer
+        }
         boolean exitNode = peer.admitted() && peer.activeRoutes().stream().anyMatch(RoutePrefixes::isExit);
         return exitNode && (marked.isEmpty() || marked.containsKey(peer.id()));
     }
@@ -70,7 +73,7 @@ public record ExitNodeSteering(Map<Long, Integer> marked) {
      * node has one, else 0 (no {@code Location} is added). Priority 0 is what clients rank last.
      */
     public int locationPriority(Node peer) {
-        return prioritized() ? marked.getOrDefault(peer.id(), 0) : 0;
+        return !marked.isEmpty() && prioritized() ? marked.getOrDefault(peer.id(), 0) : 0;
     }
 
     /** Rules 2 and 3: the attributes every node's own {@code CapMap} carries now, sorted. */
