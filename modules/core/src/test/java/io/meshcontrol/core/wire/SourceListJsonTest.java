@@ -82,4 +82,53 @@ class SourceListJsonTest {
         assertTrue(SourceListJson.kept() < SourceListJson.MOST_KEPT, "kept " + SourceListJson.kept());
         assertTrue(SourceListJson.kept() > 0);
     }
+
+    /**
+     * The same list instance (the machines of a user share their rule's) is found again without hashing or comparing
+     * its strings; an equal list of another instance still gets the same JSON through the kept ones.
+     */
+    @Test
+    void theSameListAgainIsFoundByIdentity() {
+        CountingList list = new CountingList(sources(40, "10.9.9.9"));
+        String first = SourceListJson.json(list).getValue();
+        int looksAfterFirst = list.looks;
+        assertTrue(looksAfterFirst > 0, "the first lookup goes through the kept lists");
+
+        assertEquals(first, SourceListJson.json(list).getValue());
+        assertEquals(looksAfterFirst, list.looks, "hashed or compared again");
+        assertEquals(array(list), first);
+        assertEquals(first, SourceListJson.json(sources(40, "10.9.9.9")).getValue());
+    }
+
+    /** A list that counts how often it is hashed or compared. */
+    private static final class CountingList extends java.util.AbstractList<String> {
+        private final List<String> items;
+        int looks;
+
+        CountingList(List<String> items) {
+            this.items = items;
+        }
+
+        @Override
+        public String get(int index) {
+            return items.get(index);
+        }
+
+        @Override
+        public int size() {
+            return items.size();
+        }
+
+        @Override
+        public int hashCode() {
+            looks++;
+            return super.hashCode();
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            looks++;
+            return super.equals(other);
+        }
+    }
 }
