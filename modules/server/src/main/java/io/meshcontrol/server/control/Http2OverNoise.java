@@ -101,14 +101,8 @@ final class Http2OverNoise {
         channel.resumeReceives();
     }
 
-    /**
-     * Closes off the I/O thread: XNIO closing a connection on its own I/O thread polls the selector at once and goes
-     * through every ready event (up to 1,024), which for thousands of clients gone at once (dials that timed out in
-     * a mass reconnect, while the server was still doing their handshakes) was 6% of the server's time; from another
-     * thread it only wakes the selector.
-     */
     private static void closeEarly(StreamConnection connection, ControlConnection control, IOException e) {
         LOG.log(Level.DEBUG, () -> "ts2021 connection lost before HTTP/2 began: " + control + ": " + e);
-        connection.getWorker().execute(() -> IoUtils.safeClose(connection));
+        IoUtils.safeClose(connection);
     }
 }
