@@ -489,6 +489,28 @@ class MapSessionStateTest {
         assertEquals("bee.mesh.test.", renamed.givenName() + ".mesh.test.");
     }
 
+    /** A deleted node's forms go; once a chunk of ids holds none it is dropped, and forms are built again later. */
+    @Test
+    void forgottenNodesLeaveNoFormsAndLaterMapsBuildThemAgain() {
+        Node a = join("a");
+        Node b = join("b");
+        Node c = join("c");
+        PeerForms forms = new PeerForms();
+        new MapSessionState(a.id(), 142, forms).initial(inputs(allowAll()));
+        new MapSessionState(c.id(), 142, forms).initial(inputs(allowAll()));
+        assertEquals(3, forms.size());
+
+        forms.forget(b.id());
+        assertEquals(2, forms.size());
+        forms.forget(a.id());
+        forms.forget(c.id());
+        assertEquals(0, forms.size());
+
+        MapResponse again = new MapSessionState(a.id(), 142, forms).initial(inputs(allowAll()));
+        assertEquals(2, forms.size(), "b and c built again for a's map");
+        assertEquals("b.mesh.test.", encodedPeer(again, b.id()).node().name());
+    }
+
     @Test
     void aPeerThatGoesAwayAndComesBackIsNotEncodedAgain() {
         Node a = join("a");
