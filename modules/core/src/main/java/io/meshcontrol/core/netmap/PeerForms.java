@@ -61,8 +61,11 @@ public final class PeerForms {
     /** Forms by slot: legacy or current clients, offline or online. */
     private static final int SLOTS = 4;
 
-    /** Ids per chunk of {@link #forms}: consecutive ids (they are handed out in sequence) share one array. */
-    private static final int CHUNK_IDS = 1024;
+    /**
+     * Ids per chunk of {@link #forms}: consecutive ids (they are handed out in sequence) share one array of 4 KB. Small
+     * enough that a network whose live nodes are scattered among many deleted ids wastes little.
+     */
+    private static final int CHUNK_IDS = 256;
 
     /**
      * Forms by chunk of {@value #CHUNK_IDS} ids, each id's {@value #SLOTS} slots side by side: a full map looks up
