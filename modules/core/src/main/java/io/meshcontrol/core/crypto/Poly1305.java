@@ -58,6 +58,9 @@ final class Poly1305 {
 
     /** Absorbs {@code length} bytes of {@code data} from absolute index {@code from}, zero-padded to a whole block. */
     void absorbPadded(ByteBuffer data, int from, int length) {
+        if (length == 0) {
+            return; // the transport's empty associated data, every record
+        }
         ByteBuffer littleEndian = data.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         int whole = length & -BLOCK_LENGTH;
         absorbBlocks(littleEndian, from, whole);
