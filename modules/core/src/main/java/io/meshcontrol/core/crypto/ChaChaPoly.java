@@ -21,10 +21,10 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class ChaChaPoly {
 
-    static final String KEY_ALGORITHM = "ChaCha20";
-    static final int KEY_LENGTH = 32;
+    private static final String KEY_ALGORITHM = "ChaCha20";
+    private static final int KEY_LENGTH = 32;
     static final int NONCE_LENGTH = 12;
-    static final int TAG_LENGTH = Poly1305.TAG_LENGTH;
+    private static final int TAG_LENGTH = Poly1305.TAG_LENGTH;
 
     private static final byte[] NO_ASSOCIATED_DATA = new byte[0];
     private static final byte[] ZERO_BLOCK = new byte[64];

@@ -19,9 +19,9 @@ import java.util.Arrays;
  */
 final class Poly1305 {
 
-    static final int KEY_LENGTH = 32;
+    private static final int KEY_LENGTH = 32;
     static final int TAG_LENGTH = 16;
-    static final int BLOCK_LENGTH = 16;
+    private static final int BLOCK_LENGTH = 16;
 
     private static final long LIMB = 0x3ffffff;
     /** The 2^128 bit each whole block carries above its 16 bytes, in limb 4. */
