@@ -3,6 +3,7 @@ package io.meshcontrol.core.auth;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.model.ApiKey;
 import io.meshcontrol.core.model.AuditEntry;
+import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.User;
 import java.time.Instant;
 import java.util.List;
@@ -90,6 +91,14 @@ public record Caller(Kind kind, String actor, ApiKey apiKey, User owner, List<St
     /** True for a key that carries explicit scopes: keys it mints inherit them. */
     public boolean isScoped() {
         return apiKey != null && !apiKey.scopes().isEmpty();
+    }
+
+    /**
+     * The rank rule: true when this credential holds every scope of {@code role}, so that acting for a user of that
+     * role (changing them, minting their keys) can never let it do more than it may itself.
+     */
+    public boolean holdsRole(Role role) {
+        return Scopes.coversAll(effectiveScopes, RoleScopes.of(role));
     }
 
     public boolean may(String scope) {

@@ -79,6 +79,32 @@ public final class KeyMinting {
     }
 
     /**
+     * Who a pre-auth key may belong to; both API versions mint through here. A machine joined with a user's key acts
+     * as that user, so: an OAuth access token mints only keys that belong to the network and carry its tags (spec,
+     * Authentication item 4), and another credential mints keys for its own user or for a user whose role it holds
+     * whole (the rank rule that bounds changes to users).
+     *
+     * @param userName the requested user, or null for a tags-only key; checked before the user is looked up, so that a
+     *     token learns nothing about which users exist
+     */
+    public static void requireMayMintAuthKeysAs(Caller caller, String userName) {
+        if (userName != null && caller.kind() == Caller.Kind.ACCESS_TOKEN) {
+            throw MeshException.forbidden("an OAuth access token cannot mint auth keys for a user (\"" + userName
+                    + "\"): its keys belong to the network and carry the token's tags; leave out the user");
+        }
+    }
+
+    /** The rest of {@link #requireMayMintAuthKeysAs(Caller, String)}, once the user is known. */
+    public static void requireMayMintAuthKeysAs(Caller caller, User user) {
+        boolean ownUser = caller.owner() != null && caller.owner().id() == user.id();
+        if (!ownUser && !caller.holdsRole(user.role())) {
+            throw MeshException.forbidden("this credential may not mint auth keys for user " + user.name() + " (role "
+                    + user.role().wireName() + "): machines joined with them act as that user, and the role holds "
+                    + "more than the credential");
+        }
+    }
+
+    /**
      * Whether the caller may rotate or expire API keys at all. Checked before the key is looked up, so that a caller
      * without the right learns nothing about which keys exist (403 for every prefix, not 404 for unknown ones).
      *

@@ -3,6 +3,7 @@ package io.meshcontrol.core.state;
 import io.meshcontrol.core.Limits;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.auth.KeyMinting;
 import io.meshcontrol.core.auth.KeySecret;
 import io.meshcontrol.core.model.PreAuthKey;
 import io.meshcontrol.core.model.User;
@@ -64,12 +65,16 @@ public final class PreAuthKeys {
         if (request.user() == null && tags.isEmpty()) {
             throw MeshException.invalid("a pre-auth key needs a user or at least one tag");
         }
+        KeyMinting.requireMayMintAuthKeysAs(caller, request.user());
         TagRules.requireCallerMayApply(policies.policy(), caller, tags);
         Duration lifetime = lifetimes.preAuthKeyLifetime(request.expiration());
         Instant now = clock.instant();
         return jdbi.inTransaction(h -> {
             User user = request.user() == null ? null : users.byName(h, request.user())
                     .orElseThrow(() -> MeshException.notFound("no user \"" + request.user() + "\""));
+            if (user != null) {
+                KeyMinting.requireMayMintAuthKeysAs(caller, user);
+            }
             KeySecret secret = KeySecret.generate(KeySecret.Kind.AUTH);
             PreAuthKey key = new PreAuthKey(keys.nextId(h), secret.prefix(), secret.hash(), user == null ? null : user.id(),
                     tags, request.reusable(), request.ephemeral(), request.preauthorized(),

@@ -3,8 +3,6 @@ package io.meshcontrol.core.state;
 import io.meshcontrol.core.Limits;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
-import io.meshcontrol.core.auth.RoleScopes;
-import io.meshcontrol.core.auth.Scopes;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
@@ -17,8 +15,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -110,6 +110,9 @@ public final class Users {
         requireMayManage(caller, role);
         Instant now = clock.instant();
         return jdbi.inTransaction(h -> {
+            if (role == Role.OWNER) {
+                requireOwnerCredential(h, caller, "make a user owner");
+            }
             requireUnclaimed(h, name, null);
             requireUnclaimed(h, email, null);
             // An administrator who makes a user approves it by doing so; users approval holds first logins only.
@@ -213,6 +216,10 @@ public final class Users {
             }
             if (change.role() != null && change.role() != current.role()) {
                 requireMayManage(caller, change.role());
+                if (change.role() == Role.OWNER || current.role() == Role.OWNER) {
+                    requireOwnerCredential(h, caller, change.role() == Role.OWNER ? "make a user owner"
+                            : "change the role of the owner " + current.name());
+                }
                 updated = updated.withRole(change.role());
             }
             if (updated.equals(current)) {
@@ -243,6 +250,9 @@ public final class Users {
         jdbi.useTransaction(h -> {
             User user = store.byId(h, id).orElseThrow(() -> unknown(Long.toString(id)));
             requireMayManage(caller, user.role());
+            if (user.role() == Role.OWNER) {
+                requireOwnerCredential(h, caller, "delete the owner " + user.name());
+            }
             int owned = nodes.countForUser(h, id);
             if (owned > 0) {
                 throw MeshException.invalid("user " + user.name() + " still owns " + owned
@@ -259,9 +269,29 @@ public final class Users {
      * credential, and nobody hands out such a role.
      */
     private static void requireMayManage(Caller caller, Role role) {
-        if (!Scopes.coversAll(caller.effectiveScopes(), RoleScopes.of(role))) {
+        if (!caller.holdsRole(role)) {
             throw MeshException.forbidden("this credential may not manage users with the role " + role.wireName()
                     + ": the role holds more than the credential");
+        }
+    }
+
+    /**
+     * Ownership is handed over, not granted (as with the vendor): only an owner makes a user owner, takes the role
+     * from an owner or deletes one. An owner here is the local administrator (who holds the machine), a browser
+     * session of an owner, or an all-access API key bounded by no one but owners (its owner and its creator).
+     */
+    private void requireOwnerCredential(Handle h, Caller caller, String what) {
+        boolean owner = switch (caller.kind()) {
+            case LOCAL_ADMIN -> true;
+            case ACCESS_TOKEN -> false;
+            case SESSION -> caller.owner().role() == Role.OWNER;
+            case API_KEY -> caller.isAllAccess() && Stream.of(caller.apiKey().ownerUserId(),
+                    caller.apiKey().creatorUserId()).filter(Objects::nonNull)
+                    .allMatch(id -> store.byId(h, id).map(user -> user.role() == Role.OWNER).orElse(false));
+        };
+        if (!owner) {
+            throw MeshException.forbidden("only an owner may " + what + ": ownership is handed over by an owner, "
+                    + "not granted by admins");
         }
     }
 

@@ -103,4 +103,37 @@ class UserRankTest {
         User changed = users.update(itAdmin, member.id(), new Users.UserChange("mia", "Mia M.", "mia@example.com", null));
         assertEquals("Mia M.", changed.displayName());
     }
+
+    /** Ownership is handed over by an owner; an admin's credential, all-access as it is, neither grants nor takes it. */
+    @Test
+    void anAdminCannotMakeAUserOwnerNorDemoteOrDeleteTheOwner() {
+        Caller adminKey = net.callerFor("adam", List.of());
+        List<Runnable> attempts = List.of(
+                () -> users.update(adminKey, member.id(), new Users.UserChange(null, null, null, Role.OWNER)),
+                () -> users.create(adminKey, new Users.NewUser("otto", null, null, Role.OWNER)),
+                () -> users.update(adminKey, owner.id(), new Users.UserChange(null, null, null, Role.MEMBER)),
+                () -> users.delete(adminKey, owner.id()));
+        for (Runnable attempt : attempts) {
+            MeshException refused = assertThrows(MeshException.class, attempt::run);
+            assertEquals(MeshException.Reason.FORBIDDEN, refused.reason(), refused.getMessage());
+            assertTrue(refused.getMessage().contains("only an owner may"), refused.getMessage());
+        }
+        assertEquals(member, users.byId(member.id()).orElseThrow());
+        assertEquals(owner, users.byId(owner.id()).orElseThrow());
+        assertTrue(users.byName("otto").isEmpty());
+        User renamed = users.update(adminKey, owner.id(), new Users.UserChange(null, "Olga O.", null, null));
+        assertEquals("Olga O.", renamed.displayName(), "other changes to the owner follow the rank rule");
+    }
+
+    @Test
+    void anOwnerHandsOverOwnership() {
+        Caller ownerKey = net.callerFor("olga", List.of());
+        assertEquals(Role.OWNER, users.update(ownerKey, admin.id(), new Users.UserChange(null, null, null, Role.OWNER))
+                .role());
+        assertEquals(Role.ADMIN, users.update(ownerKey, owner.id(), new Users.UserChange(null, null, null, Role.ADMIN))
+                .role());
+        Caller ownerSession = Caller.forSession(users.byId(admin.id()).orElseThrow());
+        assertEquals(Role.OWNER, users.update(ownerSession, member.id(),
+                new Users.UserChange(null, null, null, Role.OWNER)).role());
+    }
 }

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.AuditEntry;
+import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.state.OAuthClients;
+import io.meshcontrol.core.state.Users;
 import io.meshcontrol.server.testing.OidcIssuerFixture;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.URLEncoder;
@@ -144,6 +146,24 @@ class OAuthTokenRoutesTest {
         HttpResponse<String> refused = server.request("POST", "/api/v1/apikey", token, "{}");
         assertEquals(403, refused.statusCode());
         assertTrue(refused.body().contains("OAuth access token cannot mint API keys"), refused.body());
+    }
+
+    /** Both APIs mint auth keys through one rule: a token's keys belong to the network and carry its tags. */
+    @Test
+    void accessTokenMintsOnlyTaggedAuthKeysOnEitherApi() {
+        String token = json(form("/api/v2/oauth/token", basic("x", secret), "")).get("access_token").asString();
+        server.network.users().create(Caller.localAdmin(),
+                new Users.NewUser("tokenowner", null, null, Role.OWNER));
+        for (String body : List.of("{\"user\":\"tokenowner\",\"reusable\":true}",
+                "{\"user\":\"tokenowner\",\"tags\":[\"tag:ci\"]}", "{\"user\":\"no-such-user\"}")) {
+            HttpResponse<String> refused = server.request("POST", "/api/v1/preauthkey", token, body);
+            assertEquals(403, refused.statusCode(), body + ": " + refused.body());
+            assertTrue(refused.body().contains("OAuth access token cannot mint auth keys for a user"), refused.body());
+        }
+        assertEquals(201, server.request("POST", "/api/v1/preauthkey", token, "{\"tags\":[\"tag:ci\"]}").statusCode());
+        HttpResponse<String> untagged = server.request("POST", "/api/v2/tailnet/-/keys", token,
+                "{\"capabilities\":{\"devices\":{\"create\":{\"reusable\":true}}}}");
+        assertEquals(400, untagged.statusCode(), untagged.body());
     }
 
     @Test
