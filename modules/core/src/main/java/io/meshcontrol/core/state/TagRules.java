@@ -20,17 +20,24 @@ final class TagRules {
     }
 
     /**
-     * Tags set by a credential: keys it mints, nodes it tags, OAuth clients it creates. Policy editors may use every
-     * defined tag. An OAuth access token may use only the tags it holds and the tags those own through
+     * Tags set by a credential: keys it mints, nodes it tags, OAuth clients it creates. A tag not defined in
+     * {@code tagOwners} is invalid (400, the vendor's words); a defined one the caller may not give is refused as a
+     * 403 that names it. Policy editors may use every defined tag. An OAuth access token may use only the tags it holds and the tags those own through
      * {@code tagOwners}, whatever its scopes (Authentication, item 4).
      */
     static void requireCallerMayApply(Policy policy, Caller caller, List<String> tags) {
+        refuseIfAny(tags.stream().filter(tag -> !policy.definesTag(tag)).toList());
         Set<String> held = Set.copyOf(caller.tags());
-        List<String> refused = tags.stream().filter(tag -> !policy.definesTag(tag)
-                || !(caller.kind() == Caller.Kind.ACCESS_TOKEN ? policy.tagsOwn(held, tag)
-                        : caller.may(Policies.WRITE_SCOPE) || (caller.owner() != null && owns(policy, caller.owner(), tag))))
+        List<String> notOwned = tags.stream().filter(tag -> !(caller.kind() == Caller.Kind.ACCESS_TOKEN
+                ? policy.tagsOwn(held, tag)
+                : caller.may(Policies.WRITE_SCOPE) || (caller.owner() != null && owns(policy, caller.owner(), tag))))
                 .toList();
-        refuseIfAny(refused);
+        if (!notOwned.isEmpty()) {
+            // Defined tags the caller may not give: a refusal of who asks (403), which names the tags.
+            throw MeshException.forbidden("requested tags [" + String.join(" ", notOwned) + "] are not permitted: "
+                    + (caller.kind() == Caller.Kind.ACCESS_TOKEN ? "the token's tags " + caller.tags() + " do not own them"
+                            : "this credential neither edits the policy nor owns them") + " in the policy's tagOwners");
+        }
     }
 
     /**

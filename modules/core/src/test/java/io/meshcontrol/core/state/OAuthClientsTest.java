@@ -182,7 +182,7 @@ class OAuthClientsTest {
         Caller olga = net.callerFor("olga", List.of("oauth_keys", "auth_keys"));
         assertEquals(List.of("tag:ci"), clients.create(olga, new OAuthClients.Fields("client", List.of("auth_keys"),
                 List.of("tag:ci"), "", null, null, null, null)).client().tags());
-        String message = refusal(MeshException.Reason.INVALID, () -> clients.create(olga, new OAuthClients.Fields(
+        String message = refusal(MeshException.Reason.FORBIDDEN, () -> clients.create(olga, new OAuthClients.Fields(
                 "client", List.of("auth_keys"), List.of("tag:prod"), "", null, null, null, null)));
         assertTrue(message.contains("[tag:prod]"), message);
     }
@@ -207,7 +207,7 @@ class OAuthClientsTest {
                 .secret(), List.of()));
         assertEquals(List.of("tag:ci-runner"), clients.create(token, new OAuthClients.Fields("client",
                 List.of("auth_keys"), List.of("tag:ci-runner"), "", null, null, null, null)).client().tags());
-        refusal(MeshException.Reason.INVALID, () -> clients.create(token, new OAuthClients.Fields("client",
+        refusal(MeshException.Reason.FORBIDDEN, () -> clients.create(token, new OAuthClients.Fields("client",
                 List.of("auth_keys"), List.of("tag:prod"), "", null, null, null, null)));
         refusal(MeshException.Reason.FORBIDDEN, () -> clients.create(token, new OAuthClients.Fields("client",
                 List.of("dns"), List.of(), "", null, null, null, null)));
@@ -227,7 +227,7 @@ class OAuthClientsTest {
         PreAuthKeys keys = net.network.preAuthKeys();
         assertEquals(List.of("tag:ci"), keys.create(token, newKey(List.of("tag:ci"))).key().tags());
         assertEquals(List.of("tag:ci-runner"), keys.create(token, newKey(List.of("tag:ci-runner"))).key().tags());
-        String message = refusal(MeshException.Reason.INVALID, () -> keys.create(token, newKey(List.of("tag:prod"))));
+        String message = refusal(MeshException.Reason.FORBIDDEN, () -> keys.create(token, newKey(List.of("tag:prod"))));
         assertTrue(message.contains("[tag:prod]"), message);
         refusal(MeshException.Reason.INVALID, () -> keys.create(token, newKey(List.of())));
     }
@@ -236,7 +236,7 @@ class OAuthClientsTest {
     void tokenWithPolicyScopeIsStillBoundByItsTags() {
         Caller token = tokenCaller(clients.issueToken(client(List.of("auth_keys", "policy_file"), List.of("tag:ci"))
                 .secret(), List.of()));
-        refusal(MeshException.Reason.INVALID, () -> net.network.preAuthKeys().create(token, newKey(List.of("tag:prod"))));
+        refusal(MeshException.Reason.FORBIDDEN, () -> net.network.preAuthKeys().create(token, newKey(List.of("tag:prod"))));
     }
 
     private static PreAuthKeys.NewKey newKey(List<String> tags) {

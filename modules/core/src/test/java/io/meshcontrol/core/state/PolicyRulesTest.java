@@ -116,6 +116,11 @@ class PolicyRulesTest {
         net.network.preAuthKeys().create(alice, new PreAuthKeys.NewKey(null, List.of("tag:server"), false, false, false, "", null));
         MeshException refused = assertThrows(MeshException.class, () -> net.network.preAuthKeys().create(alice,
                 new PreAuthKeys.NewKey(null, List.of("tag:ci"), false, false, false, "", null)));
-        assertEquals("requested tags [tag:ci] are invalid or not permitted", refused.getMessage());
+        assertEquals(MeshException.Reason.FORBIDDEN, refused.reason());
+        assertTrue(refused.getMessage().startsWith("requested tags [tag:ci] are not permitted"), refused.getMessage());
+        MeshException undefined = assertThrows(MeshException.class, () -> net.network.preAuthKeys().create(alice,
+                new PreAuthKeys.NewKey(null, List.of("tag:nope", "tag:ci"), false, false, false, "", null)));
+        assertEquals(MeshException.Reason.INVALID, undefined.reason());
+        assertEquals("requested tags [tag:nope] are invalid or not permitted", undefined.getMessage());
     }
 }
