@@ -8,6 +8,7 @@ import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.Nodes;
 import io.meshcontrol.core.state.Posture;
+import io.meshcontrol.core.state.RouteApprovals;
 import io.meshcontrol.server.http.ApiRequest;
 import io.meshcontrol.server.http.Reply;
 import java.time.Instant;
@@ -39,68 +40,75 @@ final class DeviceResource {
                         + "posture identity and distribution; any other parameter filters on a top-level field "
                         + "(exact match, all given values of a list field)");
         v2.global("GET", "/device/{id}", request -> {
-            request.caller().require(Nodes.READ_SCOPE);
-            return Reply.ok(view(node(request), allFields(request)));
+            return Reply.ok(view(node(request, Nodes.READ_SCOPE), allFields(request)));
         })
                 .doc(Nodes.READ_SCOPE, "One device by id or nodeId; fields=all as for the list");
         v2.global("DELETE", "/device/{id}", request -> {
-            network.nodes().delete(request.caller(), node(request).id());
+            network.nodes().delete(request.caller(), node(request, Nodes.WRITE_SCOPE).id());
             return Reply.ok(Map.of());
         }).doc(Nodes.WRITE_SCOPE, "Removes the device");
         v2.global("POST", "/device/{id}/authorized", request -> {
+            Node node = node(request, Nodes.WRITE_SCOPE);
             Bodies.Authorized body = request.requiredBody(Bodies.Authorized.class);
-            return Reply.ok(view(network.nodes().authorize(request.caller(), node(request).id(),
+            return Reply.ok(view(network.nodes().authorize(request.caller(), node.id(),
                     required(body.authorized(), "authorized")), false));
         }).doc(Nodes.WRITE_SCOPE, "Device approval on or off ({\"authorized\":bool}); matters while device approval "
                 + "is on");
         v2.global("POST", "/device/{id}/name", request -> {
+            Node node = node(request, Nodes.WRITE_SCOPE);
             Bodies.Name body = request.requiredBody(Bodies.Name.class);
-            return Reply.ok(view(network.nodes().rename(request.caller(), node(request).id(),
+            return Reply.ok(view(network.nodes().rename(request.caller(), node.id(),
                     shortName(required(body.name(), "name"))), false));
         }).doc(Nodes.WRITE_SCOPE, "Renames the device (its MagicDNS label; a full name under the base domain is "
                 + "taken too)");
         v2.global("POST", "/device/{id}/tags", request -> {
+            Node node = node(request, Nodes.WRITE_SCOPE);
             Bodies.Tags body = request.requiredBody(Bodies.Tags.class);
-            return Reply.ok(view(network.nodes().setTags(request.caller(), node(request).id(),
+            return Reply.ok(view(network.nodes().setTags(request.caller(), node.id(),
                     required(body.tags(), "tags")), false));
         }).doc(Nodes.WRITE_SCOPE, "Sets the tags; tagging a user's device hands it to the tags (400 on tags the "
                 + "policy does not let the caller apply)");
         v2.global("POST", "/device/{id}/key", request -> {
+            Node node = node(request, Nodes.WRITE_SCOPE);
             Bodies.Key body = request.requiredBody(Bodies.Key.class);
-            return Reply.ok(view(network.nodes().setKeyExpiryDisabled(request.caller(), node(request).id(),
+            return Reply.ok(view(network.nodes().setKeyExpiryDisabled(request.caller(), node.id(),
                     required(body.keyExpiryDisabled(), "keyExpiryDisabled")), false));
         }).doc(Nodes.WRITE_SCOPE, "Whether the device's key expires ({\"keyExpiryDisabled\":bool})");
         v2.global("POST", "/device/{id}/ip", request -> {
+            Node node = node(request, Nodes.WRITE_SCOPE);
             Bodies.Ipv4 body = request.requiredBody(Bodies.Ipv4.class);
-            return Reply.ok(view(network.nodes().setIpv4(request.caller(), node(request).id(),
+            return Reply.ok(view(network.nodes().setIpv4(request.caller(), node.id(),
                     required(body.ipv4(), "ipv4")), false));
         }).doc(Nodes.WRITE_SCOPE, "Sets the device's IPv4 address ({\"ipv4\":s}, with the IPv6 address that goes "
                 + "with it): inside the network's IPv4 prefix (400 otherwise), not held by another device (409)");
         v2.global("POST", "/device/{id}/expire", request -> Reply.ok(view(
-                network.nodes().expire(request.caller(), node(request).id()), false)))
+                network.nodes().expire(request.caller(), node(request, Nodes.WRITE_SCOPE).id()), false)))
                 .doc(Nodes.WRITE_SCOPE, "Expires the device's key now: it must log in again");
         v2.global("GET", "/device/{id}/routes", request -> Reply.ok(routes(
-                network.routeApprovals().get(request.caller(), node(request).id()))))
-                .doc("devices:routes:read", "{\"advertisedRoutes\",\"enabledRoutes\"}");
+                network.routeApprovals().get(request.caller(), node(request, RouteApprovals.READ_SCOPE).id()))))
+                .doc(RouteApprovals.READ_SCOPE, "{\"advertisedRoutes\",\"enabledRoutes\"}");
         v2.global("POST", "/device/{id}/routes", request -> {
+            Node node = node(request, RouteApprovals.WRITE_SCOPE);
             Bodies.Routes body = request.requiredBody(Bodies.Routes.class);
-            return Reply.ok(routes(network.routeApprovals().setApproved(request.caller(), node(request).id(),
+            return Reply.ok(routes(network.routeApprovals().setApproved(request.caller(), node.id(),
                     required(body.routes(), "routes"))));
-        }).doc("devices:routes", "Replaces the approved (enabled) routes; a route may be approved before it is "
+        }).doc(RouteApprovals.WRITE_SCOPE, "Replaces the approved (enabled) routes; a route may be approved before it is "
                 + "advertised");
         v2.global("GET", "/device/{id}/attributes", this::attributes)
                 .doc(Posture.ATTRIBUTES_READ_SCOPE, "The device's custom posture attributes: "
                         + "{\"attributes\":{},\"expiries\":{}}. Partial: the vendor's node:* attributes are not reported");
         v2.global("POST", "/device/{id}/attributes/{key}", request -> {
+            Node node = node(request, Posture.ATTRIBUTES_WRITE_SCOPE);
             Bodies.Attribute body = request.requiredBody(Bodies.Attribute.class);
             Instant expiry = body.expiry() == null || body.expiry().equals(GO_ZERO_TIME) ? null : body.expiry();
-            network.posture().setAttribute(request.caller(), node(request).id(), new PostureAttribute(
+            network.posture().setAttribute(request.caller(), node.id(), new PostureAttribute(
                     request.pathParam("key"), body.value(), expiry, Objects.requireNonNullElse(body.comment(), "")));
             return Reply.ok(Map.of());
         }).doc(Posture.ATTRIBUTES_WRITE_SCOPE, "Sets a custom:<name> attribute (a string, number or boolean, "
                 + "optional expiry and comment)");
         v2.global("DELETE", "/device/{id}/attributes/{key}", request -> {
-            network.posture().deleteAttribute(request.caller(), node(request).id(), request.pathParam("key"));
+            network.posture().deleteAttribute(request.caller(), node(request, Posture.ATTRIBUTES_WRITE_SCOPE).id(),
+                    request.pathParam("key"));
             return Reply.ok(Map.of());
         }).doc(Posture.ATTRIBUTES_WRITE_SCOPE, "Removes a custom attribute");
     }
@@ -143,7 +151,8 @@ final class DeviceResource {
     private Reply attributes(ApiRequest request) {
         Map<String, Object> attributes = new LinkedHashMap<>();
         Map<String, Object> expiries = new LinkedHashMap<>();
-        for (PostureAttribute a : network.posture().attributes(request.caller(), node(request).id())) {
+        for (PostureAttribute a : network.posture().attributes(request.caller(),
+                node(request, Posture.ATTRIBUTES_READ_SCOPE).id())) {
             attributes.put(a.name(), a.value());
             if (a.expiry() != null) {
                 expiries.put(a.name(), a.expiry());
@@ -160,8 +169,13 @@ final class DeviceResource {
         return fields.equals("all");
     }
 
-    /** The node a {@code {id}} names: its number or its stable id. What may be done with it is the service's. */
-    private Node node(ApiRequest request) {
+    /**
+     * The node a {@code {id}} names: its number or its stable id. The scope the operation needs is checked first, so
+     * that a caller without it learns nothing about which ids exist (403, never 404); the rest of what may be done
+     * with the node is the service's.
+     */
+    private Node node(ApiRequest request, String scope) {
+        request.caller().require(scope);
         String id = request.pathParam("id");
         NetworkSnapshot snapshot = network.snapshots().current();
         Node node;

@@ -10,9 +10,14 @@ import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.testing.AuthKey;
 import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.testing.TestServer;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
@@ -187,5 +192,32 @@ class VendorDevicesTest {
 
     private static Set<String> names(JsonNode object) {
         return new TreeSet<>(object.propertyNames());
+    }
+
+    /**
+     * Every operation on one device checks the caller's scope before it looks the device up: a credential without it
+     * gets the same 403 for a device that exists and one that does not, so it cannot learn which ids exist.
+     */
+    @Test
+    void deviceOperationsCheckTheScopeBeforeLookingTheDeviceUp() {
+        V2Routes registered = new V2Routes(new Routes(), "unused");
+        new DeviceResource(server.network, "mesh.test").register(registered);
+        List<V2Routes.Operation> operations = registered.operations().stream()
+                .filter(op -> op.path().startsWith("/api/v2/device/{id}")).toList();
+        assertTrue(operations.size() >= 13, "every device operation: " + operations);
+        VendorCalls unscoped = VendorCalls.scoped(server, "dns:read");
+        for (V2Routes.Operation op : operations) {
+            String body = op.method().equals("GET") || op.method().equals("DELETE") ? null : "{}";
+            List<String> answers = new ArrayList<>();
+            for (String id : List.of(Long.toString(laptop.id()), laptop.stableId(), "999999", "nNoSuchCNTRL")) {
+                String path = op.path().substring("/api/v2".length()).replace("{id}", id).replace("{key}", "custom:x");
+                HttpResponse<String> response = unscoped.send(op.method(), path, body, body == null ? Map.of()
+                        : Map.of("Content-Type", "application/json"));
+                assertEquals(403, response.statusCode(), op + " on " + id + ": " + response.body());
+                answers.add(response.body());
+            }
+            assertEquals(1, new HashSet<>(answers).size(), op + " answers alike: " + answers);
+        }
+        assertEquals(2, ok(api.get("/tailnet/-/devices")).path("devices").size(), "nothing changed");
     }
 }
