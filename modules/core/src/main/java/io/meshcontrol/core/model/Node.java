@@ -17,7 +17,8 @@ import java.util.List;
  * @param userId owner, or null for a tagged node (which belongs to its tags)
  * @param hostinfo the client's Hostinfo JSON, kept as sent so peers receive it unchanged
  * @param authorized false while waiting for device approval
- * @param keyExpiry when the node key expires, or null for never
+ * @param keyExpiry when the node key expires, or null for never (switched off for the node, or a network whose key
+ *     lifetime is zero)
  * @param lastSeen when it was last connected, or null if never
  * @param advertisedRoutes routes the client offers to serve (its Hostinfo.RoutableIPs): subnets, and both exit
  *     routes for an exit node
@@ -26,6 +27,8 @@ import java.util.List;
  * @param suspended set by an administrator: the node keeps its row but has no peers and is no one's peer
  * @param globalExitPriority null while the node is not marked as a global exit node; when marked, the mark's priority
  *     (0 or more, higher preferred; 0 is no preference)
+ * @param keyExpiryDisabled true when an administrator switched key expiry off for this node (the vendor's
+ *     {@code keyExpiryDisabled}); kept apart from a null {@code keyExpiry}, which a zero network lifetime also gives
  */
 public record Node(
         long id,
@@ -51,7 +54,8 @@ public record Node(
         List<IpPrefix> advertisedRoutes,
         List<IpPrefix> approvedRoutes,
         boolean suspended,
-        Integer globalExitPriority) {
+        Integer globalExitPriority,
+        boolean keyExpiryDisabled) {
 
     public enum RegisterMethod {
         AUTH_KEY("authkey"),
@@ -101,31 +105,39 @@ public record Node(
     public Node withGivenName(String name) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, name, userId, tags, ipv4, ipv6, hostinfo,
                 endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approvedRoutes, suspended, globalExitPriority);
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled);
     }
 
     public Node withAddresses(String newIpv4, String newIpv6) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, newIpv4,
                 newIpv6, hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen,
-                keyExpiry, advertisedRoutes, approvedRoutes, suspended, globalExitPriority);
+                keyExpiry, advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled);
     }
 
+    /** Key expiry on: the key expires at {@code expiry} (null: never, when the network's key lifetime is zero). */
     public Node withKeyExpiry(Instant expiry) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry,
-                advertisedRoutes, approvedRoutes, suspended, globalExitPriority);
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, false);
+    }
+
+    /** Key expiry switched off for this node by an administrator: its key never expires, whatever the network's. */
+    public Node withKeyExpiryDisabled() {
+        return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
+                hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, null,
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, true);
     }
 
     public Node withAuthorized(boolean approved) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, approved, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approvedRoutes, suspended, globalExitPriority);
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled);
     }
 
     public Node withSuspended(boolean suspend) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approvedRoutes, suspend, globalExitPriority);
+                advertisedRoutes, approvedRoutes, suspend, globalExitPriority, keyExpiryDisabled);
     }
 
     /** What the client reports about itself; {@code advertised} comes from the same Hostinfo's RoutableIPs. */
@@ -133,13 +145,13 @@ public record Node(
             List<IpPrefix> advertised) {
         return new Node(id, stableId, machineKey, nodeKey, disco, hostname, givenName, userId, tags, ipv4, ipv6,
                 newHostinfo, newEndpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen,
-                keyExpiry, advertised, approvedRoutes, suspended, globalExitPriority);
+                keyExpiry, advertised, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled);
     }
 
     public Node withApprovedRoutes(List<IpPrefix> approved) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approved, suspended, globalExitPriority);
+                advertisedRoutes, approved, suspended, globalExitPriority, keyExpiryDisabled);
     }
 
     public boolean isGlobalExitNode() {
@@ -150,7 +162,7 @@ public record Node(
     public Node withGlobalExitPriority(Integer priority) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approvedRoutes, suspended, priority);
+                advertisedRoutes, approvedRoutes, suspended, priority, keyExpiryDisabled);
     }
 
     /** Routes both advertised and approved: what this node may route (HA decides which subnets it serves). */
@@ -164,13 +176,13 @@ public record Node(
     public Node withNodeKey(NodePublicKey key, Instant expiry) {
         return new Node(id, stableId, machineKey, key, discoKey, hostname, givenName, userId, tags, ipv4, ipv6, hostinfo,
                 endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry,
-                advertisedRoutes, approvedRoutes, suspended, globalExitPriority);
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled);
     }
 
     /** Tagging hands a user's node to its tags; clearing tags is not done here (the node needs an owner). */
     public Node withTags(List<String> newTags) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, newTags.isEmpty() ? userId : null,
                 newTags, ipv4, ipv6, hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt,
-                lastSeen, keyExpiry, advertisedRoutes, approvedRoutes, suspended, globalExitPriority);
+                lastSeen, keyExpiry, advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled);
     }
 }

@@ -153,15 +153,16 @@ public final class Nodes {
     }
 
     /**
-     * Whether the node's key expires. Disabling clears its expiry; enabling gives a node without one the key
-     * lifetime in force from now on (none when keys never expire here), and leaves an existing expiry as it is.
+     * The vendor's per-node key expiry switch, which reads back as asked. Switching it off clears the node's expiry;
+     * switching it back on gives the key lifetime in force from now on (none while keys never expire here); a node whose
+     * switch is on keeps the expiry it has.
      */
     public Node setKeyExpiryDisabled(Caller caller, long id, boolean disabled) {
         return change(caller, id, node -> {
             if (disabled) {
-                return node.withKeyExpiry(null);
+                return node.withKeyExpiryDisabled();
             }
-            if (node.keyExpiry() != null) {
+            if (!node.keyExpiryDisabled()) {
                 return node;
             }
             java.time.Duration lifetime = jdbi.withHandle(settings::read).nodeKeyLifetime(keyLifetime);

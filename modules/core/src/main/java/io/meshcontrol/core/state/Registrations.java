@@ -229,9 +229,10 @@ public final class Registrations {
                     request.nodeKey(), before.discoKey(), request.hostname(), before.givenName(), userId, grant.tags(),
                     before.ipv4(), before.ipv6(), request.hostinfo(), before.endpoints(),
                     (before.authorized() || deviceLetIn) && userLetIn, grant.ephemeral(), grant.preAuthKeyId(),
-                    grant.method(), before.createdAt(), before.lastSeen(), keyExpiry(current, grant.life(), now),
+                    grant.method(), before.createdAt(), before.lastSeen(),
+                    before.keyExpiryDisabled() ? null : keyExpiry(current, grant.life(), now),
                     advertised, sameOwner ? before.approvedRoutes() : List.of(), before.suspended(),
-                    sameOwner ? before.globalExitPriority() : null));
+                    sameOwner ? before.globalExitPriority() : null, before.keyExpiryDisabled()));
             nodes.update(h, node);
         } else {
             Set<String> used = VipServiceStore.ipv4InUse(h);
@@ -242,7 +243,7 @@ public final class Registrations {
                     request.machineKey(), request.nodeKey(), null, request.hostname(), name, userId, grant.tags(),
                     pair.ipv4(), pair.ipv6(), request.hostinfo(), List.of(), deviceLetIn && userLetIn,
                     grant.ephemeral(), grant.preAuthKeyId(), grant.method(), now, null,
-                    keyExpiry(current, grant.life(), now), advertised, List.of(), false, null));
+                    keyExpiry(current, grant.life(), now), advertised, List.of(), false, null, false));
             nodes.insert(h, node);
         }
         return new Registered(node, grant.user(), existing.isEmpty());

@@ -24,7 +24,8 @@ public final class NodeStore {
 
     private static final String COLUMNS = "id, stable_id, machine_key, node_key, disco_key, hostname, given_name, user_id, "
             + "tags, ipv4, ipv6, hostinfo, endpoints, authorized, ephemeral, pre_auth_key_id, register_method, created_at, "
-            + "last_seen, key_expiry, advertised_routes, approved_routes, suspended, global_exit_priority";
+            + "last_seen, key_expiry, advertised_routes, approved_routes, suspended, global_exit_priority, "
+            + "key_expiry_disabled";
 
     public long nextId(Handle handle) {
         return IdSequences.next(handle, "nodes");
@@ -35,7 +36,7 @@ public final class NodeStore {
         handle.createUpdate("INSERT INTO nodes (" + COLUMNS + ") VALUES (:id, :stableId, :machineKey, :nodeKey, :discoKey, "
                         + ":hostname, :givenName, :userId, :tags, :ipv4, :ipv6, :hostinfo, :endpoints, :authorized, "
                         + ":ephemeral, :preAuthKeyId, :registerMethod, :createdAt, :lastSeen, :keyExpiry, :advertisedRoutes, "
-                        + ":approvedRoutes, :suspended, :globalExitPriority)")
+                        + ":approvedRoutes, :suspended, :globalExitPriority, :keyExpiryDisabled)")
                 .bindMap(values(node))
                 .execute();
         handle.afterCommit(() -> listener.nodeWritten(node));
@@ -49,7 +50,8 @@ public final class NodeStore {
                         + "ipv4 = :ipv4, ipv6 = :ipv6, hostinfo = :hostinfo, endpoints = :endpoints, authorized = :authorized, ephemeral = :ephemeral, "
                         + "pre_auth_key_id = :preAuthKeyId, register_method = :registerMethod, last_seen = :lastSeen, "
                         + "key_expiry = :keyExpiry, advertised_routes = :advertisedRoutes, approved_routes = :approvedRoutes, "
-                        + "suspended = :suspended, global_exit_priority = :globalExitPriority WHERE id = :id")
+                        + "suspended = :suspended, global_exit_priority = :globalExitPriority, "
+                        + "key_expiry_disabled = :keyExpiryDisabled WHERE id = :id")
                 .bindMap(values(node))
                 .execute() == 1) {
             handle.afterCommit(() -> listener.nodeWritten(node));
@@ -145,6 +147,7 @@ public final class NodeStore {
         values.put("approvedRoutes", TextLists.join(node.approvedRoutes().stream().map(IpPrefix::toString).toList()));
         values.put("suspended", node.suspended());
         values.put("globalExitPriority", node.globalExitPriority());
+        values.put("keyExpiryDisabled", node.keyExpiryDisabled());
         return values;
     }
 
@@ -164,7 +167,7 @@ public final class NodeStore {
                 preAuthKeyId, Node.RegisterMethod.fromWireName(rs.getString("register_method")),
                 Times.instant(rs, "created_at"), Times.instant(rs, "last_seen"), Times.instant(rs, "key_expiry"),
                 prefixes(rs.getString("advertised_routes")), prefixes(rs.getString("approved_routes")),
-                rs.getBoolean("suspended"), globalExitPriority);
+                rs.getBoolean("suspended"), globalExitPriority, rs.getBoolean("key_expiry_disabled"));
     }
 
     private static List<IpPrefix> prefixes(String text) {

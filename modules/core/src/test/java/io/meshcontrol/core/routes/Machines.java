@@ -23,7 +23,7 @@ final class Machines {
         return new Node(id, "n" + id + "CNTRL", MachinePrivateKey.generate().publicKey(),
                 NodePrivateKey.generate().publicKey(), null, "host" + id, "host" + id, tags.isEmpty() ? 1L : null, tags,
                 "100.64.0." + id, "fd7a:115c:a1e0::" + id, "{}", List.of(), true, false, null,
-                Node.RegisterMethod.AUTH_KEY, Instant.EPOCH, null, null, advertised, approved, false, null);
+                Node.RegisterMethod.AUTH_KEY, Instant.EPOCH, null, null, advertised, approved, false, null, false);
     }
 
     /** A user's node advertising and having approved the same routes. */

@@ -80,4 +80,23 @@ class VendorApiStateTest {
         assertFalse(net.network.nodes().authorize(net.admin, node.id(), false).authorized());
         assertTrue(net.network.nodes().authorize(net.admin, node.id(), true).authorized());
     }
+
+    @Test
+    void keyExpirySwitchReadsBackAsAskedWhileKeysNeverExpire() {
+        TestNetwork net = new TestNetwork(folder); // node.expiry 0s: no lifetime to count from
+        net.user("odin", Role.MEMBER);
+        Node node = Machine.named("laptop").join(net.network, AuthKey.forUser("odin").create(net.network));
+        assertNull(node.keyExpiry());
+        assertFalse(node.keyExpiryDisabled(), "a new node's switch is on, as with the vendor");
+        Node disabled = net.network.nodes().setKeyExpiryDisabled(net.admin, node.id(), true);
+        assertTrue(disabled.keyExpiryDisabled());
+        Node enabled = net.network.nodes().setKeyExpiryDisabled(net.admin, node.id(), false);
+        assertFalse(enabled.keyExpiryDisabled(), "stored as asked");
+        assertNull(enabled.keyExpiry(), "still never: the network gives no lifetime");
+        assertFalse(net.reopened(folder).nodes().get(net.admin, node.id()).keyExpiryDisabled(), "kept in the database");
+        net.network.nodes().setKeyExpiryDisabled(net.admin, node.id(), true);
+        net.network.settings().update(net.admin, new Settings.Change(null, null, 30, null));
+        assertEquals(net.clock.instant().plus(Duration.ofDays(30)),
+                net.network.nodes().setKeyExpiryDisabled(net.admin, node.id(), false).keyExpiry());
+    }
 }

@@ -45,7 +45,7 @@ final class DeviceView {
         if (!facts.online() && node.lastSeen() != null) {
             d.put("lastSeen", node.lastSeen());
         }
-        d.put("keyExpiryDisabled", node.keyExpiry() == null);
+        d.put("keyExpiryDisabled", node.keyExpiryDisabled());
         if (node.keyExpiry() != null) {
             d.put("expires", node.keyExpiry());
         }

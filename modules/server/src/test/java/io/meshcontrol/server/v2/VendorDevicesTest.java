@@ -220,4 +220,18 @@ class VendorDevicesTest {
         }
         assertEquals(2, ok(api.get("/tailnet/-/devices")).path("devices").size(), "nothing changed");
     }
+
+    /** tailscale_device_key under the default {@code node.expiry: 0s}: what is set reads back, so nothing drifts. */
+    @Test
+    void keyExpiryDisabledReadsBackAsSetWhileKeysNeverExpire() {
+        String device = "/device/" + laptop.id();
+        assertFalse(ok(api.get(device)).path("keyExpiryDisabled").asBoolean(), "on for a new device");
+        ok(api.post(device + "/key", "{\"keyExpiryDisabled\":true}"));
+        assertTrue(ok(api.get(device)).path("keyExpiryDisabled").asBoolean());
+        ok(api.post(device + "/key", "{\"keyExpiryDisabled\":false}"));
+        JsonNode read = ok(api.get(device));
+        assertFalse(read.path("keyExpiryDisabled").asBoolean(), read.toString());
+        assertFalse(read.has("expires"),
+                "no expiry to show: keys never expire here");
+    }
 }
