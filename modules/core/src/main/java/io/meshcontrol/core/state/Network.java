@@ -98,6 +98,7 @@ public final class Network {
         this.database = database;
         this.events = new EventBus();
         AuditStore audit = new AuditStore();
+        Writer writer = new Writer(jdbi, clock);
         this.auditLog = new AuditLog(jdbi, audit);
         UserStore userStore = new UserStore();
         NodeStore nodeStore = new NodeStore();
@@ -130,7 +131,7 @@ public final class Network {
         this.savedDerpSettings = new SavedDerpSettings(jdbi, new DerpSettingsStore(), audit, clock);
         this.oauthClients = new OAuthClients(jdbi, new OAuthClientStore(), new AccessTokenStore(), audit, policies,
                 tailnetId, clock);
-        this.dns = new Dns(jdbi, new DnsSettingsStore(), audit, clock, options.dns());
+        this.dns = new Dns(jdbi, writer, new DnsSettingsStore(), audit, options.dns());
         this.vipServices = new VipServices(jdbi, new VipServiceStore(), new AddressPool(options.prefixV4(),
                 options.prefixV6(), options.allocation()), clock);
         this.posture = new Posture(jdbi, new PostureStore(), nodeStore, clock);
