@@ -26,6 +26,7 @@ public final class Dns {
     private final Writer writer;
     private final DnsSettingsStore store;
     private final AuditStore audit;
+    private final DnsSettings configured;
     private final boolean magicDns;
     private final InForce<DnsSettings> current;
 
@@ -33,6 +34,7 @@ public final class Dns {
         this.writer = writer;
         this.store = store;
         this.audit = audit;
+        this.configured = configured;
         this.magicDns = configured.magicDns();
         this.current = new InForce<>(jdbi.withHandle(h -> store.read(h, magicDns)).orElse(configured));
     }
@@ -60,7 +62,7 @@ public final class Dns {
      */
     public DnsSettings update(Caller caller, UnaryOperator<DnsSettings> change) {
         return writer.change(caller, WRITE_SCOPE, (h, now) -> {
-            DnsSettings settings = change.apply(current.get());
+            DnsSettings settings = change.apply(store.read(h, magicDns).orElse(configured));
             if (settings.magicDns() != magicDns) {
                 throw MeshException.invalid("magicDNS is set in the configuration file (dns.magic_dns: " + magicDns
                         + ") and cannot be changed through the API");

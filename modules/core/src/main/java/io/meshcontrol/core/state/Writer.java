@@ -12,7 +12,8 @@ import org.jdbi.v3.core.Jdbi;
  * single writer lock. What it puts in force in memory ({@link InForce}) or publishes on the feed takes effect as that
  * transaction commits, still under the lock. So every change starts from all the changes acknowledged before it: two
  * parallel changes of one setting (a nameserver here, a search path there) both stay. A change that only reads, then
- * saves what it read in a later transaction, would lose the other one.
+ * saves what it read in a later transaction, would lose the other one. (Services not moved here yet, such as nodes
+ * and users, follow the same rule with their own transactions: the read belongs inside the one that writes.)
  */
 final class Writer {
 
@@ -20,6 +21,12 @@ final class Writer {
     @FunctionalInterface
     interface Change<R> {
         R apply(Handle handle, Instant now);
+    }
+
+    /** A read-modify-write that answers nothing. */
+    @FunctionalInterface
+    interface Write {
+        void apply(Handle handle, Instant now);
     }
 
     private final Jdbi jdbi;
@@ -39,5 +46,13 @@ final class Writer {
         caller.require(scope);
         // The time is taken under the lock, so entries written one after the other are dated in that order.
         return jdbi.inTransaction(h -> change.apply(h, clock.instant()));
+    }
+
+    /** Runs {@code write} for {@code caller}, who needs {@code scope}, in one write transaction. */
+    void write(Caller caller, String scope, Write write) {
+        change(caller, scope, (h, now) -> {
+            write.apply(h, now);
+            return null;
+        });
     }
 }
