@@ -12,8 +12,6 @@ import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.store.AppStore;
 import io.meshcontrol.core.store.AuditStore;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -21,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -50,21 +49,20 @@ public final class Apps {
     }
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final AppStore store;
     private final AuditStore audit;
     private final Snapshots snapshots;
-    private final Clock clock;
-    private volatile AppConnectors current;
-    private volatile Consumer<AppConnectors> onChange = apps -> { };
+    private final InForce<AppConnectors> current;
     private volatile RouteApprovals approvals;
 
-    Apps(Jdbi jdbi, AppStore store, AuditStore audit, Snapshots snapshots, Clock clock) {
+    Apps(Jdbi jdbi, Writer writer, AppStore store, AuditStore audit, Snapshots snapshots) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.store = store;
         this.audit = audit;
         this.snapshots = snapshots;
-        this.clock = clock;
-        this.current = AppConnectors.of(jdbi.withHandle(store::all));
+        this.current = new InForce<>(AppConnectors.of(jdbi.withHandle(store::all)));
     }
 
     /** Set once while wiring: the approvals a change of apps is applied to. */
@@ -74,17 +72,17 @@ public final class Apps {
 
     /** Set once by the composition root: called with the new apps after each change. */
     public void onChange(Consumer<AppConnectors> listener) {
-        this.onChange = listener;
+        current.onChange(listener);
     }
 
     /** The apps in force, for building maps and approving routes. */
     public AppConnectors current() {
-        return current;
+        return current.get();
     }
 
     public List<View> list(Caller caller) {
         caller.require(READ_SCOPE);
-        return current.apps().stream().map(this::view).toList();
+        return current.get().apps().stream().map(this::view).toList();
     }
 
     public View get(Caller caller, long id) {
@@ -96,16 +94,16 @@ public final class Apps {
     public View create(Caller caller, App wanted) {
         caller.require(WRITE_SCOPE);
         App valid = validate(wanted);
-        Instant now = clock.instant();
-        App created = jdbi.inTransaction(h -> {
+        App created = writer.change(caller, WRITE_SCOPE, (h, now) -> {
             requireFreeName(h, valid.name(), 0);
             App app = new App(store.nextId(h), valid.name(), valid.description(), valid.domains(),
                     valid.connectors(), valid.routes(), now, now);
             store.put(h, app);
             audit.append(h, caller.audited(now, "app.create", String.valueOf(app.id()), details(app)));
+            changed(h);
             return app;
         });
-        changed();
+        approvals.applyApps();
         return view(created);
     }
 
@@ -113,36 +111,36 @@ public final class Apps {
     public View update(Caller caller, long id, App wanted) {
         caller.require(WRITE_SCOPE);
         App valid = validate(wanted);
-        Instant now = clock.instant();
-        App updated = jdbi.inTransaction(h -> {
+        App updated = writer.change(caller, WRITE_SCOPE, (h, now) -> {
             App existing = store.byId(h, id).orElseThrow(() -> unknown(id));
             requireFreeName(h, valid.name(), id);
             App app = new App(id, valid.name(), valid.description(), valid.domains(), valid.connectors(),
                     valid.routes(), existing.createdAt(), now);
             store.put(h, app);
             audit.append(h, caller.audited(now, "app.update", String.valueOf(id), details(app)));
+            changed(h);
             return app;
         });
-        changed();
+        approvals.applyApps();
         return view(updated);
     }
 
     public void delete(Caller caller, long id) {
-        caller.require(WRITE_SCOPE);
-        Instant now = clock.instant();
-        jdbi.useTransaction(h -> {
+        writer.write(caller, WRITE_SCOPE, (h, now) -> {
             App app = store.byId(h, id).orElseThrow(() -> unknown(id));
             store.delete(h, id);
             audit.append(h, caller.audited(now, "app.delete", String.valueOf(id), Map.of("name", app.name())));
+            changed(h);
         });
-        changed();
+        approvals.applyApps();
     }
 
-    /** After a committed change: the new set in force, in the maps, then the connectors' approvals follow it. */
-    private synchronized void changed() {
-        current = AppConnectors.of(jdbi.withHandle(store::all));
-        onChange.accept(current);
-        approvals.applyApps();
+    /**
+     * In a change's transaction: the apps as it leaves them go in force (in the maps) as it commits. The caller then
+     * brings the connectors' approvals up to date, each node in a change of its own that reads the apps in force.
+     */
+    private void changed(Handle h) {
+        current.putOnCommit(h, AppConnectors.of(store.all(h)));
     }
 
     private View view(App app) {
@@ -168,7 +166,7 @@ public final class Apps {
     }
 
     private App find(long id) {
-        return current.apps().stream().filter(app -> app.id() == id).findFirst().orElseThrow(() -> unknown(id));
+        return current.get().apps().stream().filter(app -> app.id() == id).findFirst().orElseThrow(() -> unknown(id));
     }
 
     private void requireFreeName(org.jdbi.v3.core.Handle h, String name, long id) {

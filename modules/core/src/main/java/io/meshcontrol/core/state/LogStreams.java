@@ -9,7 +9,6 @@ import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.LogStreamStore;
 import java.net.URI;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
@@ -44,12 +43,14 @@ public final class LogStreams {
     }
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final LogStreamStore store;
     private final AuditStore audit;
     private final Clock clock;
 
-    LogStreams(Jdbi jdbi, LogStreamStore store, AuditStore audit, Clock clock) {
+    LogStreams(Jdbi jdbi, Writer writer, LogStreamStore store, AuditStore audit, Clock clock) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.store = store;
         this.audit = audit;
         this.clock = clock;
@@ -93,10 +94,9 @@ public final class LogStreams {
         if (wanted.uploadPeriodMinutes() < 0) {
             throw MeshException.invalid("uploadPeriodMinutes must not be negative");
         }
-        Instant now = clock.instant();
-        LogStream stream = new LogStream(wanted.logType(), type, wanted.url(), text(wanted.user()),
-                text(wanted.token()), wanted.uploadPeriodMinutes(), compression, now);
-        jdbi.useTransaction(h -> {
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
+            LogStream stream = new LogStream(wanted.logType(), type, wanted.url(), text(wanted.user()),
+                    text(wanted.token()), wanted.uploadPeriodMinutes(), compression, now);
             Optional<LogStream> existing = store.get(h, stream.logType());
             AuditEntry entry = audit.append(h, caller.audited(now, existing.isEmpty() ? "logstream.create"
                     : "logstream.update", stream.logType(), AuditDetails.of()
@@ -104,17 +104,17 @@ public final class LogStreams {
                     .put("url", DerpSettings.redactedUrl(stream.url()))
                     .change("destination", existing.map(LogStreams::shown).orElse(null), shown(stream)).map()));
             store.put(h, stream, entry.id() - 1);
+            return stream;
         });
-        return stream;
     }
 
     public void delete(Caller caller, String logType) {
         caller.require(WRITE_SCOPE);
         requireType(logType);
-        jdbi.useTransaction(h -> {
+        writer.write(caller, WRITE_SCOPE, (h, now) -> {
             LogStream existing = store.get(h, logType).orElseThrow(() -> unconfigured(logType));
             store.delete(h, logType);
-            audit.append(h, caller.audited(clock.instant(), "logstream.delete", logType, AuditDetails.of()
+            audit.append(h, caller.audited(now, "logstream.delete", logType, AuditDetails.of()
                     .put("destination", shown(existing)).map()));
         });
     }

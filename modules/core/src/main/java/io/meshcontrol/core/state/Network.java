@@ -98,6 +98,7 @@ public final class Network {
         this.database = database;
         this.events = new EventBus();
         AuditStore audit = new AuditStore();
+        Writer writer = new Writer(jdbi, clock);
         this.auditLog = new AuditLog(jdbi, audit);
         UserStore userStore = new UserStore();
         NodeStore nodeStore = new NodeStore();
@@ -106,12 +107,12 @@ public final class Network {
         // The change feed: every change reaches the snapshot, then the feed's listeners, then the event bus.
         this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events);
         this.presence = new Presence(jdbi, nodeStore, snapshots, clock);
-        this.policies = new Policies(jdbi, new PolicyStore(), snapshots, clock,
+        this.policies = new Policies(jdbi, writer, new PolicyStore(), snapshots, clock,
                 () -> PolicyInventories.of(snapshots.current()));
         // The feed's first listener: the route table is elected before map streams hear of a change.
         this.routeElection = new RouteElection(snapshots, options.routesHighAvailability(), clock);
         AppStore appStore = new AppStore();
-        this.apps = new Apps(jdbi, appStore, audit, snapshots, clock);
+        this.apps = new Apps(jdbi, writer, appStore, audit, snapshots);
         this.routeApprovals = new RouteApprovals(jdbi, snapshots, nodeStore, userStore, policies, apps, appStore,
                 clock);
         policies.approveRoutesWith(routeApprovals);
@@ -122,22 +123,22 @@ public final class Network {
                 clock);
         this.nodes = new Nodes(jdbi, nodeStore, snapshots, policies, routeApprovals, settingsStore,
                 options, clock);
-        this.settings = new Settings(jdbi, settingsStore, clock);
+        this.settings = new Settings(jdbi, writer, settingsStore);
         this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, policies,
                 routeApprovals, options, snapshots, clock);
         this.pendingLogins = new PendingLogins(registrations, users, clock);
         this.browserSessions = new BrowserSessions(jdbi, new BrowserSessionStore(), userStore, clock);
-        this.savedDerpSettings = new SavedDerpSettings(jdbi, new DerpSettingsStore(), audit, clock);
+        this.savedDerpSettings = new SavedDerpSettings(jdbi, writer, new DerpSettingsStore(), audit);
         this.oauthClients = new OAuthClients(jdbi, new OAuthClientStore(), new AccessTokenStore(), audit, policies,
                 tailnetId, clock);
-        this.dns = new Dns(jdbi, new DnsSettingsStore(), audit, clock, options.dns());
-        this.vipServices = new VipServices(jdbi, new VipServiceStore(), new AddressPool(options.prefixV4(),
-                options.prefixV6(), options.allocation()), clock);
-        this.posture = new Posture(jdbi, new PostureStore(), nodeStore, clock);
+        this.dns = new Dns(jdbi, writer, new DnsSettingsStore(), audit, options.dns());
+        this.vipServices = new VipServices(jdbi, writer, new VipServiceStore(), new AddressPool(options.prefixV4(),
+                options.prefixV6(), options.allocation()));
+        this.posture = new Posture(jdbi, writer, new PostureStore(), nodeStore, clock);
         this.accessRequests = new AccessRequests(jdbi, new AccessRequestStore(), userStore, audit, policies, snapshots,
                 clock);
         this.webhooks = new Webhooks(jdbi, new WebhookStore(), audit, snapshots, clock);
-        this.logStreams = new LogStreams(jdbi, new LogStreamStore(), audit, clock);
+        this.logStreams = new LogStreams(jdbi, writer, new LogStreamStore(), audit, clock);
     }
 
     /** The database, for core's own tests. */

@@ -53,6 +53,7 @@ public final class Policies {
     }
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final PolicyStore store;
     private final Snapshots feed;
     private final Clock clock;
@@ -68,8 +69,10 @@ public final class Policies {
     /** The file's text when last read, valid or not: a folder event that changed nothing in it is ignored. */
     private String lastFileText;
 
-    Policies(Jdbi jdbi, PolicyStore store, Snapshots feed, Clock clock, Supplier<PolicyInventory> inventory) {
+    Policies(Jdbi jdbi, Writer writer, PolicyStore store, Snapshots feed, Clock clock,
+            Supplier<PolicyInventory> inventory) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.store = store;
         this.feed = feed;
         this.clock = clock;
@@ -224,8 +227,8 @@ public final class Policies {
                     "the policy changed since it was read (ETag " + current.etag() + "); read it again and retry");
         }
         Current next = new Current(validate(text), etag(text));
-        Instant now = clock.instant();
-        jdbi.useTransaction(h -> {
+        // Under this lock the policy in force is the last one saved; the writer orders the save with other changes.
+        writer.write(caller, WRITE_SCOPE, (h, now) -> {
             store.write(h, text, now, caller.actor());
             audit.append(h, caller.audited(now, "policy.update", "policy", AuditDetails.of()
                     .change("etag", current.etag(), next.etag()).map()));

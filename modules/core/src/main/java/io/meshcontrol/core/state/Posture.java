@@ -36,13 +36,15 @@ public final class Posture {
     }
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final PostureStore store;
     private final NodeStore nodes;
     private final Clock clock;
     private final AuditStore audit = new AuditStore();
 
-    Posture(Jdbi jdbi, PostureStore store, NodeStore nodes, Clock clock) {
+    Posture(Jdbi jdbi, Writer writer, PostureStore store, NodeStore nodes, Clock clock) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.store = store;
         this.nodes = nodes;
         this.clock = clock;
@@ -71,10 +73,10 @@ public final class Posture {
         if (settings.clientSecret() == null || settings.clientSecret().isEmpty()) {
             throw MeshException.invalid("a posture integration needs \"clientSecret\"");
         }
-        PostureIntegration created = new PostureIntegration("pi" + RandomText.alphanumeric(12) + "CNTRL", provider,
-                text(settings.cloudId()), text(settings.clientId()), text(settings.tenantId()), settings.clientSecret(),
-                clock.instant());
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, INTEGRATIONS_WRITE_SCOPE, (h, now) -> {
+            PostureIntegration created = new PostureIntegration("pi" + RandomText.alphanumeric(12) + "CNTRL",
+                    provider, text(settings.cloudId()), text(settings.clientId()), text(settings.tenantId()),
+                    settings.clientSecret(), now);
             if (store.hasProvider(h, provider)) {
                 throw MeshException.conflict("a posture integration for " + provider + " exists already");
             }
@@ -85,13 +87,13 @@ public final class Posture {
         });
     }
 
+    /** Applies {@code change} to the integration as stored, under the writer: parallel changes of other fields stay. */
     public PostureIntegration updateIntegration(Caller caller, String id, IntegrationChange change) {
-        caller.require(INTEGRATIONS_WRITE_SCOPE);
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, INTEGRATIONS_WRITE_SCOPE, (h, now) -> {
             PostureIntegration i = store.integration(h, id).orElseThrow(() -> unknownIntegration(id));
             PostureIntegration updated = new PostureIntegration(id, i.provider(), keep(change.cloudId(), i.cloudId()),
                     keep(change.clientId(), i.clientId()), keep(change.tenantId(), i.tenantId()),
-                    keep(change.clientSecret(), i.clientSecret()), clock.instant());
+                    keep(change.clientSecret(), i.clientSecret()), now);
             store.putIntegration(h, updated);
             audit.append(h, caller.audited(updated.updated(), "posture.integration.update", id, AuditDetails.of()
                     .put("provider", i.provider())
@@ -104,12 +106,11 @@ public final class Posture {
     }
 
     public void deleteIntegration(Caller caller, String id) {
-        caller.require(INTEGRATIONS_WRITE_SCOPE);
-        jdbi.useTransaction(h -> {
+        writer.write(caller, INTEGRATIONS_WRITE_SCOPE, (h, now) -> {
             if (!store.deleteIntegration(h, id)) {
                 throw unknownIntegration(id);
             }
-            audit.append(h, caller.audited(clock.instant(), "posture.integration.delete", id, Map.of()));
+            audit.append(h, caller.audited(now, "posture.integration.delete", id, Map.of()));
         });
     }
 
@@ -132,10 +133,10 @@ public final class Posture {
             throw MeshException.invalid("the value of posture attribute " + attribute.name()
                     + " must be a string, a number or a boolean");
         }
-        jdbi.useTransaction(h -> {
+        writer.write(caller, ATTRIBUTES_WRITE_SCOPE, (h, now) -> {
             requireNode(h, nodeId);
             store.putAttribute(h, nodeId, attribute);
-            audit.append(h, caller.audited(clock.instant(), "posture.attribute.set", Long.toString(nodeId),
+            audit.append(h, caller.audited(now, "posture.attribute.set", Long.toString(nodeId),
                     AuditDetails.of().put("name", attribute.name()).put("value", attribute.value())
                             .put("expiry", attribute.expiry()).map()));
         });
@@ -144,12 +145,12 @@ public final class Posture {
     public void deleteAttribute(Caller caller, long nodeId, String name) {
         caller.require(ATTRIBUTES_WRITE_SCOPE);
         requireCustom(name);
-        jdbi.useTransaction(h -> {
+        writer.write(caller, ATTRIBUTES_WRITE_SCOPE, (h, now) -> {
             requireNode(h, nodeId);
             if (!store.deleteAttribute(h, nodeId, name)) {
                 throw MeshException.notFound("node " + nodeId + " has no posture attribute " + name);
             }
-            audit.append(h, caller.audited(clock.instant(), "posture.attribute.delete", Long.toString(nodeId),
+            audit.append(h, caller.audited(now, "posture.attribute.delete", Long.toString(nodeId),
                     Map.of("name", name)));
         });
     }

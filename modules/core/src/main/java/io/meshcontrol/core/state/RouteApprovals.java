@@ -66,7 +66,8 @@ public final class RouteApprovals {
 
     /**
      * Replaces the node's approved routes; an empty list clears them. Either exit route approves both. A route
-     * need not be advertised yet: it takes effect when the node advertises it.
+     * need not be advertised yet: it takes effect when the node advertises it. Approving what is approved already
+     * changes nothing.
      */
     public Node setApproved(Caller caller, long id, List<String> routes) {
         caller.require(WRITE_SCOPE);
@@ -77,6 +78,9 @@ public final class RouteApprovals {
         List<IpPrefix> approved = RoutePrefixes.withExitPair(RoutePrefixes.parse(routes));
         return jdbi.inTransaction(h -> {
             Node node = nodes.byId(h, id).orElseThrow(() -> unknown(id));
+            if (new HashSet<>(node.approvedRoutes()).equals(new HashSet<>(approved))) {
+                return node; // approved already: no write, no audit entry, nothing for the map streams
+            }
             Node updated = node.withApprovedRoutes(approved);
             nodes.update(h, updated);
             Instant now = clock.instant();

@@ -2,25 +2,26 @@ package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.GoDuration;
+import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.model.DerpSettings;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.DerpSettingsStore;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * The DERP settings saved at runtime: saved or forgotten whole, each change with its audit entry in the same
- * transaction. Putting them into force (the relay, the map) is the server's; it saves only what it has checked it can
- * apply.
+ * The DERP settings saved at runtime: changed or forgotten, each change with its audit entry in the same transaction,
+ * under the writer. Putting them into force (the relay, the map) is the server's; it saves only what it has checked it
+ * can apply.
  */
 public final class SavedDerpSettings {
 
@@ -28,15 +29,15 @@ public final class SavedDerpSettings {
     public static final String READ_SCOPE = "networking_settings:read";
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final DerpSettingsStore store;
     private final AuditStore audit;
-    private final Clock clock;
 
-    SavedDerpSettings(Jdbi jdbi, DerpSettingsStore store, AuditStore audit, Clock clock) {
+    SavedDerpSettings(Jdbi jdbi, Writer writer, DerpSettingsStore store, AuditStore audit) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.store = store;
         this.audit = audit;
-        this.clock = clock;
     }
 
     /** The saved settings; empty while the configuration file's are in force. */
@@ -45,17 +46,23 @@ public final class SavedDerpSettings {
     }
 
     /**
-     * Saves the settings, with a {@code derp.update} entry; settings that cannot work are refused and nothing is written.
+     * Changes the settings: {@code change} is given the settings in force (the saved ones, else {@code configured}),
+     * with every change saved before it, and answers the new ones, saved with a {@code derp.update} entry. Settings
+     * that cannot work are refused, and a change that throws (a failed precondition) writes nothing.
      *
+     * @param configured the configuration file's settings, in force while none are saved
+     * @param ifMatch the ETag the caller read, {@code *} for any, or null to change unconditionally
      * @param embeddedRegionId the embedded relay's region id, which a custom relay may not take
+     * @return the settings saved
      */
-    public void save(Caller caller, DerpSettings settings, int embeddedRegionId) {
-        caller.require(WRITE_SCOPE);
-        settings.validated(embeddedRegionId);
-        Instant now = clock.instant();
-        jdbi.useTransaction(h -> {
+    public DerpSettings update(Caller caller, DerpSettings configured, String ifMatch,
+            UnaryOperator<DerpSettings> change, int embeddedRegionId) {
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
+            DerpSettings settings = change.apply(inForce(h, configured, ifMatch));
+            settings.validated(embeddedRegionId);
             store.write(h, settings, now, caller.actor());
             audit.append(h, caller.audited(now, "derp.update", "derp", auditDetails(settings)));
+            return settings;
         });
     }
 
@@ -63,14 +70,25 @@ public final class SavedDerpSettings {
      * Forgets the saved settings, with a {@code derp.reset} entry.
      *
      * @param configured the configuration file's settings, in force again afterwards (the audit entry shows them)
+     * @param ifMatch the ETag the caller read, {@code *} for any, or null to reset unconditionally
      */
-    public void forget(Caller caller, DerpSettings configured) {
-        caller.require(WRITE_SCOPE);
-        Instant now = clock.instant();
-        jdbi.useTransaction(h -> {
+    public void forget(Caller caller, DerpSettings configured, String ifMatch) {
+        writer.write(caller, WRITE_SCOPE, (h, now) -> {
+            inForce(h, configured, ifMatch);
             store.delete(h);
             audit.append(h, caller.audited(now, "derp.reset", "derp", auditDetails(configured)));
         });
+    }
+
+    /** The settings in force, read under the writer; refused when they are not the ones {@code ifMatch} names. */
+    private DerpSettings inForce(Handle h, DerpSettings configured, String ifMatch) {
+        DerpSettings settings = store.read(h).orElse(configured);
+        if (ifMatch != null && !ifMatch.trim().equals("*") && !ifMatch.trim().equals(etag(settings))) {
+            throw new MeshException(MeshException.Reason.PRECONDITION_FAILED,
+                    "the DERP settings changed since they were read (ETag " + etag(settings)
+                            + "); read them again and retry");
+        }
+        return settings;
     }
 
     /**

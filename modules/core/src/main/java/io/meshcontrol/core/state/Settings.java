@@ -5,7 +5,6 @@ import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.TailnetSettings;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.SettingsStore;
-import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 
 /** The runtime network settings (device approval, user approval, key duration). */
@@ -15,14 +14,14 @@ public final class Settings {
     public static final String READ_SCOPE = "feature_settings:read";
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final SettingsStore store;
-    private final Clock clock;
     private final AuditStore audit = new AuditStore();
 
-    Settings(Jdbi jdbi, SettingsStore store, Clock clock) {
+    Settings(Jdbi jdbi, Writer writer, SettingsStore store) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.store = store;
-        this.clock = clock;
     }
 
     public TailnetSettings get(Caller caller) {
@@ -39,14 +38,15 @@ public final class Settings {
             Boolean postureIdentityCollectionOn) {
     }
 
+    /** Applies {@code change} to the settings in force, under the writer: parallel changes of other fields all stay. */
     public TailnetSettings update(Caller caller, Change change) {
-        caller.require(WRITE_SCOPE);
+        caller.require(WRITE_SCOPE); // before the change is judged: a reader learns nothing from its errors
         Integer days = change.devicesKeyDurationDays();
         if (days != null && (days < 0 || days > 180)) {
             throw MeshException.invalid("devicesKeyDurationDays must be between 1 and 180 (0 = use node.expiry), got "
                     + days);
         }
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
             TailnetSettings current = store.read(h);
             TailnetSettings updated = new TailnetSettings(
                     orElse(change.devicesApprovalOn(), current.devicesApprovalOn()),
@@ -54,7 +54,7 @@ public final class Settings {
                     orElse(days, current.devicesKeyDurationDays()),
                     orElse(change.postureIdentityCollectionOn(), current.postureIdentityCollectionOn()));
             store.write(h, updated);
-            audit.append(h, caller.audited(clock.instant(), "settings.update", "settings", AuditDetails.of()
+            audit.append(h, caller.audited(now, "settings.update", "settings", AuditDetails.of()
                     .change("devicesApprovalOn", current.devicesApprovalOn(), updated.devicesApprovalOn())
                     .change("usersApprovalOn", current.usersApprovalOn(), updated.usersApprovalOn())
                     .change("devicesKeyDurationDays", current.devicesKeyDurationDays(),

@@ -7,8 +7,6 @@ import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.VipService;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.VipServiceStore;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,35 +27,28 @@ public final class VipServices {
     private static final Pattern PORT = Pattern.compile("(tcp|udp):([0-9]{1,5})(-([0-9]{1,5}))?");
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final VipServiceStore store;
     private final AddressPool pool;
-    private final Clock clock;
-    private volatile List<VipService> current;
-    private volatile Consumer<List<VipService>> onChange = services -> { };
+    private final InForce<List<VipService>> current;
     private final AuditStore audit = new AuditStore();
 
-    VipServices(Jdbi jdbi, VipServiceStore store, AddressPool pool, Clock clock) {
+    VipServices(Jdbi jdbi, Writer writer, VipServiceStore store, AddressPool pool) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.store = store;
         this.pool = pool;
-        this.clock = clock;
-        this.current = jdbi.withHandle(store::all);
+        this.current = new InForce<>(jdbi.withHandle(store::all));
     }
 
     /** Every service, for building maps (hosts serve them). */
     public List<VipService> current() {
-        return current;
+        return current.get();
     }
 
     /** Set once by the composition root: called with every service after each saved change. */
     public void onChange(Consumer<List<VipService>> listener) {
-        this.onChange = listener;
-    }
-
-    /** Reads the services again after a committed change and tells the listener. */
-    private synchronized void changed() {
-        current = jdbi.withHandle(store::all);
-        onChange.accept(current);
+        current.onChange(listener);
     }
 
     public List<VipService> list(Caller caller) {
@@ -80,7 +71,7 @@ public final class VipServices {
         String name = requireName(wanted.name());
         wanted.ports().forEach(VipServices::requirePort);
         List<String> tags = Tags.requireValid(wanted.tags());
-        VipService saved = jdbi.inTransaction(h -> {
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
             VipService existing = store.byName(h, name).orElse(null);
             String ipv4;
             String ipv6;
@@ -98,28 +89,25 @@ public final class VipServices {
             }
             VipService service = new VipService(name, ipv4, ipv6, wanted.comment(), wanted.annotations(),
                     wanted.ports(), tags);
-            Instant now = clock.instant();
             store.put(h, service, now);
             audit.append(h, caller.audited(now, existing == null ? "service.create" : "service.update", name,
                     AuditDetails.of().put("ipv4", ipv4)
                             .change("ports", existing == null ? null : existing.ports(), service.ports())
                             .change("tags", existing == null ? null : existing.tags(), service.tags())
                             .change("comment", existing == null ? null : existing.comment(), service.comment()).map()));
+            current.putOnCommit(h, store.all(h));
             return service;
         });
-        changed();
-        return saved;
     }
 
     public void delete(Caller caller, String name) {
-        caller.require(WRITE_SCOPE);
-        jdbi.useTransaction(h -> {
+        writer.write(caller, WRITE_SCOPE, (h, now) -> {
             if (!store.delete(h, name)) {
                 throw unknown(name);
             }
-            audit.append(h, caller.audited(clock.instant(), "service.delete", name, Map.of()));
+            audit.append(h, caller.audited(now, "service.delete", name, Map.of()));
+            current.putOnCommit(h, store.all(h));
         });
-        changed();
     }
 
     private static String requireName(String name) {

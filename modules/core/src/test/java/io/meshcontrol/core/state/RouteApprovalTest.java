@@ -94,6 +94,27 @@ class RouteApprovalTest {
     }
 
     @Test
+    void approvingTheRoutesAlreadyApprovedChangesNothing() {
+        Node router = join(List.of(), "10.1.0.0/16", "0.0.0.0/0", "::/0");
+        RouteApprovals approvals = net.network.routeApprovals();
+        Node approved = approvals.setApproved(net.admin, router.id(), List.of("10.1.0.0/16", "0.0.0.0/0"));
+        int audited = net.network.auditLog().recent("node.routes", 100).size();
+        int published = events.size();
+        List<StateChange> feed = new ArrayList<>();
+        net.network.snapshots().subscribe(feed::add);
+        long version = net.network.snapshots().current().version();
+
+        // The same routes again, given in another order, one exit route standing for both as before.
+        Node again = approvals.setApproved(net.admin, router.id(), List.of("::/0", "10.1.0.0/16"));
+
+        assertEquals(approved, again);
+        assertEquals(audited, net.network.auditLog().recent("node.routes", 100).size(), "no audit entry");
+        assertEquals(published, events.size(), "no event");
+        assertEquals(List.of(), feed, "no change on the feed: map streams hear nothing");
+        assertEquals(version, net.network.snapshots().current().version());
+    }
+
+    @Test
     void anApprovalGivenAheadTakesEffectWhenTheRouteIsAdvertised() {
         Node router = join(List.of());
         net.network.routeApprovals().setApproved(net.admin, router.id(), List.of("172.16.0.0/12"));

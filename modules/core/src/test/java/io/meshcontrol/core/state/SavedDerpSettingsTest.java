@@ -38,6 +38,11 @@ class SavedDerpSettingsTest {
                 "127.0.0.1:0", relays);
     }
 
+    /** Saves {@code settings} whatever is in force. */
+    private void save(Caller caller, DerpSettings settings) {
+        saved.update(caller, settings, null, inForce -> settings, EMBEDDED_REGION);
+    }
+
     private static final DerpSettings HOME = settings("https://reader:secret@maps.example/derp.json?token=abc",
             List.of(new DerpSettings.CustomRelay(900, "home", "relay.example.com", null)));
 
@@ -59,7 +64,7 @@ class SavedDerpSettingsTest {
 
     @Test
     void savedSettingsReadBackWithAnAuditEntryWithoutMapUrlCredentials() {
-        saved.save(net.admin, HOME, EMBEDDED_REGION);
+        save(net.admin, HOME);
 
         assertEquals(HOME, saved.read().orElseThrow());
         List<AuditEntry> entries = net.network.auditLog().recent("derp.update", 10);
@@ -74,8 +79,8 @@ class SavedDerpSettingsTest {
     @Test
     void forgettingPutsTheConfigurationBackAndIsAudited() {
         DerpSettings configured = settings("https://maps.example/configured.json", List.of());
-        saved.save(net.admin, HOME, EMBEDDED_REGION);
-        saved.forget(net.admin, configured);
+        save(net.admin, HOME);
+        saved.forget(net.admin, configured, null);
 
         assertTrue(saved.read().isEmpty(), "nothing saved: the configuration file's settings apply");
         AuditEntry reset = net.network.auditLog().recent("derp.reset", 10).getFirst();
@@ -88,7 +93,7 @@ class SavedDerpSettingsTest {
                 List.of(new DerpSettings.CustomRelay(EMBEDDED_REGION, "home", "relay.example.com", null)));
 
         MeshException refused = assertThrows(MeshException.class,
-                () -> saved.save(net.admin, takesTheEmbeddedRegion, EMBEDDED_REGION));
+                () -> save(net.admin, takesTheEmbeddedRegion));
 
         assertEquals(MeshException.Reason.INVALID, refused.reason());
         assertTrue(saved.read().isEmpty());
@@ -99,9 +104,9 @@ class SavedDerpSettingsTest {
     void aCallerWithoutTheNetworkingScopeWritesNothing() {
         Caller readOnly = net.callerFor(null, List.of(SavedDerpSettings.READ_SCOPE));
         assertEquals(MeshException.Reason.FORBIDDEN,
-                assertThrows(MeshException.class, () -> saved.save(readOnly, HOME, EMBEDDED_REGION)).reason());
+                assertThrows(MeshException.class, () -> save(readOnly, HOME)).reason());
         assertEquals(MeshException.Reason.FORBIDDEN,
-                assertThrows(MeshException.class, () -> saved.forget(readOnly, HOME)).reason());
+                assertThrows(MeshException.class, () -> saved.forget(readOnly, HOME, null)).reason());
         assertTrue(saved.read().isEmpty());
         assertTrue(net.network.auditLog().recent("derp.update", 10).isEmpty());
     }

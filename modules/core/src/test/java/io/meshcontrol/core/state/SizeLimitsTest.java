@@ -154,12 +154,11 @@ class SizeLimitsTest {
         SavedDerpSettings saved = net.network.savedDerpSettings();
         String longestUrl = "https://maps.example/" + text(2_048 - "https://maps.example/".length());
         List<String> urls = Collections.nCopies(100, longestUrl);
-        saved.save(net.admin, derp(urls, List.of()), EMBEDDED_REGION);
+        save(saved, derp(urls, List.of()));
         refused("urls has too many entries: at most 100, got 101",
-                () -> saved.save(net.admin, derp(Collections.nCopies(101, "https://maps.example/"), List.of()),
-                        EMBEDDED_REGION));
+                () -> save(saved, derp(Collections.nCopies(101, "https://maps.example/"), List.of())));
         refused("urls[0] is too long: at most 2,048 characters, got 2,049",
-                () -> saved.save(net.admin, derp(List.of(longestUrl + "a"), List.of()), EMBEDDED_REGION));
+                () -> save(saved, derp(List.of(longestUrl + "a"), List.of())));
 
         List<DerpSettings.CustomRelay> relays = new ArrayList<>();
         for (int region = 1; relays.size() < 1_001; region++) {
@@ -168,12 +167,15 @@ class SizeLimitsTest {
             }
         }
         refused("relays has too many entries: at most 1,000, got 1,001",
-                () -> saved.save(net.admin, derp(List.of(), relays), EMBEDDED_REGION));
-        saved.save(net.admin, derp(List.of(), relays.subList(0, 1_000)), EMBEDDED_REGION);
-        refused("the region code of relay 900 is too long: at most 63 characters, got 64", () -> saved.save(net.admin,
-                derp(List.of(), List.of(new DerpSettings.CustomRelay(900, text(64), "relay.example", null))),
-                EMBEDDED_REGION));
+                () -> save(saved, derp(List.of(), relays)));
+        save(saved, derp(List.of(), relays.subList(0, 1_000)));
+        refused("the region code of relay 900 is too long: at most 63 characters, got 64", () -> save(saved,
+                derp(List.of(), List.of(new DerpSettings.CustomRelay(900, text(64), "relay.example", null)))));
         assertEquals(1_000, saved.read().orElseThrow().relays().size(), "the refused settings changed nothing");
+    }
+
+    private void save(SavedDerpSettings saved, DerpSettings settings) {
+        saved.update(net.admin, settings, null, inForce -> settings, EMBEDDED_REGION);
     }
 
     private static DerpSettings derp(List<String> urls, List<DerpSettings.CustomRelay> relays) {

@@ -38,12 +38,13 @@ class VendorApiStateTest {
         DnsSettings saved = net.network.dns().current()
                 .withNameservers(List.of(new DnsSettings.Resolver("1.1.1.1", true)))
                 .withSplitDns(Map.of("Corp.Example.", List.of(new DnsSettings.Resolver("10.0.0.53", false))));
-        net.network.dns().save(net.admin, saved);
+        net.network.dns().update(net.admin, current -> saved);
         assertEquals(List.of(saved), heard);
         assertEquals(List.of("corp.example"), List.copyOf(saved.splitDns().keySet()), "domains kept normalised");
 
         DnsSettings changed = new DnsSettings(false, false, List.of(), Map.of(), List.of());
-        MeshException refused = assertThrows(MeshException.class, () -> net.network.dns().save(net.admin, changed));
+        MeshException refused = assertThrows(MeshException.class,
+                () -> net.network.dns().update(net.admin, current -> changed));
         assertTrue(refused.getMessage().contains("magicDNS"));
         assertEquals(1, heard.size(), "a refused change is not heard");
 

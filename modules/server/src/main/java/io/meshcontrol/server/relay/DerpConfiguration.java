@@ -125,7 +125,6 @@ public final class DerpConfiguration {
      */
     public synchronized Current set(Caller caller, DerpSettings proposed, String ifMatch) {
         caller.require(SavedDerpSettings.WRITE_SCOPE);
-        checkPrecondition(ifMatch);
         proposed.validated(relay.regionId()); // before the map URLs are fetched; the save checks again
         Map<String, MapLayer> fetched;
         try {
@@ -135,7 +134,8 @@ public final class DerpConfiguration {
         }
         EmbeddedRelay.Change change = relay.prepare(proposed);
         try {
-            savedSettings.save(caller, proposed, relay.regionId());
+            // The precondition is checked against the saved settings under the writer, as part of the save.
+            savedSettings.update(caller, defaults, ifMatch, inForce -> proposed, relay.regionId());
         } catch (RuntimeException e) {
             change.abandon();
             throw e;
@@ -150,10 +150,9 @@ public final class DerpConfiguration {
      */
     public synchronized Current reset(Caller caller, String ifMatch) {
         caller.require(SavedDerpSettings.WRITE_SCOPE);
-        checkPrecondition(ifMatch);
         EmbeddedRelay.Change change = relay.prepare(defaults);
         try {
-            savedSettings.forget(caller, defaults);
+            savedSettings.forget(caller, defaults, ifMatch);
         } catch (RuntimeException e) {
             change.abandon();
             throw e;
@@ -196,14 +195,6 @@ public final class DerpConfiguration {
         }
         publishMap();
         return current;
-    }
-
-    private void checkPrecondition(String ifMatch) {
-        if (ifMatch != null && !ifMatch.trim().equals("*") && !ifMatch.trim().equals(current.etag())) {
-            throw new MeshException(MeshException.Reason.PRECONDITION_FAILED,
-                    "the DERP settings changed since they were read (ETag " + current.etag()
-                            + "); read them again and retry");
-        }
     }
 
     private void schedule(DerpSettings settings) {

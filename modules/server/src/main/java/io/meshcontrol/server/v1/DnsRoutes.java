@@ -35,7 +35,7 @@ public final class DnsRoutes {
             Caller caller = request.caller();
             caller.require(Dns.WRITE_SCOPE); // before the body is judged: a reader learns nothing from its errors
             DnsView body = request.requiredBody(DnsView.class);
-            return Reply.ok(view(dns.save(caller, proposed(body, dns.get(caller)))));
+            return Reply.ok(view(dns.update(caller, current -> proposed(body, current))));
         });
     }
 

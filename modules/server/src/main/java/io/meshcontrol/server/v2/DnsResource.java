@@ -1,24 +1,23 @@
 package io.meshcontrol.server.v2;
 
 import io.meshcontrol.core.MeshException;
-import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.DnsSettings;
 import io.meshcontrol.core.state.Dns;
 import io.meshcontrol.server.http.ApiRequest;
 import io.meshcontrol.server.http.Reply;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.UnaryOperator;
 import tools.jackson.databind.JsonNode;
 
 /**
  * DNS: nameservers, search paths, split DNS, preferences and the whole configuration, all one {@link Dns} setting.
  * MagicDNS is the configuration file's: sending the value in force succeeds, another one is refused with 400.
- * Resolver lists are answered sorted by address, which keeps the Terraform provider's plans stable.
+ * Resolver lists are answered in the order given: the Terraform provider's nameservers are a list, so another order
+ * would show as a change in every plan. Every write changes the setting in force under the writer ({@link Dns#update}),
+ * so Terraform's resources, applied in parallel, never lose each other's changes.
  */
 final class DnsResource {
 
@@ -33,7 +32,7 @@ final class DnsResource {
                 .doc(Dns.READ_SCOPE, "{\"dns\":[...]}: the global nameservers");
         v2.tailnet("POST", "/dns/nameservers", request -> {
             List<String> addresses = DeviceResource.required(request.requiredBody(Bodies.Nameservers.class).dns(), "dns");
-            return Reply.ok(nameservers(change(request.caller(), current -> current.withNameservers(
+            return Reply.ok(nameservers(dns.update(request.caller(), current -> current.withNameservers(
                     addresses.stream().map(a -> new DnsSettings.Resolver(a, usedWithExitNode(current, a))).toList()))));
         }).doc(Dns.WRITE_SCOPE, "Replaces the global nameservers");
         v2.tailnet("GET", "/dns/preferences", request -> Reply.ok(Map.of("magicDNS", dns.get(request.caller()).magicDns())))
@@ -41,9 +40,8 @@ final class DnsResource {
         v2.tailnet("POST", "/dns/preferences", request -> {
             Boolean magicDns = DeviceResource.required(request.requiredBody(Bodies.Preferences.class).magicDns(),
                     "magicDNS");
-            DnsSettings current = dns.get(request.caller());
-            DnsSettings saved = dns.save(request.caller(), new DnsSettings(magicDns, current.overrideLocalDns(),
-                    current.nameservers(), current.splitDns(), current.searchPaths()));
+            DnsSettings saved = dns.update(request.caller(), current -> new DnsSettings(magicDns,
+                    current.overrideLocalDns(), current.nameservers(), current.splitDns(), current.searchPaths()));
             return Reply.ok(Map.of("magicDNS", saved.magicDns()));
         }).doc(Dns.WRITE_SCOPE, "Partial: MagicDNS is set in the configuration file (dns.magic_dns); repeating the "
                 + "value in force succeeds, changing it is refused with 400");
@@ -53,13 +51,14 @@ final class DnsResource {
         v2.tailnet("POST", "/dns/searchpaths", request -> {
             List<String> paths = DeviceResource.required(request.requiredBody(Bodies.SearchPaths.class).searchPaths(),
                     "searchPaths");
-            return Reply.ok(Map.of("searchPaths", change(request.caller(), c -> c.withSearchPaths(paths)).searchPaths()));
+            return Reply.ok(Map.of("searchPaths",
+                    dns.update(request.caller(), current -> current.withSearchPaths(paths)).searchPaths()));
         }).doc(Dns.WRITE_SCOPE, "Replaces the search paths");
         v2.tailnet("GET", "/dns/split-dns", request -> Reply.ok(split(dns.get(request.caller()))))
                 .doc(Dns.READ_SCOPE, "{\"<domain>\":[\"<resolver>\",...]}");
         v2.tailnet("PATCH", "/dns/split-dns", request -> {
             Map<String, List<String>> patch = splitBody(request);
-            return Reply.ok(split(change(request.caller(), current -> {
+            return Reply.ok(split(dns.update(request.caller(), current -> {
                 Map<String, List<DnsSettings.Resolver>> merged = new LinkedHashMap<>(current.splitDns());
                 patch.forEach((domain, servers) -> {
                     if (servers == null || servers.isEmpty()) {
@@ -74,7 +73,7 @@ final class DnsResource {
                 + "answers the resulting map");
         v2.tailnet("PUT", "/dns/split-dns", request -> {
             Map<String, List<String>> all = splitBody(request);
-            return Reply.ok(split(change(request.caller(), current -> {
+            return Reply.ok(split(dns.update(request.caller(), current -> {
                 Map<String, List<DnsSettings.Resolver>> replaced = new LinkedHashMap<>();
                 all.forEach((domain, servers) -> {
                     if (servers != null && !servers.isEmpty()) {
@@ -99,7 +98,7 @@ final class DnsResource {
                     }
                 });
             }
-            DnsSettings saved = dns.save(request.caller(), new DnsSettings(
+            DnsSettings saved = dns.update(request.caller(), replaced -> new DnsSettings(
                     Boolean.TRUE.equals(preferences.magicDns()), Boolean.TRUE.equals(preferences.overrideLocalDns()),
                     body.nameservers() == null ? List.of()
                             : body.nameservers().stream().map(DnsResource::resolver).toList(),
@@ -108,10 +107,6 @@ final class DnsResource {
         }).doc(Dns.WRITE_SCOPE, "Partial: replaces the whole configuration (absent means empty or false), "
                 + "useWithExitNode and overrideLocalDNS applied; a magicDNS other than the configuration file's is "
                 + "refused with 400");
-    }
-
-    private DnsSettings change(Caller caller, UnaryOperator<DnsSettings> change) {
-        return dns.save(caller, change.apply(dns.get(caller)));
     }
 
     /**
@@ -157,22 +152,22 @@ final class DnsResource {
     }
 
     private static Map<String, Object> nameservers(DnsSettings settings) {
-        return Map.of("dns", sorted(settings.nameservers()).stream().map(DnsSettings.Resolver::address).toList());
+        return Map.of("dns", settings.nameservers().stream().map(DnsSettings.Resolver::address).toList());
     }
 
     private static Map<String, List<String>> split(DnsSettings settings) {
         Map<String, List<String>> split = new TreeMap<>();
         settings.splitDns().forEach((domain, resolvers) ->
-                split.put(domain, sorted(resolvers).stream().map(DnsSettings.Resolver::address).toList()));
+                split.put(domain, resolvers.stream().map(DnsSettings.Resolver::address).toList()));
         return split;
     }
 
     private static Map<String, Object> configuration(DnsSettings settings) {
         Map<String, Object> c = new LinkedHashMap<>();
-        c.put("nameservers", sorted(settings.nameservers()).stream().map(DnsResource::resolverView).toList());
+        c.put("nameservers", settings.nameservers().stream().map(DnsResource::resolverView).toList());
         Map<String, Object> split = new TreeMap<>();
         settings.splitDns().forEach((domain, resolvers) ->
-                split.put(domain, sorted(resolvers).stream().map(DnsResource::resolverView).toList()));
+                split.put(domain, resolvers.stream().map(DnsResource::resolverView).toList()));
         c.put("splitDNS", split);
         c.put("searchPaths", settings.searchPaths());
         c.put("preferences", Map.of("overrideLocalDNS", settings.overrideLocalDns(), "magicDNS", settings.magicDns()));
@@ -184,11 +179,5 @@ final class DnsResource {
         view.put("address", r.address());
         view.put("useWithExitNode", r.useWithExitNode());
         return view;
-    }
-
-    private static List<DnsSettings.Resolver> sorted(List<DnsSettings.Resolver> resolvers) {
-        List<DnsSettings.Resolver> sorted = new ArrayList<>(resolvers);
-        sorted.sort(Comparator.comparing(DnsSettings.Resolver::address));
-        return sorted;
     }
 }

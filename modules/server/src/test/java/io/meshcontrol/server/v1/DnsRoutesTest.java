@@ -87,6 +87,18 @@ class DnsRoutesTest {
     }
 
     @Test
+    void nameserversKeepTheOrderGiven() {
+        JsonNode saved = ok("PUT", """
+                {"nameservers": [{"address": "9.9.9.9"}, {"address": "1.1.1.1"}],
+                 "splitDns": {"corp.example": [{"address": "10.0.0.54"}, {"address": "10.0.0.53"}]}}""");
+        assertEquals(saved, ok("GET", null));
+        assertEquals("1.1.1.1", saved.get("nameservers").get(1).get("address").asString());
+        assertEquals("10.0.0.53", saved.get("splitDns").get("corp.example").get(1).get("address").asString());
+        HttpResponse<String> v2 = server.request("GET", "/api/v2/tailnet/-/dns/nameservers", admin, null);
+        assertEquals("[\"9.9.9.9\",\"1.1.1.1\"]", JSON.readTree(v2.body()).get("dns").toString(), "/api/v2 too");
+    }
+
+    @Test
     void aFieldLeftOutKeepsItsValue() {
         ok("PUT", "{\"searchPaths\": [\"corp.example\"]}");
         JsonNode dns = ok("PUT", "{\"splitDns\": {\"lab.example\": [{\"address\": \"10.1.0.53\"}]}}");

@@ -9,9 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.core.wire.DNSResolver;
 import io.meshcontrol.server.testing.TestServer;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,11 +51,31 @@ class VendorDnsTest {
     void theConfigurationFileIsInForceUntilTheApiSavesDns() {
         assertEquals(List.of("9.9.9.9"), texts(ok(api.get("/tailnet/-/dns/nameservers")).path("dns")));
         ok(api.post("/tailnet/-/dns/nameservers", "{\"dns\":[\"8.8.8.8\",\"1.1.1.1\"]}"));
-        assertEquals(List.of("1.1.1.1", "8.8.8.8"), texts(ok(api.get("/tailnet/-/dns/nameservers")).path("dns")),
-                "sorted by address");
+        assertEquals(List.of("8.8.8.8", "1.1.1.1"), texts(ok(api.get("/tailnet/-/dns/nameservers")).path("dns")),
+                "in the order given");
         assertEquals(List.of(DNSResolver.at("8.8.8.8"), DNSResolver.at("1.1.1.1")), mapDns().fallbackResolvers(),
                 "every map carries the new nameservers");
         refused(api.post("/tailnet/-/dns/nameservers", "{\"dns\":[\"not-an-address\"]}"), 400, "not-an-address");
+    }
+
+    @Test
+    void resolversAreAnsweredInTheOrderGiven() {
+        // Terraform's nameservers are a list: read back in another order, they would be a change in every plan.
+        assertEquals(List.of("9.9.9.9", "1.1.1.1"), texts(ok(api.post("/tailnet/-/dns/nameservers",
+                "{\"dns\":[\"9.9.9.9\",\"1.1.1.1\"]}")).path("dns")));
+        assertEquals(List.of("9.9.9.9", "1.1.1.1"), texts(ok(api.get("/tailnet/-/dns/nameservers")).path("dns")));
+        JsonNode split = ok(api.patch("/tailnet/-/dns/split-dns", "{\"corp.example\":[\"10.0.0.54\",\"10.0.0.53\"]}"));
+        assertEquals(List.of("10.0.0.54", "10.0.0.53"), texts(split.path("corp.example")));
+        assertEquals(List.of("10.0.0.54", "10.0.0.53"), texts(ok(api.get("/tailnet/-/dns/split-dns")).path("corp.example")));
+        JsonNode configuration = ok(api.get("/tailnet/-/dns/configuration"));
+        assertEquals(List.of("9.9.9.9", "1.1.1.1"), addresses(configuration.path("nameservers")));
+        assertEquals(List.of("10.0.0.54", "10.0.0.53"), addresses(configuration.path("splitDNS").path("corp.example")));
+    }
+
+    private static List<String> addresses(JsonNode resolvers) {
+        List<String> addresses = new ArrayList<>();
+        resolvers.forEach(r -> addresses.add(r.path("address").asString()));
+        return addresses;
     }
 
     @Test
@@ -92,6 +118,32 @@ class VendorDnsTest {
         JsonNode cleared = ok(api.get("/tailnet/-/dns/configuration"));
         assertEquals(0, cleared.path("nameservers").size(), "absent means empty");
         assertEquals(0, cleared.path("splitDNS").size());
+    }
+
+    @Test
+    void parallelChangesOfDifferentPartsAllStay() throws Exception {
+        // What OpenTofu does with nameservers, search paths and split DNS resources in one configuration.
+        int domains = 16;
+        List<Callable<HttpResponse<String>>> calls = new ArrayList<>();
+        calls.add(() -> api.post("/tailnet/-/dns/nameservers", "{\"dns\":[\"9.9.9.9\",\"1.1.1.1\"]}"));
+        calls.add(() -> api.post("/tailnet/-/dns/searchpaths", "{\"searchPaths\":[\"corp.example\"]}"));
+        for (int i = 0; i < domains; i++) {
+            String body = "{\"d" + i + ".example\":[\"10.0.0." + (i + 1) + "\"]}";
+            calls.add(() -> api.patch("/tailnet/-/dns/split-dns", body));
+        }
+        try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (Future<HttpResponse<String>> answer : callers.invokeAll(calls)) {
+                ok(answer.get());
+            }
+        }
+
+        JsonNode read = ok(api.get("/tailnet/-/dns/configuration"));
+        assertEquals(List.of("9.9.9.9", "1.1.1.1"), addresses(read.path("nameservers")));
+        assertEquals(List.of("corp.example"), texts(read.path("searchPaths")));
+        for (int i = 0; i < domains; i++) {
+            assertEquals("10.0.0." + (i + 1), read.path("splitDNS").path("d" + i + ".example").path(0)
+                    .path("address").asString(), "split DNS for d" + i + ".example");
+        }
     }
 
     @Test

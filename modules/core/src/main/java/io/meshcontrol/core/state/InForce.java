@@ -1,0 +1,42 @@
+package io.meshcontrol.core.state;
+
+import io.meshcontrol.core.store.CommitListener;
+import java.util.function.Consumer;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * A value the network keeps in memory beside its rows, for building maps (the DNS, the services, the apps): read by
+ * anyone without a lock, and replaced only by a change in a write transaction ({@link Writer}), when that commits.
+ * The commit runs its callbacks before the writer lock is released, so values are put in force in the order their
+ * changes committed, and a change reading the value under the lock reads every committed one.
+ */
+final class InForce<T> {
+
+    private volatile T value;
+    private volatile Consumer<T> listener = value -> { };
+
+    InForce(T initial) {
+        this.value = initial;
+    }
+
+    T get() {
+        return value;
+    }
+
+    /**
+     * Set once by the composition root: called with each new value as it is put in force, under the writer lock (it
+     * must only take note: put the value in the map context and tell the feed).
+     */
+    void onChange(Consumer<T> listener) {
+        this.listener = listener;
+    }
+
+    /** Puts {@code next} in force when the transaction of {@code handle} commits; never if it rolls back. */
+    void putOnCommit(Handle handle, T next) {
+        CommitListener.requireTransaction(handle);
+        handle.afterCommit(() -> {
+            value = next;
+            listener.accept(next);
+        });
+    }
+}
