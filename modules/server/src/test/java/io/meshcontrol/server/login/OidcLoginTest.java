@@ -285,6 +285,36 @@ class OidcLoginTest {
     }
 
     @Test
+    void aMembersConsoleSessionShowsTheirOwnMachinesAndNoOneElses() {
+        start(b -> b);
+        assertEquals(200, browser.logIn(authUrl(pendingMachine()), "sub-freya", FREYA).status(), "freya's laptop");
+        server.network.users().create(io.meshcontrol.core.auth.Caller.localAdmin(),
+                new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
+        server.network.pendingLogins().complete(io.meshcontrol.core.auth.Caller.localAdmin(), pendingMachine(), "odin");
+        List<Node> all = server.network.nodes().list(io.meshcontrol.core.auth.Caller.localAdmin());
+        long laptop = all.stream().filter(n -> n.userId() == server.network.users().requireByName("freya").id())
+                .findFirst().orElseThrow().id();
+        long odins = all.stream().filter(n -> n.id() != laptop).findFirst().orElseThrow().id();
+
+        assertEquals(200, browser.logIn(server.url().resolve("/login"), "sub-freya", FREYA).status());
+        assertEquals("member", JSON.readTree(get("/session").body()).get("role").asString());
+        HttpResponse<String> list = get("/api/v1/node");
+        assertEquals(200, list.statusCode(), list.body());
+        JsonNode nodes = JSON.readTree(list.body()).get("nodes");
+        assertEquals(1, nodes.size(), list.body());
+        assertEquals(Long.toString(laptop), nodes.get(0).get("id").asString());
+        assertEquals(200, get("/api/v1/node/" + laptop).statusCode());
+        assertEquals(200, get("/api/v1/node/" + laptop + "/peers").statusCode(), "what its map carries");
+        assertEquals(404, get("/api/v1/node/" + odins).statusCode(), "another's machine is not there for her");
+        assertEquals(404, get("/api/v1/node/" + odins + "/peers").statusCode());
+        String csrf = JSON.readTree(get("/session").body()).get("csrfToken").asString();
+        HttpResponse<String> rename = send("POST", "/api/v1/node/" + laptop + "/rename", "{\"name\": \"mine\"}",
+                Map.of("X-CSRF-Token", csrf));
+        assertEquals(403, rename.statusCode(), "reading is all: " + rename.body());
+        assertEquals(403, get("/api/v1/user").statusCode(), "nor other users");
+    }
+
+    @Test
     void aMemberWaitingForApprovalGetsNoSession() {
         start(b -> b);
         server.network.settings().update(io.meshcontrol.core.auth.Caller.localAdmin(), new Settings.Change(null, true, null, null));
