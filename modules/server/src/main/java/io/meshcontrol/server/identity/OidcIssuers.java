@@ -289,12 +289,21 @@ public final class OidcIssuers {
                 return bytes;
             }
         } catch (IOException e) {
-            throw MeshException.invalid("cannot fetch the OIDC " + what + " at " + url + ": "
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            throw MeshException.invalid("cannot fetch the OIDC " + what + " at " + url + ": " + cause(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw MeshException.invalid("interrupted while fetching the OIDC " + what + " at " + url);
         }
+    }
+
+    /** An I/O failure in words; the HTTP client's connection failures often carry no message of their own. */
+    private static String cause(IOException e) {
+        return switch (e) {
+            case java.net.http.HttpConnectTimeoutException timeout -> "no connection within " + TIMEOUT.toSeconds() + " s";
+            case java.net.http.HttpTimeoutException timeout -> "no answer within " + TIMEOUT.toSeconds() + " s";
+            case java.net.ConnectException refused when refused.getMessage() == null -> "connection refused";
+            default -> e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        };
     }
 
     /** The OAuth {@code error} (and its description) of a refusal's JSON body, if it has one. */

@@ -12,6 +12,7 @@ import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.identity.OidcIssuers;
 import io.meshcontrol.server.v1.AuthRoutes;
+import io.undertow.util.Headers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -112,17 +113,21 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
 
     /**
      * Fetches the issuer's discovery document and keys now: with {@code oidc.only_start_if_oidc_is_available} a
-     * server whose issuer cannot be reached does not start; without it, a warning, and the next login tries again.
+     * server whose issuer cannot be reached does not start (a {@link MeshException} whose one line names the issuer
+     * and the cause, which {@code svc serve} prints); without it, a warning, and every login tries again.
      */
     public void checkIssuer() {
         try {
             issuers.discovery(issuer);
         } catch (MeshException e) {
             if (settings.onlyStartIfOidcIsAvailable()) {
-                throw new IllegalStateException("OIDC issuer unavailable (oidc.only_start_if_oidc_is_available is "
-                        + "true): " + e.getMessage(), e);
+                throw MeshException.invalid("not starting: the OIDC issuer " + issuer + " is unavailable ("
+                        + e.getMessage() + "); start it, or set oidc.only_start_if_oidc_is_available: false to "
+                        + "start without it");
             }
-            LOG.log(Level.WARNING, "OIDC issuer unavailable, logins fail until it answers: " + e.getMessage());
+            LOG.log(Level.WARNING, "the OIDC issuer " + issuer + " is unavailable (" + e.getMessage()
+                    + "); starting anyway (oidc.only_start_if_oidc_is_available: false): OIDC logins fail with a "
+                    + "page saying so until it answers, and each login tries it again");
         }
     }
 
@@ -196,6 +201,10 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
             return pages.page(400, "This login has expired",
                     "The link was used already or is too old. Start again: run tailscale up again, or open /login.");
         }
+        // The state's cookie has done its job once the browser is back with it, whatever the outcome. (Only a state
+        // this server made is written into a header.)
+        request.exchange().getResponseHeaders().add(Headers.SET_COOKIE,
+                cookies.clearedLoginStateCookie(flow.get().state()));
         if (!SessionCookies.startedHere(request.header("Cookie").orElse(null), state.get())) {
             return pages.page(400, "This login was started elsewhere",
                     "Finish the login in the browser that started it, or start again.");

@@ -98,6 +98,8 @@ class OidcLoginTest {
 
         assertEquals(200, done.status(), done.body());
         assertTrue(done.body().contains("joined the network as freya"), done.body());
+        assertEquals(List.of(), browser.cookieNames().stream().filter(n -> n.startsWith("svc_login_")).toList(),
+                "the login's state cookie is cleared");
         URI authorize = done.hops().get(1);
         assertTrue(authorize.toString().startsWith(issuer.issuer("people")), "sent to the issuer: " + done.hops());
         assertEquals("code", query(authorize, "response_type"));
@@ -210,11 +212,14 @@ class OidcLoginTest {
                 new Users.NewUser("freya", "Freya", "freya@example.com", Role.ADMIN));
         LoginBrowser.Page done = browser.logIn(server.url().resolve("/login"), "sub-freya", FREYA);
         assertEquals(200, done.status(), done.body());
-        String cookie = done.response().headers().firstValue("Set-Cookie").orElseThrow();
+        String cookie = done.response().headers().allValues("Set-Cookie").stream()
+                .filter(c -> c.startsWith("svc_session=")).findFirst().orElseThrow();
         assertTrue(cookie.startsWith("svc_session="), cookie);
         assertTrue(cookie.contains("; Path=/;") && cookie.contains("; HttpOnly") && cookie.contains("; SameSite=Lax"),
                 cookie);
         assertFalse(cookie.contains("Secure"), "plain HTTP server: " + cookie);
+        assertEquals(List.of(), browser.cookieNames().stream().filter(n -> n.startsWith("svc_login_")).toList(),
+                "the login's state cookie is cleared");
 
         assertTrue(done.body().contains("/admin"), "the page points to the console: " + done.body());
         JsonNode console = JSON.readTree(get("/admin/session").body());
@@ -321,16 +326,20 @@ class OidcLoginTest {
         LoginBrowser.Page done = browser.logIn(server.url().resolve("/login"), "sub-freya", FREYA);
         assertEquals(403, done.status());
         assertTrue(done.body().contains("approve you first"), done.body());
-        assertTrue(done.response().headers().firstValue("Set-Cookie").isEmpty());
+        assertTrue(done.response().headers().allValues("Set-Cookie").stream().noneMatch(c -> c.startsWith("svc_session=")),
+                done.response().headers().toString());
     }
 
     @Test
     void anIssuerThatCannotBeReachedStopsTheStartUnlessToldOtherwise() {
         TestServer.Builder unreachable = TestServer.in(folder).set("egress.allow_loopback_targets", "true")
                 .set("oidc.issuer", "http://127.0.0.1:9/nowhere").set("oidc.client_id", "mesh");
-        IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
-                unreachable::start);
-        assertTrue(refused.getMessage().contains("OIDC issuer unavailable"), refused.getMessage());
+        io.meshcontrol.core.MeshException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                io.meshcontrol.core.MeshException.class, unreachable::start);
+        assertEquals("not starting: the OIDC issuer http://127.0.0.1:9/nowhere is unavailable (cannot fetch the OIDC "
+                + "discovery document at http://127.0.0.1:9/nowhere/.well-known/openid-configuration: connection "
+                + "refused); start it, or set oidc.only_start_if_oidc_is_available: false to start without it",
+                refused.getMessage());
         server = TestServer.in(folder.resolve("lenient")).set("egress.allow_loopback_targets", "true")
                 .set("oidc.issuer", "http://127.0.0.1:9/nowhere").set("oidc.client_id", "mesh")
                 .set("oidc.only_start_if_oidc_is_available", "false").start();
