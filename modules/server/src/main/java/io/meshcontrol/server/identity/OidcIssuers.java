@@ -29,7 +29,9 @@ import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -257,6 +259,46 @@ public final class OidcIssuers {
             request.header("Authorization", authorization);
         }
         return readJson(send(request.build(), url, "token endpoint"), url, "token endpoint");
+    }
+
+    /**
+     * The issuer's userinfo answer for {@code accessToken} (OIDC Core 5.3), fetched through the same guard: the claims
+     * an issuer may give there instead of in the ID token. Empty when the issuer publishes no userinfo endpoint.
+     *
+     * @throws MeshException (invalid) when the endpoint cannot be reached or refuses the token
+     */
+    public Optional<Map<String, Object>> userInfo(String issuer, String accessToken) {
+        JsonNode endpoint = discovery(issuer).get("userinfo_endpoint");
+        if (endpoint == null || !endpoint.isString()) {
+            return Optional.empty();
+        }
+        String url = endpoint.asString();
+        HttpRequest request = HttpRequest.newBuilder(guarded(url, "userinfo endpoint")).timeout(TIMEOUT).GET()
+                .header("Accept", "application/json").header("Authorization", "Bearer " + accessToken).build();
+        JsonNode answer = readJson(send(request, url, "userinfo endpoint"), url, "userinfo endpoint");
+        Map<String, Object> claims = new LinkedHashMap<>();
+        answer.properties().stream().filter(claim -> !claim.getValue().isNull())
+                .forEach(claim -> claims.put(claim.getKey(), plain(claim.getValue())));
+        return Optional.of(claims);
+    }
+
+    /** A JSON value as the ID token's claims come: text, boolean, number, a list of those, or null. */
+    private static Object plain(JsonNode value) {
+        if (value.isString()) {
+            return value.asString();
+        }
+        if (value.isBoolean()) {
+            return value.asBoolean();
+        }
+        if (value.isNumber()) {
+            return value.numberValue();
+        }
+        if (value.isArray()) {
+            List<Object> list = new ArrayList<>();
+            value.forEach(item -> list.add(plain(item)));
+            return list;
+        }
+        return value.toString();
     }
 
     private URI guarded(String url, String what) {

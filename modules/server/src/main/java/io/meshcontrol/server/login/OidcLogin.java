@@ -46,6 +46,8 @@ import tools.jackson.databind.JsonNode;
 public final class OidcLogin implements AuthRoutes.MachineLogin {
 
     private static final System.Logger LOG = System.getLogger(OidcLogin.class.getName());
+    /** The claims a login reads; missing from the ID token, they are asked of the userinfo endpoint. */
+    private static final List<String> PROFILE_CLAIMS = List.of("email", "preferred_username", "name", "groups");
     /** Parameters the flow sets itself; {@code oidc.extra_params} cannot replace them. */
     private static final Set<String> FLOW_PARAMS = Set.of("response_type", "client_id", "redirect_uri", "scope",
             "state", "nonce", "code_challenge", "code_challenge_method");
@@ -309,14 +311,44 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
         }
         Object exp = token.claims().get("exp");
         Instant expires = exp instanceof Date date ? date.toInstant() : clock.instant();
-        return new IdentityClaims(token.issuer(), token.subject(), text(token, "email"),
-                Boolean.TRUE.equals(token.claims().get("email_verified"))
-                        || "true".equals(token.claims().get("email_verified")),
-                text(token, "preferred_username"), text(token, "name"), groups(token.claims().get("groups")), expires);
+        Map<String, Object> claims = withUserInfo(token, answer.get("access_token"));
+        return new IdentityClaims(token.issuer(), token.subject(), text(claims, "email"),
+                Boolean.TRUE.equals(claims.get("email_verified")) || "true".equals(claims.get("email_verified")),
+                text(claims, "preferred_username"), text(claims, "name"), groups(claims.get("groups")), expires);
     }
 
-    private static String text(OidcIssuers.VerifiedToken token, String claim) {
-        return token.claims().get(claim) instanceof String value ? value : "";
+    /**
+     * The ID token's claims, completed from the issuer's userinfo endpoint when the token lacks one of the profile
+     * claims a login reads (OIDC lets an issuer give them only there): a claim of the token wins; the userinfo answer
+     * counts only for the token's own subject (OIDC Core 5.3.2), and its {@code email_verified} only with its e-mail.
+     */
+    private Map<String, Object> withUserInfo(OidcIssuers.VerifiedToken token, JsonNode accessToken) {
+        Map<String, Object> claims = token.claims();
+        if (PROFILE_CLAIMS.stream().allMatch(claims::containsKey) || accessToken == null || !accessToken.isString()) {
+            return claims;
+        }
+        Optional<Map<String, Object>> info = issuers.userInfo(issuer, accessToken.asString());
+        if (info.isEmpty()) {
+            return claims;
+        }
+        if (!token.subject().equals(info.get().get("sub"))) {
+            throw MeshException.unauthenticated("the identity provider's userinfo answer is about another subject ("
+                    + info.get().get("sub") + ", the ID token's is " + token.subject() + ")");
+        }
+        Map<String, Object> merged = new LinkedHashMap<>(claims);
+        PROFILE_CLAIMS.forEach(name -> {
+            if (!claims.containsKey(name) && info.get().containsKey(name)) {
+                merged.put(name, info.get().get(name));
+                if (name.equals("email") && info.get().containsKey("email_verified")) {
+                    merged.put("email_verified", info.get().get("email_verified"));
+                }
+            }
+        });
+        return merged;
+    }
+
+    private static String text(Map<String, Object> claims, String claim) {
+        return claims.get(claim) instanceof String value ? value : "";
     }
 
     private static List<String> groups(Object claim) {

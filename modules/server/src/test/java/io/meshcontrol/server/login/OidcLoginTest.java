@@ -151,6 +151,20 @@ class OidcLoginTest {
     }
 
     @Test
+    void claimsTheIssuerGivesOnlyAtUserInfoAreReadThere() {
+        start(b -> b.set("oidc.allowed_domains", "example.com").set("oidc.allowed_groups", "mesh-users"));
+        Map<String, Object> atUserInfo = new java.util.HashMap<>(FREYA);
+        atUserInfo.put("groups", List.of("mesh-users"));
+        issuer.nextLoginGivesClaimsOnlyAtUserInfo("people", atUserInfo);
+        LoginBrowser.Page done = browser.logIn(authUrl(pendingMachine()), "sub-freya", Map.of());
+        assertEquals(200, done.status(), done.body());
+        assertTrue(done.body().contains("joined the network as freya"), done.body());
+        User freya = server.network.users().requireByName("freya");
+        assertEquals("freya@example.com", freya.email());
+        assertEquals("Freya", freya.displayName());
+    }
+
+    @Test
     void allowedGroupsAndUsersAreCheckedToo() {
         start(b -> b.set("oidc.allowed_groups", "mesh-users").set("oidc.allowed_users", "freya@example.com"));
         LoginBrowser.Page noGroup = browser.logIn(authUrl(pendingMachine()), "sub-freya", FREYA);
