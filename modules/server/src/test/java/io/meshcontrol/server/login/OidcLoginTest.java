@@ -121,6 +121,30 @@ class OidcLoginTest {
     }
 
     @Test
+    void aReauthenticationKeepsTheExpiryOfTheTokenItLoggedInWith() throws Exception {
+        start(b -> b.set("oidc.use_expiry_from_token", "true"));
+        MachinePrivateKey machine = MachinePrivateKey.generate();
+        String first = server.network.pendingLogins().start(new Registrations.Request(machine.publicKey(),
+                NodePrivateKey.generate().publicKey(), "laptop", "{\"Hostname\":\"laptop\"}"), false);
+        browser.logIn(authUrl(first), "sub-freya", FREYA);
+        Node joined = server.network.nodes().list(io.meshcontrol.core.auth.Caller.localAdmin()).getFirst();
+        assertTrue(joined.keyExpiry().isBefore(java.time.Instant.now().plus(java.time.Duration.ofHours(2))),
+                "the ID token's hour: " + joined.keyExpiry());
+
+        // tailscale up --force-reauth: the same machine under a new node key, through a login of its own
+        String again = server.network.pendingLogins().start(new Registrations.Request(machine.publicKey(),
+                NodePrivateKey.generate().publicKey(), "laptop", "{\"Hostname\":\"laptop\"}"), false);
+        new LoginBrowser().logIn(authUrl(again), "sub-freya", FREYA);
+        Node after = server.network.nodes().get(io.meshcontrol.core.auth.Caller.localAdmin(), joined.id());
+        assertTrue(after.keyExpiry() != null && after.keyExpiry().isBefore(
+                java.time.Instant.now().plus(java.time.Duration.ofHours(2))), "still the token's, not never: " + after);
+        var entry = server.network.auditLog().recent("node.register", 1).getFirst();
+        assertEquals("user:freya", entry.actor());
+        assertEquals(joined.keyExpiry().toString(), entry.details().get("oldKeyExpiry"));
+        assertEquals(after.keyExpiry().toString(), entry.details().get("newKeyExpiry"));
+    }
+
+    @Test
     void theNextLoginOfThePersonFindsTheSameUser() {
         start(b -> b);
         browser.logIn(authUrl(pendingMachine()), "sub-freya", FREYA);
