@@ -2,8 +2,11 @@ package io.meshcontrol.interop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.api.AuditEntryView;
+import io.meshcontrol.api.AuditQuery;
 import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.SettingsView;
 import io.meshcontrol.server.testing.LoginBrowser;
@@ -11,6 +14,7 @@ import io.meshcontrol.server.testing.OidcIssuerFixture;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -88,6 +92,44 @@ class OidcLoginTest {
         assertEquals("freya", view.user());
         assertEquals("interactive", view.registerMethod());
         assertEquals("freya@example.com", network.admin().user("freya").email(), "made by the first login");
+    }
+
+    /**
+     * {@code tailscale up --force-reauth} on a logged-in machine asks for a login: the client must be sent to the
+     * issuer, and the node keeps its key and expiry until the person has logged in again; then it has the new key
+     * with the expiry the login gives (oidc.expiry, 180 days by default), audited.
+     */
+    @ParameterizedTest(name = "tailscale {0}")
+    @MethodSource("versions")
+    void forceReauthGoesThroughTheIssuerAndTheNodeKeepsALoginsKeyExpiry(ClientVersion version) {
+        startServer();
+        TailscaleNode laptop = network.node(version, "laptop");
+        try (InteractiveLogin up = laptop.upAsync(network.loginServer(), "laptop")) {
+            new LoginBrowser().logIn(up.awaitAuthUrl(SOON), "sub-freya", FREYA);
+            up.await(SOON).requireOk();
+        }
+        laptop.awaitStatus("running", NodeStatus::isRunning, SOON);
+        NodeView first = network.view("laptop");
+        assertTrue(first.keyExpiry().isAfter(Instant.now().plus(Duration.ofDays(179))), "oidc.expiry: " + first);
+
+        try (InteractiveLogin reauth = laptop.upAsync(network.loginServer(), "laptop", "--force-reauth")) {
+            URI authUrl = reauth.awaitAuthUrl(SOON);
+            NodeView waiting = network.view("laptop");
+            assertEquals(first.nodeKey(), waiting.nodeKey(), "no new key before the login");
+            assertEquals(first.keyExpiry(), waiting.keyExpiry(), "nor another expiry");
+            LoginBrowser.Page page = new LoginBrowser().logIn(authUrl, "sub-freya", FREYA);
+            assertTrue(page.body().contains("joined the network as freya"), page.body());
+            reauth.await(SOON).requireOk();
+        }
+        laptop.awaitStatus("running after the re-authentication", NodeStatus::isRunning, SOON);
+        NodeView after = network.view("laptop");
+        assertEquals(first.id(), after.id());
+        assertNotEquals(first.nodeKey(), after.nodeKey());
+        assertFalse(after.keyExpiry().isBefore(first.keyExpiry()), "the login's expiry, not never: " + after);
+        AuditEntryView entry = network.admin().audit(new AuditQuery(null, "node.register", after.id(), null, null,
+                null, 1)).entries().getFirst();
+        assertEquals("user:freya", entry.actor());
+        assertEquals(first.keyExpiry().toString(), entry.details().get("oldKeyExpiry"));
     }
 
     @Test

@@ -45,6 +45,12 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
                 "  svc --help lists everything the CLI does");
     }
 
+    /** The line added to the next steps when OIDC login is on: people sign in at the issuer, no key needed. */
+    static String oidcLoginStep(String serverUrl, String issuer) {
+        return "  OIDC login is on (" + issuer + "): tailscale up --login-server=" + serverUrl
+                + " without a key, or the console's sign-in, sends people to the issuer";
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         CliContext context = context();
@@ -77,6 +83,7 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
         LOG.log(Level.INFO, readyLine(application.network().tailnetId(), application.server().localUrl(),
                 config.serverUrl()));
         nextSteps(config.serverUrl()).lines().forEach(line -> LOG.log(Level.INFO, line));
+        config.oidc().issuer().ifPresent(issuer -> LOG.log(Level.INFO, oidcLoginStep(config.serverUrl(), issuer)));
 
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

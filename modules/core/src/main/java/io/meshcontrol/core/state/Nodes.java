@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -55,14 +56,33 @@ public final class Nodes {
         this.clock = clock;
     }
 
+    /** The nodes the caller may read ({@link #readableBy}). */
     public List<Node> list(Caller caller) {
-        caller.require(READ_SCOPE);
-        return jdbi.withHandle(store::all);
+        Predicate<Node> readable = readableBy(caller);
+        return jdbi.withHandle(store::all).stream().filter(readable).toList();
     }
 
+    /** A node the caller may read ({@link #readableBy}); one it may not is as unknown to it as a missing one (404). */
     public Node get(Caller caller, long id) {
-        caller.require(READ_SCOPE);
-        return jdbi.withHandle(h -> store.byId(h, id)).orElseThrow(() -> unknown(id));
+        Predicate<Node> readable = readableBy(caller);
+        return jdbi.withHandle(h -> store.byId(h, id)).filter(readable).orElseThrow(() -> unknown(id));
+    }
+
+    /**
+     * Which nodes a caller may read: every node with {@code devices:core:read}; without it, a person acting with
+     * their whole role (a console or OIDC session, a key of theirs without explicit scopes), such as a member,
+     * reads the nodes they own, and only those: what their own machines show them anyway. Anyone else is refused
+     * (403, naming the scope).
+     */
+    private static Predicate<Node> readableBy(Caller caller) {
+        if (caller.may(READ_SCOPE)) {
+            return node -> true;
+        }
+        if (caller.owner() == null || caller.isScoped() || caller.kind() == Caller.Kind.ACCESS_TOKEN) {
+            caller.require(READ_SCOPE);
+        }
+        long owner = caller.owner().id();
+        return node -> node.userId() != null && node.userId() == owner;
     }
 
     public Node rename(Caller caller, long id, String newName) {

@@ -84,10 +84,10 @@ public final class PendingLogins {
      * with the key life the {@code oidc} settings ask for, and wakes it.
      */
     public Registrations.Registered completeByLogin(String authId, User user, Registrations.KeyLife life) {
-        return complete(authId, requirePending(authId), user, life, null);
+        return complete(authId, requirePending(authId), user, life, Caller.forSession(user));
     }
 
-    /** @param registrar the administrator who registered the machine, for the audit log; null for a person's login */
+    /** @param registrar the administrator who registered the machine, or the person who logged in (audit log) */
     private Registrations.Registered complete(String authId, Pending login, User user, Registrations.KeyLife life,
             Caller registrar) {
         Registrations.Registered registered = registrations.forUser(login.request(), user, login.ephemeral(), life,

@@ -30,8 +30,9 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * How a machine becomes (or stays) a node: registration with a pre-auth key keeps a machine's identity
- * (id, addresses, name) across re-registration and node-key rotation.
+ * How a machine becomes (or stays) a node: registration keeps a machine's identity (id, addresses, name) when
+ * it registers again, under a new node key too. A node key changes only by a registration (a pre-auth key or a
+ * completed login), never on the client's word alone.
  */
 public final class Registrations {
 
@@ -132,19 +133,30 @@ public final class Registrations {
         return forUser(request, user, false, new KeyLife.NetworkDefault(), caller);
     }
 
-    /** Registers the machine of a completed interactive login for {@code user}. */
+    /**
+     * Registers the machine of a completed interactive login for {@code user}, audited: a machine that was a node
+     * already (a forced re-authentication, an expired key) gets its new node key and the key expiry of this login,
+     * recorded as {@code oldKeyExpiry}/{@code newKeyExpiry}.
+     *
+     * @param registrar the administrator who completed the login, or the person who logged in at the OIDC issuer
+     */
     Registered forUser(Request request, User user, boolean ephemeral, KeyLife life, Caller registrar) {
         Instant now = clock.instant();
         List<String> tags = TagRules.forRegistration(policies.policy(), user, List.of(), request.requestTags());
         return jdbi.inTransaction(h -> {
+            Optional<Node> before = nodes.byMachineKey(h, request.machineKey());
             Registered registered = upsert(h, request, new Grant(tags.isEmpty() ? user : null, tags, ephemeral, false,
                     null, Node.RegisterMethod.INTERACTIVE, life), now);
             publishOnCommit(h, registered, now);
-            if (registrar != null) {
-                audit.append(h, registrar.audited(now, "node.register", Long.toString(registered.node().id()),
-                        AuditDetails.of().put("name", registered.node().givenName()).put("user", user.name())
-                                .put("ipv4", registered.node().ipv4()).map()));
+            Node node = registered.node();
+            AuditDetails details = AuditDetails.of().put("name", node.givenName()).put("user", user.name())
+                    .put("ipv4", node.ipv4());
+            if (before.isPresent()) {
+                details.put("oldKeyExpiry", before.get().keyExpiry()).put("newKeyExpiry", node.keyExpiry());
+            } else {
+                details.put("keyExpiry", node.keyExpiry());
             }
+            audit.append(h, registrar.audited(now, "node.register", Long.toString(node.id()), details.map()));
             return registered;
         });
     }
@@ -158,27 +170,6 @@ public final class Registrations {
                 .filter(node -> node.machineKey().equals(machineKey))
                 .map(node -> new Registered(node, node.userId() == null ? null : users.byId(h, node.userId()).orElse(null),
                         false)));
-    }
-
-    /**
-     * Node-key rotation: the machine proves it held {@code oldKey} (same machine key, key not expired) and
-     * continues under {@code newKey} with the same identity. Empty when that does not hold.
-     */
-    public Optional<Registered> rotate(MachinePublicKey machineKey, NodePublicKey oldKey, NodePublicKey newKey) {
-        Instant now = clock.instant();
-        return jdbi.inTransaction(h -> {
-            Optional<Node> node = nodes.byNodeKey(h, oldKey)
-                    .filter(n -> n.machineKey().equals(machineKey) && !n.isKeyExpired(now));
-            if (node.isEmpty()) {
-                return Optional.<Registered>empty();
-            }
-            requireNodeKeyFree(h, newKey, node.get().id());
-            Node updated = node.get().withNodeKey(newKey, keyExpiry(settings.read(h), new KeyLife.NetworkDefault(), now));
-            nodes.update(h, updated);
-            feed.publishOnCommit(h, new MeshEvent.NodeChanged(now, updated, "node key rotated"));
-            return Optional.of(new Registered(updated,
-                    updated.userId() == null ? null : users.byId(h, updated.userId()).orElse(null), false));
-        });
     }
 
     /**

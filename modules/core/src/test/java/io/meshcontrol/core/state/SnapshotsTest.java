@@ -102,7 +102,7 @@ class SnapshotsTest {
     void keyIndexFollowsRotationAndDeletion() {
         Node a = join("a");
         var rotatedKey = NodePrivateKey.generate().publicKey();
-        network.registrations().rotate(a.machineKey(), a.nodeKey(), rotatedKey).orElseThrow();
+        Machine.named("a").machineKey(a.machineKey()).nodeKey(rotatedKey).join(network, key);
         NetworkSnapshot snapshot = network.snapshots().current();
         assertTrue(snapshot.nodeByKey(a.nodeKey()).isEmpty());
         assertEquals(a.id(), snapshot.nodeByKey(rotatedKey).orElseThrow().id());

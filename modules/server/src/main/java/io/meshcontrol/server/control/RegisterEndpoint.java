@@ -27,8 +27,8 @@ import tools.jackson.core.JacksonException;
 
 /**
  * {@code POST /machine/register}: pre-auth key, interactive login (AuthURL, then a follow-up request that
- * waits until an administrator completes it), restart with a known node key, node-key rotation and
- * logout. Refusals travel in {@code Error} with HTTP 200, which is how clients expect them.
+ * waits until an administrator or the person's OIDC login completes it), restart with a known node key, and
+ * logout. A new node key (a forced re-authentication, an expired key) is a new interactive login. Refusals travel in {@code Error} with HTTP 200, which is how clients expect them.
  */
 public final class RegisterEndpoint implements MachineHandler {
 
@@ -95,12 +95,10 @@ public final class RegisterEndpoint implements MachineHandler {
             }
             return success(known.get());
         }
-        if (request.oldNodeKey() != null && !request.oldNodeKey().isZero()) {
-            Optional<Registrations.Registered> rotated = registrations.rotate(machineKey, request.oldNodeKey(), request.nodeKey());
-            if (rotated.isPresent()) {
-                return success(rotated.get());
-            }
-        }
+        // A node key the server does not know, without an auth key, is a login: tailscaled makes a new node key only
+        // when its key expired or when it is told to log in again (tailscale up --force-reauth, tailscale login), and
+        // OldNodeKey then names the key it had. Either way the person logs in; the node keeps its key (and expiry)
+        // until that login completes, and the login then sets the new key's expiry.
         return RegisterResponse.authorizationPending(authUrl(network.pendingLogins().start(machine, request.ephemeral())));
     }
 

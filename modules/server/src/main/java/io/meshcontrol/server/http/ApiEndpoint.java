@@ -27,7 +27,13 @@ final class ApiEndpoint implements HttpHandler {
         Reply reply = handler.handle(new ApiRequest(exchange, exchange.getAttachment(AuthenticationStage.CALLER), json));
         exchange.setStatusCode(reply.status());
         for (Map.Entry<String, String> header : reply.headers().entrySet()) {
-            exchange.getResponseHeaders().put(HttpString.tryFromString(header.getKey()), header.getValue());
+            HttpString name = HttpString.tryFromString(header.getKey());
+            if (Headers.SET_COOKIE.equals(name)) {
+                // Cookies add up: a handler may have set (or cleared) another one on the exchange already.
+                exchange.getResponseHeaders().add(name, header.getValue());
+            } else {
+                exchange.getResponseHeaders().put(name, header.getValue());
+            }
         }
         if (reply.body() == null) {
             return; // the worker stage ends the exchange

@@ -21,6 +21,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.net.UnknownHostException;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -29,18 +30,24 @@ import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Verifies ID tokens of OIDC issuers: the issuer's discovery document names its JWKS, whose keys are cached per
- * issuer and fetched again when a token names a key id the cache lacks (the issuer rotated its keys). A token passes
+ * issuer for their {@code max-age} (within bounds, so that withdrawn keys stop verifying) and fetched again when a
+ * token names a key id the cache lacks (the issuer rotated its keys; docs/oidc-login.md). A token passes
  * when it is signed with an asymmetric algorithm by one of the issuer's keys, names the issuer as {@code iss}, and is
  * within its {@code exp}, {@code nbf} and {@code iat} with {@link #LEEWAY} of clock difference. Audience, subject and
  * other claims are the caller's to check.
@@ -55,8 +62,20 @@ public final class OidcIssuers {
     public static final Duration LEEWAY = Duration.ofMinutes(1);
     /** Discovery documents and key sets are small; anything bigger is refused. */
     static final int MAX_DOCUMENT_BYTES = 512 * 1024;
-    /** A token naming an unknown key fetches the key set again at most this often per issuer. */
+    /**
+     * A token naming a key the cached set lacks fetches the key set again, at most this often per issuer: a token
+     * inside the interval waits for its end (one fetch then serves every waiting token), so a made-up key id delays
+     * verification but never gets a real new key refused.
+     */
     static final Duration REFETCH_INTERVAL = Duration.ofSeconds(10);
+    /**
+     * A key set is used for as long as its {@code Cache-Control: max-age} says, within these bounds (the longest also
+     * without the header); then it is fetched again before the next token is verified, so a key the issuer withdrew
+     * stops being trusted within that time.
+     */
+    static final Duration KEYS_SHORTEST_LIFE = Duration.ofMinutes(1);
+    static final Duration KEYS_LONGEST_LIFE = Duration.ofHours(1);
+    private static final Pattern MAX_AGE = Pattern.compile("(?i)(?:^|[,\\s])max-age\\s*=\\s*\"?(\\d{1,10})");
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final List<JWSAlgorithm> ALLOWED = List.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384,
             JWSAlgorithm.RS512, JWSAlgorithm.PS256, JWSAlgorithm.PS384, JWSAlgorithm.PS512, JWSAlgorithm.ES256,
@@ -77,8 +96,17 @@ public final class OidcIssuers {
         }
     }
 
-    /** What the issuer published: its discovery document (all fields) and its key set. */
-    private record IssuerKeys(JsonNode discovery, JWKSet keys, Instant fetchedAt) {
+    /** What the issuer published: its discovery document (all fields) and its key set, and until when to use it. */
+    private record IssuerKeys(JsonNode discovery, JWKSet keys, Instant fetchedAt, Instant staleAt) {
+    }
+
+    /** An answer's body, with its headers. */
+    private record Fetched(byte[] body, HttpHeaders headers) {
+    }
+
+    /** How a request waits for the end of {@link #REFETCH_INTERVAL}; tests move their clock instead. */
+    interface Pause {
+        void pause(Duration duration) throws InterruptedException;
     }
 
     private final EgressGuard guard;
@@ -86,15 +114,23 @@ public final class OidcIssuers {
     private final Clock clock;
     private final JsonMapper json = JsonMapper.builder().build();
     private final Map<String, IssuerKeys> cache = new ConcurrentHashMap<>();
+    /** One fetch of an issuer's keys at a time; others wait for it and use what it fetched. */
+    private final Map<String, ReentrantLock> fetching = new ConcurrentHashMap<>();
+    private final Pause pause;
     private final HttpClient http = HttpClient.newBuilder()
             .followRedirects(HttpClient.Redirect.NEVER)
             .connectTimeout(TIMEOUT)
             .build();
 
     public OidcIssuers(EgressGuard guard, MapUrlFetcher.Resolver resolver, Clock clock) {
+        this(guard, resolver, clock, duration -> Thread.sleep(duration));
+    }
+
+    OidcIssuers(EgressGuard guard, MapUrlFetcher.Resolver resolver, Clock clock, Pause pause) {
         this.guard = guard;
         this.resolver = resolver;
         this.clock = clock;
+        this.pause = pause;
     }
 
     /**
@@ -154,16 +190,44 @@ public final class OidcIssuers {
         }
     }
 
-    /** The key the header names; an unknown key id fetches the key set again (rotation), at most once per interval. */
+    /**
+     * The key the header names, from a key set that is not stale. A key id the set lacks (the issuer rotated its keys)
+     * fetches the set again, unless it was fetched for this very token, waiting for the end of
+     * {@link #REFETCH_INTERVAL} when the last fetch was more recent.
+     */
     private JWK keyFor(String issuer, JWSHeader header) {
+        Instant asked = clock.instant();
         IssuerKeys known = keysOf(issuer);
         Optional<JWK> key = select(known.keys(), header);
-        if (key.isEmpty() && !clock.instant().isBefore(known.fetchedAt().plus(REFETCH_INTERVAL))) {
-            cache.remove(issuer, known);
-            key = select(keysOf(issuer).keys(), header);
+        if (key.isEmpty() && known.fetchedAt().isBefore(asked)) {
+            key = select(refetchAfter(issuer, known).keys(), header);
         }
         return key.orElseThrow(() -> refused("the issuer " + issuer + " publishes no key "
                 + (header.getKeyID() == null ? "for " + header.getAlgorithm() : "with id " + header.getKeyID())));
+    }
+
+    /** The key set fetched after {@code seen}: by another request meanwhile, or now, once the interval is over. */
+    private IssuerKeys refetchAfter(String issuer, IssuerKeys seen) {
+        ReentrantLock lock = fetching.computeIfAbsent(issuer, i -> new ReentrantLock());
+        lock.lock();
+        try {
+            IssuerKeys now = cache.get(issuer);
+            if (now != null && now.fetchedAt().isAfter(seen.fetchedAt())) {
+                return now;
+            }
+            Duration wait = Duration.between(clock.instant(), seen.fetchedAt().plus(REFETCH_INTERVAL));
+            if (wait.isPositive()) {
+                pause.pause(wait);
+            }
+            IssuerKeys fetched = fetch(issuer);
+            cache.put(issuer, fetched);
+            return fetched;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw MeshException.invalid("interrupted while waiting to fetch the keys of the OIDC issuer " + issuer);
+        } finally {
+            lock.unlock();
+        }
     }
 
     private static Optional<JWK> select(JWKSet keys, JWSHeader header) {
@@ -188,8 +252,28 @@ public final class OidcIssuers {
         }
     }
 
+    /**
+     * The issuer's discovery document and keys, fetched when there are none or they are stale. A stale set whose
+     * issuer cannot be reached is not used: a key the issuer withdrew meanwhile must not verify anything.
+     */
     private IssuerKeys keysOf(String issuer) {
-        return cache.computeIfAbsent(issuer, this::fetch);
+        IssuerKeys known = cache.get(issuer);
+        if (known != null && clock.instant().isBefore(known.staleAt())) {
+            return known;
+        }
+        ReentrantLock lock = fetching.computeIfAbsent(issuer, i -> new ReentrantLock());
+        lock.lock();
+        try {
+            IssuerKeys now = cache.get(issuer);
+            if (now != null && clock.instant().isBefore(now.staleAt())) {
+                return now;
+            }
+            IssuerKeys fetched = fetch(issuer);
+            cache.put(issuer, fetched);
+            return fetched;
+        } finally {
+            lock.unlock();
+        }
     }
 
     private IssuerKeys fetch(String issuer) {
@@ -204,16 +288,28 @@ public final class OidcIssuers {
         if (jwksUri == null || !jwksUri.isString()) {
             throw unusable(issuer, "its discovery document has no jwks_uri");
         }
-        String jwksText = new String(get(jwksUri.asString(), "key set"), StandardCharsets.UTF_8);
+        Fetched jwks = get(jwksUri.asString(), "key set");
+        String jwksText = new String(jwks.body(), StandardCharsets.UTF_8);
         try {
-            return new IssuerKeys(discovery, JWKSet.parse(jwksText), clock.instant());
+            Instant now = clock.instant();
+            return new IssuerKeys(discovery, JWKSet.parse(jwksText), now, now.plus(lifeOf(jwks.headers())));
         } catch (ParseException e) {
             throw unusable(issuer, "its key set at " + jwksUri.asString() + " cannot be read: " + e.getMessage());
         }
     }
 
+    /** How long a key set may be used: its {@code Cache-Control: max-age}, within the bounds. */
+    static Duration lifeOf(HttpHeaders headers) {
+        Duration life = headers.allValues("Cache-Control").stream()
+                .map(MAX_AGE::matcher).filter(Matcher::find)
+                .map(found -> Duration.ofSeconds(Long.parseLong(found.group(1))))
+                .findFirst().orElse(KEYS_LONGEST_LIFE);
+        return life.compareTo(KEYS_SHORTEST_LIFE) < 0 ? KEYS_SHORTEST_LIFE
+                : life.compareTo(KEYS_LONGEST_LIFE) > 0 ? KEYS_LONGEST_LIFE : life;
+    }
+
     private JsonNode readJson(String url, String what) {
-        return readJson(get(url, what), url, what);
+        return readJson(get(url, what).body(), url, what);
     }
 
     private JsonNode readJson(byte[] bytes, String url, String what) {
@@ -228,7 +324,7 @@ public final class OidcIssuers {
         }
     }
 
-    private byte[] get(String url, String what) {
+    private Fetched get(String url, String what) {
         URI uri = guarded(url, what);
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().header("Accept", "application/json").build();
         return send(request, url, what);
@@ -256,7 +352,47 @@ public final class OidcIssuers {
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
-        return readJson(send(request.build(), url, "token endpoint"), url, "token endpoint");
+        return readJson(send(request.build(), url, "token endpoint").body(), url, "token endpoint");
+    }
+
+    /**
+     * The issuer's userinfo answer for {@code accessToken} (OIDC Core 5.3), fetched through the same guard: the claims
+     * an issuer may give there instead of in the ID token. Empty when the issuer publishes no userinfo endpoint.
+     *
+     * @throws MeshException (invalid) when the endpoint cannot be reached or refuses the token
+     */
+    public Optional<Map<String, Object>> userInfo(String issuer, String accessToken) {
+        JsonNode endpoint = discovery(issuer).get("userinfo_endpoint");
+        if (endpoint == null || !endpoint.isString()) {
+            return Optional.empty();
+        }
+        String url = endpoint.asString();
+        HttpRequest request = HttpRequest.newBuilder(guarded(url, "userinfo endpoint")).timeout(TIMEOUT).GET()
+                .header("Accept", "application/json").header("Authorization", "Bearer " + accessToken).build();
+        JsonNode answer = readJson(send(request, url, "userinfo endpoint").body(), url, "userinfo endpoint");
+        Map<String, Object> claims = new LinkedHashMap<>();
+        answer.properties().stream().filter(claim -> !claim.getValue().isNull())
+                .forEach(claim -> claims.put(claim.getKey(), plain(claim.getValue())));
+        return Optional.of(claims);
+    }
+
+    /** A JSON value as the ID token's claims come: text, boolean, number, a list of those, or null. */
+    private static Object plain(JsonNode value) {
+        if (value.isString()) {
+            return value.asString();
+        }
+        if (value.isBoolean()) {
+            return value.asBoolean();
+        }
+        if (value.isNumber()) {
+            return value.numberValue();
+        }
+        if (value.isArray()) {
+            List<Object> list = new ArrayList<>();
+            value.forEach(item -> list.add(plain(item)));
+            return list;
+        }
+        return value.toString();
     }
 
     private URI guarded(String url, String what) {
@@ -273,7 +409,7 @@ public final class OidcIssuers {
         return uri;
     }
 
-    private byte[] send(HttpRequest request, String url, String what) {
+    private Fetched send(HttpRequest request, String url, String what) {
         try {
             HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
             try (InputStream body = response.body()) {
@@ -286,15 +422,24 @@ public final class OidcIssuers {
                     throw MeshException.invalid("the OIDC " + what + " at " + url + " is larger than "
                             + MAX_DOCUMENT_BYTES / 1024 + " KiB");
                 }
-                return bytes;
+                return new Fetched(bytes, response.headers());
             }
         } catch (IOException e) {
-            throw MeshException.invalid("cannot fetch the OIDC " + what + " at " + url + ": "
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            throw MeshException.invalid("cannot fetch the OIDC " + what + " at " + url + ": " + cause(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw MeshException.invalid("interrupted while fetching the OIDC " + what + " at " + url);
         }
+    }
+
+    /** An I/O failure in words; the HTTP client's connection failures often carry no message of their own. */
+    private static String cause(IOException e) {
+        return switch (e) {
+            case java.net.http.HttpConnectTimeoutException timeout -> "no connection within " + TIMEOUT.toSeconds() + " s";
+            case java.net.http.HttpTimeoutException timeout -> "no answer within " + TIMEOUT.toSeconds() + " s";
+            case java.net.ConnectException refused when refused.getMessage() == null -> "connection refused";
+            default -> e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        };
     }
 
     /** The OAuth {@code error} (and its description) of a refusal's JSON body, if it has one. */

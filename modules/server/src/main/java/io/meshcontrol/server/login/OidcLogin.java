@@ -12,6 +12,7 @@ import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.identity.OidcIssuers;
 import io.meshcontrol.server.v1.AuthRoutes;
+import io.undertow.util.Headers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -45,6 +46,8 @@ import tools.jackson.databind.JsonNode;
 public final class OidcLogin implements AuthRoutes.MachineLogin {
 
     private static final System.Logger LOG = System.getLogger(OidcLogin.class.getName());
+    /** The claims a login reads; missing from the ID token, they are asked of the userinfo endpoint. */
+    private static final List<String> PROFILE_CLAIMS = List.of("email", "preferred_username", "name", "groups");
     /** Parameters the flow sets itself; {@code oidc.extra_params} cannot replace them. */
     private static final Set<String> FLOW_PARAMS = Set.of("response_type", "client_id", "redirect_uri", "scope",
             "state", "nonce", "code_challenge", "code_challenge_method");
@@ -112,17 +115,21 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
 
     /**
      * Fetches the issuer's discovery document and keys now: with {@code oidc.only_start_if_oidc_is_available} a
-     * server whose issuer cannot be reached does not start; without it, a warning, and the next login tries again.
+     * server whose issuer cannot be reached does not start (a {@link MeshException} whose one line names the issuer
+     * and the cause, which {@code svc serve} prints); without it, a warning, and every login tries again.
      */
     public void checkIssuer() {
         try {
             issuers.discovery(issuer);
         } catch (MeshException e) {
             if (settings.onlyStartIfOidcIsAvailable()) {
-                throw new IllegalStateException("OIDC issuer unavailable (oidc.only_start_if_oidc_is_available is "
-                        + "true): " + e.getMessage(), e);
+                throw MeshException.invalid("not starting: the OIDC issuer " + issuer + " is unavailable ("
+                        + e.getMessage() + "); start it, or set oidc.only_start_if_oidc_is_available: false to "
+                        + "start without it");
             }
-            LOG.log(Level.WARNING, "OIDC issuer unavailable, logins fail until it answers: " + e.getMessage());
+            LOG.log(Level.WARNING, "the OIDC issuer " + issuer + " is unavailable (" + e.getMessage()
+                    + "); starting anyway (oidc.only_start_if_oidc_is_available: false): OIDC logins fail with a "
+                    + "page saying so until it answers, and each login tries it again");
         }
     }
 
@@ -196,6 +203,10 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
             return pages.page(400, "This login has expired",
                     "The link was used already or is too old. Start again: run tailscale up again, or open /login.");
         }
+        // The state's cookie has done its job once the browser is back with it, whatever the outcome. (Only a state
+        // this server made is written into a header.)
+        request.exchange().getResponseHeaders().add(Headers.SET_COOKIE,
+                cookies.clearedLoginStateCookie(flow.get().state()));
         if (!SessionCookies.startedHere(request.header("Cookie").orElse(null), state.get())) {
             return pages.page(400, "This login was started elsewhere",
                     "Finish the login in the browser that started it, or start again.");
@@ -300,14 +311,44 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
         }
         Object exp = token.claims().get("exp");
         Instant expires = exp instanceof Date date ? date.toInstant() : clock.instant();
-        return new IdentityClaims(token.issuer(), token.subject(), text(token, "email"),
-                Boolean.TRUE.equals(token.claims().get("email_verified"))
-                        || "true".equals(token.claims().get("email_verified")),
-                text(token, "preferred_username"), text(token, "name"), groups(token.claims().get("groups")), expires);
+        Map<String, Object> claims = withUserInfo(token, answer.get("access_token"));
+        return new IdentityClaims(token.issuer(), token.subject(), text(claims, "email"),
+                Boolean.TRUE.equals(claims.get("email_verified")) || "true".equals(claims.get("email_verified")),
+                text(claims, "preferred_username"), text(claims, "name"), groups(claims.get("groups")), expires);
     }
 
-    private static String text(OidcIssuers.VerifiedToken token, String claim) {
-        return token.claims().get(claim) instanceof String value ? value : "";
+    /**
+     * The ID token's claims, completed from the issuer's userinfo endpoint when the token lacks one of the profile
+     * claims a login reads (OIDC lets an issuer give them only there): a claim of the token wins; the userinfo answer
+     * counts only for the token's own subject (OIDC Core 5.3.2), and its {@code email_verified} only with its e-mail.
+     */
+    private Map<String, Object> withUserInfo(OidcIssuers.VerifiedToken token, JsonNode accessToken) {
+        Map<String, Object> claims = token.claims();
+        if (PROFILE_CLAIMS.stream().allMatch(claims::containsKey) || accessToken == null || !accessToken.isString()) {
+            return claims;
+        }
+        Optional<Map<String, Object>> info = issuers.userInfo(issuer, accessToken.asString());
+        if (info.isEmpty()) {
+            return claims;
+        }
+        if (!token.subject().equals(info.get().get("sub"))) {
+            throw MeshException.unauthenticated("the identity provider's userinfo answer is about another subject ("
+                    + info.get().get("sub") + ", the ID token's is " + token.subject() + ")");
+        }
+        Map<String, Object> merged = new LinkedHashMap<>(claims);
+        PROFILE_CLAIMS.forEach(name -> {
+            if (!claims.containsKey(name) && info.get().containsKey(name)) {
+                merged.put(name, info.get().get(name));
+                if (name.equals("email") && info.get().containsKey("email_verified")) {
+                    merged.put("email_verified", info.get().get("email_verified"));
+                }
+            }
+        });
+        return merged;
+    }
+
+    private static String text(Map<String, Object> claims, String claim) {
+        return claims.get(claim) instanceof String value ? value : "";
     }
 
     private static List<String> groups(Object claim) {

@@ -87,6 +87,11 @@ public final class SessionCookies implements SessionAuthentication {
                 + LoginFlows.LIFETIME.toSeconds() + attributes();
     }
 
+    /** Deletes the cookie of {@code state} in the browser: the callback used it, whatever the outcome. */
+    String clearedLoginStateCookie(String state) {
+        return LOGIN_STATE + state + "=; Path=" + CALLBACK_PATH + "; Max-Age=0" + attributes();
+    }
+
     /** Whether the callback's request came from the browser that started the login of {@code state}. */
     static boolean startedHere(String cookieHeader, String state) {
         return cookie(cookieHeader, LOGIN_STATE + state).isPresent();

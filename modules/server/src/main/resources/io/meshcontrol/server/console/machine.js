@@ -69,7 +69,7 @@ function FilterRules({ rules, names, caption }) {
 }
 
 /** The peers and the packet filter this machine's map gives it, refreshed with the page. */
-function Access({ node }) {
+function Access({ node, may }) {
   const [data, error] = useLoad(() => Promise.all([get('node/' + node.id + '/peers'), get('node/' + node.id + '/packet-filter')])
     .then(([peers, filter]) => ({ peers: peers.peers, rules: filter.rules })), [node.id], 3000);
   if (data === undefined) return html`<${Problem} error=${error} />${!error && html`<${Loading} what="peers and packet filter" />`}`;
@@ -82,7 +82,7 @@ function Access({ node }) {
         : html`<div class="table-wrap"><table class="responsive">
           <thead><tr><th scope="col">Peer</th><th scope="col">Owner</th><th scope="col">Addresses</th><th scope="col">Status</th></tr></thead>
           <tbody>${data.peers.map((peer) => html`<tr key=${peer.id} data-peer=${peer.name}>
-            <td data-label="Peer"><a href=${'#/machines/' + peer.id}>${peer.name}</a></td>
+            <td data-label="Peer">${may('devices:core:read') ? html`<a href=${'#/machines/' + peer.id}>${peer.name}</a>` : peer.name}</td>
             <td data-label="Owner"><${Owner} node=${peer} /></td>
             <td data-label="Addresses" class="mono">${[peer.ipv4, peer.ipv6].filter(Boolean).join(', ')}</td>
             <td data-label="Status">${peer.online ? html`<span class="badge online">online</span>` : html`<span class="offline">offline</span>`}</td>
@@ -149,6 +149,6 @@ export default function Machine({ params, may }) {
       <dt>Node key</dt><dd class="mono">${node.nodeKey}</dd>
     </dl>
     <${Routes} node=${node} may=${may} onChange=${reload} />
-    <${Access} node=${node} />
+    <${Access} node=${node} may=${may} />
     <${Edit} key=${node.id + node.name + node.tags.join()} node=${node} may=${may} onChange=${reload} />`;
 }

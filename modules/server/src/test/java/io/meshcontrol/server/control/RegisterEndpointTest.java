@@ -2,6 +2,7 @@ package io.meshcontrol.server.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.PreAuthKeyRequest;
@@ -11,7 +12,9 @@ import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.key.NodePublicKey;
+import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.state.Settings;
 import io.meshcontrol.core.wire.RegisterRequest;
 import io.meshcontrol.core.wire.RegisterResponse;
 import io.meshcontrol.core.wire.WireJson;
@@ -106,15 +109,38 @@ class RegisterEndpointTest {
     }
 
     @Test
-    void nodeKeyRotationKeepsTheNode() throws Exception {
+    void aNewNodeKeyOfAKnownMachineIsALoginAndTheNodeKeepsItsKeyAndExpiryUntilItCompletes() throws Exception {
+        server.network.settings().update(Caller.localAdmin(), new Settings.Change(null, null, 30, null));
         NodePublicKey oldKey = NodePrivateKey.generate().publicKey();
         register(request(142, oldKey, null, authKey(false), NO_EXPIRY, ""));
+        Node before = server.network.nodes().list(Caller.localAdmin()).getFirst();
+        assertNotNull(before.keyExpiry());
+
+        // tailscale up --force-reauth: a new node key, OldNodeKey the current one, no auth key, no follow-up
         NodePublicKey newKey = NodePrivateKey.generate().publicKey();
-        RegisterResponse rotated = register(request(142, newKey, oldKey, null, NO_EXPIRY, ""));
-        assertEquals("", rotated.authUrl());
-        Node node = server.network.nodes().list(Caller.localAdmin()).getFirst();
-        assertEquals(newKey, node.nodeKey());
+        RegisterResponse reauth = register(request(142, newKey, oldKey, null, NO_EXPIRY, ""));
+        assertTrue(reauth.authUrl().startsWith("http://mesh.example/register/"), "a login, not a silent rotation");
+        Node waiting = server.network.nodes().get(Caller.localAdmin(), before.id());
+        assertEquals(oldKey, waiting.nodeKey());
+        assertEquals(before.keyExpiry(), waiting.keyExpiry());
+
+        CompletableFuture<RegisterResponse> followUp = CompletableFuture.supplyAsync(() -> {
+            try {
+                return register(request(142, newKey, oldKey, null, NO_EXPIRY, reauth.authUrl()));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        String authId = reauth.authUrl().substring(reauth.authUrl().lastIndexOf('/') + 1);
+        server.network.pendingLogins().complete(Caller.localAdmin(), authId, "alice");
+        assertEquals("", followUp.get().authUrl());
+        Node after = server.network.nodes().get(Caller.localAdmin(), before.id());
+        assertEquals(newKey, after.nodeKey());
         assertEquals(1, server.network.nodes().list(Caller.localAdmin()).size());
+        AuditEntry entry = server.network.auditLog().recent("node.register", 1).getFirst();
+        assertEquals(Long.toString(before.id()), entry.target());
+        assertEquals(before.keyExpiry().toString(), entry.details().get("oldKeyExpiry"));
+        assertEquals(after.keyExpiry().toString(), entry.details().get("newKeyExpiry"));
     }
 
     @Test

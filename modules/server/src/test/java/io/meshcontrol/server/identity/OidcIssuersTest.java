@@ -19,8 +19,11 @@ import io.meshcontrol.core.testing.LoopbackHttpServer;
 import io.meshcontrol.core.testing.MovableClock;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import io.meshcontrol.server.testing.OidcIssuerFixture;
+import java.net.http.HttpHeaders;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
@@ -135,6 +138,91 @@ class OidcIssuersTest {
             assertEquals(2, issuer.requestsFor("/idp/keys"));
             assertEquals(2, issuer.requestsFor("/idp/.well-known/openid-configuration"));
         }
+    }
+
+    @Test
+    void aNewKeyIdInsideTheRefetchIntervalWaitsForTheNextFetchInsteadOfBeingRefused() throws Exception {
+        RSAKey first = new RSAKeyGenerator(2048).keyID("first").generate();
+        RSAKey second = new RSAKeyGenerator(2048).keyID("second").generate();
+        RSAKey madeUp = new RSAKeyGenerator(2048).keyID("made-up").generate();
+        try (LoopbackHttpServer issuer = new LoopbackHttpServer()) {
+            String iss = servedIssuer(issuer, Map.of(), first);
+            MovableClock clock = MovableClock.running();
+            List<Duration> waits = new ArrayList<>();
+            OidcIssuers issuers = new OidcIssuers(LOOPBACK_ALLOWED, MapUrlFetcher.Resolver.literalsOnly(), clock,
+                    wait -> {
+                        waits.add(wait);
+                        clock.advance(wait);
+                    });
+            issuers.verify(iss, sign(first, iss, Instant.now().plusSeconds(600)));
+
+            // Anyone may send a made-up key id: it costs one fetch, after the interval, and is refused.
+            assertTrue(refusal(issuers, iss, sign(madeUp, iss, Instant.now().plusSeconds(600)))
+                    .contains("publishes no key with id made-up"));
+            assertEquals(2, issuer.requestsFor("/idp/keys"));
+
+            // The issuer rotates right after: a token of its new key inside the interval waits for the next fetch.
+            serveKeys(issuer, Map.of(), first, second);
+            assertEquals("x", issuers.verify(iss, sign(second, iss, Instant.now().plusSeconds(600))).subject());
+            assertEquals(3, issuer.requestsFor("/idp/keys"));
+            assertEquals(2, waits.size(), "each fetch after an earlier one waited: " + waits);
+            assertTrue(waits.stream().allMatch(wait -> wait.isPositive()
+                    && wait.compareTo(OidcIssuers.REFETCH_INTERVAL) <= 0), waits.toString());
+        }
+    }
+
+    @Test
+    void aKeyTheIssuerWithdrewStopsVerifyingOnceTheKeySetIsStale() throws Exception {
+        RSAKey first = new RSAKeyGenerator(2048).keyID("first").generate();
+        RSAKey second = new RSAKeyGenerator(2048).keyID("second").generate();
+        try (LoopbackHttpServer issuer = new LoopbackHttpServer()) {
+            Map<String, String> twoMinutes = Map.of("Cache-Control", "public, max-age=120");
+            String iss = servedIssuer(issuer, twoMinutes, first);
+            MovableClock clock = MovableClock.running();
+            OidcIssuers issuers = verifier(clock);
+            String signedByFirst = sign(first, iss, Instant.now().plusSeconds(3600));
+            issuers.verify(iss, signedByFirst);
+
+            serveKeys(issuer, twoMinutes, second); // the issuer withdraws the first key
+            clock.advance(Duration.ofSeconds(110));
+            issuers.verify(iss, signedByFirst);
+            assertEquals(1, issuer.requestsFor("/idp/keys"), "within max-age the set is used as fetched");
+            clock.advance(Duration.ofSeconds(20));
+            assertTrue(refusal(issuers, iss, signedByFirst).contains("publishes no key with id first"));
+            assertEquals(2, issuer.requestsFor("/idp/keys"), "fetched once, for this token");
+        }
+    }
+
+    @Test
+    void aKeySetIsUsedForItsMaxAgeWithinBounds() {
+        assertEquals(OidcIssuers.KEYS_LONGEST_LIFE, OidcIssuers.lifeOf(headers(Map.of())));
+        assertEquals(Duration.ofMinutes(5), OidcIssuers.lifeOf(headers(Map.of("Cache-Control", "public, max-age=300"))));
+        assertEquals(OidcIssuers.KEYS_SHORTEST_LIFE, OidcIssuers.lifeOf(headers(Map.of("Cache-Control", "max-age=0"))));
+        assertEquals(OidcIssuers.KEYS_LONGEST_LIFE, OidcIssuers.lifeOf(headers(Map.of("Cache-Control",
+                "max-age=86400, must-revalidate"))));
+    }
+
+    private static HttpHeaders headers(Map<String, String> headers) {
+        Map<String, List<String>> lists = new java.util.HashMap<>();
+        headers.forEach((name, value) -> lists.put(name, List.of(value)));
+        return HttpHeaders.of(lists, (name, value) -> true);
+    }
+
+    /** An issuer at {@code /idp} of {@code server} publishing {@code keys}; its issuer URL. */
+    private static String servedIssuer(LoopbackHttpServer server, Map<String, String> keyHeaders, RSAKey... keys) {
+        String iss = server.url("/idp");
+        server.serve("/idp/.well-known/openid-configuration",
+                "{\"issuer\":\"" + iss + "\",\"jwks_uri\":\"" + server.url("/idp/keys") + "\"}");
+        serveKeys(server, keyHeaders, keys);
+        return iss;
+    }
+
+    private static void serveKeys(LoopbackHttpServer server, Map<String, String> headers, RSAKey... keys) {
+        Map<String, String> all = new java.util.HashMap<>(headers);
+        all.put("Content-Type", "application/json");
+        String set = new JWKSet(java.util.Arrays.stream(keys).map(key -> (com.nimbusds.jose.jwk.JWK) key.toPublicJWK())
+                .toList()).toString();
+        server.answer("/idp/keys", new LoopbackHttpServer.Answer(200, all, set.getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test

@@ -98,6 +98,8 @@ class OidcLoginTest {
 
         assertEquals(200, done.status(), done.body());
         assertTrue(done.body().contains("joined the network as freya"), done.body());
+        assertEquals(List.of(), browser.cookieNames().stream().filter(n -> n.startsWith("svc_login_")).toList(),
+                "the login's state cookie is cleared");
         URI authorize = done.hops().get(1);
         assertTrue(authorize.toString().startsWith(issuer.issuer("people")), "sent to the issuer: " + done.hops());
         assertEquals("code", query(authorize, "response_type"));
@@ -116,6 +118,30 @@ class OidcLoginTest {
         assertTrue(laptop.authorized());
         assertEquals(Node.RegisterMethod.INTERACTIVE, laptop.registerMethod());
         assertFalse(server.network.pendingLogins().isPending(authId));
+    }
+
+    @Test
+    void aReauthenticationKeepsTheExpiryOfTheTokenItLoggedInWith() throws Exception {
+        start(b -> b.set("oidc.use_expiry_from_token", "true"));
+        MachinePrivateKey machine = MachinePrivateKey.generate();
+        String first = server.network.pendingLogins().start(new Registrations.Request(machine.publicKey(),
+                NodePrivateKey.generate().publicKey(), "laptop", "{\"Hostname\":\"laptop\"}"), false);
+        browser.logIn(authUrl(first), "sub-freya", FREYA);
+        Node joined = server.network.nodes().list(io.meshcontrol.core.auth.Caller.localAdmin()).getFirst();
+        assertTrue(joined.keyExpiry().isBefore(java.time.Instant.now().plus(java.time.Duration.ofHours(2))),
+                "the ID token's hour: " + joined.keyExpiry());
+
+        // tailscale up --force-reauth: the same machine under a new node key, through a login of its own
+        String again = server.network.pendingLogins().start(new Registrations.Request(machine.publicKey(),
+                NodePrivateKey.generate().publicKey(), "laptop", "{\"Hostname\":\"laptop\"}"), false);
+        new LoginBrowser().logIn(authUrl(again), "sub-freya", FREYA);
+        Node after = server.network.nodes().get(io.meshcontrol.core.auth.Caller.localAdmin(), joined.id());
+        assertTrue(after.keyExpiry() != null && after.keyExpiry().isBefore(
+                java.time.Instant.now().plus(java.time.Duration.ofHours(2))), "still the token's, not never: " + after);
+        var entry = server.network.auditLog().recent("node.register", 1).getFirst();
+        assertEquals("user:freya", entry.actor());
+        assertEquals(joined.keyExpiry().toString(), entry.details().get("oldKeyExpiry"));
+        assertEquals(after.keyExpiry().toString(), entry.details().get("newKeyExpiry"));
     }
 
     @Test
@@ -146,6 +172,20 @@ class OidcLoginTest {
 
         LoginBrowser.Page allowed = new LoginBrowser().logIn(authUrl(authId), "sub-freya", FREYA);
         assertEquals(200, allowed.status(), allowed.body());
+    }
+
+    @Test
+    void claimsTheIssuerGivesOnlyAtUserInfoAreReadThere() {
+        start(b -> b.set("oidc.allowed_domains", "example.com").set("oidc.allowed_groups", "mesh-users"));
+        Map<String, Object> atUserInfo = new java.util.HashMap<>(FREYA);
+        atUserInfo.put("groups", List.of("mesh-users"));
+        issuer.nextLoginGivesClaimsOnlyAtUserInfo("people", atUserInfo);
+        LoginBrowser.Page done = browser.logIn(authUrl(pendingMachine()), "sub-freya", Map.of());
+        assertEquals(200, done.status(), done.body());
+        assertTrue(done.body().contains("joined the network as freya"), done.body());
+        User freya = server.network.users().requireByName("freya");
+        assertEquals("freya@example.com", freya.email());
+        assertEquals("Freya", freya.displayName());
     }
 
     @Test
@@ -210,11 +250,14 @@ class OidcLoginTest {
                 new Users.NewUser("freya", "Freya", "freya@example.com", Role.ADMIN));
         LoginBrowser.Page done = browser.logIn(server.url().resolve("/login"), "sub-freya", FREYA);
         assertEquals(200, done.status(), done.body());
-        String cookie = done.response().headers().firstValue("Set-Cookie").orElseThrow();
+        String cookie = done.response().headers().allValues("Set-Cookie").stream()
+                .filter(c -> c.startsWith("svc_session=")).findFirst().orElseThrow();
         assertTrue(cookie.startsWith("svc_session="), cookie);
         assertTrue(cookie.contains("; Path=/;") && cookie.contains("; HttpOnly") && cookie.contains("; SameSite=Lax"),
                 cookie);
         assertFalse(cookie.contains("Secure"), "plain HTTP server: " + cookie);
+        assertEquals(List.of(), browser.cookieNames().stream().filter(n -> n.startsWith("svc_login_")).toList(),
+                "the login's state cookie is cleared");
 
         assertTrue(done.body().contains("/admin"), "the page points to the console: " + done.body());
         JsonNode console = JSON.readTree(get("/admin/session").body());
@@ -285,22 +328,56 @@ class OidcLoginTest {
     }
 
     @Test
+    void aMembersConsoleSessionShowsTheirOwnMachinesAndNoOneElses() {
+        start(b -> b);
+        assertEquals(200, browser.logIn(authUrl(pendingMachine()), "sub-freya", FREYA).status(), "freya's laptop");
+        server.network.users().create(io.meshcontrol.core.auth.Caller.localAdmin(),
+                new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
+        server.network.pendingLogins().complete(io.meshcontrol.core.auth.Caller.localAdmin(), pendingMachine(), "odin");
+        List<Node> all = server.network.nodes().list(io.meshcontrol.core.auth.Caller.localAdmin());
+        long laptop = all.stream().filter(n -> n.userId() == server.network.users().requireByName("freya").id())
+                .findFirst().orElseThrow().id();
+        long odins = all.stream().filter(n -> n.id() != laptop).findFirst().orElseThrow().id();
+
+        assertEquals(200, browser.logIn(server.url().resolve("/login"), "sub-freya", FREYA).status());
+        assertEquals("member", JSON.readTree(get("/session").body()).get("role").asString());
+        HttpResponse<String> list = get("/api/v1/node");
+        assertEquals(200, list.statusCode(), list.body());
+        JsonNode nodes = JSON.readTree(list.body()).get("nodes");
+        assertEquals(1, nodes.size(), list.body());
+        assertEquals(Long.toString(laptop), nodes.get(0).get("id").asString());
+        assertEquals(200, get("/api/v1/node/" + laptop).statusCode());
+        assertEquals(200, get("/api/v1/node/" + laptop + "/peers").statusCode(), "what its map carries");
+        assertEquals(404, get("/api/v1/node/" + odins).statusCode(), "another's machine is not there for her");
+        assertEquals(404, get("/api/v1/node/" + odins + "/peers").statusCode());
+        String csrf = JSON.readTree(get("/session").body()).get("csrfToken").asString();
+        HttpResponse<String> rename = send("POST", "/api/v1/node/" + laptop + "/rename", "{\"name\": \"mine\"}",
+                Map.of("X-CSRF-Token", csrf));
+        assertEquals(403, rename.statusCode(), "reading is all: " + rename.body());
+        assertEquals(403, get("/api/v1/user").statusCode(), "nor other users");
+    }
+
+    @Test
     void aMemberWaitingForApprovalGetsNoSession() {
         start(b -> b);
         server.network.settings().update(io.meshcontrol.core.auth.Caller.localAdmin(), new Settings.Change(null, true, null, null));
         LoginBrowser.Page done = browser.logIn(server.url().resolve("/login"), "sub-freya", FREYA);
         assertEquals(403, done.status());
         assertTrue(done.body().contains("approve you first"), done.body());
-        assertTrue(done.response().headers().firstValue("Set-Cookie").isEmpty());
+        assertTrue(done.response().headers().allValues("Set-Cookie").stream().noneMatch(c -> c.startsWith("svc_session=")),
+                done.response().headers().toString());
     }
 
     @Test
     void anIssuerThatCannotBeReachedStopsTheStartUnlessToldOtherwise() {
         TestServer.Builder unreachable = TestServer.in(folder).set("egress.allow_loopback_targets", "true")
                 .set("oidc.issuer", "http://127.0.0.1:9/nowhere").set("oidc.client_id", "mesh");
-        IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
-                unreachable::start);
-        assertTrue(refused.getMessage().contains("OIDC issuer unavailable"), refused.getMessage());
+        io.meshcontrol.core.MeshException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                io.meshcontrol.core.MeshException.class, unreachable::start);
+        assertEquals("not starting: the OIDC issuer http://127.0.0.1:9/nowhere is unavailable (cannot fetch the OIDC "
+                + "discovery document at http://127.0.0.1:9/nowhere/.well-known/openid-configuration: connection "
+                + "refused); start it, or set oidc.only_start_if_oidc_is_available: false to start without it",
+                refused.getMessage());
         server = TestServer.in(folder.resolve("lenient")).set("egress.allow_loopback_targets", "true")
                 .set("oidc.issuer", "http://127.0.0.1:9/nowhere").set("oidc.client_id", "mesh")
                 .set("oidc.only_start_if_oidc_is_available", "false").start();

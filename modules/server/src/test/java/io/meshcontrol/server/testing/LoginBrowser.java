@@ -77,6 +77,11 @@ public final class LoginBrowser {
         }
     }
 
+    /** The names of the cookies this browser holds now (expired ones are gone). */
+    public List<String> cookieNames() {
+        return cookies.stream().map(Cookie::name).toList();
+    }
+
     private void keep(URI uri, String header) {
         String[] parts = header.split(";");
         int eq = parts[0].indexOf('=');

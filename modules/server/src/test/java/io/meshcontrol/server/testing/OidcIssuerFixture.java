@@ -1,5 +1,6 @@
 package io.meshcontrol.server.testing;
 
+import com.nimbusds.oauth2.sdk.TokenRequest;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
@@ -10,9 +11,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
 import no.nav.security.mock.oauth2.OAuth2Config;
+import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
+import no.nav.security.mock.oauth2.token.OAuth2TokenCallback;
 import okhttp3.HttpUrl;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -118,6 +123,57 @@ public final class OidcIssuerFixture implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Makes the next login at {@code issuerId} give {@code claims} only at the userinfo endpoint, as OIDC allows: its
+     * ID token lacks them, its access token (which this issuer's userinfo endpoint answers with) carries them. Log in
+     * through the form without claims of its own, which would go into both tokens.
+     */
+    public void nextLoginGivesClaimsOnlyAtUserInfo(String issuerId, Map<String, Object> claims) {
+        server.enqueueCallback(new ClaimsOnlyAtUserInfo(new DefaultOAuth2TokenCallback(issuerId), claims));
+    }
+
+    /** The issuer builds a login's ID token first, then its access token, each asking for its claims once. */
+    private static final class ClaimsOnlyAtUserInfo implements OAuth2TokenCallback {
+        private final OAuth2TokenCallback defaults;
+        private final Map<String, Object> claims;
+        private final AtomicInteger asked = new AtomicInteger();
+
+        ClaimsOnlyAtUserInfo(OAuth2TokenCallback defaults, Map<String, Object> claims) {
+            this.defaults = defaults;
+            this.claims = Map.copyOf(claims);
+        }
+
+        @Override
+        public String issuerId() {
+            return defaults.issuerId();
+        }
+
+        @Override
+        public String subject(TokenRequest request) {
+            return defaults.subject(request);
+        }
+
+        @Override
+        public String typeHeader(TokenRequest request) {
+            return defaults.typeHeader(request);
+        }
+
+        @Override
+        public List<String> audience(TokenRequest request) {
+            return defaults.audience(request);
+        }
+
+        @Override
+        public Map<String, Object> addClaims(TokenRequest request) {
+            return asked.getAndIncrement() == 0 ? Map.of() : claims;
+        }
+
+        @Override
+        public long tokenExpiry() {
+            return defaults.tokenExpiry();
         }
     }
 
