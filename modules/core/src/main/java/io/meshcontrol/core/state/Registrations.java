@@ -74,8 +74,13 @@ public final class Registrations {
         }
     }
 
-    /** A node after registration, with its owner (null for a tagged node). */
-    public record Registered(Node node, User user, boolean created) {
+    /**
+     * A node after registration, with its owner (null for a tagged node).
+     *
+     * @param heldByDeviceApproval the node waits for an administrator's {@code svc nodes approve} (device approval),
+     *     whether or not its user also waits for users approval
+     */
+    public record Registered(Node node, User user, boolean created, boolean heldByDeviceApproval) {
     }
 
     private final Jdbi jdbi;
@@ -168,8 +173,12 @@ public final class Registrations {
     public Optional<Registered> current(MachinePublicKey machineKey, NodePublicKey nodeKey) {
         return jdbi.withHandle(h -> nodes.byNodeKey(h, nodeKey)
                 .filter(node -> node.machineKey().equals(machineKey))
-                .map(node -> new Registered(node, node.userId() == null ? null : users.byId(h, node.userId()).orElse(null),
-                        false)));
+                .map(node -> {
+                    User owner = node.userId() == null ? null : users.byId(h, node.userId()).orElse(null);
+                    // Not let in although its user is: only device approval holds it.
+                    boolean held = !node.authorized() && (owner == null || owner.approved());
+                    return new Registered(node, owner, false, held);
+                }));
     }
 
     /**
@@ -237,7 +246,8 @@ public final class Registrations {
                     keyExpiry(current, grant.life(), now), advertised, List.of(), false, null, false));
             nodes.insert(h, node);
         }
-        return new Registered(node, grant.user(), existing.isEmpty());
+        boolean heldByDeviceApproval = !deviceLetIn && !existing.map(Node::authorized).orElse(false);
+        return new Registered(node, grant.user(), existing.isEmpty(), heldByDeviceApproval);
     }
 
     private void publishOnCommit(Handle h, Registered registered, Instant now) {

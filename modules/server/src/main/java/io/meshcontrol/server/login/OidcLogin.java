@@ -251,7 +251,8 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
         if (!user.approved()) {
             return pages.page(200, "Waiting for approval", "You are logged in as " + user.name() + ". The machine "
                     + machine + " joins once an administrator approves you (svc users approve --name " + user.name()
-                    + ").");
+                    + ")" + (registered.heldByDeviceApproval()
+                            ? " and then the machine (device approval is on: svc nodes approve)." : "."));
         }
         if (!registered.node().authorized()) {
             return pages.page(200, "Waiting for approval", "You are logged in as " + user.name() + ". The machine "

@@ -224,6 +224,21 @@ class OidcLoginTest {
         assertTrue(server.network.nodes().get(io.meshcontrol.core.auth.Caller.localAdmin(), laptop.id()).authorized());
     }
 
+    /** Both approvals on: the page says that the machine waits for its own approval after the user's. */
+    @Test
+    void withUsersAndDeviceApprovalOnThePageNamesBothApprovals() {
+        start(b -> b);
+        server.network.settings().update(io.meshcontrol.core.auth.Caller.localAdmin(), new Settings.Change(true, true, null, null));
+        LoginBrowser.Page held = browser.logIn(authUrl(pendingMachine()), "sub-freya", FREYA);
+        assertEquals(200, held.status());
+        assertTrue(held.body().contains("approves you (svc users approve --name freya) and then the machine "
+                + "(device approval is on: svc nodes approve)"), held.body());
+        User freya = server.network.users().requireByName("freya");
+        server.request("POST", "/api/v1/user/" + freya.id() + "/approve", server.localToken(), null);
+        Node laptop = server.network.nodes().list(io.meshcontrol.core.auth.Caller.localAdmin()).getFirst();
+        assertFalse(laptop.authorized(), "device approval still holds it, as the page said");
+    }
+
     @Test
     void aCallbackIsUsedOnceAndOnlyByTheBrowserThatStartedTheLogin() {
         start(b -> b);
