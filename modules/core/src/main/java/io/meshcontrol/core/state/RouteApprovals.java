@@ -119,8 +119,10 @@ public final class RouteApprovals {
                 return node;
             }
             nodes.update(h, updated);
-            snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(clock.instant(), updated,
+            Instant now = clock.instant();
+            snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(now, updated,
                     mark ? "marked as global exit node" : "global exit node mark cleared"));
+            audit.append(h, caller.audited(now, "node.globalexit", Long.toString(id), Nodes.changes(node, updated)));
             return updated;
         });
     }
