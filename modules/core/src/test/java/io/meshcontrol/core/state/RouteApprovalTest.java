@@ -149,6 +149,19 @@ class RouteApprovalTest {
     }
 
     @Test
+    void aNodeAdvertisingNoExitRouteIsRefusedAsGlobalExitNodeByName() {
+        Node router = join(List.of(), "10.5.0.0/16");
+        MeshException refused = assertThrows(MeshException.class,
+                () -> net.network.routeApprovals().setGlobalExitNode(net.admin, router.id(), null, null));
+        assertEquals(MeshException.Reason.INVALID, refused.reason());
+        assertTrue(refused.getMessage().startsWith("node " + router.givenName() + " advertises no exit route"),
+                refused.getMessage());
+        assertFalse(stored(router).isGlobalExitNode());
+        assertEquals(List.of(), stored(router).approvedRoutes(), "no exit route approved either");
+        assertEquals(List.of(), net.network.auditLog().recent("node.globalexit", 10));
+    }
+
+    @Test
     void aNegativePriorityOrOneWithClearingIsRefusedAndNothingChanges() {
         Node exit = join(List.of(), "0.0.0.0/0", "::/0");
         RouteApprovals approvals = net.network.routeApprovals();
