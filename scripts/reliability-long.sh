@@ -39,10 +39,10 @@ done
 
 if [[ -z "$filter" && "$rounds" -gt 0 ]]; then
     echo "kill -9 durability, $rounds rounds"
-    if ! ./mvnw -o -B -q -pl modules/cli -am verify -Dtest=KillNineDurabilityTest \
+    if ! ./mvnw -o -B -q -pl modules/cli -am verify -Dtest='KillNineDurabilityTest,KillNineWebhookDeliveryTest' \
             -Dsurefire.failIfNoSpecifiedTests=false -Dsvc.durability.rounds="$rounds" > modules/cli/target/durability.log 2>&1; then
         echo "  FAILED: see modules/cli/target/durability.log"
-        failed+=("KillNineDurabilityTest")
+        failed+=("KillNineDurabilityTest or KillNineWebhookDeliveryTest")
     fi
 fi
 

@@ -177,7 +177,8 @@ final class NodesCommand extends CommandGroup {
     }
 
     @Command(name = "global-exit-node",
-            description = "Mark a node as a global exit node (its exit routes are approved), or clear the mark. "
+            description = "Mark a node that advertises an exit route as a global exit node (its exit routes are "
+                    + "approved), or clear the mark. "
                     + "While some node is marked, clients suggest only marked exit nodes; with priorities, the "
                     + "highest online one.")
     static final class GlobalExitNode extends OneNode {

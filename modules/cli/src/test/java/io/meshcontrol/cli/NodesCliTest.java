@@ -210,4 +210,17 @@ class NodesCliTest {
         assertEquals(1, both.exitCode());
         assertEquals(1, both.err().lines().count(), both.err());
     }
+
+    @Test
+    void aNodeAdvertisingNoExitRouteIsRefusedAsGlobalExitNodeInOneLine() {
+        String key = svc("preauthkeys", "create", "--user", "odin").firstLine();
+        Machine.named("subnet").advertising("10.2.0.0/16").join(cli.server().network, key);
+
+        CliRun refused = svc("nodes", "global-exit-node", "-i", "subnet");
+        assertEquals(1, refused.exitCode(), refused.toString());
+        assertEquals(1, refused.err().lines().count(), refused.err());
+        assertTrue(refused.err().startsWith("svc: node subnet advertises no exit route (0.0.0.0/0 or ::/0)"),
+                refused.err());
+        assertTrue(svc("nodes", "show", "-i", "subnet", "-o", "json").out().contains("\"globalExitNode\" : false"));
+    }
 }

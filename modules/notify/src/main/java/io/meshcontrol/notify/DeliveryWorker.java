@@ -1,16 +1,12 @@
 package io.meshcontrol.notify;
 
-import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.PendingDelivery;
-import io.meshcontrol.core.model.WebhookEndpoint;
 import io.meshcontrol.core.model.WebhookTarget;
 import io.meshcontrol.core.state.Webhooks;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,19 +14,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Moves events to endpoints. Events arrive from the event bus into memory (the bus's thread only enqueues); the
- * worker's own thread renders them, writes one outbox row per endpoint (all the events that queued up together, as
- * one JSON array; one row per event for e-mail) and only then attempts them, at most {@link #IN_FLIGHT} at a time
- * server-wide, each on a virtual thread. A failed attempt worth retrying is due again after {@link #RETRY_AFTER}'s
- * next step; after the last one, or on a final answer, the delivery moves to the endpoint's history. Pending rows
- * survive a restart and are attempted when the worker starts again. Times come from the injected clock.
+ * Attempts the deliveries in the outbox, which changes fill in their own transactions ({@link Webhooks#deliverWith}):
+ * the worker's own thread reads what is due and attempts it, at most {@link #IN_FLIGHT} at a time server-wide, each
+ * on a virtual thread. A failed attempt worth retrying is due again after {@link #RETRY_AFTER}'s next step; after the
+ * last one, or on a final answer, the delivery moves to the endpoint's history. Pending rows survive a restart and
+ * are attempted when the worker starts again. Times come from the injected clock.
  */
 final class DeliveryWorker implements AutoCloseable {
 
@@ -45,10 +37,8 @@ final class DeliveryWorker implements AutoCloseable {
     private static final long POLL_MILLIS = 200;
 
     private final Webhooks webhooks;
-    private final EventObjects objects;
     private final Map<Boolean, Courier> couriers;
     private final Clock clock;
-    private final LinkedBlockingQueue<MeshEvent> incoming = new LinkedBlockingQueue<>();
     private final Semaphore permits = new Semaphore(IN_FLIGHT);
     private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
     private final ExecutorService attempts = Executors.newVirtualThreadPerTaskExecutor();
@@ -61,9 +51,8 @@ final class DeliveryWorker implements AutoCloseable {
      * @param http   attempts to http(s) endpoints
      * @param mail   attempts to e-mail endpoints
      */
-    DeliveryWorker(Webhooks webhooks, EventObjects objects, Courier http, Courier mail, Clock clock) {
+    DeliveryWorker(Webhooks webhooks, Courier http, Courier mail, Clock clock) {
         this.webhooks = webhooks;
-        this.objects = objects;
         this.couriers = Map.of(false, http, true, mail);
         this.clock = clock;
         this.thread = Thread.ofPlatform().daemon().name("webhook-deliveries").unstarted(this::run);
@@ -72,14 +61,6 @@ final class DeliveryWorker implements AutoCloseable {
     DeliveryWorker start() {
         thread.start();
         return this;
-    }
-
-    /** Takes note of an event; called on the publishing thread, so it only enqueues. */
-    void accept(MeshEvent event) {
-        if (event instanceof MeshEvent.WebhookTest || Webhooks.EVENT_TYPES.contains(event.type())) {
-            incoming.add(event);
-            wake();
-        }
     }
 
     /** Looks for due deliveries now (new outbox rows, a moved clock). */
@@ -93,11 +74,6 @@ final class DeliveryWorker implements AutoCloseable {
     private void run() {
         while (!closed) {
             try {
-                List<MeshEvent> events = new ArrayList<>();
-                incoming.drainTo(events);
-                if (!events.isEmpty()) {
-                    webhooks.enqueue(outgoing(events));
-                }
                 launchDue();
                 await(webhooks.nextDue());
             } catch (RuntimeException e) {
@@ -109,9 +85,9 @@ final class DeliveryWorker implements AutoCloseable {
 
     private void await(Optional<Instant> nextDue) {
         synchronized (signal) {
-            if (!wakeUp && !closed && incoming.isEmpty()) {
+            if (!wakeUp && !closed) {
                 try {
-                    // Pending work: look again soon (the clock may be moved); none: sleep until an event comes.
+                    // Pending work: look again soon (the clock may be moved); none: sleep until a change writes some.
                     signal.wait(nextDue.isPresent() ? POLL_MILLIS : 0);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -168,37 +144,6 @@ final class DeliveryWorker implements AutoCloseable {
             LOG.log(Level.INFO, "webhook delivery to endpoint " + pending.endpointId() + " failed after "
                     + attempts + " attempt(s): " + outcome.error());
         }
-    }
-
-    /** One outbox row per endpoint for what queued up together; one per event for e-mail. */
-    private List<Webhooks.Outgoing> outgoing(List<MeshEvent> events) {
-        List<WebhookEndpoint> endpoints = webhooks.endpoints();
-        Map<String, List<ObjectNode>> batches = new LinkedHashMap<>();
-        List<Webhooks.Outgoing> rows = new ArrayList<>();
-        for (MeshEvent event : events) {
-            ObjectNode object = objects.render(event);
-            for (WebhookEndpoint endpoint : endpoints) {
-                boolean hears = event instanceof MeshEvent.WebhookTest test
-                        ? test.endpointId().equals(endpoint.id()) : endpoint.hears(event.type());
-                if (!hears) {
-                    continue;
-                }
-                if ("email".equals(endpoint.provider())) {
-                    rows.add(row(endpoint.id(), List.of(object)));
-                } else {
-                    batches.computeIfAbsent(endpoint.id(), id -> new ArrayList<>()).add(object);
-                }
-            }
-        }
-        batches.forEach((id, objectList) -> rows.add(row(id, objectList)));
-        return rows;
-    }
-
-    private static Webhooks.Outgoing row(String endpointId, List<ObjectNode> events) {
-        ArrayNode array = EventObjects.JSON.createArrayNode();
-        events.forEach(array::add);
-        return new Webhooks.Outgoing(endpointId, EventObjects.JSON.writeValueAsString(array),
-                events.stream().map(e -> e.path("type").asString()).toList());
     }
 
     private static void sleep() {

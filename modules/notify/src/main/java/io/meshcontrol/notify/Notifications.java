@@ -12,9 +12,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import javax.net.ssl.SSLSocketFactory;
 
 /**
- * Webhooks, chat providers and e-mail for one network: the check of every endpoint URL stored, and the delivery
- * worker fed by the network's event bus. Built once by the composition root; closing it stops delivering (pending
- * deliveries stay in the outbox for the next start).
+ * Webhooks, chat providers and e-mail for one network: the check of every endpoint URL stored, how events are rendered
+ * into the outbox by the changes that raise them, and the delivery worker that empties it. Built once by the
+ * composition root; closing it stops delivering (pending deliveries, and those of changes made after, stay in the
+ * outbox for the next start).
  */
 public final class Notifications implements AutoCloseable {
 
@@ -41,13 +42,11 @@ public final class Notifications implements AutoCloseable {
     private final Network network;
     private final ScheduledExecutorService timer;
     private final DeliveryWorker worker;
-    private final Runnable unsubscribe;
 
     private Notifications(Network network, ScheduledExecutorService timer, DeliveryWorker worker) {
         this.network = network;
         this.timer = timer;
         this.worker = worker;
-        this.unsubscribe = network.events().subscribe(worker::accept);
     }
 
     public static Notifications start(Network network, Settings settings, Clock clock) {
@@ -60,8 +59,10 @@ public final class Notifications implements AutoCloseable {
         Courier mail = new MailCourier(settings.smtp(), settings.tailnet(),
                 network.accessRequests()::approvers, settings.mailProperties());
         EventObjects objects = new EventObjects(settings.tailnet(), id -> network.snapshots().current().user(id));
-        return new Notifications(network, timer, new DeliveryWorker(network.webhooks(), objects, http, mail, clock)
-                .start());
+        DeliveryWorker worker = new DeliveryWorker(network.webhooks(), http, mail, clock);
+        network.webhooks().deliverWith(event -> EventObjects.JSON.writeValueAsString(objects.render(event)),
+                worker::wake);
+        return new Notifications(network, timer, worker.start());
     }
 
     /** Looks for due deliveries now rather than at the next poll: for tests that move the clock. */
@@ -85,7 +86,6 @@ public final class Notifications implements AutoCloseable {
 
     @Override
     public void close() {
-        unsubscribe.run();
         worker.close();
         timer.shutdownNow();
         network.webhooks().checkTargetsWith((url, provider) -> Optional.of("webhook delivery has stopped"));

@@ -336,7 +336,8 @@ class ApiContractTest {
         String key = JSON.readTree(call("POST", "/api/v1/preauthkey", admin,
                 body(new PreAuthKeyRequest("odin", null, true, false, false, "", null)), 201).body()).get("secret")
                 .asString();
-        Node router = join(key, "router", "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\"]}");
+        Node router = join(key, "router",
+                "{\"Hostname\":\"router\",\"RoutableIPs\":[\"10.1.0.0/16\",\"0.0.0.0/0\",\"::/0\"]}");
         Node laptop = join(key, "laptop", "{\"Hostname\":\"laptop\"}");
         String id = Long.toString(router.id());
         call("GET", "/api/v1/node", admin, null, 200);
@@ -355,6 +356,7 @@ class ApiContractTest {
         call("POST", "/api/v1/node/" + id + "/routes", admin, body(new RoutesRequest(List.of("10.1.0.300/16"))), 400);
         call("POST", "/api/v1/node/" + id + "/global-exit-node", admin, "{\"priority\": 5}", 200);
         call("POST", "/api/v1/node/" + id + "/global-exit-node", admin, "{\"enabled\": false}", 200);
+        refused("POST", "/api/v1/node/" + laptop.id() + "/global-exit-node", admin, "{}", 400);
         call("POST", "/api/v1/node/" + id + "/key-expiry", admin, "{\"disabled\": true}", 200);
         refused("POST", "/api/v1/node/" + id + "/key-expiry", admin, "{}", 400);
         call("POST", "/api/v1/node/99999/key-expiry", admin, "{\"disabled\": false}", 404);

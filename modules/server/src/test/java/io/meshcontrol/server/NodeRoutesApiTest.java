@@ -93,6 +93,20 @@ class NodeRoutesApiTest {
     }
 
     @Test
+    void aNodeAdvertisingNoExitRouteIsA400NamingItAndIsNotMarked() {
+        String key = admin.createPreAuthKey(new PreAuthKeyRequest("odin", null, false, false, false, "", null))
+                .secret();
+        Node subnet = Machine.named("subnet").advertising("10.2.0.0/16").join(server.network, key);
+        HttpResponse<String> response = server.request("POST", "/api/v1/node/" + subnet.id() + "/global-exit-node",
+                server.localToken(), "{}");
+        assertEquals(400, response.statusCode(), response.body());
+        String detail = JsonMapper.builder().build().readTree(response.body()).get("detail").asString();
+        assertTrue(detail.startsWith("node subnet advertises no exit route"), detail);
+        assertFalse(admin.nodeRoutes(Long.toString(subnet.id())).globalExitNode());
+        assertEquals(List.of(), admin.nodeRoutes(Long.toString(subnet.id())).approved());
+    }
+
+    @Test
     void aNegativeExitNodePriorityIsA400NamingItAndChangesNothing() {
         HttpResponse<String> response = server.request("POST", "/api/v1/node/" + id() + "/global-exit-node",
                 server.localToken(), "{\"priority\": -3}");

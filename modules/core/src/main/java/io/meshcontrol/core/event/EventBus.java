@@ -6,9 +6,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * In-process publish/subscribe for {@link MeshEvent}s, for outward effects only. Delivery is synchronous on the
- * publishing thread, often while the write transaction that made the change still holds its lock, so subscribers
- * must only enqueue; one failing subscriber does not stop the others.
+ * In-process publish/subscribe for {@link MeshEvent}s, for observers that only take note. Nothing that must survive a
+ * crash may hang off it: webhook deliveries are written in the transaction of their change instead (core.state's
+ * WebhookOutbox). Delivery is synchronous on the publishing thread, often while the write transaction that made the
+ * change still holds its lock, so subscribers must only enqueue; one failing subscriber does not stop the others.
  */
 public final class EventBus {
 

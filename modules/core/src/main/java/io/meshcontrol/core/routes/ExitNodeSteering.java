@@ -30,11 +30,16 @@ public record ExitNodeSteering(Map<Long, Integer> marked) {
         marked = Map.copyOf(new TreeMap<>(marked));
     }
 
-    /** The steering the marks of these nodes give; marks of nodes waiting for approval or suspended count for nothing. */
+    /**
+     * The steering the marks of these nodes give. Marks of nodes waiting for approval or suspended count for nothing,
+     * nor do marks of nodes that serve no exit route (withdrawn since): a mark on such a node would take
+     * {@value #SUGGEST_EXIT_NODE} from every real exit node.
+     */
     public static ExitNodeSteering of(Collection<Node> nodes) {
         Map<Long, Integer> marked = new TreeMap<>();
         for (Node node : nodes) {
-            if (node.isGlobalExitNode() && node.admitted()) {
+            if (node.isGlobalExitNode() && node.admitted()
+                    && node.activeRoutes().stream().anyMatch(RoutePrefixes::isExit)) {
                 marked.put(node.id(), node.globalExitPriority());
             }
         }

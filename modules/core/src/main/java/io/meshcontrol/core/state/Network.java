@@ -105,7 +105,9 @@ public final class Network {
         SettingsStore settingsStore = new SettingsStore();
         this.tailnetId = new TailnetStore(jdbi).ensureTailnetId(clock.instant());
         // The change feed: every change reaches the snapshot, then the feed's listeners, then the event bus.
-        this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events);
+        WebhookStore webhookStore = new WebhookStore();
+        WebhookOutbox outbox = new WebhookOutbox(jdbi, webhookStore, clock);
+        this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events, outbox);
         this.presence = new Presence(jdbi, nodeStore, snapshots, clock);
         this.policies = new Policies(jdbi, writer, new PolicyStore(), snapshots, clock,
                 () -> PolicyInventories.of(snapshots.current()));
@@ -137,7 +139,7 @@ public final class Network {
         this.posture = new Posture(jdbi, writer, new PostureStore(), nodeStore, clock);
         this.accessRequests = new AccessRequests(jdbi, new AccessRequestStore(), userStore, audit, policies, snapshots,
                 clock);
-        this.webhooks = new Webhooks(jdbi, new WebhookStore(), audit, snapshots, clock);
+        this.webhooks = new Webhooks(jdbi, webhookStore, outbox, audit, snapshots, clock);
         this.logStreams = new LogStreams(jdbi, writer, new LogStreamStore(), audit, clock);
     }
 
@@ -156,7 +158,7 @@ public final class Network {
         return database.isReachable();
     }
 
-    /** Outward effects only (webhooks, audit, notifications); map streaming follows {@link #snapshots()}. */
+    /** Events as changes commit, for in-process observers; map streaming follows {@link #snapshots()}. */
     public EventBus events() {
         return events;
     }

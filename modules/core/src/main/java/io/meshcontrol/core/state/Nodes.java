@@ -355,6 +355,7 @@ public final class Nodes {
                 .change("keyExpiry", before.keyExpiry(), after.keyExpiry())
                 .change("approvedRoutes", before.approvedRoutes(), after.approvedRoutes())
                 .change("suspended", before.suspended(), after.suspended())
+                .change("globalExitPriority", before.globalExitPriority(), after.globalExitPriority())
                 .map();
     }
 

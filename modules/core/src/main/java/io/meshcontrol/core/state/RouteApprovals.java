@@ -91,9 +91,10 @@ public final class RouteApprovals {
     }
 
     /**
-     * Marks the node as a global exit node, or clears the mark. Marking approves both exit routes (they take effect
-     * once the node advertises them) and keeps the priority unless one is given; clearing resets the priority to 0
-     * and leaves the approved routes as they are.
+     * Marks the node as a global exit node, or clears the mark. Only a node that advertises an exit route may be
+     * marked: a mark takes {@code suggest-exit-node} from every other exit node. Marking approves both exit routes
+     * and keeps the priority unless one is given; clearing resets the priority to 0 and leaves the approved routes as
+     * they are.
      *
      * @param enabled {@code false} clears the mark; null or {@code true} marks
      * @param priority 0 or more, higher preferred; null keeps the current one (0 for a node not marked)
@@ -110,6 +111,11 @@ public final class RouteApprovals {
         return jdbi.inTransaction(h -> {
             Node node = nodes.byId(h, id).orElseThrow(() -> unknown(id));
             Node updated;
+            if (mark && node.advertisedRoutes().stream().noneMatch(RoutePrefixes::isExit)) {
+                throw MeshException.invalid("node " + node.givenName() + " advertises no exit route (0.0.0.0/0 or "
+                        + "::/0), so it cannot be a global exit node; run tailscale set --advertise-exit-node on it "
+                        + "first");
+            }
             if (mark) {
                 int kept = node.isGlobalExitNode() ? node.globalExitPriority() : 0;
                 List<IpPrefix> approved = new java.util.ArrayList<>(node.approvedRoutes());
@@ -123,8 +129,10 @@ public final class RouteApprovals {
                 return node;
             }
             nodes.update(h, updated);
-            snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(clock.instant(), updated,
+            Instant now = clock.instant();
+            snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(now, updated,
                     mark ? "marked as global exit node" : "global exit node mark cleared"));
+            audit.append(h, caller.audited(now, "node.globalexit", Long.toString(id), Nodes.changes(node, updated)));
             return updated;
         });
     }

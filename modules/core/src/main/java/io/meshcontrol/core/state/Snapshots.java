@@ -28,23 +28,26 @@ import org.jdbi.v3.core.Jdbi;
  *       {@link RouteElection} ({@link #touch}), and a new map context (DERP map, DNS) from whoever holds it
  *       ({@link #mapContextChanged}).</li>
  * </ul>
- * The {@link EventBus} is for outward effects only (webhooks, audit, notifications). Services publish through
- * {@link #publishOnCommit}, in the transaction of the change: the event goes out once the change is committed and on
- * the feed, exactly once, and never for a write that rolled back.
+ * Services publish events through {@link #publishOnCommit}, in the transaction of the change: the event's webhook
+ * deliveries are written in that transaction ({@link WebhookOutbox}), and the event goes out on the {@link EventBus}
+ * (in-process observers) once the change is committed and on the feed, exactly once, and never for a write that
+ * rolled back.
  */
 public final class Snapshots implements CommitListener {
 
     private static final System.Logger LOG = System.getLogger(Snapshots.class.getName());
 
     private final EventBus events;
+    private final WebhookOutbox outbox;
     private final List<Consumer<StateChange>> listeners = new CopyOnWriteArrayList<>();
     /** Changes made while a change was being delivered (by a listener): delivered after it, in order. */
     private final Queue<StateChange> undelivered = new ArrayDeque<>();
     private boolean delivering;
     private volatile NetworkSnapshot current;
 
-    Snapshots(Jdbi jdbi, NodeStore nodes, UserStore users, EventBus events) {
+    Snapshots(Jdbi jdbi, NodeStore nodes, UserStore users, EventBus events, WebhookOutbox outbox) {
         this.events = events;
+        this.outbox = outbox;
         this.current = jdbi.withHandle(h -> NetworkSnapshot.of(0, nodes.all(h), users.all(h)));
         nodes.onCommit(this);
         users.onCommit(this);
@@ -116,16 +119,21 @@ public final class Snapshots implements CommitListener {
     }
 
     /**
-     * Publishes {@code event} on the event bus once the transaction of {@code handle} has committed, after the feed
-     * has the transaction's changes; never when it rolls back.
+     * Writes {@code event}'s webhook deliveries in the transaction of {@code handle}, and publishes it on the event bus
+     * once that has committed, after the feed has the transaction's changes; never when it rolls back.
      */
     void publishOnCommit(Handle handle, MeshEvent event) {
         CommitListener.requireTransaction(handle);
+        outbox.write(handle, event);
         handle.afterCommit(() -> events.publish(event));
     }
 
-    /** Publishes {@code event} now, for a change that is not written to the database (presence, the policy file). */
+    /**
+     * Writes {@code event}'s webhook deliveries and publishes it now, for a change that is not written to the database
+     * (presence, the policy file, a report).
+     */
     void publish(MeshEvent event) {
+        outbox.writeAlone(event);
         events.publish(event);
     }
 

@@ -13,7 +13,6 @@ import io.meshcontrol.core.store.WebhookStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +21,9 @@ import org.jdbi.v3.core.Jdbi;
 
 /**
  * Webhook endpoints (create, read, change subscriptions, rotate the secret, delete, ask for a test event) and their
- * deliveries: the durable outbox the delivery worker fills before it attempts anything, and the history of the last
- * {@link WebhookStore#HISTORY} finished deliveries per endpoint. The worker (in notify) is the only user of the outbox
- * methods, which take no caller.
+ * deliveries: the durable outbox, which every change fills in its own transaction ({@link WebhookOutbox}), and the
+ * history of the last {@link WebhookStore#HISTORY} finished deliveries per endpoint. The delivery worker (in notify)
+ * is the only user of the outbox methods, which take no caller.
  */
 public final class Webhooks {
 
@@ -66,20 +65,25 @@ public final class Webhooks {
     public record Issued(WebhookEndpoint endpoint, String secret) {
     }
 
-    /** A delivery to write to the outbox. */
-    public record Outgoing(String endpointId, String events, List<String> eventTypes) {
+    /** How an event becomes the object its receivers get, given by whoever delivers. */
+    @FunctionalInterface
+    public interface EventRenderer {
+        /** The event object of {@code event}, as JSON text. */
+        String render(MeshEvent event);
     }
 
     private final Jdbi jdbi;
     private final WebhookStore store;
+    private final WebhookOutbox outbox;
     private final AuditStore audit;
     private final Snapshots feed;
     private final Clock clock;
     private volatile TargetCheck targets = (url, provider) -> Optional.of("webhook delivery is not running");
 
-    Webhooks(Jdbi jdbi, WebhookStore store, AuditStore audit, Snapshots feed, Clock clock) {
+    Webhooks(Jdbi jdbi, WebhookStore store, WebhookOutbox outbox, AuditStore audit, Snapshots feed, Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
+        this.outbox = outbox;
         this.audit = audit;
         this.feed = feed;
         this.clock = clock;
@@ -88,6 +92,15 @@ public final class Webhooks {
     /** Set once by the composition root: the check of every URL stored from then on. */
     public void checkTargetsWith(TargetCheck check) {
         this.targets = check;
+    }
+
+    /**
+     * Set once by whoever delivers: from then on every event an endpoint hears is rendered and written to the outbox
+     * in the transaction of its change, and {@code written} is told once such a transaction has committed (it must
+     * only take note). It stays set when delivery stops: changes made meanwhile wait in the outbox for the next start.
+     */
+    public void deliverWith(EventRenderer renderer, Runnable written) {
+        outbox.deliverWith(renderer, written);
     }
 
     public List<WebhookEndpoint> list(Caller caller) {
@@ -186,28 +199,9 @@ public final class Webhooks {
 
     // The delivery worker's side: no caller, the worker acts for the server.
 
-    /** Every endpoint, for matching events to subscriptions. */
-    public List<WebhookEndpoint> endpoints() {
-        return jdbi.withHandle(store::all);
-    }
-
     /** The endpoint with its current secret, unless it was deleted. */
     public Optional<WebhookTarget> target(String id) {
         return jdbi.withHandle(h -> store.byId(h, id));
-    }
-
-    /** Writes deliveries to the outbox in one transaction, due at once. */
-    public List<PendingDelivery> enqueue(List<Outgoing> outgoing) {
-        Instant now = clock.instant();
-        return jdbi.inTransaction(h -> {
-            List<PendingDelivery> written = new ArrayList<>();
-            for (Outgoing o : outgoing) {
-                if (store.byId(h, o.endpointId()).isPresent()) {
-                    written.add(store.enqueue(h, o.endpointId(), o.events(), o.eventTypes(), now));
-                }
-            }
-            return written;
-        });
     }
 
     /** Pending deliveries due now, oldest first. */

@@ -68,6 +68,16 @@ class ExitNodeSteeringTest {
     }
 
     @Test
+    void aMarkedNodeThatServesNoExitRouteTakesNoSuggestionFromTheRealExitNode() {
+        Node withdrawn = Machines.node(1, List.of(), Machines.prefixes("10.3.0.0/16"),
+                Machines.prefixes("0.0.0.0/0", "::/0")).withGlobalExitPriority(5);
+        ExitNodeSteering steering = ExitNodeSteering.of(List.of(withdrawn, EXIT_B));
+        assertEquals(ExitNodeSteering.NONE, steering, "the mark counts for nothing while no exit route is served");
+        assertTrue(steering.suggests(EXIT_B));
+        assertFalse(steering.suggests(withdrawn));
+    }
+
+    @Test
     void aMarkChangesHowOtherExitNodesAreSeen() {
         ExitNodeSteering before = ExitNodeSteering.of(List.of(EXIT_A, EXIT_B));
         ExitNodeSteering after = ExitNodeSteering.of(List.of(EXIT_A.withGlobalExitPriority(3), EXIT_B));

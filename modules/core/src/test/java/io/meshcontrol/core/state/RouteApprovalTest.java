@@ -10,6 +10,7 @@ import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
+import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.net.IpPrefix;
@@ -144,6 +145,41 @@ class RouteApprovalTest {
         assertEquals(prefixes("0.0.0.0/0", "10.4.0.0/16", "::/0"), cleared.approvedRoutes(), "approved routes stay");
         assertEquals(0, approvals.setGlobalExitNode(net.admin, exit.id(), null, null).globalExitPriority(),
                 "the priority was reset to 0 by clearing");
+    }
+
+    @Test
+    void markingAndClearingAGlobalExitNodeAreEachAudited() {
+        Node exit = join(List.of(), "0.0.0.0/0", "::/0");
+        RouteApprovals approvals = net.network.routeApprovals();
+        approvals.setGlobalExitNode(net.admin, exit.id(), null, 4);
+        approvals.setGlobalExitNode(net.admin, exit.id(), false, null);
+
+        List<AuditEntry> entries = net.network.auditLog().recent("node.globalexit", 10);
+        assertEquals(2, entries.size(), entries.toString());
+        AuditEntry cleared = entries.get(0);
+        AuditEntry marked = entries.get(1);
+        assertEquals(Long.toString(exit.id()), marked.target());
+        assertEquals(net.admin.actor(), marked.actor());
+        assertEquals("4", marked.details().get("newGlobalExitPriority"));
+        assertEquals("[0.0.0.0/0, ::/0]", marked.details().get("newApprovedRoutes"), "marking approved the exit routes");
+        assertEquals("4", cleared.details().get("oldGlobalExitPriority"));
+        assertEquals("", cleared.details().get("newGlobalExitPriority"));
+
+        approvals.setGlobalExitNode(net.admin, exit.id(), false, null);
+        assertEquals(2, net.network.auditLog().recent("node.globalexit", 10).size(), "clearing no mark changes nothing");
+    }
+
+    @Test
+    void aNodeAdvertisingNoExitRouteIsRefusedAsGlobalExitNodeByName() {
+        Node router = join(List.of(), "10.5.0.0/16");
+        MeshException refused = assertThrows(MeshException.class,
+                () -> net.network.routeApprovals().setGlobalExitNode(net.admin, router.id(), null, null));
+        assertEquals(MeshException.Reason.INVALID, refused.reason());
+        assertTrue(refused.getMessage().startsWith("node " + router.givenName() + " advertises no exit route"),
+                refused.getMessage());
+        assertFalse(stored(router).isGlobalExitNode());
+        assertEquals(List.of(), stored(router).approvedRoutes(), "no exit route approved either");
+        assertEquals(List.of(), net.network.auditLog().recent("node.globalexit", 10));
     }
 
     @Test

@@ -26,8 +26,13 @@ class RoutesPageTest {
     @TempDir
     Path folder;
 
-    private static String inRegion(String name, int region) {
-        return "{\"Hostname\":\"" + name + "\",\"RoutableIPs\":[\"10.1.0.0/16\"],\"NetInfo\":{\"PreferredDERP\":"
+    /** A router of 10.1.0.0/16 at home in {@code region}, also advertising {@code more} routes. */
+    private static String inRegion(String name, int region, String... more) {
+        StringBuilder routes = new StringBuilder("\"10.1.0.0/16\"");
+        for (String route : more) {
+            routes.append(",\"").append(route).append('"');
+        }
+        return "{\"Hostname\":\"" + name + "\",\"RoutableIPs\":[" + routes + "],\"NetInfo\":{\"PreferredDERP\":"
                 + region + "}}";
     }
 
@@ -39,7 +44,7 @@ class RoutesPageTest {
             String key = admin.createPreAuthKey(new PreAuthKeyRequest("odin", null, true, false, false, "", null))
                     .secret();
             Node r1 = Machine.named("r1").hostinfo(inRegion("r1", 1)).join(server.network, key);
-            Node r2 = Machine.named("r2").hostinfo(inRegion("r2", 2)).join(server.network, key);
+            Node r2 = Machine.named("r2").hostinfo(inRegion("r2", 2, "0.0.0.0/0", "::/0")).join(server.network, key);
             for (Node router : List.of(r1, r2)) {
                 admin.setNodeRoutes(Long.toString(router.id()), List.of("10.1.0.0/16"));
                 server.network.presence().connected(router);
