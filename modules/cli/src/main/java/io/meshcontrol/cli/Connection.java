@@ -21,8 +21,8 @@ final class Connection {
 
     static MeshClient open(RootCommand root) {
         CliContext context = root.context;
-        ConfigRequest request = request(root);
-        ConfigFileLocator.Located located = locate(request);
+        ConfigRequest request = root.configRequest();
+        ConfigFileLocator.Located located = root.configFile();
         ClientSettings settings = ClientSettings.read(located.file(), context.env(), request.workingDir(),
                 context.homeDir());
         try {
@@ -35,22 +35,8 @@ final class Connection {
 
     /** The {@code cli} settings of the configuration file the command line names or the first one found. */
     static ClientSettings settings(RootCommand root) {
-        ConfigRequest request = request(root);
-        return ClientSettings.read(locate(request).file(), root.context.env(), request.workingDir(),
+        return ClientSettings.read(root.configFile().file(), root.context.env(), root.configRequest().workingDir(),
                 root.context.homeDir());
-    }
-
-    private static ConfigRequest request(RootCommand root) {
-        CliContext context = root.context;
-        return new ConfigRequest(root.config, context.env(), context.workingDir(), context.homeDir());
-    }
-
-    private static ConfigFileLocator.Located locate(ConfigRequest request) {
-        ConfigFileLocator.Located located = ConfigFileLocator.locate(request);
-        located.problem().ifPresent(problem -> {
-            throw new CliException("config: " + problem);
-        });
-        return located;
     }
 
     /** Which configuration file the credential location came from, or where none was found. */
