@@ -125,6 +125,14 @@ class NodesCliTest {
     }
 
     @Test
+    void settingsShowTheKeyDurationAsANumber() {
+        assertEquals(List.of("DEVICE APPROVAL  USER APPROVAL  KEY DURATION DAYS", "off              off            0"),
+                svc("settings", "show").out().lines().toList());
+        assertEquals(List.of("DEVICE APPROVAL  USER APPROVAL  KEY DURATION DAYS", "off              off            30"),
+                svc("settings", "set", "--key-duration-days", "30").out().lines().toList());
+    }
+
+    @Test
     void deviceApprovalThroughSettingsAndApprove() {
         assertEquals(0, svc("settings", "set", "--device-approval", "on").exitCode());
         assertTrue(svc("settings", "show").out().contains("on"));
