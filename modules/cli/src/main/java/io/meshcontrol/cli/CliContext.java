@@ -1,5 +1,6 @@
 package io.meshcontrol.cli;
 
+import io.meshcontrol.core.config.ConfigRequest;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
@@ -33,8 +34,13 @@ public record CliContext(PrintStream out, PrintStream err, Map<String, String> e
         return name.isBlank() ? "svc" : name;
     }
 
+    /**
+     * The process's streams, environment, working folder and home: {@code $HOME} when set, as for the other programs
+     * the user runs (sudo, su and containers may set it to other than the account's entry in the password database),
+     * the way {@link ConfigRequest#fromSystem} decides it.
+     */
     public static CliContext fromSystem() {
-        return new CliContext(System.out, System.err, System.getenv(), Path.of("").toAbsolutePath(),
-                Path.of(System.getProperty("user.home")));
+        ConfigRequest system = ConfigRequest.fromSystem(null);
+        return new CliContext(System.out, System.err, System.getenv(), system.workingDir(), system.homeDir());
     }
 }
