@@ -3,6 +3,7 @@ package io.meshcontrol.cli;
 import io.meshcontrol.api.ClientSettings;
 import io.meshcontrol.api.LocalServerNotFoundException;
 import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.config.ConfigFileLocator;
 import io.meshcontrol.core.config.ConfigRequest;
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ final class Connection {
         ConfigRequest request = root.configRequest();
         ConfigFileLocator.Located located = root.configFile();
         ClientSettings settings = ClientSettings.read(located.file(), context.env(), request.workingDir(),
-                context.homeDir());
+                context.homeDir(), GoDuration::parse);
         try {
             return settings.open(Svc.version(), warning -> context.note("svc: warning: " + warning));
         } catch (LocalServerNotFoundException e) {
@@ -36,7 +37,7 @@ final class Connection {
     /** The {@code cli} settings of the configuration file the command line names or the first one found. */
     static ClientSettings settings(RootCommand root) {
         return ClientSettings.read(root.configFile().file(), root.context.env(), root.configRequest().workingDir(),
-                root.context.homeDir());
+                root.context.homeDir(), GoDuration::parse);
     }
 
     /** Which configuration file the credential location came from, or where none was found. */
