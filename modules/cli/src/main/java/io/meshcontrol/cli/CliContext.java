@@ -1,7 +1,11 @@
 package io.meshcontrol.cli;
 
 import io.meshcontrol.core.config.ConfigRequest;
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -10,6 +14,8 @@ public record CliContext(PrintStream out, PrintStream err, Map<String, String> e
 
     /** Where the launchers put the name the CLI was started by. */
     static final String COMMAND_NAME_VARIABLE = "SVC_COMMAND_NAME";
+    /** The descriptor of the command's output, when the launcher moved it off descriptor 1. */
+    static final String STDOUT_FD_VARIABLE = "SVC_STDOUT_FD";
 
     /**
      * Prints one line for people on stdout, with the characters that could take over a terminal shown as escapes
@@ -41,6 +47,34 @@ public record CliContext(PrintStream out, PrintStream err, Map<String, String> e
      */
     public static CliContext fromSystem() {
         ConfigRequest system = ConfigRequest.fromSystem(null);
-        return new CliContext(System.out, System.err, System.getenv(), system.workingDir(), system.homeDir());
+        PrintStream out = standardOutput(System.getenv());
+        System.setOut(out);
+        return new CliContext(out, System.err, System.getenv(), system.workingDir(), system.homeDir());
+    }
+
+    /**
+     * Where a command's output goes: the descriptor {@code SVC_STDOUT_FD} names, else {@link System#out}. The
+     * launchers start the JVM with its descriptor 1 on stderr and hand the real stdout over as descriptor 3: HotSpot
+     * prints the banner of a crash on descriptor 1 whatever its flags say, and it must not land in a pipe that
+     * expects a command's output. A descriptor number is not public API; {@code FileDescriptor.fd} is set through
+     * {@code --add-opens java.base/java.io=io.meshcontrol.cli}, which the launchers pass.
+     */
+    static PrintStream standardOutput(Map<String, String> env) {
+        String number = env.getOrDefault(STDOUT_FD_VARIABLE, "");
+        if (!number.matches("[0-9]{1,4}")) {
+            return System.out;
+        }
+        try {
+            FileDescriptor descriptor = new FileDescriptor();
+            Field fd = FileDescriptor.class.getDeclaredField("fd");
+            fd.setAccessible(true);
+            fd.setInt(descriptor, Integer.parseInt(number));
+            return new PrintStream(new BufferedOutputStream(new FileOutputStream(descriptor)), true,
+                    System.out.charset());
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            System.err.println("svc: warning: output goes to stderr: descriptor " + number + " (" + STDOUT_FD_VARIABLE
+                    + ") cannot be used: " + e);
+            return System.out;
+        }
     }
 }

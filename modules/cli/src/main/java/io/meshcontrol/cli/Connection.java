@@ -30,7 +30,8 @@ final class Connection {
             return settings.open(Svc.version(), warning -> context.note("svc: warning: " + warning));
         } catch (LocalServerNotFoundException e) {
             throw new CliException(e.getMessage() + "; " + configChecked(request, located)
-                    + ". Start one with 'svc serve', or set cli.address and cli.api_key to manage a remote server");
+                    + ". Start one with '" + context.commandName() + " serve', or set cli.address and cli.api_key to"
+                    + " manage a remote server");
         }
     }
 
