@@ -22,6 +22,8 @@ check "$(sh -c ". '$root/scripts/client-jvm.sh'; svc_command -c f users list")" 
 bin=$(mktemp -d); printf '#!/bin/sh\n' >"$bin/svc"; chmod +x "$bin/svc"
 check "$(PATH="$bin:$PATH" svc_invoked_name "$bin/svc")" svc "an installed svc found on the PATH"
 check "$(PATH=/usr/bin:/bin svc_invoked_name ./svc)" ./svc "a checkout's ./svc"
+check "$(cd "$bin" && PATH=/usr/bin:/bin svc_invoked_name "$bin/svc")" ./svc "made absolute by the shell, in its folder"
+check "$(cd / && PATH=/usr/bin:/bin svc_invoked_name "$bin/svc")" "$bin/svc" "elsewhere: the path"
 check "$(PATH="$bin:$PATH" svc_invoked_name /work/other/svc)" /work/other/svc "another svc than the PATH's"
 rm -rf "$bin"
 

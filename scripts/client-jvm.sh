@@ -54,8 +54,12 @@ svc_train_client_archive() {
   [ -f "$_svc_archive" ]
 }
 
-# svc_invoked_name PATH: the name to suggest commands by (SVC_COMMAND_NAME), from the launcher's $0: the bare
-# name when the PATH finds this launcher by it (an installed svc), else the path as typed (./svc in a checkout).
+# svc_invoked_name PATH: the name to suggest commands by (SVC_COMMAND_NAME), from the launcher's $0 (which a
+# shell may have made absolute): the bare name when the PATH finds this launcher by it (an installed svc), else
+# ./name when that is this launcher in the working folder (./svc in a checkout), else the path.
 svc_invoked_name() {
-  if [ "$(command -v "${1##*/}" 2>/dev/null)" = "$1" ]; then echo "${1##*/}"; else echo "$1"; fi
+  _svc_found=$(command -v "${1##*/}" 2>/dev/null)
+  if [ -n "$_svc_found" ] && [ "$_svc_found" -ef "$1" ]; then echo "${1##*/}"
+  elif [ "./${1##*/}" -ef "$1" ]; then echo "./${1##*/}"
+  else echo "$1"; fi
 }
