@@ -59,24 +59,22 @@ if [ "$(svc_java_major "$JAVA_HOME/bin/java")" -ge 24 ]; then unsafe_flag="--sun
 home=\$(cd "\$(dirname "\$(readlink -f "\$0")")/.." && pwd)
 client=""
 if [ "\$(svc_command "\$@")" != serve ]; then client=\$(svc_client_jvm_flags "\$home/cds/client.jsa"); fi
+# The name the CLI suggests its commands by, and the command's output on descriptor 3 (svc_stdout_flags).
+export SVC_COMMAND_NAME="\$(svc_invoked_name "\$0")" SVC_STDOUT_FD=3
 exec "\$home/runtime/bin/java" \\
   --add-modules ALL-MODULE-PATH \\
   --add-reads org.jboss.logging=undertow.core,xnio.api,xnio.nio \\
   --enable-native-access=org.xerial.sqlitejdbc,com.github.luben.zstd_jni,javafx.graphics $unsafe_flag \\
-  -Dorg.jboss.logging.provider=jdk \\
+  -Dorg.jboss.logging.provider=jdk \$(svc_stdout_flags) \\
   \$client \${SVC_JAVA_OPTS:-} \\
-  -p "\$home/lib" -m io.meshcontrol.cli/io.meshcontrol.cli.Svc "\$@"
+  -p "\$home/lib" -m io.meshcontrol.cli/io.meshcontrol.cli.Svc "\$@" 3>&1 1>&2
 EOF
 } >"$out/bin/svc"
 chmod +x "$out/bin/svc"
 
-# The client commands' class-data archive, made by a training run that goes as far as a client gets without a
-# server: configuration, picocli, the HTTP client, refused at a closed port. In an empty folder, so that no
-# config.yaml is found; the failure it ends with is expected.
+# The client commands' class-data archive, made now by a training run (svc_train_client_archive).
 mkdir -p "$out/cds"
-train=$(mktemp -d)
-(cd "$train" && SVC_CLI_ADDRESS=http://127.0.0.1:1 SVC_CLI_API_KEY=training \
-  SVC_JAVA_OPTS=-XX:+AutoCreateSharedArchive "$out/bin/svc" nodes list) >/dev/null 2>&1 || true
-rm -rf "$train"
-[ -f "$out/cds/client.jsa" ] || { echo "build-image: the class-data archive was not made" >&2; exit 1; }
+. "$root/scripts/client-jvm.sh"
+svc_train_client_archive "$out/cds/client.jsa" env SVC_JAVA_OPTS=-XX:+AutoCreateSharedArchive "$out/bin/svc" \
+  || { echo "build-image: the class-data archive was not made" >&2; exit 1; }
 echo "svc image: $out ($(du -sh "$out" | cut -f1); runtime modules: $modules)"

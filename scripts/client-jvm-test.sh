@@ -18,9 +18,60 @@ check "$(svc_command ../evil)" other "a word that is not a name does not name an
 # The image's launcher is plain sh.
 check "$(sh -c ". '$root/scripts/client-jvm.sh'; svc_command -c f users list")" users "POSIX sh"
 
+# The name commands are suggested by: as typed, or bare when the PATH finds this very launcher by it.
+bin=$(mktemp -d); printf '#!/bin/sh\n' >"$bin/svc"; chmod +x "$bin/svc"
+check "$(PATH="$bin:$PATH" svc_invoked_name "$bin/svc")" svc "an installed svc found on the PATH"
+check "$(PATH=/usr/bin:/bin svc_invoked_name ./svc)" ./svc "a checkout's ./svc"
+check "$(cd "$bin" && PATH=/usr/bin:/bin svc_invoked_name "$bin/svc")" ./svc "made absolute by the shell, in its folder"
+check "$(cd / && PATH=/usr/bin:/bin svc_invoked_name "$bin/svc")" "$bin/svc" "elsewhere: the path"
+check "$(PATH="$bin:$PATH" svc_invoked_name /work/other/svc)" /work/other/svc "another svc than the PATH's"
+rm -rf "$bin"
+
 flags=$(svc_client_jvm_flags /tmp/a.jsa -XX:+AutoCreateSharedArchive)
 case "$flags" in *"-XX:TieredStopAtLevel=1"*"-XX:SharedArchiveFile=/tmp/a.jsa -XX:+AutoCreateSharedArchive"*) passed=$((passed+1));;
   *) failed=$((failed+1)); echo "FAIL client flags: $flags" >&2;; esac
+
+# The launcher ./svc, with a stand-in JDK and Maven in a copy of the checkout: a build makes the client commands'
+# class-data archive (a training run with -XX:+AutoCreateSharedArchive, which the stand-in java obeys); a user's
+# run maps it and never creates one; every run has descriptor 1 on stderr and the output on descriptor 3; the
+# CLI is told the name it was started by.
+fake=$(mktemp -d)
+mkdir -p "$fake/scripts" "$fake/jdk/bin" "$fake/modules/cli/target/lib"
+cp "$root/svc" "$fake/"
+cp "$root/scripts/find-jdk.sh" "$root/scripts/client-jvm.sh" "$fake/scripts/"
+echo 'JAVA_VERSION="25"' >"$fake/jdk/release"
+cat >"$fake/jdk/bin/java" <<'JAVA'
+#!/bin/sh
+printf '%s\n' "$*" >>"$FAKE_JAVA_LOG"
+case " $* " in *" -XX:+AutoCreateSharedArchive "*)
+  for a; do case $a in -XX:SharedArchiveFile=*) : >"${a#*=}";; esac; done;; esac
+echo "on descriptor 1"
+if [ -n "${SVC_STDOUT_FD:-}" ]; then echo "on descriptor 3" >&3; fi
+echo "named ${SVC_COMMAND_NAME:-}" >&2
+JAVA
+cp "$fake/jdk/bin/java" "$fake/jdk/bin/javac"
+chmod +x "$fake/jdk/bin/java" "$fake/jdk/bin/javac"
+printf '#!/bin/sh\ntouch modules/cli/target/meshcontrol-cli-0.jar\n' >"$fake/mvnw"; chmod +x "$fake/mvnw"
+touch "$fake/pom.xml"
+export FAKE_JAVA_LOG=$fake/java.log
+out=$(cd "$fake" && JAVA_HOME=$fake/jdk SVC_JDK_DIRS=/nonexistent ./svc nodes list 2>"$fake/err")
+archive=$fake/modules/cli/target/cds/client.jsa
+check "$([ -f "$archive" ] && echo made)" made "the build makes the class-data archive"
+check "$(grep -c AutoCreateSharedArchive "$FAKE_JAVA_LOG")" 1 "one training run, at the build"
+run=$(tail -n 1 "$FAKE_JAVA_LOG")
+case "$run" in *"-XX:SharedArchiveFile=$archive "*) passed=$((passed+1));; *) failed=$((failed+1)); echo "FAIL archive flag: $run" >&2;; esac
+case "$run" in *"-XX:ErrorFile="*"--add-opens java.base/java.io=io.meshcontrol.cli"*|*"--add-opens java.base/java.io=io.meshcontrol.cli"*"-XX:ErrorFile="*) passed=$((passed+1));;
+  *) failed=$((failed+1)); echo "FAIL crash flags: $run" >&2;; esac
+check "$out" "on descriptor 3" "stdout is descriptor 3; descriptor 1 goes to stderr"
+check "$(grep -c 'on descriptor 1' "$fake/err")" 1 "descriptor 1 is stderr"
+check "$(grep 'named' "$fake/err")" "named ./svc" "the name it was started by"
+out=$(cd "$fake" && JAVA_HOME=$fake/jdk SVC_JDK_DIRS=/nonexistent ./svc serve 2>/dev/null)
+run=$(tail -n 1 "$FAKE_JAVA_LOG")
+case "$run" in *AutoCreateSharedArchive*|*SharedArchiveFile*) failed=$((failed+1)); echo "FAIL serve got client flags: $run" >&2;;
+  *"--add-opens java.base/java.io=io.meshcontrol.cli"*) passed=$((passed+1));; *) failed=$((failed+1)); echo "FAIL serve: $run" >&2;; esac
+check "$out" "on descriptor 3" "serve's stdout is descriptor 3 too"
+check "$(grep -c AutoCreateSharedArchive "$FAKE_JAVA_LOG")" 1 "no run but the build's trains"
+rm -rf "$fake"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -20,10 +20,46 @@ svc_command() {
 
 # svc_client_jvm_flags ARCHIVE [EXTRA...]: a client command does well under a second of its own work, so the
 # JIT's optimising tier (C2) only competes with it for the CPU; the class-data archive ARCHIVE maps the classes
-# a client command loads instead of reading and verifying them again at every start. EXTRA: e.g.
-# -XX:+AutoCreateSharedArchive to (re)create the archive at exit when it is missing or stale. The archive's
-# own log lines (classes it cannot hold, such as picocli's, compiled for Java 5) are switched off.
+# a client command loads instead of reading and verifying them again at every start. EXTRA: the training run's
+# -XX:+AutoCreateSharedArchive (svc_train_client_archive). The archive's own log lines (classes it cannot hold,
+# such as picocli's, compiled for Java 5) are switched off. The report of a JVM crash goes to a file under
+# TMPDIR rather than into the folder the command was run in.
 svc_client_jvm_flags() {
-  archive=$1; shift
-  echo "-XX:TieredStopAtLevel=1 -XX:SharedArchiveFile=$archive $* -Xlog:cds=off,cds+dynamic=off"
+  _svc_archive=$1; shift
+  echo "-XX:TieredStopAtLevel=1 -XX:SharedArchiveFile=$_svc_archive $* -Xlog:cds=off,cds+dynamic=off" \
+    "-XX:ErrorFile=${TMPDIR:-/tmp}/svc-hs_err_pid%p.log"
+}
+
+# svc_stdout_flags: what the launchers pass to every svc JVM, which they start with `3>&1 1>&2` and
+# SVC_STDOUT_FD=3: HotSpot prints the banner of a crash on descriptor 1 whatever its flags say (its error stream
+# is bound before it reads them), so descriptor 1 is stderr and the command writes its output to descriptor 3,
+# the real stdout (io.meshcontrol.cli.CliContext): a crash never lands in a pipe that expects a command's output.
+# Descriptor numbers are not public API; the CLI sets FileDescriptor.fd, which needs java.io opened to it.
+svc_stdout_flags() {
+  echo "--add-opens java.base/java.io=io.meshcontrol.cli"
+}
+
+# svc_train_client_archive ARCHIVE COMMAND...: makes the client commands' class-data archive ARCHIVE when svc is
+# built, never at a user's run (a run that writes the archive while another maps it can crash the JVM). COMMAND
+# is svc (a launcher, or the java command line) started with -XX:+AutoCreateSharedArchive and
+# -XX:SharedArchiveFile=ARCHIVE; it is run once as a client command that goes as far as a client gets without a
+# server (configuration, picocli, the HTTP client, refused at a closed port), in an empty folder so that no
+# config.yaml is found; the failure it ends with is expected. True when ARCHIVE was made.
+svc_train_client_archive() {
+  _svc_archive=$1; shift
+  rm -f "$_svc_archive"
+  _svc_train=$(mktemp -d)
+  (cd "$_svc_train" && SVC_CLI_ADDRESS=http://127.0.0.1:1 SVC_CLI_API_KEY=training "$@" nodes list) >/dev/null 2>&1 || true
+  rm -rf "$_svc_train"
+  [ -f "$_svc_archive" ]
+}
+
+# svc_invoked_name PATH: the name to suggest commands by (SVC_COMMAND_NAME), from the launcher's $0 (which a
+# shell may have made absolute): the bare name when the PATH finds this launcher by it (an installed svc), else
+# ./name when that is this launcher in the working folder (./svc in a checkout), else the path.
+svc_invoked_name() {
+  _svc_found=$(command -v "${1##*/}" 2>/dev/null)
+  if [ -n "$_svc_found" ] && [ "$_svc_found" -ef "$1" ]; then echo "${1##*/}"
+  elif [ "./${1##*/}" -ef "$1" ]; then echo "./${1##*/}"
+  else echo "$1"; fi
 }

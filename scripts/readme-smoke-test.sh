@@ -32,6 +32,15 @@ echo "readme smoke test: /version answered $body"
 echo "$body" | grep -q '"version"' || { echo "readme smoke test: /version body lacks a version" >&2; exit 1; }
 curl -fsS http://127.0.0.1:9090/metrics | grep -q svc_http_requests_total || { echo "readme smoke test: no metrics on :9090" >&2; exit 1; }
 [ -f "$clone/data/db.sqlite" ] || { echo "readme smoke test: no database under data/" >&2; exit 1; }
+# The next steps name the command as it was started, with a key for every machine.
+# They are logged once the start is complete, which can be just after /version answers.
+steps=""
+for _ in $(seq 1 60); do
+  if grep -q -- "--help lists everything the CLI does" "$log"; then steps=yes; break; fi
+  sleep 0.5
+done
+[ -n "$steps" ] && grep -q -- "2. create a key to join:     ./svc preauthkeys create --user alice --reusable" "$log" \
+  || { echo "readme smoke test: the next steps do not name ./svc" >&2; cat "$log" >&2; exit 1; }
 # The local CLI reaches the running server with no API key.
 (cd "$clone" && ./svc users create --name smoke --role admin >/dev/null)
 (cd "$clone" && ./svc users list --output json) | grep -q '"name" : "smoke"' || { echo "readme smoke test: local CLI failed" >&2; exit 1; }

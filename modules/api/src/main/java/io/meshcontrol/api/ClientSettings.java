@@ -7,10 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonPointer;
@@ -35,9 +37,13 @@ import tools.jackson.dataformat.yaml.YAMLParser;
  *                        {@code cli.local_credential_path}, else {@link LocalAccess#defaultLocation}
  * @param credentialOrigin why {@code localCredential} is that path, for messages
  *                        ({@code "cli.local_credential_path in /etc/svc/config.yaml"})
+ * @param timeout         {@code cli.timeout}: how long each request waits for the server's answer
  */
 public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boolean insecure, Path localCredential,
-        String credentialOrigin) {
+        String credentialOrigin, Duration timeout) {
+
+    /** {@code cli.timeout} when it is not set, as the configuration's schema has it. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
     static final String SECTION = "cli";
     private static final String ENV_PREFIX = "SVC_CLI_";
@@ -49,9 +55,13 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
      *
      * @param workingDir a relative {@code cli.local_credential_path} is resolved against it, as the server does
      * @param home       the user's home folder, for the default credential location
+     * @param durations  the configuration's parser of Go durations ({@code 10s}, {@code 1m30s}), for
+     *                   {@code cli.timeout}: passed in, as this module does not see the configuration's code; it
+     *                   throws {@link IllegalArgumentException} with the reason for text that is not a duration
      * @throws ClientSettingsException naming the first key that is wrong, and where it was set
      */
-    public static ClientSettings read(Optional<Path> configFile, Map<String, String> env, Path workingDir, Path home) {
+    public static ClientSettings read(Optional<Path> configFile, Map<String, String> env, Path workingDir, Path home,
+            Function<String, Duration> durations) {
         JsonNode section = configFile.map(ClientSettings::section).orElse(null);
         Values values = new Values(section, configFile.map(Path::toString).orElse(""), env);
         Optional<URI> address = values.text("address").map(text -> parseAddress(text, values.origin("address")));
@@ -62,7 +72,9 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
                 .orElseGet(() -> LocalAccess.defaultLocation(env, home));
         String origin = configured.isPresent() ? values.origin("local_credential_path")
                 : "the default, as cli.local_credential_path is not set";
-        return new ClientSettings(address, values.text("api_key"), insecure, credential, origin);
+        Duration timeout = values.written("timeout").map(text -> parseTimeout(text, durations, values.origin("timeout")))
+                .orElse(DEFAULT_TIMEOUT);
+        return new ClientSettings(address, values.text("api_key"), insecure, credential, origin, timeout);
     }
 
     /**
@@ -80,7 +92,7 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
         if (address.isPresent()) {
             String key = apiKey.orElseThrow(() -> new ClientSettingsException("cli.address is set to " + address.get()
                     + " but no API key is configured: set cli.api_key or SVC_CLI_API_KEY"));
-            return new MeshClient(address.get(), key, insecure, clientVersion, warnings);
+            return new MeshClient(address.get(), key, insecure, clientVersion, warnings, timeout);
         }
         LocalAccess access;
         try {
@@ -98,7 +110,7 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
         // not checked, and the instance check below is what keeps the token from another program on the port.
         boolean loopbackHttps = "https".equalsIgnoreCase(url.getScheme());
         verifyWriterAnswers(access, url, clientVersion, loopbackHttps);
-        return new MeshClient(url, access.token(), loopbackHttps, clientVersion, warnings);
+        return new MeshClient(url, access.token(), loopbackHttps, clientVersion, warnings, timeout);
     }
 
     private void verifyWriterAnswers(LocalAccess access, URI url, String clientVersion, boolean loopbackHttps) {
@@ -112,7 +124,8 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
         }
         Optional<String> answering;
         try {
-            answering = new MeshClient(url, null, loopbackHttps, clientVersion, sameWarningLater -> { }).instance();
+            answering = new MeshClient(url, null, loopbackHttps, clientVersion, sameWarningLater -> { }, timeout)
+                    .instance();
         } catch (ServerUnreachableException | ApiException e) {
             throw new LocalServerNotFoundException(writer + " does not answer at " + url + ": " + e.getMessage());
         }
@@ -125,7 +138,7 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
     @Override
     public String toString() {
         return "ClientSettings[address=" + address + ", apiKey=" + apiKey.map(secret -> "(redacted)")
-                + ", insecure=" + insecure + ", localCredential=" + localCredential + "]";
+                + ", insecure=" + insecure + ", localCredential=" + localCredential + ", timeout=" + timeout + "]";
     }
 
     /** The {@code cli} mapping of the file; null when it has none. Everything else in the file is left alone. */
@@ -190,6 +203,11 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
 
         /** Text of the key; none when unset, null or empty (the empty string means "none" here, as for the server). */
         Optional<String> text(String key) {
+            return written(key).filter(text -> !text.isEmpty());
+        }
+
+        /** Text of the key as written, the empty string too (a duration has no "none"); none when unset or null. */
+        Optional<String> written(String key) {
             JsonNode node = node(key);
             if (node == null || node.isNull()) {
                 return Optional.empty();
@@ -198,8 +216,7 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
                 throw new ClientSettingsException(SECTION + "." + key + ": must be a single value, not a "
                         + (node.isArray() ? "list" : "mapping") + ", " + origin(key));
             }
-            String text = node.asString();
-            return text.isEmpty() ? Optional.empty() : Optional.of(text);
+            return Optional.of(node.asString());
         }
 
         /** A YAML boolean, or one of the literals the server's configuration accepts; unset or empty is false. */
@@ -234,6 +251,20 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
         }
         throw new ClientSettingsException("cli.address: must be an http:// or https:// URL, or a host with an optional"
                 + " port (got \"" + text + "\"), " + origin);
+    }
+
+    /** As the server's schema checks {@code cli.timeout}: a Go duration of at least 1ms. */
+    private static Duration parseTimeout(String text, Function<String, Duration> durations, String origin) {
+        Duration timeout;
+        try {
+            timeout = durations.apply(text.trim());
+        } catch (IllegalArgumentException e) {
+            throw new ClientSettingsException("cli.timeout: " + e.getMessage() + ", " + origin);
+        }
+        if (timeout.compareTo(Duration.ofMillis(1)) < 0) {
+            throw new ClientSettingsException("cli.timeout: must be at least 1ms (got \"" + text + "\"), " + origin);
+        }
+        return timeout;
     }
 
     private static Path parsePath(String text, String origin) {

@@ -48,9 +48,14 @@ public record LocalAccess(String url, String token, Long pid, Instant started, S
         return folder.resolve("svc").resolve(FILE_NAME);
     }
 
-    /** {@link #defaultLocation(Map, Path)} for this process's environment and account. */
+    /**
+     * {@link #defaultLocation(Map, Path)} for this process's environment and home: {@code $HOME} when set, else the
+     * account's ({@code user.home}), as the CLI decides it, so that server and CLI agree on the file.
+     */
     public static Path defaultLocation() {
-        return defaultLocation(System.getenv(), Path.of(System.getProperty("user.home")));
+        Map<String, String> env = System.getenv();
+        String home = env.getOrDefault("HOME", "");
+        return defaultLocation(env, Path.of(home.isEmpty() ? System.getProperty("user.home") : home));
     }
 
     /** The XDG variables count only when set to an absolute path (the specification says to ignore others). */

@@ -7,6 +7,7 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyManagementException;
 import java.security.NoSuchAlgorithmException;
@@ -34,27 +35,35 @@ public final class MeshClient {
     /** Response header of {@code /version} that names this run of the server ({@link LocalAccess#instance()}). */
     public static final String INSTANCE_HEADER = "Svc-Instance";
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final URI base;
     private final String token;
     private final String clientVersion;
     private final Consumer<String> warnings;
     private final HttpClient http;
+    private final Duration timeout;
     private final JsonMapper json = ApiJson.mapper(false);
     private final AtomicBoolean versionChecked = new AtomicBoolean();
+
+    /** A client whose requests wait {@link ClientSettings#DEFAULT_TIMEOUT}, as {@code cli.timeout} does unset. */
+    public MeshClient(URI baseUrl, String token, boolean insecure, String clientVersion, Consumer<String> warnings) {
+        this(baseUrl, token, insecure, clientVersion, warnings, ClientSettings.DEFAULT_TIMEOUT);
+    }
 
     /**
      * @param insecure skip TLS certificate verification ({@code cli.insecure})
      * @param clientVersion this program's version; a different server version is reported once to {@code warnings}
+     * @param timeout how long each request waits, from connecting to the answer's headers ({@code cli.timeout})
      */
-    public MeshClient(URI baseUrl, String token, boolean insecure, String clientVersion, Consumer<String> warnings) {
+    public MeshClient(URI baseUrl, String token, boolean insecure, String clientVersion, Consumer<String> warnings,
+            Duration timeout) {
         String text = baseUrl.toString();
         this.base = URI.create(text.endsWith("/") ? text : text + "/");
         this.token = token;
         this.clientVersion = clientVersion;
         this.warnings = warnings;
-        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
+        this.timeout = timeout;
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(timeout);
         if (insecure) {
             builder.sslContext(trustingEverything());
         }
@@ -390,7 +399,7 @@ public final class MeshClient {
     /** One request and its successful response; an {@link ApiException} for an error status. */
     private HttpResponse<byte[]> exchange(String method, String relativePath, Object body, String ifMatch) {
         URI uri = base.resolve(relativePath);
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", "application/json");
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json");
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
@@ -406,6 +415,9 @@ public final class MeshClient {
         HttpResponse<byte[]> response;
         try {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (HttpTimeoutException e) {
+            throw new ServerUnreachableException("the server at " + base + " did not answer within "
+                    + written(timeout) + " (the timeout, cli.timeout for the CLI)", e);
         } catch (IOException e) {
             throw new ServerUnreachableException("cannot reach the server at " + base + ": " + describe(e), e);
         } catch (InterruptedException e) {
@@ -441,6 +453,12 @@ public final class MeshClient {
             warnings.accept("svc " + clientVersion + " is talking to a server of version " + serverVersion.get()
                     + "; use the same version on both sides");
         }
+    }
+
+    /** A timeout as the configuration writes it: {@code 300ms}, {@code 10s}. */
+    private static String written(Duration duration) {
+        long millis = duration.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
     }
 
     private static String describe(IOException e) {

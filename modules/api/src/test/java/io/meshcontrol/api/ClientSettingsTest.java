@@ -13,6 +13,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,8 +33,15 @@ class ClientSettingsTest {
         return Files.writeString(folder.resolve("config.yaml"), yaml);
     }
 
+    /** Stands in for the configuration's Go-duration parser (core), which this module does not see. */
+    private static Duration duration(String text) {
+        return text.endsWith("ms") ? Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)))
+                : Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1)));
+    }
+
     private ClientSettings read(Path file, Map<String, String> env) {
-        return ClientSettings.read(Optional.ofNullable(file), env, folder, folder.resolve("home"));
+        return ClientSettings.read(Optional.ofNullable(file), env, folder, folder.resolve("home"),
+                ClientSettingsTest::duration);
     }
 
     @Test
@@ -63,6 +71,17 @@ class ClientSettingsTest {
         assertFalse(settings.insecure());
         assertEquals(Optional.of("from-file"), settings.apiKey());
         assertEquals(Optional.empty(), read(file, Map.of("SVC_CLI_ADDRESS", "")).address(), "empty means none");
+    }
+
+    @Test
+    void theTimeoutIsTheFilesOrTheVariablesElseTenSeconds() throws IOException {
+        Path file = file("cli:\n  timeout: 300ms\n");
+        assertEquals(Duration.ofMillis(300), read(file, Map.of()).timeout());
+        assertEquals(Duration.ofSeconds(2), read(file, Map.of("SVC_CLI_TIMEOUT", "2s")).timeout());
+        assertEquals(Duration.ofSeconds(10), read(null, Map.of()).timeout());
+        ClientSettingsException zero = assertThrows(ClientSettingsException.class,
+                () -> read(null, Map.of("SVC_CLI_TIMEOUT", "0ms")));
+        assertEquals("cli.timeout: must be at least 1ms (got \"0ms\"), set by SVC_CLI_TIMEOUT", zero.getMessage());
     }
 
     @ParameterizedTest(name = "cli.address {0} means {1}")

@@ -10,8 +10,10 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -134,6 +136,18 @@ class MeshClientTest {
         MeshClient client = new MeshClient(closed, "t", false, "1.0.0", warnings::add);
         ServerUnreachableException down = assertThrows(ServerUnreachableException.class, client::users);
         assertTrue(down.getMessage().startsWith("cannot reach the server at " + closed + "/"), down.getMessage());
+    }
+
+    @Test
+    void aServerThatDoesNotAnswerWithinTheTimeoutIsNamedWithIt() throws IOException {
+        // Connections are accepted (by the backlog) and never answered.
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            URI base = URI.create("http://127.0.0.1:" + silent.getLocalPort());
+            MeshClient client = new MeshClient(base, "t", false, "1.0.0", warnings::add, Duration.ofMillis(300));
+            ServerUnreachableException late = assertThrows(ServerUnreachableException.class, client::users);
+            assertEquals("the server at " + base + "/ did not answer within 300ms (the timeout, cli.timeout for the CLI)",
+                    late.getMessage());
+        }
     }
 
     @Test

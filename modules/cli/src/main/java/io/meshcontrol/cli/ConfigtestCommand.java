@@ -2,11 +2,8 @@ package io.meshcontrol.cli;
 
 import io.meshcontrol.core.config.ConfigLoader;
 import io.meshcontrol.core.config.ConfigProblem;
-import io.meshcontrol.core.config.ConfigRequest;
 import io.meshcontrol.core.config.LoadedConfig;
-import io.meshcontrol.relay.map.DerpMapFile;
-import io.meshcontrol.relay.map.MapSourceException;
-import java.nio.file.Path;
+import io.meshcontrol.server.ConfiguredFiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -19,14 +16,14 @@ final class ConfigtestCommand extends Subcommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliContext context = context();
-        LoadedConfig loaded = ConfigLoader.load(new ConfigRequest(root().config, context.env(), context.workingDir(),
-                context.homeDir()));
+        root().configFile(); // a named file that is missing is the one error: nothing else can be checked
+        LoadedConfig loaded = ConfigLoader.load(root().configRequest());
         String source = loaded.source().map(Object::toString).orElse("built-in defaults (no config file found)");
         for (String warning : loaded.warnings()) {
             context.note("warning: " + warning);
         }
         List<ConfigProblem> problems = new ArrayList<>(loaded.errors());
-        problems.addAll(derpMapFileProblems(loaded.config().derp().paths()));
+        problems.addAll(ConfiguredFiles.problems(loaded.config()));
         for (ConfigProblem problem : problems) {
             context.note("error: " + problem);
         }
@@ -36,18 +33,5 @@ final class ConfigtestCommand extends Subcommand implements Callable<Integer> {
         }
         context.line(source + ": configuration is valid");
         return 0;
-    }
-
-    /** Reads each {@code derp.paths} file with the reader {@code svc serve} uses, so a file serve refuses fails here. */
-    private static List<ConfigProblem> derpMapFileProblems(List<Path> files) {
-        List<ConfigProblem> problems = new ArrayList<>();
-        for (Path file : files) {
-            try {
-                DerpMapFile.read(file);
-            } catch (MapSourceException e) {
-                problems.add(new ConfigProblem("derp.paths", e.getMessage()));
-            }
-        }
-        return problems;
     }
 }

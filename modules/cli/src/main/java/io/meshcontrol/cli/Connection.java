@@ -3,6 +3,7 @@ package io.meshcontrol.cli;
 import io.meshcontrol.api.ClientSettings;
 import io.meshcontrol.api.LocalServerNotFoundException;
 import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.config.ConfigFileLocator;
 import io.meshcontrol.core.config.ConfigRequest;
 import java.nio.file.Path;
@@ -21,36 +22,23 @@ final class Connection {
 
     static MeshClient open(RootCommand root) {
         CliContext context = root.context;
-        ConfigRequest request = request(root);
-        ConfigFileLocator.Located located = locate(request);
+        ConfigRequest request = root.configRequest();
+        ConfigFileLocator.Located located = root.configFile();
         ClientSettings settings = ClientSettings.read(located.file(), context.env(), request.workingDir(),
-                context.homeDir());
+                context.homeDir(), GoDuration::parse);
         try {
             return settings.open(Svc.version(), warning -> context.note("svc: warning: " + warning));
         } catch (LocalServerNotFoundException e) {
             throw new CliException(e.getMessage() + "; " + configChecked(request, located)
-                    + ". Start one with 'svc serve', or set cli.address and cli.api_key to manage a remote server");
+                    + ". Start one with '" + context.commandName() + " serve', or set cli.address and cli.api_key to"
+                    + " manage a remote server");
         }
     }
 
     /** The {@code cli} settings of the configuration file the command line names or the first one found. */
     static ClientSettings settings(RootCommand root) {
-        ConfigRequest request = request(root);
-        return ClientSettings.read(locate(request).file(), root.context.env(), request.workingDir(),
-                root.context.homeDir());
-    }
-
-    private static ConfigRequest request(RootCommand root) {
-        CliContext context = root.context;
-        return new ConfigRequest(root.config, context.env(), context.workingDir(), context.homeDir());
-    }
-
-    private static ConfigFileLocator.Located locate(ConfigRequest request) {
-        ConfigFileLocator.Located located = ConfigFileLocator.locate(request);
-        located.problem().ifPresent(problem -> {
-            throw new CliException("config: " + problem);
-        });
-        return located;
+        return ClientSettings.read(root.configFile().file(), root.context.env(), root.configRequest().workingDir(),
+                root.context.homeDir(), GoDuration::parse);
     }
 
     /** Which configuration file the credential location came from, or where none was found. */

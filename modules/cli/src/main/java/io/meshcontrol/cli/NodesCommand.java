@@ -4,9 +4,11 @@ import io.meshcontrol.api.GlobalExitNodeRequest;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.NodeList;
 import io.meshcontrol.api.NodeView;
+import io.meshcontrol.api.RoutesView;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.BiFunction;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -31,14 +33,17 @@ final class NodesCommand extends CommandGroup {
             new Output.Column<>("LAST SEEN", n -> n.online() ? "now" : n.lastSeen()));
 
     /** A node's routes: what is approved, what it advertises, what it serves now. */
-    static final List<Output.Column<NodeView>> ROUTE_COLUMNS = List.of(
-            new Output.Column<>("ID", NodeView::id),
-            new Output.Column<>("NAME", NodeView::name),
-            new Output.Column<>("APPROVED", n -> String.join(", ", n.routes().approved())),
-            new Output.Column<>("AVAILABLE", n -> String.join(", ", n.routes().available())),
-            new Output.Column<>("SERVING", n -> String.join(", ", n.routes().serving())),
-            new Output.Column<>("GLOBAL EXIT", n -> n.routes().globalExitNode()
-                    ? "priority " + n.routes().exitNodePriority() : ""));
+    static final List<Output.Column<RoutesView>> ROUTES = List.of(
+            new Output.Column<>("APPROVED", r -> String.join(", ", r.approved())),
+            new Output.Column<>("AVAILABLE", r -> String.join(", ", r.available())),
+            new Output.Column<>("SERVING", r -> String.join(", ", r.serving())),
+            new Output.Column<>("GLOBAL EXIT", r -> r.globalExitNode() ? "priority " + r.exitNodePriority() : ""));
+
+    /** Nodes with their {@link #ROUTES}. */
+    static final List<Output.Column<NodeView>> ROUTE_COLUMNS = Stream.concat(
+            Stream.of(new Output.Column<NodeView>("ID", NodeView::id), new Output.Column<NodeView>("NAME", NodeView::name)),
+            ROUTES.stream().map(column -> new Output.Column<NodeView>(column.title(),
+                    n -> column.value().apply(n.routes())))).toList();
 
     /** The node a person means: an id, or a node name. */
     abstract static class OneNode extends Subcommand implements Callable<Integer> {
@@ -60,10 +65,11 @@ final class NodesCommand extends CommandGroup {
             return apply(action, COLUMNS);
         }
 
-        Integer apply(BiFunction<MeshClient, String, NodeView> action, List<Output.Column<NodeView>> columns) {
+        /** Runs the one request of {@code action} on the node and prints its answer with {@code columns}. */
+        <T> Integer apply(BiFunction<MeshClient, String, T> action, List<Output.Column<T>> columns) {
             MeshClient client = client();
-            NodeView node = action.apply(client, resolve(client));
-            output.print(context(), node, List.of(node), columns);
+            T answer = action.apply(client, resolve(client));
+            output.print(context(), answer, List.of(answer), columns);
             return 0;
         }
     }
@@ -169,10 +175,7 @@ final class NodesCommand extends CommandGroup {
         @Override
         public Integer call() {
             List<String> given = routes.stream().map(String::strip).filter(r -> !r.isEmpty()).toList();
-            return apply((client, id) -> {
-                client.setNodeRoutes(id, given);
-                return client.node(id);
-            }, ROUTE_COLUMNS);
+            return apply((client, id) -> client.setNodeRoutes(id, given), ROUTES);
         }
     }
 
@@ -194,10 +197,8 @@ final class NodesCommand extends CommandGroup {
             if (revoke && priority != null) {
                 throw new CliException("--priority applies to a mark; --revoke clears it and resets the priority");
             }
-            return apply((client, id) -> {
-                client.setGlobalExitNode(id, new GlobalExitNodeRequest(revoke ? false : null, priority));
-                return client.node(id);
-            }, ROUTE_COLUMNS);
+            return apply((client, id) -> client.setGlobalExitNode(id,
+                    new GlobalExitNodeRequest(revoke ? false : null, priority)), ROUTES);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.meshcontrol.cli;
 
+import io.meshcontrol.core.config.ConfigFileLocator;
+import io.meshcontrol.core.config.ConfigRequest;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -40,5 +42,24 @@ final class RootCommand extends CommandGroup {
 
     RootCommand(CliContext context) {
         this.context = context;
+    }
+
+    /** What the configuration is looked up and loaded from: {@code -c}, the environment, the folders. */
+    ConfigRequest configRequest() {
+        return new ConfigRequest(config, context.env(), context.workingDir(), context.homeDir());
+    }
+
+    /**
+     * The configuration file to read, if any.
+     *
+     * @throws CliException when the file named by {@code -c} or {@code SVC_CONFIG} is missing: the one error then,
+     *                      as nothing else can be checked without it
+     */
+    ConfigFileLocator.Located configFile() {
+        ConfigFileLocator.Located located = ConfigFileLocator.locate(configRequest());
+        located.problem().ifPresent(problem -> {
+            throw new CliException("config: " + problem);
+        });
+        return located;
     }
 }

@@ -1,12 +1,16 @@
 package io.meshcontrol.cli;
 
 import io.meshcontrol.core.config.ConfigLoader;
-import io.meshcontrol.core.config.ConfigRequest;
+import io.meshcontrol.core.config.ConfigProblem;
 import io.meshcontrol.core.config.LoadedConfig;
 import io.meshcontrol.core.config.MeshConfig;
+import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.server.Application;
+import io.meshcontrol.server.ConfiguredFiles;
 import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -18,10 +22,15 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
     private static final System.Logger LOG = System.getLogger(ServeCommand.class.getName());
 
     /**
-     * The start-up announcement. The server itself speaks plain HTTP only; an {@code https://} server_url is right
-     * behind a TLS proxy, and then the line says both, so it never claims HTTPS for the listener.
+     * The start-up announcement. Serving plain HTTP with an {@code https://} server_url is right behind a TLS proxy,
+     * and then the line says both, so it never claims HTTPS for a plain listener; with a certificate the server
+     * serves HTTPS itself and says so.
      */
     static String readyLine(String tailnetId, URI listener, String serverUrl) {
+        if ("https".equals(listener.getScheme())) {
+            return "network " + tailnetId + " ready: serving HTTPS on " + listener + "; clients reach it at "
+                    + serverUrl + " (server_url)";
+        }
         if (serverUrl.startsWith("https://")) {
             return "network " + tailnetId + " ready: serving plain HTTP on " + listener + "; clients reach it at "
                     + serverUrl + " (server_url), through a proxy that terminates TLS";
@@ -30,19 +39,26 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
     }
 
     /**
-     * What a new user does next, printed once the server is ready: the console's address and how to sign in, or the
-     * CLI's way: a user, a key, the exact line to join with.
+     * What a new user does next, printed once the server is ready while the network still lacks users or machines:
+     * the console's address and how to sign in, or the CLI's way: a user, a reusable key, the exact line to join
+     * each machine with. {@code command} is the CLI as the user started it ({@link CliContext#commandName()}), so
+     * every line works as printed.
      */
-    static String nextSteps(String serverUrl) {
+    static String nextSteps(String command, String serverUrl) {
         return String.join(System.lineSeparator(),
                 "next steps (in another shell, on this machine):",
                 "  the browser console:         " + serverUrl.replaceAll("/+$", "") + "/admin",
-                "    sign in with an API key:   svc apikeys create --description console",
+                "    sign in with an API key:   " + command + " apikeys create --description console",
                 "  or with the CLI:",
-                "  1. create a user:            svc users create --name alice --role admin",
-                "  2. create a key to join:     svc preauthkeys create --user alice",
+                "  1. create a user:            " + command + " users create --name alice --role admin",
+                "  2. create a key to join:     " + command + " preauthkeys create --user alice --reusable",
                 "  3. join each machine:        tailscale up --login-server=" + serverUrl + " --auth-key=<that key>",
-                "  svc --help lists everything the CLI does");
+                "  " + command + " --help lists everything the CLI does");
+    }
+
+    /** Whether a network is new enough to need {@link #nextSteps}: it has no users or no machines yet. */
+    static boolean needsFirstSteps(NetworkSnapshot network) {
+        return network.users().isEmpty() || network.nodes().isEmpty();
     }
 
     /** The line added to the next steps when OIDC login is on: people sign in at the issuer, no key needed. */
@@ -54,11 +70,16 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         CliContext context = context();
-        LoadedConfig loaded = ConfigLoader.load(new ConfigRequest(root().config, context.env(), context.workingDir(),
-                context.homeDir()));
-        if (!loaded.valid()) {
-            loaded.errors().forEach(problem -> context.note("svc: config: " + problem));
-            context.note("svc: not starting: fix the configuration (svc configtest lists every problem)");
+        root().configFile(); // a named file that is missing is the one error
+        LoadedConfig loaded = ConfigLoader.load(root().configRequest());
+        List<ConfigProblem> problems = new ArrayList<>(loaded.errors());
+        if (loaded.valid()) {
+            problems.addAll(ConfiguredFiles.problems(loaded.config()));
+        }
+        if (!problems.isEmpty()) {
+            problems.forEach(problem -> context.note("svc: config: " + problem));
+            context.note("svc: not starting: fix the configuration (" + context.commandName()
+                    + " configtest lists every problem)");
             return Svc.FAILED;
         }
         MeshConfig config = loaded.config();
@@ -72,7 +93,8 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
             application = Application.start(config, Application.Launch.of(Svc.version()));
         } catch (Application.PolicyFileRejected e) {
             context.note("svc: " + e.getMessage());
-            context.note("svc: not starting: fix the policy file (svc policy simulate checks it offline)");
+            context.note("svc: not starting: fix the policy file (" + context.commandName()
+                    + " policy simulate checks it offline)");
             return Svc.FAILED;
         }
         application.policyFile().ifPresent(file -> {
@@ -82,8 +104,10 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
         });
         LOG.log(Level.INFO, readyLine(application.network().tailnetId(), application.server().localUrl(),
                 config.serverUrl()));
-        nextSteps(config.serverUrl()).lines().forEach(line -> LOG.log(Level.INFO, line));
-        config.oidc().issuer().ifPresent(issuer -> LOG.log(Level.INFO, oidcLoginStep(config.serverUrl(), issuer)));
+        if (needsFirstSteps(application.network().snapshots().current())) {
+            nextSteps(context.commandName(), config.serverUrl()).lines().forEach(line -> LOG.log(Level.INFO, line));
+            config.oidc().issuer().ifPresent(issuer -> LOG.log(Level.INFO, oidcLoginStep(config.serverUrl(), issuer)));
+        }
 
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -14,7 +14,7 @@ final class SettingsCommand extends CommandGroup {
     static final List<Output.Column<SettingsView>> COLUMNS = List.of(
             new Output.Column<>("DEVICE APPROVAL", s -> onOff(s.devicesApprovalOn())),
             new Output.Column<>("USER APPROVAL", s -> onOff(s.usersApprovalOn())),
-            new Output.Column<>("KEY DURATION DAYS", s -> s.devicesKeyDurationDays() == 0 ? "node.expiry" : s.devicesKeyDurationDays()));
+            new Output.Column<>("KEY DURATION DAYS", SettingsView::devicesKeyDurationDays));
 
     static String onOff(Boolean value) {
         return Boolean.TRUE.equals(value) ? "on" : "off";
@@ -41,7 +41,7 @@ final class SettingsCommand extends CommandGroup {
         @Option(names = "--user-approval", description = "on or off: new users wait for approval")
         Switch userApproval;
 
-        @Option(names = "--key-duration-days", description = "Node key lifetime in days, 1-180 (0: use node.expiry)")
+        @Option(names = "--key-duration-days", description = "Node key lifetime in days, 1-180; 0: node.expiry of the configuration decides")
         Integer keyDurationDays;
 
         @Mixin

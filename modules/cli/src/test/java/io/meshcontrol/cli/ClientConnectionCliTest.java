@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.api.ApiKeyRequest;
 import io.meshcontrol.api.ClientSettings;
 import io.meshcontrol.api.ClientSettingsException;
+import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.config.ConfigLoader;
 import io.meshcontrol.core.config.ConfigProblem;
 import io.meshcontrol.core.config.ConfigRequest;
 import io.meshcontrol.core.config.LoadedConfig;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -81,6 +84,19 @@ class ClientConnectionCliTest {
     }
 
     @Test
+    void aServerThatDoesNotAnswerWithinTheCliTimeoutEndsTheCommandNamingIt() throws IOException {
+        // Connections are accepted (by the backlog) and never answered.
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Files.writeString(config, "cli:\n  address: http://127.0.0.1:" + silent.getLocalPort() + "\n"
+                    + "  api_key: svckey-api-abc\n  timeout: 400ms\n");
+            CliRun run = CliRun.withConfig(folder, config, "users", "list");
+            assertEquals(1, run.exitCode(), run.toString());
+            assertEquals("svc: the server at http://127.0.0.1:" + silent.getLocalPort() + "/ did not answer within 400ms"
+                    + " (the timeout, cli.timeout for the CLI)\n", run.err());
+        }
+    }
+
+    @Test
     void aMissingConfigFileNamedWithDashCIsOneLine() {
         CliRun run = CliRun.withConfig(folder, folder.resolve("absent.yaml"), "users", "list");
         assertEquals(1, run.exitCode(), run.toString());
@@ -108,6 +124,11 @@ class ClientConnectionCliTest {
             "local_credential_path | /run/svc/cli.json",
             "local_credential_path | ''",
             "api_key               | svckey-api-abc",
+            "timeout               | 300ms",
+            "timeout               | 1m30s",
+            "timeout               | 0s",
+            "timeout               | soon",
+            "timeout               | ''",
     })
     void clientAndServerReadTheCliSectionAlike(String key, String value) throws IOException {
         for (boolean fromEnv : new boolean[] {false, true}) {
@@ -118,7 +139,7 @@ class ClientConnectionCliTest {
                     .filter(problem -> problem.key().equals("cli." + key)).toList();
             ClientSettings client;
             try {
-                client = ClientSettings.read(Optional.of(config), env, folder, folder);
+                client = ClientSettings.read(Optional.of(config), env, folder, folder, GoDuration::parse);
             } catch (ClientSettingsException e) {
                 assertEquals(1, serverProblems.size(), "only the client refuses it: " + e.getMessage());
                 continue;
@@ -129,6 +150,7 @@ class ClientConnectionCliTest {
                     client.address().map(Object::toString));
             assertEquals(cli.apiKey(), client.apiKey());
             assertEquals(cli.insecure(), client.insecure());
+            assertEquals(cli.timeout(), client.timeout());
             cli.localCredentialPath().ifPresent(path -> assertEquals(path, client.localCredential()));
         }
     }

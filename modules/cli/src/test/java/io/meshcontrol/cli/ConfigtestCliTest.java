@@ -3,9 +3,11 @@ package io.meshcontrol.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.server.testing.TestCertificateAuthority;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +45,52 @@ class ConfigtestCliTest {
     }
 
     @Test
+    void aConfigFileNamedThatDoesNotExistIsOneErrorNamingIt() {
+        Path missing = folder.resolve("missing.yaml");
+        for (String command : new String[] {"configtest", "serve"}) {
+            CliRun run = CliRun.run(folder, Map.of(), command, "-c", missing.toString());
+            assertEquals(1, run.exitCode(), run.toString());
+            assertEquals("svc: config: --config: " + missing + " does not exist\n", run.err(), command);
+            assertEquals("", run.out(), command);
+        }
+    }
+
+    @Test
+    void tlsFilesThatDoNotExistAreNamedWithTheirKeysAndServeDoesNotStart() throws IOException {
+        Path config = folder.resolve("config.yaml");
+        Path cert = folder.resolve("tls/cert.pem");
+        Path key = folder.resolve("tls/key.pem");
+        Files.writeString(config, "tls_cert_path: " + cert + "\ntls_key_path: " + key + "\n");
+        CliRun test = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
+        assertEquals(1, test.exitCode(), test.toString());
+        assertEquals(List.of("error: tls_cert_path: " + cert + " does not exist",
+                "error: tls_key_path: " + key + " does not exist", config + ": 2 problem(s)"), test.err().lines().toList());
+
+        CliRun serve = CliRun.run(folder, Map.of(), "serve", "-c", config.toString());
+        assertEquals(1, serve.exitCode(), serve.toString());
+        assertTrue(serve.err().startsWith("svc: config: tls_cert_path: " + cert + " does not exist\n"
+                + "svc: config: tls_key_path: " + key + " does not exist\n"), serve.err());
+    }
+
+    @Test
+    void aCertificatePairIsReadAsServeReadsIt() throws IOException {
+        TestCertificateAuthority ca = TestCertificateAuthority.create("Test Root");
+        Path cert = folder.resolve("cert.pem");
+        Path key = folder.resolve("key.pem");
+        ca.issue(cert, key, "localhost");
+        Path config = folder.resolve("config.yaml");
+        Files.writeString(config, "tls_cert_path: " + cert + "\ntls_key_path: " + key + "\n");
+        CliRun usable = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
+        assertEquals(0, usable.exitCode(), usable.toString());
+
+        ca.issue(folder.resolve("other.pem"), key, "localhost");
+        CliRun mismatched = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
+        assertEquals(1, mismatched.exitCode(), mismatched.toString());
+        assertTrue(mismatched.err().startsWith("error: tls_cert_path: cannot serve HTTPS from " + cert + " and " + key
+                + ": the private key does not belong to the first certificate"), mismatched.err());
+    }
+
+    @Test
     void environmentOverridesAreCheckedToo() {
         CliRun run = CliRun.run(folder, Map.of("SVC_LOG_LEVEL", "chatty"), "configtest");
         assertEquals(1, run.exitCode());
@@ -71,11 +119,11 @@ class ConfigtestCliTest {
     void httpsSettingsAreAcceptedAndAnIgnoredKeyIsOnlyAWarning() throws IOException {
         Path config = folder.resolve("config.yaml");
         Files.writeString(config, "tls_letsencrypt_hostname: mesh.example.com\nacme_url: acme://letsencrypt.org/staging\n"
-                + "cli:\n  timeout: 5s\n");
+                + "log:\n  format: json\n");
         CliRun test = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
         assertEquals(0, test.exitCode(), test.toString());
         assertTrue(!test.err().contains("tls_") && !test.err().contains("acme_"), test.err());
-        assertTrue(test.err().contains("warning: cli.timeout is not supported yet and is ignored"), test.err());
+        assertTrue(test.err().contains("warning: log.format is not supported yet and is ignored"), test.err());
     }
 
     @Test

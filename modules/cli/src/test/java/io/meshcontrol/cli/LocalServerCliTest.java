@@ -100,6 +100,9 @@ class LocalServerCliTest {
                 + " no configuration file (looked for " + folder.resolve("config.yaml") + ", "
                 + folder.resolve("home/.svc/config.yaml") + ", /etc/svc/config.yaml)."
                 + " Start one with 'svc serve', or set cli.address and cli.api_key to manage a remote server\n", cli.err());
+        CliRun fromCheckout = CliRun.run(folder, Map.of("XDG_RUNTIME_DIR", run.toString(), "SVC_COMMAND_NAME", "./svc"),
+                "nodes", "list");
+        assertTrue(fromCheckout.err().contains(" Start one with './svc serve', "), fromCheckout.err());
     }
 
     @Test

@@ -125,6 +125,14 @@ class NodesCliTest {
     }
 
     @Test
+    void settingsShowTheKeyDurationAsANumber() {
+        assertEquals(List.of("DEVICE APPROVAL  USER APPROVAL  KEY DURATION DAYS", "off              off            0"),
+                svc("settings", "show").out().lines().toList());
+        assertEquals(List.of("DEVICE APPROVAL  USER APPROVAL  KEY DURATION DAYS", "off              off            30"),
+                svc("settings", "set", "--key-duration-days", "30").out().lines().toList());
+    }
+
+    @Test
     void deviceApprovalThroughSettingsAndApprove() {
         assertEquals(0, svc("settings", "set", "--device-approval", "on").exitCode());
         assertTrue(svc("settings", "show").out().contains("on"));
@@ -169,7 +177,7 @@ class NodesCliTest {
 
         CliRun approved = svc("nodes", "approve-routes", "-i", "router", "--routes", "10.1.0.0/16");
         assertEquals(0, approved.exitCode(), approved.toString());
-        assertTrue(approved.out().lines().toList().get(1).matches("2 +router +10\\.1\\.0\\.0/16 +10\\.1\\.0\\.0/16, 192.*"),
+        assertTrue(approved.out().lines().toList().get(1).matches("10\\.1\\.0\\.0/16 +10\\.1\\.0\\.0/16, 192.*"),
                 approved.out());
         CliRun json = svc("nodes", "show", "-i", "2", "-o", "json");
         assertTrue(json.out().contains("\"approved\" : [ \"10.1.0.0/16\" ]"), json.out());
@@ -187,13 +195,32 @@ class NodesCliTest {
     }
 
     @Test
+    void routeChangesPrintTheAnswerOfTheirOneRequest() throws Exception {
+        String key = svc("preauthkeys", "create", "--user", "odin", "--reusable").firstLine();
+        Machine.named("router").advertising("10.1.0.0/16", "0.0.0.0/0", "::/0").join(cli.server().network, key);
+        String nodeReads = "svc_http_requests_total{method=\"GET\",route=\"/api/v1/node/{id}\"";
+        assertTrue(!cli.server().scrapeMetrics().body().contains(nodeReads));
+
+        CliRun approved = svc("nodes", "approve-routes", "-i", "1", "--routes", "10.1.0.0/16", "-o", "json");
+        assertEquals(0, approved.exitCode(), approved.toString());
+        assertTrue(approved.out().startsWith("{\n  \"approved\" : [ \"10.1.0.0/16\" ]"), approved.out());
+        CliRun marked = svc("nodes", "global-exit-node", "-i", "1", "-o", "json");
+        assertEquals(0, marked.exitCode(), marked.toString());
+        assertTrue(marked.out().contains("\"globalExitNode\" : true"), marked.out());
+        String metrics = cli.server().scrapeMetrics().body();
+        assertTrue(metrics.contains("svc_http_requests_total{method=\"POST\",route=\"/api/v1/node/{id}/routes\""),
+                metrics);
+        assertTrue(!metrics.contains(nodeReads), "the node was not read again");
+    }
+
+    @Test
     void aGlobalExitNodeIsMarkedWithAPriorityAndRevoked() {
         String key = svc("preauthkeys", "create", "--user", "odin", "--reusable").firstLine();
         Machine.named("exit").advertising("0.0.0.0/0", "::/0").join(cli.server().network, key);
 
         CliRun marked = svc("nodes", "global-exit-node", "--identifier", "exit", "--priority", "30");
         assertEquals(0, marked.exitCode(), marked.toString());
-        assertTrue(marked.out().lines().toList().get(1).matches("1 +exit +0\\.0\\.0\\.0/0, ::/0 +.*priority 30"),
+        assertTrue(marked.out().lines().toList().get(1).matches("0\\.0\\.0\\.0/0, ::/0 +.*priority 30"),
                 marked.out());
         CliRun json = svc("nodes", "show", "-i", "exit", "-o", "json");
         assertTrue(json.out().contains("\"globalExitNode\" : true") && json.out().contains("\"exitNodePriority\" : 30"),

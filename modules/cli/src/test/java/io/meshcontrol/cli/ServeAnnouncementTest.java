@@ -4,15 +4,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.testing.AuthKey;
+import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.core.testing.TestNetwork;
+import io.meshcontrol.server.testing.TestCertificateAuthority;
+import io.meshcontrol.server.testing.TestServer;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What svc serve announces once it is ready. */
 class ServeAnnouncementTest {
+
+    @TempDir
+    Path folder;
 
     @Test
     void theReadyLineNeverClaimsHttpsForThePlainHttpListener() {
@@ -25,10 +35,25 @@ class ServeAnnouncementTest {
     }
 
     @Test
+    void theReadyLineSaysHttpsWhenTheServerServesItsCertificate() {
+        TestCertificateAuthority.create("Test Root").issue(folder.resolve("cert.pem"), folder.resolve("key.pem"),
+                "localhost");
+        try (TestServer server = TestServer.in(folder).set("server_url", "https://localhost:8443")
+                .set("tls_cert_path", folder.resolve("cert.pem").toString())
+                .set("tls_key_path", folder.resolve("key.pem").toString()).start()) {
+            URI listener = server.server.localUrl();
+            String line = ServeCommand.readyLine("T1", listener, "https://localhost:8443");
+            assertEquals("network T1 ready: serving HTTPS on " + listener
+                    + "; clients reach it at https://localhost:8443 (server_url)", line);
+            assertTrue(listener.toString().startsWith("https://127.0.0.1:"), line);
+        }
+    }
+
+    @Test
     void onceReadyItNamesTheConsoleAndTheExactJoinLine() {
-        String steps = ServeCommand.nextSteps("https://mesh.example.com/");
+        String steps = ServeCommand.nextSteps("svc", "https://mesh.example.com/");
         assertTrue(steps.contains("svc users create --name alice --role admin"), steps);
-        assertTrue(steps.contains("svc preauthkeys create --user alice"), steps);
+        assertTrue(steps.contains("svc preauthkeys create --user alice --reusable"), steps);
         assertTrue(steps.contains("tailscale up --login-server=https://mesh.example.com/ --auth-key="), steps);
         assertTrue(steps.contains("the browser console:         https://mesh.example.com/admin"), steps);
         assertTrue(steps.contains("svc apikeys create"), steps);
@@ -70,5 +95,39 @@ class ServeAnnouncementTest {
                 + "connection refused); start it, or set oidc.only_start_if_oidc_is_available: false to start without "
                 + "it"), said, serve.toString());
         assertFalse(serve.err().contains("unexpected"), serve.err());
+    }
+
+    @Test
+    void theNextStepsNameTheCommandAsStartedAndAKeyForEachMachine() {
+        List<String> lines = ServeCommand.nextSteps("./svc", "http://127.0.0.1:8080").lines().toList();
+        for (String line : lines) {
+            assertFalse(line.replace("./svc ", "").contains("svc "), "a bare svc in: " + line);
+        }
+        assertTrue(lines.contains("  2. create a key to join:     ./svc preauthkeys create --user alice --reusable"),
+                lines.toString());
+        assertTrue(lines.contains("  3. join each machine:        tailscale up --login-server=http://127.0.0.1:8080"
+                + " --auth-key=<that key>"), lines.toString());
+        assertTrue(lines.contains("  ./svc --help lists everything the CLI does"), lines.toString());
+    }
+
+    @Test
+    void theCommandNameIsWhatTheLauncherPassesElseSvc() {
+        assertEquals("./svc", new CliContext(System.out, System.err, Map.of("SVC_COMMAND_NAME", "./svc"), folder, folder)
+                .commandName());
+        assertEquals("svc", new CliContext(System.out, System.err, Map.of(), folder, folder).commandName());
+    }
+
+    @Test
+    void theNextStepsAreLeftOutOnceTheNetworkHasUsersAndMachines() {
+        TestNetwork net = new TestNetwork(folder);
+        try {
+            assertTrue(ServeCommand.needsFirstSteps(net.network.snapshots().current()), "a new network");
+            net.user("alice", Role.ADMIN);
+            assertTrue(ServeCommand.needsFirstSteps(net.network.snapshots().current()), "a user, no machine");
+            net.join(Machine.named("laptop"), net.authKey(AuthKey.forUser("alice")));
+            assertFalse(ServeCommand.needsFirstSteps(net.network.snapshots().current()), "a user and a machine");
+        } finally {
+            net.network.close();
+        }
     }
 }

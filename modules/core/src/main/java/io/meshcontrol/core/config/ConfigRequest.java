@@ -36,7 +36,10 @@ public record ConfigRequest(Path explicitPath, Map<String, String> env, Path wor
      */
     public static ConfigRequest fromSystem(Path explicitPath) {
         Map<String, String> env = System.getenv();
-        String home = env.getOrDefault("HOME", System.getProperty("user.home"));
+        String home = env.getOrDefault("HOME", "");
+        if (home.isEmpty()) {
+            home = System.getProperty("user.home");
+        }
         return new ConfigRequest(explicitPath, env, Path.of("").toAbsolutePath(), home == null ? null : Path.of(home));
     }
 }

@@ -244,9 +244,8 @@ public final class ConfigSchema {
             bool("cli.insecure", false, "Skip TLS certificate verification in the CLI."),
             optionalPath("cli.local_credential_path", null,
                     "Owner-only file where a running server leaves the local CLI's credential; none: a per-user folder (docs/cli.md)."),
-            duration("cli.timeout", Duration.ofSeconds(10), "How long the CLI waits for an answer.")
-                    .withCheck(Checks.atLeast(Duration.ofMillis(1)))
-                    .notYet(Support.NOT_YET)));
+            duration("cli.timeout", Duration.ofSeconds(10), "How long the CLI waits for each answer of the server.")
+                    .withCheck(Checks.atLeast(Duration.ofMillis(1)))));
 
     private final List<ConfigKey> keys;
     private final Map<String, ConfigKey> byPath;

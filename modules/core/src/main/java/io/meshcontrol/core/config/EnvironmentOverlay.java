@@ -24,7 +24,8 @@ final class EnvironmentOverlay {
      * reported as unknown keys.
      */
     static final java.util.Set<String> NOT_CONFIGURATION = java.util.Set.of(ConfigFileLocator.ENV_VARIABLE,
-            "SVC_JAVA_OPTS", "SVC_JDK_DIRS", "SVC_CLIENTS_DIR");
+            "SVC_JAVA_OPTS", "SVC_JDK_DIRS", "SVC_CLIENTS_DIR", "SVC_COMMAND_NAME",
+            "SVC_STDOUT_FD");
 
     private EnvironmentOverlay() {
     }

@@ -25,11 +25,10 @@ class UnsupportedKeysReportTest {
 
     @Test
     void anIgnoredSettingWithoutSecurityWeightIsAWarning() {
-        LoadedConfig loaded = fixture.load("log:\n  format: json\ncli:\n  timeout: 5s\n");
+        LoadedConfig loaded = fixture.load("log:\n  format: json\n");
         assertTrue(loaded.valid(), loaded.errors().toString());
         assertEquals(List.of(
-                "log.format is not supported yet and is ignored; remove it to silence this",
-                "cli.timeout is not supported yet and is ignored; remove it to silence this"), loaded.warnings());
+                "log.format is not supported yet and is ignored; remove it to silence this"), loaded.warnings());
     }
 
     @Test

@@ -25,7 +25,7 @@ final class Connector {
         if (profile.isLocal()) {
             // The same rules as the CLI: the token goes only to the run of the server that wrote the credential.
             client = new ClientSettings(Optional.empty(), Optional.empty(), false, launch.localCredential(),
-                    "the local credential").open(launch.version(), warnings::add);
+                    "the local credential", ClientSettings.DEFAULT_TIMEOUT).open(launch.version(), warnings::add);
         } else {
             if (apiKey == null || apiKey.isBlank()) {
                 throw new InvalidInputException("Enter an API key for " + profile.url()

@@ -1,6 +1,8 @@
 package io.meshcontrol.server.tls;
 
 import io.meshcontrol.core.RateLimitedLog;
+import io.meshcontrol.core.config.ConfigProblem;
+import io.meshcontrol.core.config.MeshConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -8,8 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -59,6 +63,44 @@ public final class CertificateFiles implements Supplier<CertifiedKey> {
             throw new UncheckedIOException("cannot serve HTTPS from " + certificatePath + " and " + keyPath + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * What keeps {@code tls_cert_path} and {@code tls_key_path} from serving, each problem naming its key and file:
+     * a file that is missing or cannot be read, else a pair that {@link #open} refuses. Empty when either key is
+     * unset (serving no certificate from files) or the pair can be used.
+     */
+    public static List<ConfigProblem> problems(MeshConfig.Tls tls) {
+        if (tls.certPath().isEmpty() || tls.keyPath().isEmpty()) {
+            return List.of();
+        }
+        Path certificatePath = tls.certPath().get();
+        Path keyPath = tls.keyPath().get();
+        List<ConfigProblem> problems = new ArrayList<>();
+        unreadable(certificatePath).ifPresent(reason -> problems.add(new ConfigProblem("tls_cert_path", reason)));
+        unreadable(keyPath).ifPresent(reason -> problems.add(new ConfigProblem("tls_key_path", reason)));
+        if (problems.isEmpty()) {
+            try {
+                read(certificatePath, keyPath);
+            } catch (IOException e) {
+                problems.add(new ConfigProblem("tls_cert_path", "cannot serve HTTPS from " + certificatePath + " and "
+                        + keyPath + ": " + e.getMessage()));
+            }
+        }
+        return problems;
+    }
+
+    private static Optional<String> unreadable(Path file) {
+        if (!Files.exists(file)) {
+            return Optional.of(file + " does not exist");
+        }
+        if (!Files.isRegularFile(file)) {
+            return Optional.of(file + " is not a regular file");
+        }
+        if (!Files.isReadable(file)) {
+            return Optional.of(file + " cannot be read by this account");
+        }
+        return Optional.empty();
     }
 
     @Override
