@@ -59,13 +59,13 @@ if [ "$(svc_java_major "$JAVA_HOME/bin/java")" -ge 24 ]; then unsafe_flag="--sun
 home=\$(cd "\$(dirname "\$(readlink -f "\$0")")/.." && pwd)
 client=""
 if [ "\$(svc_command "\$@")" != serve ]; then client=\$(svc_client_jvm_flags "\$home/cds/client.jsa"); fi
-# The name the CLI suggests its commands by, and the command's output on descriptor 3 (svc_stdout_flags).
+# The name the CLI suggests its commands by, and the command's output on descriptor 3 (scripts/client-jvm.sh).
 export SVC_COMMAND_NAME="\$(svc_invoked_name "\$0")" SVC_STDOUT_FD=3
 exec "\$home/runtime/bin/java" \\
   --add-modules ALL-MODULE-PATH \\
   --add-reads org.jboss.logging=undertow.core,xnio.api,xnio.nio \\
   --enable-native-access=org.xerial.sqlitejdbc,com.github.luben.zstd_jni,javafx.graphics $unsafe_flag \\
-  -Dorg.jboss.logging.provider=jdk \$(svc_stdout_flags) \\
+  -Dorg.jboss.logging.provider=jdk \\
   \$client \${SVC_JAVA_OPTS:-} \\
   -p "\$home/lib" -m io.meshcontrol.cli/io.meshcontrol.cli.Svc "\$@" 3>&1 1>&2
 EOF

@@ -30,14 +30,10 @@ svc_client_jvm_flags() {
     "-XX:ErrorFile=${TMPDIR:-/tmp}/svc-hs_err_pid%p.log"
 }
 
-# svc_stdout_flags: what the launchers pass to every svc JVM, which they start with `3>&1 1>&2` and
-# SVC_STDOUT_FD=3: HotSpot prints the banner of a crash on descriptor 1 whatever its flags say (its error stream
-# is bound before it reads them), so descriptor 1 is stderr and the command writes its output to descriptor 3,
-# the real stdout (io.meshcontrol.cli.CliContext): a crash never lands in a pipe that expects a command's output.
-# Descriptor numbers are not public API; the CLI sets FileDescriptor.fd, which needs java.io opened to it.
-svc_stdout_flags() {
-  echo "--add-opens java.base/java.io=io.meshcontrol.cli"
-}
+# The launchers start every svc JVM with `3>&1 1>&2` and SVC_STDOUT_FD=3: HotSpot prints the banner of a crash on
+# descriptor 1 whatever its flags say (its error stream is bound before it reads them), so descriptor 1 is stderr
+# and the command writes its output to descriptor 3, the real stdout (io.meshcontrol.cli.CliContext opens
+# /dev/fd/3): a crash never lands in a pipe that expects a command's output.
 
 # svc_train_client_archive ARCHIVE COMMAND...: makes the client commands' class-data archive ARCHIVE when svc is
 # built, never at a user's run (a run that writes the archive while another maps it can crash the JVM). COMMAND

@@ -2,10 +2,9 @@ package io.meshcontrol.cli;
 
 import io.meshcontrol.core.config.ConfigRequest;
 import java.io.BufferedOutputStream;
-import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -56,8 +55,8 @@ public record CliContext(PrintStream out, PrintStream err, Map<String, String> e
      * Where a command's output goes: the descriptor {@code SVC_STDOUT_FD} names, else {@link System#out}. The
      * launchers start the JVM with its descriptor 1 on stderr and hand the real stdout over as descriptor 3: HotSpot
      * prints the banner of a crash on descriptor 1 whatever its flags say, and it must not land in a pipe that
-     * expects a command's output. A descriptor number is not public API; {@code FileDescriptor.fd} is set through
-     * {@code --add-opens java.base/java.io=io.meshcontrol.cli}, which the launchers pass.
+     * expects a command's output. The descriptor is opened as {@code /dev/fd/N} (Linux, and other Unix systems), in
+     * append mode so that output redirected with {@code >>} is added to, not written over.
      */
     static PrintStream standardOutput(Map<String, String> env) {
         String number = env.getOrDefault(STDOUT_FD_VARIABLE, "");
@@ -65,15 +64,11 @@ public record CliContext(PrintStream out, PrintStream err, Map<String, String> e
             return System.out;
         }
         try {
-            FileDescriptor descriptor = new FileDescriptor();
-            Field fd = FileDescriptor.class.getDeclaredField("fd");
-            fd.setAccessible(true);
-            fd.setInt(descriptor, Integer.parseInt(number));
-            return new PrintStream(new BufferedOutputStream(new FileOutputStream(descriptor)), true,
+            return new PrintStream(new BufferedOutputStream(new FileOutputStream("/dev/fd/" + number, true)), true,
                     System.out.charset());
-        } catch (ReflectiveOperationException | RuntimeException e) {
+        } catch (IOException e) {
             System.err.println("svc: warning: output goes to stderr: descriptor " + number + " (" + STDOUT_FD_VARIABLE
-                    + ") cannot be used: " + e);
+                    + ") cannot be opened: " + e.getMessage());
             return System.out;
         }
     }

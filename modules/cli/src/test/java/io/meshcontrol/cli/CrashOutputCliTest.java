@@ -24,7 +24,7 @@ class CrashOutputCliTest {
     /** {@code svc args} as the launchers start it: {@code 3>&1 1>&2}, {@code SVC_STDOUT_FD=3}, java.io opened. */
     private Run launched(String jvmFlags, String args) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String command = "exec '" + java + "' --enable-native-access=ALL-UNNAMED --add-opens java.base/java.io=ALL-UNNAMED "
+        String command = "exec '" + java + "' --enable-native-access=ALL-UNNAMED "
                 + jvmFlags + " -cp '" + System.getProperty("java.class.path") + "' " + Svc.class.getName() + " " + args
                 + " 3>&1 1>&2";
         ProcessBuilder builder = new ProcessBuilder("bash", "-c", command).directory(folder.toFile())
