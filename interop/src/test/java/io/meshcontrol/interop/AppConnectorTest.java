@@ -51,6 +51,15 @@ class AppConnectorTest {
     private static final String NAME = "service.apps.test";
     private static final InetSocketAddress RESOLVER = new InetSocketAddress("127.77.14.53", 53);
 
+    /** The policy docs/apps.md sets up: members reach the internet (through connectors) and the connectors. */
+    private static final String DOCUMENTED_POLICY = """
+            {"tagOwners": {"tag:connector": ["alice@example.com"]},
+             "acls": [
+               {"action": "accept", "src": ["autogroup:member"], "dst": ["autogroup:internet:*"]},
+               {"action": "accept", "src": ["autogroup:member"], "dst": ["tag:connector:*"]}
+             ]}
+            """;
+
     @RegisterExtension
     final TailscaleNodes nodes = new TailscaleNodes();
 
@@ -83,10 +92,7 @@ class AppConnectorTest {
             admin.createUser(new UserRequest("alice", null, "alice@example.com", "admin"));
             String key = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "", null))
                     .secret();
-            admin.setPolicy("""
-                    {"tagOwners": {"tag:connector": ["alice@example.com"]},
-                     "acls": [{"action": "accept", "src": ["*"], "dst": ["*:*"]}]}
-                    """);
+            admin.setPolicy(DOCUMENTED_POLICY);
             network.svc("apps", "create", "--name", "internal", "--domain", "*.apps.test", "--connector",
                     "tag:connector");
 
@@ -120,6 +126,38 @@ class AppConnectorTest {
             String forwarded = "forwarder connection to " + host.getHostAddress() + ":" + service.getLocalPort();
             await("the connector's log showing " + forwarded, () -> connector.logTail(400).contains(forwarded));
         }
+    }
+
+    @ParameterizedTest(name = "tailscale {0}")
+    @MethodSource("io.meshcontrol.interop.ClientVersions#all")
+    void aConnectorJoiningWithItsRoutesAdvertisedRegistersAndServesItsAppsPublicRoutes(ClientVersion version)
+            throws Exception {
+        network = TestNetwork.start(folder, nodes, Duration.ofMinutes(30));
+        MeshClient admin = network.admin();
+        admin.createUser(new UserRequest("alice", null, "alice@example.com", "admin"));
+        admin.setPolicy(DOCUMENTED_POLICY);
+        String memberKey = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "", null))
+                .secret();
+        String connectorKey = admin.createPreAuthKey(new PreAuthKeyRequest("alice", List.of("tag:connector"), true,
+                false, false, "", null)).secret();
+        network.svc("apps", "create", "--name", "intranet", "--domain", "intranet.apps.test", "--connector",
+                "tag:connector", "--route", "10.50.0.0/24", "--route", "198.51.100.0/24");
+
+        // The way docs/apps.md brings a connector up: its routes advertised from the first registration on.
+        TailscaleNode connector = network.node(version, "connector");
+        connector.up(network.loginServer(), connectorKey, "connector", "--advertise-connector",
+                "--advertise-routes=10.50.0.0/24,10.51.0.0/24,198.51.100.0/24").requireOk();
+        TailscaleNode peer = network.node(version, "peer");
+        peer.up(network.loginServer(), memberKey, "peer", "--accept-routes").requireOk();
+
+        await("its apps' static routes approved, the other subnet waiting", () -> network.view("connector")
+                .routes().approved().equals(List.of("10.50.0.0/24", "198.51.100.0/24")));
+        NodeStatus seen = peer.awaitStatus("the connector serving 198.51.100.0/24", s -> s.peer("connector")
+                .map(p -> PeerStatus.texts(p.json(), "PrimaryRoutes").contains("198.51.100.0/24")).orElse(false),
+                SOON);
+        List<String> allowed = PeerStatus.texts(seen.peer("connector").orElseThrow().json(), "AllowedIPs");
+        assertTrue(allowed.contains("198.51.100.0/24") && !allowed.contains("10.50.0.0/24"),
+                "the public route through autogroup:internet; the private one needs a rule that names it: " + allowed);
     }
 
     private static AppView app(MeshClient admin) {

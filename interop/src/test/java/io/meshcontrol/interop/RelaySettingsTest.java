@@ -13,6 +13,10 @@ import io.meshcontrol.server.relay.DerpSocketClient;
 import io.meshcontrol.server.testing.TestServer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -92,6 +96,64 @@ class RelaySettingsTest {
         assertTrue(relay.clients().stream().anyMatch(s -> nodeKey.equals(s.clientKey())),
                 "the node of this network keeps its relay connection");
         assertTrue(node.status().isRunning());
+    }
+
+    /**
+     * Issue 33 item 6: after {@code --relay off} and {@code --relay on} every client takes the relay up again as its
+     * home at once, not only when it next has a packet to send (1.102 clients kept the region as their home while it
+     * was gone, and so never reconnected by themselves). The relay is the nodes' only path to each other.
+     */
+    @ParameterizedTest(name = "tailscale {0}")
+    @MethodSource("versions")
+    void everyClientIsBackOnTheEmbeddedRelaySoonAfterItWasTurnedOffAndOn(ClientVersion version) throws Exception {
+        network = TestNetwork.withEmbeddedRelay(folder, nodes, true);
+        server = network.server();
+        MeshClient admin = server.adminClient();
+        admin.createUser(new UserRequest("alice", "Alice", "alice@example.com", "admin"));
+        String key = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "t", null)).secret();
+        List<TailscaleNode> all = new ArrayList<>();
+        for (String name : List.of("a", "b", "c")) {
+            // --verbose=1 logs each relay measurement ("netcheck: report: ...").
+            all.add(network.join(network.builder(version, name).daemonArgs("--verbose=1").start(), name, key));
+        }
+        Set<NodePublicKey> keys = new HashSet<>();
+        server.network.snapshots().current().nodes().values().forEach(n -> keys.add(n.nodeKey()));
+        DerpServer relay = server.server.relay().orElseThrow().derp();
+        awaitTrue("every node on the embedded relay", () -> onRelay(relay).containsAll(keys));
+
+        JsonNode relayOn = JSON.readTree(all.getFirst().cli("debug", "derp-map").requireOk().stdout());
+        svc("derp", "set", "--relay", "off");
+        for (TailscaleNode node : all) {
+            awaitMap(node, "the relay turned off", map -> !map.equals(relayOn));
+        }
+        awaitTrue("nobody on the relay", () -> onRelay(relay).isEmpty());
+        // Each client measures the relays again while the region is gone, as its periodic measurement would: that
+        // measurement is what chose the vanished region as home again.
+        for (TailscaleNode node : all) {
+            long before = measurements(node);
+            node.cli("debug", "restun").requireOk();
+            awaitTrue(node.name() + " measuring the relays without the region", () -> measurements(node) > before);
+        }
+
+        svc("derp", "set", "--relay", "on");
+        awaitTrue("every node back on the embedded relay", () -> onRelay(relay).containsAll(keys));
+        CliResult ping = all.get(1).ping("c");
+        assertTrue(ping.ok() && ping.stdout().contains("pong from c"), ping.describe());
+    }
+
+    /** How many relay measurements the client logged so far. */
+    private static long measurements(TailscaleNode node) {
+        try (Stream<String> lines = java.nio.file.Files.lines(node.logFile())) {
+            return lines.filter(line -> line.contains("netcheck: report: ")).count();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static Set<NodePublicKey> onRelay(DerpServer relay) {
+        Set<NodePublicKey> connected = new HashSet<>();
+        relay.clients().forEach(client -> connected.add(client.clientKey()));
+        return connected;
     }
 
     /** Polls the client's own view of the DERP map until it satisfies {@code condition}. */

@@ -122,7 +122,7 @@ class RoutesTest {
     void theNextRouterServesASharedRouteWhenThePrimaryStopsAndKeepsItWhenItReturns(ClientVersion version)
             throws Exception {
         // Probes every 2 s: a router that did not answer them would lose the route (a generous timeout, for a loaded
-        // machine). The probe URL is server_url's: 1.80 clients send their answer to its host, so it must be ours.
+        // machine).
         int port;
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
@@ -155,12 +155,39 @@ class RoutesTest {
         assertEquals(List.of(), network.view("r1").routes().serving());
     }
 
+    /**
+     * Issue 33 item 16: routers that log in through another URL than {@code server_url} (127.0.0.1 against
+     * localhost, both this server) still answer their probes, so a shared route keeps a primary.
+     */
+    @ParameterizedTest(name = "tailscale {0}")
+    @MethodSource("versions")
+    void routersLoggedInThroughAnotherUrlThanServerUrlAnswerTheirProbes(ClientVersion version) throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        String key = start(java.util.Map.of("node.routes.ha_probe_interval", "2s",
+                "node.routes.ha_probe_timeout", "20s", "listen_addr", "127.0.0.1:" + port,
+                "server_url", "http://localhost:" + port));
+        assertEquals("127.0.0.1", network.loginServer().getHost(), "the routers log in through another URL");
+        TailscaleNode a = up(version, "a", key);
+        up(version, "r1", key, "--advertise-routes=10.99.0.0/16");
+        up(version, "r2", key, "--advertise-routes=10.99.0.0/16");
+        svc("nodes", "approve-routes", "--identifier", "r1", "--routes", "10.99.0.0/16");
+        svc("nodes", "approve-routes", "--identifier", "r2", "--routes", "10.99.0.0/16");
+        awaitServer("both routers answering probes", () -> probeAnswers() >= 4,
+                () -> probeLines().toList().toString());
+        a.awaitStatus("r1, the lowest id, primary", s -> serves(s, "r1", "10.99.0.0/16") && !serves(s, "r2",
+                "10.99.0.0/16"), SOON);
+        assertEquals(List.of("10.99.0.0/16"), network.view("r1").routes().serving());
+    }
+
     @ParameterizedTest(name = "tailscale {0}")
     @MethodSource("versions")
     void aClientIsSteeredToTheRouterInItsHomeRegionAndAgainWhenItMoves(ClientVersion version) throws Exception {
         // Two relay regions: the vendor's derper (900, from the map file) and the embedded relay (999). On loopback
         // both measure the same, so each node's home region is set with the client's own debug switch. Probes are
-        // off: health is the failover test's subject, and 1.80 clients answer them at server_url's host, not ours here.
+        // off: health is the failover test's subject.
         String key = start(java.util.Map.of("derp.server.enabled", "true", "node.routes.ha_probe_interval", "0s"));
         TailscaleNode r1 = up(version, "r1", key, "--advertise-routes=10.77.0.0/16");
         TailscaleNode r2 = up(version, "r2", key, "--advertise-routes=10.77.0.0/16");

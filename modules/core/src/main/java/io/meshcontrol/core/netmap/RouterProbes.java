@@ -42,9 +42,20 @@ public final class RouterProbes {
             ScheduledExecutorService timer) {
         this.sessions = sessions;
         this.election = election;
-        this.answerUrl = serverUrl.replaceAll("/+$", "") + ANSWER_PATH + "?id=";
+        this.answerUrl = answerUrl(serverUrl);
         this.timeout = timeout;
         this.timer = timer;
+    }
+
+    /**
+     * Where a router answers, on {@code server_url}'s host, always {@code https://}: the client sends an
+     * {@code https://} URL over Noise to the server it logged in at, whatever the host (as it sends its own control
+     * requests), while 1.102 clients send an {@code http://} one over Noise only to the very host and port they logged
+     * in at, and as plain HTTP/2 to any other (a router that logged in at 127.0.0.1 when {@code server_url} says
+     * localhost). The host only matters to clients that open a connection for it.
+     */
+    static String answerUrl(String serverUrl) {
+        return serverUrl.replaceAll("/+$", "").replaceFirst("^[hH][tT][tT][pP]:", "https:") + ANSWER_PATH + "?id=";
     }
 
     /** Probes every {@code interval} from now on (a zero interval probes never). */

@@ -222,8 +222,8 @@ public final class CompiledPolicy {
     /**
      * Which of {@code peer}'s approved routes {@code viewer} may use, in the peer's order: a route is offered when
      * the viewer may send to it, or when traffic from it may reach the viewer (so the answer can go back).
-     * Exit routes count as the internet. The seam for the peer's {@code AllowedIPs}; which router is primary for a
-     * route is decided elsewhere.
+     * Exit routes count as the internet, and so do an app connector's public routes. The seam for the peer's
+     * {@code AllowedIPs}; which router is primary for a route is decided elsewhere.
      */
     public List<String> peerRoutes(long viewerId, long peerId) {
         int viewer = index.indexOf(viewerId);
@@ -244,6 +244,9 @@ public final class CompiledPolicy {
 
     private boolean offers(int viewer, NodeIndex.Entry router, IpBlock route) {
         boolean exit = route.isEverything();
+        // An app connector's public routes (the addresses it learned, its apps' public static routes) are where it
+        // takes its machines' internet traffic: offered under autogroup:internet, as its filter admits that traffic.
+        boolean internet = exit || router.appConnector() && TailnetRanges.inInternet(route);
         // Routers of the same subnet that are peers learn each other's route (the vendor does so, for failover).
         if (!exit && visibility.peers(viewer).get(router.index())
                 && index.entry(viewer).subnetRoutes().stream().anyMatch(own -> own.block().equals(route))) {
@@ -257,8 +260,8 @@ public final class CompiledPolicy {
             if (rule.srcMembers.get(viewer)) {
                 for (AccessRule.Destination dst : rule.dsts) {
                     Target target = dst.target();
-                    if (target.wildcard() || (exit ? target.internet()
-                            || target.literals().stream().anyMatch(l -> TailnetRanges.inInternet(l.block()))
+                    if (target.wildcard() || (internet && target.internet()) || (exit
+                            ? target.literals().stream().anyMatch(l -> TailnetRanges.inInternet(l.block()))
                             : target.literals().stream().anyMatch(l -> l.block().overlaps(route)))) {
                         return true;
                     }

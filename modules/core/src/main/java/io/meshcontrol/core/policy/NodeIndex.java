@@ -21,6 +21,11 @@ final class NodeIndex {
      */
     record Entry(int index, PolicyNode node, PolicyUser user, List<IpBlock> addresses, List<Route> subnetRoutes,
             boolean exitNode) {
+
+        /** Whether it acts as an app connector: a tagged machine running the connector. */
+        boolean appConnector() {
+            return node.appConnector() && node.isTagged();
+        }
     }
 
     /** An approved subnet route, as written and as a block. */

@@ -239,12 +239,17 @@ public final class Registrations {
             AddressPool.Addresses pair = addresses.allocate(used);
             String name = DnsLabels.unique(DnsLabels.fromHostname(request.hostname()),
                     candidate -> nodes.byGivenName(h, candidate).isPresent());
-            node = approvals.autoApprove(h, new Node(nodes.nextId(h), "n" + RandomText.alphanumeric(10) + "CNTRL",
+            Node joined = new Node(nodes.nextId(h), "n" + RandomText.alphanumeric(10) + "CNTRL",
                     request.machineKey(), request.nodeKey(), null, request.hostname(), name, userId, grant.tags(),
                     pair.ipv4(), pair.ipv6(), request.hostinfo(), List.of(), deviceLetIn && userLetIn,
                     grant.ephemeral(), grant.preAuthKeyId(), grant.method(), now, null,
-                    keyExpiry(current, grant.life(), now), advertised, List.of(), false, null, false));
-            nodes.insert(h, node);
+                    keyExpiry(current, grant.life(), now), advertised, List.of(), false, null, false);
+            // Inserted before approval: an app notes the routes it approves against the node's row.
+            nodes.insert(h, joined);
+            node = approvals.autoApprove(h, joined);
+            if (node != joined) {
+                nodes.update(h, node);
+            }
         }
         boolean heldByDeviceApproval = !deviceLetIn && !existing.map(Node::authorized).orElse(false);
         return new Registered(node, grant.user(), existing.isEmpty(), heldByDeviceApproval);

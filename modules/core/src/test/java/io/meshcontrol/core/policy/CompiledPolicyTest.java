@@ -189,6 +189,26 @@ class CompiledPolicyTest {
     }
 
     @Test
+    void anAppConnectorsPublicRoutesGoToMachinesThatMayReachTheInternetThroughIt() {
+        nodes.add(new PolicyNode(8, "connector", "n8", null, List.of("tag:server"), "100.64.0.8", "fd7a:115c:a1e0::8",
+                List.of("10.50.0.0/24", "140.82.112.3/32", "2606:50c0::1/128"), true));
+        ids.put("connector", 8L);
+        nodes.add(new PolicyNode(9, "public-router", "n9", null, List.of("tag:server"), "100.64.0.9",
+                "fd7a:115c:a1e0::9", List.of("198.51.100.0/24")));
+        ids.put("public-router", 9L);
+        // The policy docs/apps.md documents: members reach the internet and the connectors themselves.
+        CompiledPolicy compiled = compile("'acls': [{'action': 'accept', 'src': ['alice@example.com'],"
+                + " 'dst': ['autogroup:internet:*']}, {'action': 'accept', 'src': ['alice@example.com'],"
+                + " 'dst': ['tag:server:*']}]");
+        assertEquals(List.of("140.82.112.3/32", "2606:50c0::1/128"),
+                compiled.peerRoutes(id("alice-laptop"), id("connector")),
+                "the learned addresses, not the private static route that no rule names");
+        assertEquals(List.of(), compiled.peerRoutes(id("alice-laptop"), id("public-router")),
+                "a plain subnet router carries no internet traffic");
+        assertEquals(List.of(), compiled.peerRoutes(id("bob-laptop"), id("connector")), "bob may not reach the internet");
+    }
+
+    @Test
     void grantsGroupTheirIpEntriesByProtocolAndComeBeforeAcls() {
         CompiledPolicy compiled = compile("'acls': [{'action': 'accept', 'src': ['carol@other.example'], 'dst': ['tag:server:22']}],"
                 + " 'grants': [{'src': ['bob@example.com'], 'dst': ['tag:server'], 'ip': ['tcp:80', 'udp:53', 'tcp:443']}]");

@@ -138,6 +138,15 @@ class AppsTest {
     }
 
     @Test
+    void aConnectorJoiningWithItsRoutesAlreadyAdvertisedRegistersWithItsAppRoutesApproved() {
+        create("intranet", List.of(), List.of("10.50.0.0/24"));
+        Node joined = net.join(Machine.named("c").hostinfo(connectorHostinfo(true, "10.50.0.0/24", "10.51.0.0/24")),
+                net.authKey(AuthKey.forTags("tag:connector")));
+        assertEquals(List.of("10.50.0.0/24"), approved(joined), "the static route is approved, the other one waits");
+        assertEquals(1, apps.list(net.admin).getFirst().connectors().getFirst().learnedRoutes());
+    }
+
+    @Test
     void onlyTaggedMachinesRunningTheConnectorOfAMatchingTagAreConnectors() {
         create("github", List.of("github.com"), List.of());
         Node untagged = advertise(connector(null, true), "140.82.112.3/32");

@@ -13,9 +13,18 @@ import java.util.TreeMap;
  * How the embedded relay appears in the DERP map: one region with one node, reached at {@link Endpoint}.
  *
  * @param stunPort the bound STUN port, or {@link DERPNode#STUN_DISABLED} when STUN is off
+ * @param off the relay was turned off: the region stays, marked {@code NoMeasureNoHome}. A region that leaves the map
+ *     can stay a client's home with no connection, which its return does not repair; one that stays is seen
+ *     redefined when the relay comes back, which makes the client connect again (docs/relay.md).
  */
 public record EmbeddedRegion(int regionId, String regionCode, String regionName, Endpoint endpoint, int stunPort,
-                             Optional<String> ipv4, Optional<String> ipv6) {
+                             Optional<String> ipv4, Optional<String> ipv6, boolean off) {
+
+    /** A region of a relay that is on. */
+    public EmbeddedRegion(int regionId, String regionCode, String regionName, Endpoint endpoint, int stunPort,
+            Optional<String> ipv4, Optional<String> ipv6) {
+        this(regionId, regionCode, regionName, endpoint, stunPort, ipv4, ipv6, false);
+    }
 
     /**
      * Where clients reach the relay over TLS, which is all stock clients speak to a relay.
@@ -54,7 +63,7 @@ public record EmbeddedRegion(int regionId, String regionCode, String regionName,
                 .derpPort(endpoint.derpPort())
                 .certName(endpoint.certName())
                 .build();
-        return new DERPRegion(regionId, regionCode, regionName, 0, 0, false, false, List.of(node));
+        return new DERPRegion(regionId, regionCode, regionName, 0, 0, false, off, List.of(node));
     }
 
     /** {@code map} with this region added, replacing a configured region of the same id. */

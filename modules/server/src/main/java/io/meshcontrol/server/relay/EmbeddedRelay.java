@@ -314,10 +314,14 @@ public final class EmbeddedRelay implements AutoCloseable {
         return stun == null ? DERPNode.STUN_DISABLED : stun.address().getPort();
     }
 
-    /** The region to publish under {@code settings}, once the main listener is bound; empty while the relay is off. */
+    /**
+     * The region to publish under {@code settings}, once the main listener is bound; empty until the relay first runs.
+     * Turned off after that, it stays in the map marked as no home ({@link EmbeddedRegion#off}), so that clients take
+     * it up again as soon as it is back.
+     */
     public Optional<EmbeddedRegion> region(URI serverUrl, boolean listenerOnPortZero, int boundPort,
             DerpSettings settings) {
-        if (!enabled || !config.publishRegion()) {
+        if (derp == null || !config.publishRegion()) {
             return Optional.empty();
         }
         RelayTlsPort tls = tlsPort;
@@ -326,7 +330,7 @@ public final class EmbeddedRelay implements AutoCloseable {
                 : EmbeddedRegion.Endpoint.pinned(tls.host(), tls.port(), tls.pin());
         return Optional.of(new EmbeddedRegion(config.regionId(), config.regionCode(), config.regionName(), endpoint,
                 stunPort(), Optional.ofNullable(blankToNull(settings.ipv4())),
-                Optional.ofNullable(blankToNull(settings.ipv6()))));
+                Optional.ofNullable(blankToNull(settings.ipv6())), !enabled));
     }
 
     public int regionId() {

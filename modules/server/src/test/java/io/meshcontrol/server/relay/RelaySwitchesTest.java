@@ -9,6 +9,8 @@ import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.core.wire.DERPNode;
+import io.meshcontrol.core.wire.DERPRegion;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
 import java.net.BindException;
@@ -65,14 +67,33 @@ class RelaySwitchesTest {
         }
         assertEquals(404, server.request("GET", "/derp/probe", null, null).statusCode());
         assertEquals(404, server.request("GET", "/bootstrap-dns", null, null).statusCode());
-        assertFalse(server.server.mapContext().derpMap().regions().containsKey(999), "no longer published");
+        assertTrue(server.server.mapContext().derpMap().regions().get(999).noMeasureNoHome(),
+                "still in the map, as no home");
         assertFalse(server.server.relay().isPresent());
         put("{\"relayEnabled\":true,\"verifyClients\":false}");
-        assertTrue(server.server.mapContext().derpMap().regions().containsKey(999));
+        assertFalse(server.server.mapContext().derpMap().regions().get(999).noMeasureNoHome());
         try (DerpSocketClient b = DerpSocketClient.connect(address, NodePrivateKey.generate())) {
             b.send(0x12, new byte[8]);
             assertEquals(0x13, b.read().type());
         }
+    }
+
+    /**
+     * A region that leaves the map can stay a 1.102 client's home with no connection to it, and its return is no
+     * change the client acts on: so the region stays while the relay is off, redefined twice (issue 33 item 6).
+     */
+    @Test
+    void aRelayTurnedOffStaysInTheMapAsNoHomeAndIsRedefinedWhenItReturns() {
+        DERPRegion on = server.server.mapContext().derpMap().regions().get(999);
+        put("{\"relayEnabled\":false}");
+        DERPRegion off = server.server.mapContext().derpMap().regions().get(999);
+        assertTrue(off.noMeasureNoHome(), "not measured and no home while off");
+        assertEquals(on.nodes().getFirst().hostName(), off.nodes().getFirst().hostName());
+        assertEquals(DERPNode.STUN_DISABLED, off.nodes().getFirst().stunPort());
+        put("{\"relayEnabled\":true}");
+        DERPRegion back = server.server.mapContext().derpMap().regions().get(999);
+        assertFalse(back.noMeasureNoHome(), "a home again");
+        assertEquals(on.nodes().getFirst().derpPort(), back.nodes().getFirst().derpPort());
     }
 
     @Test
