@@ -265,7 +265,7 @@ public final class MeshServer implements AutoCloseable {
                         localToken, oidc == null ? consoleSessions : consoleSessions.orElse(oidc.sessionCookies())), json),
                         json, settings.version()),
                 OptionMap.builder()
-                        .set(UndertowOptions.MAX_ENTITY_SIZE, Routes.MAX_BODY_BYTES)
+                        .set(UndertowOptions.MAX_ENTITY_SIZE, Routes.LISTENER_ENTITY_LIMIT)
                         .getMap(),
                 Math.max(Runtime.getRuntime().availableProcessors(), 2), settings.listener());
         MetricsListener metrics = null;

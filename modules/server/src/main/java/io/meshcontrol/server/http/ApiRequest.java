@@ -144,18 +144,38 @@ public final class ApiRequest {
 
     /** The body as sent, for operations whose body is not JSON (a HuJSON policy); empty when there is none. */
     public byte[] rawBody() {
+        if (exchange.getRequestContentLength() > Routes.MAX_BODY_BYTES) {
+            throw tooLarge();
+        }
+        InputStream in = exchange.getInputStream();
         byte[] bytes;
-        try (InputStream in = exchange.getInputStream()) {
+        try {
+            // A chunked body has no length to refuse up front: one byte past the bound says it is too large, before
+            // the listener's own limit (further on, see Routes.LISTENER_ENTITY_LIMIT) would cut the connection.
             bytes = in.readNBytes((int) Routes.MAX_BODY_BYTES + 1);
         } catch (RequestTooBigException e) {
-            throw new BodyTooLargeException();
+            throw tooLarge();
         } catch (IOException e) {
             throw MeshException.invalid("could not read the request body: " + e.getMessage());
         }
         if (bytes.length > Routes.MAX_BODY_BYTES) {
-            throw new BodyTooLargeException();
+            throw tooLarge();
+        }
+        try {
+            in.close();
+        } catch (IOException e) {
+            throw MeshException.invalid("could not read the request body: " + e.getMessage());
         }
         return bytes;
+    }
+
+    /**
+     * The refusal of a body over the bound, whose rest is left unread: the connection closes after the answer
+     * rather than reading megabytes nobody wants (closing the stream would read them).
+     */
+    private BodyTooLargeException tooLarge() {
+        exchange.setPersistent(false);
+        return new BodyTooLargeException();
     }
 
     /** Every value of a query parameter, in order; empty when it is absent. */
