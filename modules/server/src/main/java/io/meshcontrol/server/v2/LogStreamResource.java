@@ -8,7 +8,6 @@ import io.meshcontrol.server.http.Reply;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -26,6 +25,11 @@ final class LogStreamResource {
     LogStreamResource(LogStreams streams) {
         this.streams = streams;
     }
+
+    /** Why {@code GET /logging/network} has nothing to answer (docs/events.md). */
+    static final String NO_FLOW_LOGS = "network flow logs are not collected by this server: Tailscale clients upload "
+            + "them only to the vendor's log service (their flow logger has no setting for another server), so "
+            + "there are none to list";
 
     void register(V2Routes v2) {
         v2.tailnet("GET", "/logging/{logType}/stream", request -> Reply.ok(view(
@@ -48,8 +52,9 @@ final class LogStreamResource {
             request.caller().require(NETWORK_LOGS_READ_SCOPE);
             time(request, "start");
             time(request, "end");
-            return Reply.ok(Map.of("logs", List.of()));
-        }).doc(NETWORK_LOGS_READ_SCOPE, "Partial: network flow logs are not collected, so the list is empty");
+            // Not an empty list, which would say that nothing happened: there is nothing to list at all.
+            return new Reply(501, Map.of("message", NO_FLOW_LOGS), Map.of());
+        }).doc(NETWORK_LOGS_READ_SCOPE, "Unsupported: 501, " + NO_FLOW_LOGS);
     }
 
     private static LogStream stream(ApiRequest request) {
