@@ -10,6 +10,9 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -23,6 +26,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /** A request as handlers see it: caller, path and query parameters, a JSON body. */
 public final class ApiRequest {
+
+    /** A time's offset whose "+" a query string turned into a space. */
+    private static final Pattern UNESCAPED_PLUS_OFFSET = Pattern.compile(" ([0-9]{2}:[0-9]{2})$");
 
     /** How ids are written in paths: one spelling per id (see pathId). */
     private static final Pattern CANONICAL_ID = Pattern.compile("0|[1-9][0-9]{0,18}");
@@ -94,6 +100,23 @@ public final class ApiRequest {
     public Optional<String> query(String name) {
         Deque<String> values = exchange.getQueryParameters().get(name);
         return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
+    }
+
+    /**
+     * A query parameter that is an RFC 3339 time, with any offset ({@code Z}, {@code +02:00}, {@code -05:00}). A
+     * {@code +} typed into a URL unescaped reads as a space in a query string; before an offset it can only have been
+     * the sign, so it is read back as one.
+     */
+    public Optional<Instant> queryTime(String name) {
+        return query(name).map(value -> {
+            String text = UNESCAPED_PLUS_OFFSET.matcher(value).replaceFirst("+$1");
+            try {
+                return OffsetDateTime.parse(text).toInstant();
+            } catch (DateTimeParseException e) {
+                throw MeshException.invalid(name + " must be an RFC 3339 time such as 2026-01-01T00:00:00Z or "
+                        + "2026-01-01T02:00:00+02:00, got \"" + value + "\"");
+            }
+        });
     }
 
     public Optional<String> header(String name) {

@@ -5,8 +5,6 @@ import io.meshcontrol.core.model.LogStream;
 import io.meshcontrol.core.state.LogStreams;
 import io.meshcontrol.server.http.ApiRequest;
 import io.meshcontrol.server.http.Reply;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -50,8 +48,8 @@ final class LogStreamResource {
                         + "numBytesSent, numTotalRequests, numFailedRequests (rates are 0)");
         v2.tailnet("GET", "/logging/network", request -> {
             request.caller().require(NETWORK_LOGS_READ_SCOPE);
-            time(request, "start");
-            time(request, "end");
+            request.queryTime("start");
+            request.queryTime("end");
             // Not an empty list, which would say that nothing happened: there is nothing to list at all.
             return new Reply(501, Map.of("message", NO_FLOW_LOGS), Map.of());
         }).doc(NETWORK_LOGS_READ_SCOPE, "Unsupported: 501, " + NO_FLOW_LOGS);
@@ -62,16 +60,6 @@ final class LogStreamResource {
         return new LogStream(request.pathParam("logType"), body.destinationType(), body.url(), body.user(),
                 body.token(), body.uploadPeriodMinutes() == null ? 0 : body.uploadPeriodMinutes(),
                 body.compressionFormat(), null);
-    }
-
-    private static void time(ApiRequest request, String name) {
-        request.query(name).ifPresent(value -> {
-            try {
-                OffsetDateTime.parse(value);
-            } catch (DateTimeParseException e) {
-                throw MeshException.invalid(name + " must be an RFC 3339 time, got \"" + value + "\"");
-            }
-        });
     }
 
     /** What GET shows: every field as it was PUT, but the token. */
