@@ -73,6 +73,11 @@ final class ErrorStage implements HttpHandler {
             case MeshException refused -> errors.refuse(exchange, status(refused.reason()), refused.getMessage());
             case ApiRequest.BodyTooLargeException tooLarge ->
                     errors.refuse(exchange, StatusCodes.REQUEST_ENTITY_TOO_LARGE, tooLarge.getMessage());
+            case FailedCredentials.TooManyFailures tooMany -> {
+                exchange.getResponseHeaders().put(Headers.RETRY_AFTER,
+                        Long.toString(Math.max(1, tooMany.retryAfter().toSeconds())));
+                errors.refuse(exchange, StatusCodes.TOO_MANY_REQUESTS, tooMany.getMessage());
+            }
             default -> errors.fail(exchange, logged(exchange, e));
         }
     }
