@@ -46,6 +46,11 @@ public final class Egress {
             return new Refused("only http and https URLs are delivered to", false);
         }
         String host = uri.getHost();
+        // java.net.URI finds no host in some numeric forms (0x7f.0.0.1): the authority says what was written
+        Optional<String> form = EgressGuard.hostRefusal(host != null ? host : writtenHost(uri));
+        if (form.isPresent()) {
+            return new Refused(form.get(), false);
+        }
         if (host == null || host.isEmpty()) {
             return new Refused("it has no host", false);
         }
@@ -65,5 +70,13 @@ public final class Egress {
             }
         }
         return new Allowed(uri, List.of(addresses));
+    }
+
+    /** The authority without user information and port. */
+    private static String writtenHost(URI uri) {
+        String authority = uri.getRawAuthority() == null ? "" : uri.getRawAuthority();
+        String host = authority.substring(authority.lastIndexOf('@') + 1);
+        int colon = host.lastIndexOf(':');
+        return colon < 0 || host.endsWith("]") ? host : host.substring(0, colon);
     }
 }

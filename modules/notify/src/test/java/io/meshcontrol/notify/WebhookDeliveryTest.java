@@ -341,6 +341,34 @@ class WebhookDeliveryTest {
         assertTrue(refused.getMessage().contains("private"), refused.getMessage());
     }
 
+    /**
+     * Issue 33: the C library's resolver reads 0177.0.0.1 as 127.0.0.1 (octal), so the host must be refused as
+     * written, whatever the lookup makes of it; here the lookup answers as the C library does.
+     */
+    @Test
+    void ipv4LiteralsInOtherFormsThanDottedDecimalAreRefusedWhenStored() throws Exception {
+        notifications.close();
+        notifications = start(network, new EgressGuard(false, false));
+        for (String host : List.of("0177.0.0.1", "0x7f.0.0.1", "127.1", "2130706433")) {
+            dns.put(host, new InetAddress[] {InetAddress.getByAddress(host, new byte[] {(byte) 203, 0, 113, 7})});
+            MeshException refused = assertThrows(MeshException.class, () -> network.webhooks().create(net.admin,
+                    new Webhooks.Fields("http://" + host + "/h", "", List.of())));
+            assertEquals(MeshException.Reason.INVALID, refused.reason());
+            assertEquals("webhook URL http://" + host + "/h is refused: its host " + host + " is an IPv4 address in "
+                    + "a form other than four decimal numbers (octal, hexadecimal, short or integer forms are not "
+                    + "used); write it as a.b.c.d", refused.getMessage());
+        }
+    }
+
+    @Test
+    void theLoopbackRefusalNamesTheSettingThatAllowsIt() {
+        notifications.close();
+        notifications = start(network, EgressGuard.DEFAULT);
+        MeshException refused = assertThrows(MeshException.class, () -> network.webhooks().create(net.admin,
+                new Webhooks.Fields("http://127.0.0.1:8080/h", "", List.of())));
+        assertTrue(refused.getMessage().endsWith("egress.allow_loopback_targets is off)"), refused.getMessage());
+    }
+
     @Test
     void aNameThatRebindsToARefusedAddressIsNotDialled() {
         dns.put("hooks.example", new InetAddress[] {InetAddress.getLoopbackAddress()});

@@ -30,6 +30,7 @@ import io.meshcontrol.server.control.SshRecordingFailureEndpoint;
 import io.meshcontrol.server.docs.DocsRoutes;
 import io.meshcontrol.server.http.ApiStyle;
 import io.meshcontrol.server.http.ApiStyles;
+import io.meshcontrol.server.http.FailedCredentials;
 import io.meshcontrol.server.http.Authenticator;
 import io.meshcontrol.server.http.ProblemWriter;
 import io.meshcontrol.server.http.RequestPipeline;
@@ -138,10 +139,13 @@ public final class MeshServer implements AutoCloseable {
         this.workers = workers;
     }
 
-    /** {@code /api/v1}: problem details and bearer keys; {@code /api/v2}: the vendor's error shape and credentials. */
-    private static ApiStyles apiStyles(Authenticator credentials, JsonMapper json) {
-        return new ApiStyles(new ApiStyle(new ProblemWriter(json), credentials),
-                new ApiStyle(new VendorErrors(json), new VendorAuthentication(credentials)));
+    /**
+     * {@code /api/v1}: problem details and bearer keys; {@code /api/v2}: the vendor's error shape and credentials.
+     * Failed credentials count towards their address's back-off on both.
+     */
+    private static ApiStyles apiStyles(Authenticator credentials, JsonMapper json, FailedCredentials failures) {
+        return new ApiStyles(new ApiStyle(new ProblemWriter(json), failures.guarding(credentials)),
+                new ApiStyle(new VendorErrors(json), failures.guarding(new VendorAuthentication(credentials))));
     }
 
     /** Starts the listeners over {@code network}; {@link Application} is the one caller. */
@@ -150,6 +154,8 @@ public final class MeshServer implements AutoCloseable {
         JsonMapper json = ApiJson.mapper(true);
         PrometheusRegistry registry = new PrometheusRegistry();
         HttpMetrics httpMetrics = new HttpMetrics(registry);
+        FailedCredentials failedCredentials = new FailedCredentials(clock, registry,
+                settings.listener().failedCredentialsPerAddress());
         ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
         String localToken = settings.localCredentialPath() == null ? null : "svckey-local-" + RandomText.alphanumeric(40);
         // Names this run on /version, so that a client can tell it from whatever answers on its port after a SIGKILL.
@@ -167,7 +173,7 @@ public final class MeshServer implements AutoCloseable {
         V2Routes v2 = new V2Routes(routes, network.tailnetId());
         // ID tokens of workload identities (and OIDC login) are checked against their issuers' published keys.
         OidcIssuers oidcIssuers = new OidcIssuers(settings.derpMaps().egress(), settings.derpMaps().resolver(), clock);
-        new OAuthTokenRoutes(network.oauthClients(), oidcIssuers).register(v2);
+        new OAuthTokenRoutes(network.oauthClients(), oidcIssuers, failedCredentials).register(v2);
         new KeyRoutes(network.preAuthKeys(), network.oauthClients(), clock).register(v2);
         new NodeRoutes(network.nodes(), network.routeApprovals(), network.routeElection(), network.snapshots(), clock)
                 .register(routes);
@@ -191,7 +197,7 @@ public final class MeshServer implements AutoCloseable {
         KeySessions consoleSessions = new KeySessions(new Authenticator(network.apiKeys(), network.oauthClients(),
                 localToken), settings.serverUrl(), clock);
         new ConsoleSignIn(consoleSessions, Optional.ofNullable(oidc).map(OidcLogin::sessionCookies),
-                settings.branding()).register(routes);
+                settings.branding(), failedCredentials).register(routes);
         new ConsoleRoutes().register(routes);
         if (settings.debugNodeApi()) {
             new DebugNodeRoutes(network, clock).register(routes);
@@ -262,10 +268,11 @@ public final class MeshServer implements AutoCloseable {
         Https https = Https.from(settings.tls(), settings.listener(), clock);
         PublicListener.Setup main = new PublicListener.Setup(settings.listenHost(), settings.listenPort(), https.context(),
                 routes.build(pipeline, apiStyles(new Authenticator(network.apiKeys(), network.oauthClients(),
-                        localToken, oidc == null ? consoleSessions : consoleSessions.orElse(oidc.sessionCookies())), json),
+                        localToken, oidc == null ? consoleSessions : consoleSessions.orElse(oidc.sessionCookies())), json,
+                        failedCredentials),
                         json, settings.version()),
                 OptionMap.builder()
-                        .set(UndertowOptions.MAX_ENTITY_SIZE, Routes.MAX_BODY_BYTES)
+                        .set(UndertowOptions.MAX_ENTITY_SIZE, Routes.LISTENER_ENTITY_LIMIT)
                         .getMap(),
                 Math.max(Runtime.getRuntime().availableProcessors(), 2), settings.listener());
         MetricsListener metrics = null;

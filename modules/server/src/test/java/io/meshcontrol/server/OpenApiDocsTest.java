@@ -28,6 +28,31 @@ class OpenApiDocsTest {
         }
     }
 
+    /** Issue 33: the document was looser than the server; these are bounds the server enforces. */
+    @Test
+    void theDocumentCarriesTheBoundsTheServerEnforces() {
+        try (TestServer server = TestServer.start(folder)) {
+            JsonNode doc = new YAMLMapper().readTree(server.request("GET", "/api/v1/openapi.yaml", null, null).body());
+            JsonNode schemas = doc.get("components").get("schemas");
+            JsonNode userName = schemas.get("UserRequest").get("properties").get("name");
+            assertEquals(1, userName.get("minLength").asInt());
+            assertEquals("^[A-Za-z0-9][A-Za-z0-9._@+-]{0,62}$", userName.get("pattern").asString());
+            JsonNode nodeName = schemas.get("NodeRequest").get("properties").get("name");
+            assertEquals("^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$", nodeName.get("pattern").asString());
+            assertEquals("^tag:[A-Za-z][A-Za-z0-9-]*$",
+                    schemas.get("NodeRequest").get("properties").get("tags").get("items").get("pattern").asString());
+            JsonNode scopes = schemas.get("OAuthClientRequest").get("properties").get("scopes");
+            assertEquals(1, scopes.get("minItems").asInt(), "an OAuth client needs at least one scope");
+            JsonNode regionId = schemas.get("DerpSettings").get("properties").get("relays").get("items")
+                    .get("properties").get("regionId");
+            assertEquals("integer", regionId.get("type").asString());
+            assertEquals(2147483647L, regionId.get("maximum").asLong());
+            JsonNode id = doc.get("paths").get("/api/v1/user/{id}").get("parameters").get(0).get("schema");
+            assertEquals(19, id.get("maxLength").asInt(), "no id has more digits than the largest long");
+            assertEquals("^(0|[1-9][0-9]*)$", id.get("pattern").asString());
+        }
+    }
+
     @Test
     void documentationPageLoadsOnlyFromThisServer() {
         try (TestServer server = TestServer.start(folder)) {

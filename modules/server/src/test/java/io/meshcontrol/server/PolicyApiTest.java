@@ -76,6 +76,19 @@ class PolicyApiTest {
         assertEquals(1, admin.checkPolicy(POLICY).tests(), "checking still works");
     }
 
+    @Test
+    void aPolicyNestedTooDeeplyIsRefusedWith400OnSaveAndOnCheck() {
+        String deep = "{\"tests\": " + "[".repeat(600) + "]".repeat(600) + "}";
+        String auditor = admin.createApiKey(new io.meshcontrol.api.ApiKeyRequest(null, java.util.List.of("all:read"),
+                "auditor", "24h")).secret();
+        for (var call : java.util.List.of(
+                server.request("PUT", "/api/v1/policy", server.localToken(), "{\"policy\": " + quoted(deep) + "}"),
+                server.request("POST", "/api/v1/policy/check", auditor, "{\"policy\": " + quoted(deep) + "}"))) {
+            assertEquals(400, call.statusCode(), call.body());
+            assertTrue(call.body().contains("nested too deeply"), call.body());
+        }
+    }
+
     private static String quoted(String text) {
         return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
     }

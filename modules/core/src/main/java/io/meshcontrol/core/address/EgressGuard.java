@@ -7,6 +7,7 @@ import java.net.UnknownHostException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Which addresses the server may send its own outgoing requests to (DERP map URLs, webhooks, OIDC issuers): never the
@@ -47,7 +48,8 @@ public record EgressGuard(boolean denyPrivateTargets, boolean allowLoopbackTarge
             return Optional.of("the unspecified address " + address.getHostAddress());
         }
         if (address.isLoopbackAddress() && !allowLoopbackTargets) {
-            return Optional.of("the loopback address " + address.getHostAddress());
+            return Optional.of("the loopback address " + address.getHostAddress()
+                    + " (egress.allow_loopback_targets is off)");
         }
         if (address.isLinkLocalAddress() || address.isMulticastAddress()) {
             return Optional.of("the " + (address.isMulticastAddress() ? "multicast" : "link-local") + " address "
@@ -59,6 +61,27 @@ public record EgressGuard(boolean denyPrivateTargets, boolean allowLoopbackTarge
         }
         return Optional.empty();
     }
+
+    /**
+     * Why a URL's host is refused before it is resolved: an IPv4 address written in another form than four decimal
+     * numbers (octal {@code 0177.0.0.1}, hex {@code 0x7f.0.0.1}, short {@code 127.1}, the integer {@code 2130706433}).
+     * Resolvers disagree on those forms (the C library reads {@code 0177} as octal), so the address the guard would
+     * check need not be the one that is dialled. A host whose last label is a number is such a form: no top-level
+     * domain is numeric.
+     */
+    public static Optional<String> hostRefusal(String host) {
+        String name = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
+        String last = name.substring(name.lastIndexOf('.') + 1);
+        if (!NUMBER.matcher(last).matches() || DOTTED_DECIMAL.matcher(host).matches()) {
+            return Optional.empty();
+        }
+        return Optional.of("its host " + host + " is an IPv4 address in a form other than four decimal numbers "
+                + "(octal, hexadecimal, short or integer forms are not used); write it as a.b.c.d");
+    }
+
+    private static final Pattern NUMBER = Pattern.compile("0[xX][0-9A-Fa-f]*|[0-9]+");
+    private static final Pattern DOTTED_DECIMAL = Pattern.compile(
+            "((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
 
     /**
      * The IPv4 address an IPv6 one leads to: NAT64 (64:ff9b::/96, RFC 6052), IPv4-compatible (::a.b.c.d, not :: and

@@ -30,7 +30,8 @@ final class ConfigBinder {
                 new MeshConfig.Listener(
                         v.duration("listener.header_timeout"),
                         v.duration("listener.idle_timeout"),
-                        v.integer("listener.max_connections_per_address")),
+                        v.integer("listener.max_connections_per_address"),
+                        v.integer("listener.failed_credentials_per_address")),
                 new MeshConfig.Tls(
                         optionalPath("tls_cert_path"),
                         optionalPath("tls_key_path"),

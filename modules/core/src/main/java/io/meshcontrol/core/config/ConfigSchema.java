@@ -52,6 +52,9 @@ public final class ConfigSchema {
             integer("listener.max_connections_per_address", 128,
                     "Connections one remote address may hold before ts2021 or DERP takes them over; loopback is exempt; 0: no cap.")
                     .withCheck(Checks.between(0, Integer.MAX_VALUE)),
+            integer("listener.failed_credentials_per_address", 10,
+                    "Failed credentials one address may present before each further one is answered 429; 0: no back-off.")
+                    .withCheck(Checks.between(0, Integer.MAX_VALUE)),
 
             path("noise.private_key_path", "data/noise_private.key",
                     "Server's Noise (ts2021) private key; created when missing."),

@@ -84,7 +84,8 @@ public record MeshConfig(
     }
 
     /** Limits on connections to the listeners facing the network ({@code listener.*}); see docs/security.md. */
-    public record Listener(Duration headerTimeout, Duration idleTimeout, int maxConnectionsPerAddress) {
+    public record Listener(Duration headerTimeout, Duration idleTimeout, int maxConnectionsPerAddress,
+            int failedCredentialsPerAddress) {
     }
 
     public record Noise(Path privateKeyPath) {

@@ -34,6 +34,8 @@ public record DerpSettings(List<String> urls, boolean autoUpdate, Duration updat
 
     /** Refetching more often than this only loads the map's publisher. */
     public static final Duration MIN_UPDATE_FREQUENCY = Duration.ofMinutes(1);
+    /** What a map URL reads in place of each part that may hold a credential; see {@link #shownUrl}. */
+    public static final String HIDDEN = "svc-hidden";
 
     /** Host names as HTTP allows them in a URL's authority: letters, digits and hyphens in dot-separated labels. */
     private static final Pattern HOST_NAME = Pattern.compile(
@@ -134,10 +136,72 @@ public record DerpSettings(List<String> urls, boolean autoUpdate, Duration updat
         }
     }
 
-    /** A copy whose map URLs are {@link #redactedUrl redacted}: what a reader who may not change them is shown. */
-    public DerpSettings withRedactedUrls() {
-        return new DerpSettings(urls.stream().map(DerpSettings::redactedUrl).toList(), autoUpdate, updateFrequency,
+    /**
+     * A map URL as the API reads it back: its user info, query and fragment, which may hold credentials, each replaced
+     * by {@link #HIDDEN} ({@code https://user:secret@host/map?token=x} reads {@code https://svc-hidden@host/map?svc-hidden}),
+     * so that a reader sees where a secret part is without seeing it, and a writer can send the URL back unchanged.
+     */
+    public static String shownUrl(String url) {
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            return "(unparseable URL)";
+        }
+        if (uri.getRawUserInfo() == null && uri.getRawQuery() == null && uri.getRawFragment() == null) {
+            return url;
+        }
+        String authority = uri.getRawAuthority();
+        StringBuilder shown = new StringBuilder(uri.getScheme()).append("://");
+        if (uri.getRawUserInfo() != null) {
+            shown.append(HIDDEN).append('@');
+        }
+        shown.append(authority.substring(authority.lastIndexOf('@') + 1))
+                .append(uri.getRawPath() == null ? "" : uri.getRawPath());
+        if (uri.getRawQuery() != null) {
+            shown.append('?').append(HIDDEN);
+        }
+        if (uri.getRawFragment() != null) {
+            shown.append('#').append(HIDDEN);
+        }
+        return shown.toString();
+    }
+
+    /** A copy whose map URLs read as {@link #shownUrl}: what the API answers, to readers and writers alike. */
+    public DerpSettings withHiddenUrlParts() {
+        return new DerpSettings(urls.stream().map(DerpSettings::shownUrl).toList(), autoUpdate, updateFrequency,
                 relayEnabled, ipv4, ipv6, verifyClients, stunEnabled, stunListenAddr, relays);
+    }
+
+    /**
+     * A copy in which each map URL written as it was read ({@link #shownUrl}, {@link #HIDDEN} in place of a hidden
+     * part) is the URL in force it stands for, hidden parts included: the round trip of a writer that sends back what
+     * it read. A URL with a hidden part that no URL in force reads as is refused: the secret it stands for is unknown.
+     */
+    public DerpSettings withHiddenPartsFrom(List<String> inForce) {
+        List<String> whole = new java.util.ArrayList<>();
+        for (String url : urls) {
+            if (!hasHiddenPart(url)) {
+                whole.add(url);
+                continue;
+            }
+            whole.add(inForce.stream().filter(known -> shownUrl(known).equals(url)).findFirst()
+                    .orElseThrow(() -> MeshException.invalid("DERP map URL \"" + url + "\" has " + HIDDEN
+                            + " in place of its user info, query or fragment, but no map URL in force reads so; "
+                            + "write the URL whole")));
+        }
+        return new DerpSettings(whole, autoUpdate, updateFrequency, relayEnabled, ipv4, ipv6, verifyClients,
+                stunEnabled, stunListenAddr, relays);
+    }
+
+    private static boolean hasHiddenPart(String url) {
+        try {
+            URI uri = new URI(url);
+            return HIDDEN.equals(uri.getRawUserInfo()) || HIDDEN.equals(uri.getRawQuery())
+                    || HIDDEN.equals(uri.getRawFragment());
+        } catch (URISyntaxException e) {
+            return false; // refused as not a URL by the validation
+        }
     }
 
     /** A copy with the relays replaced. */

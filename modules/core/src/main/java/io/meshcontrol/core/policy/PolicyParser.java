@@ -9,9 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads a policy's text into a {@link Policy} and checks everything that can be checked without the network's
@@ -20,7 +18,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class PolicyParser {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Set<String> SECTIONS = Set.of("acls", "grants", "ssh", "groups", "hosts", "tagOwners",
             "autoApprovers", "nodeAttrs", "tests", "sshTests", "postures", "defaultSrcPosture", "ipsets", "derpMap",
             "disableIPv4", "randomizeClientPort", "OneCGNATRoute");
@@ -39,14 +36,7 @@ final class PolicyParser {
     }
 
     static Policy parse(String text) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(HuJson.standardize(text));
-        } catch (JacksonException e) {
-            // HuJSON becomes JSON with the same offsets, so the parser's line is the line the person wrote
-            throw new PolicyException("parsing policy: line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
-        }
+        JsonNode root = HuJson.read(text);
         if (root == null || !root.isObject()) {
             throw new PolicyException("parsing policy: the policy must be a JSON object");
         }

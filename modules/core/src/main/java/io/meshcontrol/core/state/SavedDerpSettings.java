@@ -92,12 +92,13 @@ public final class SavedDerpSettings {
     }
 
     /**
-     * The settings as {@code caller} may see them: whole for a caller who may change them (it writes back what it
-     * reads), with map URLs stripped of user info, query and fragment for a mere reader, as the audit log keeps them.
+     * The settings as {@code caller} may see them: map URLs with their user info, query and fragment, which may hold
+     * credentials, never read back, each shown as {@link DerpSettings#HIDDEN}; a writer that sends such a URL back
+     * keeps the hidden part ({@link DerpSettings#withHiddenPartsFrom}).
      */
     public static DerpSettings shownTo(Caller caller, DerpSettings settings) {
         caller.require(READ_SCOPE);
-        return caller.may(WRITE_SCOPE) ? settings : settings.withRedactedUrls();
+        return settings.withHiddenUrlParts();
     }
 
     /** A tag that changes whenever the settings do: a hash of their saved form, quoted as HTTP writes an ETag. */

@@ -17,6 +17,25 @@ class EgressGuardTest {
     }
 
     @Test
+    void ipv4AddressesWrittenOtherThanAsFourDecimalNumbersAreRefusedBeforeResolving() {
+        for (String host : new String[] {"0177.0.0.1", "0x7f.0.0.1", "0x7f000001", "127.1", "127.0.1", "2130706433",
+                "017700000001", "127.0.0.01", "256.0.0.1", "127.0.0.1.", "1.2.3.4.5", "example.0x10"}) {
+            Optional<String> refusal = EgressGuard.hostRefusal(host);
+            assertTrue(refusal.isPresent() && refusal.get().contains("four decimal numbers"), host + ": " + refusal);
+        }
+        for (String host : new String[] {"127.0.0.1", "10.0.0.255", "0.0.0.0", "hooks.example.com", "example.com.",
+                "1password.com", "10.example", "[::1]", "0x.example"}) {
+            assertEquals(Optional.empty(), EgressGuard.hostRefusal(host), host);
+        }
+    }
+
+    @Test
+    void theLoopbackRefusalNamesTheSettingThatAllowsIt() throws Exception {
+        assertEquals(Optional.of("the loopback address 127.0.0.1 (egress.allow_loopback_targets is off)"),
+                refusal(EgressGuard.DEFAULT, "127.0.0.1"));
+    }
+
+    @Test
     void cloudMetadataServicesAreRefusedEvenWherePrivateTargetsAreAllowed() throws Exception {
         for (String metadata : new String[] {"100.100.100.200", "168.63.129.16", "192.0.0.192", "fd00:ec2::254",
                 "fd00:ec2::23", "fd20:ce::254"}) {

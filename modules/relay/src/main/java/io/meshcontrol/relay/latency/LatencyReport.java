@@ -30,7 +30,10 @@ public final class LatencyReport {
     private LatencyReport() {
     }
 
-    /** Every region of {@code map}, plus any region nodes report that the map no longer has, by region id. */
+    /**
+     * Every region of {@code map}, by region id. A region the map no longer has is not listed: nodes go on reporting
+     * it until their next measurement, and a removed relay is of no interest.
+     */
     public static List<Region> of(DERPMap map, List<NetInfo> reports) {
         Map<Integer, List<Double>> latencies = new HashMap<>();
         Map<Integer, Integer> preferred = new HashMap<>();
@@ -55,14 +58,12 @@ public final class LatencyReport {
         }
         Map<Integer, DERPRegion> regions = map.regions() == null ? Map.of() : map.regions();
         TreeSet<Integer> ids = new TreeSet<>(regions.keySet());
-        ids.addAll(latencies.keySet());
-        ids.addAll(preferred.keySet());
         List<Region> out = new ArrayList<>();
         for (int id : ids) {
             DERPRegion region = regions.get(id);
             List<Double> values = latencies.getOrDefault(id, List.of());
             List<Double> sorted = values.stream().sorted().toList();
-            out.add(new Region(id, region == null ? "" : region.regionCode(), region == null ? "" : region.regionName(),
+            out.add(new Region(id, region.regionCode(), region.regionName(),
                     preferred.getOrDefault(id, 0), sorted.size(), median(sorted), nearestRank(sorted, 0.9)));
         }
         return out;

@@ -129,6 +129,9 @@ public final class MapUrlFetcher {
         if (host == null) {
             throw new MapSourceException("DERP map URL " + shown + " has no host");
         }
+        EgressGuard.hostRefusal(host).ifPresent(reason -> {
+            throw new MapSourceException("DERP map URL " + shown + " is refused: " + reason);
+        });
         InetAddress[] addresses;
         try {
             addresses = resolver.resolve(host.startsWith("[") ? host.substring(1, host.length() - 1) : host);

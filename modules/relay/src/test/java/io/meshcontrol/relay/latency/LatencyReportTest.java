@@ -48,4 +48,14 @@ class LatencyReportTest {
         assertNull(fra.medianMillis(), "no data");
         assertNull(fra.p90Millis());
     }
+
+    @Test
+    void aRegionTheMapNoLongerHasIsNotListedThoughNodesStillReportIt() {
+        DERPMap map = new DERPMap(null, Map.of(1, region(1, "nyc")), false);
+        List<LatencyReport.Region> lines = LatencyReport.of(map, List.of(
+                report(7, Map.of("7-v4", 0.010, "1-v4", 0.020)), report(1, Map.of("7-v6", 0.030))));
+        assertEquals(List.of(1), lines.stream().map(LatencyReport.Region::regionId).toList());
+        assertEquals(1, lines.get(0).preferredBy());
+        assertEquals(1, lines.get(0).reporting());
+    }
 }

@@ -10,6 +10,9 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -23,6 +26,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /** A request as handlers see it: caller, path and query parameters, a JSON body. */
 public final class ApiRequest {
+
+    /** A time's offset whose "+" a query string turned into a space. */
+    private static final Pattern UNESCAPED_PLUS_OFFSET = Pattern.compile(" ([0-9]{2}:[0-9]{2})$");
 
     /** How ids are written in paths: one spelling per id (see pathId). */
     private static final Pattern CANONICAL_ID = Pattern.compile("0|[1-9][0-9]{0,18}");
@@ -96,6 +102,23 @@ public final class ApiRequest {
         return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
     }
 
+    /**
+     * A query parameter that is an RFC 3339 time, with any offset ({@code Z}, {@code +02:00}, {@code -05:00}). A
+     * {@code +} typed into a URL unescaped reads as a space in a query string; before an offset it can only have been
+     * the sign, so it is read back as one.
+     */
+    public Optional<Instant> queryTime(String name) {
+        return query(name).map(value -> {
+            String text = UNESCAPED_PLUS_OFFSET.matcher(value).replaceFirst("+$1");
+            try {
+                return OffsetDateTime.parse(text).toInstant();
+            } catch (DateTimeParseException e) {
+                throw MeshException.invalid(name + " must be an RFC 3339 time such as 2026-01-01T00:00:00Z or "
+                        + "2026-01-01T02:00:00+02:00, got \"" + value + "\"");
+            }
+        });
+    }
+
     public Optional<String> header(String name) {
         return Optional.ofNullable(exchange.getRequestHeaders().getFirst(name));
     }
@@ -144,18 +167,38 @@ public final class ApiRequest {
 
     /** The body as sent, for operations whose body is not JSON (a HuJSON policy); empty when there is none. */
     public byte[] rawBody() {
+        if (exchange.getRequestContentLength() > Routes.MAX_BODY_BYTES) {
+            throw tooLarge();
+        }
+        InputStream in = exchange.getInputStream();
         byte[] bytes;
-        try (InputStream in = exchange.getInputStream()) {
+        try {
+            // A chunked body has no length to refuse up front: one byte past the bound says it is too large, before
+            // the listener's own limit (further on, see Routes.LISTENER_ENTITY_LIMIT) would cut the connection.
             bytes = in.readNBytes((int) Routes.MAX_BODY_BYTES + 1);
         } catch (RequestTooBigException e) {
-            throw new BodyTooLargeException();
+            throw tooLarge();
         } catch (IOException e) {
             throw MeshException.invalid("could not read the request body: " + e.getMessage());
         }
         if (bytes.length > Routes.MAX_BODY_BYTES) {
-            throw new BodyTooLargeException();
+            throw tooLarge();
+        }
+        try {
+            in.close();
+        } catch (IOException e) {
+            throw MeshException.invalid("could not read the request body: " + e.getMessage());
         }
         return bytes;
+    }
+
+    /**
+     * The refusal of a body over the bound, whose rest is left unread: the connection closes after the answer
+     * rather than reading megabytes nobody wants (closing the stream would read them).
+     */
+    private BodyTooLargeException tooLarge() {
+        exchange.setPersistent(false);
+        return new BodyTooLargeException();
     }
 
     /** Every value of a query parameter, in order; empty when it is absent. */

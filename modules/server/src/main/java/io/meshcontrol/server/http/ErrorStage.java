@@ -69,10 +69,21 @@ final class ErrorStage implements HttpHandler {
         }
         // A length the endpoint set is not the length of the error.
         exchange.getResponseHeaders().remove(Headers.CONTENT_LENGTH);
+        if (!exchange.isRequestComplete() && (exchange.getRequestHeaders().contains(Headers.TRANSFER_ENCODING)
+                || exchange.getRequestContentLength() > Routes.MAX_BODY_BYTES)) {
+            // A refused request's unread body may be of any size: the connection closes after the answer instead
+            // of reading it to keep the connection (Undertow would read up to its limit, then cut the connection).
+            exchange.setPersistent(false);
+        }
         switch (e) {
             case MeshException refused -> errors.refuse(exchange, status(refused.reason()), refused.getMessage());
             case ApiRequest.BodyTooLargeException tooLarge ->
                     errors.refuse(exchange, StatusCodes.REQUEST_ENTITY_TOO_LARGE, tooLarge.getMessage());
+            case FailedCredentials.TooManyFailures tooMany -> {
+                exchange.getResponseHeaders().put(Headers.RETRY_AFTER,
+                        Long.toString(Math.max(1, tooMany.retryAfter().toSeconds())));
+                errors.refuse(exchange, StatusCodes.TOO_MANY_REQUESTS, tooMany.getMessage());
+            }
             default -> errors.fail(exchange, logged(exchange, e));
         }
     }

@@ -19,6 +19,12 @@ public final class Routes {
 
     /** Request bodies above this are refused (413); no API document is anywhere near it. */
     public static final long MAX_BODY_BYTES = 4L * 1024 * 1024;
+    /**
+     * Undertow's own limit on a request body ({@code MAX_ENTITY_SIZE}), a backstop beyond {@link #MAX_BODY_BYTES}:
+     * met in the middle of a chunked body it cuts the connection with no answer, so the API's bound, read first,
+     * must trip before it does (the input stream buffers ahead of what is asked of it).
+     */
+    public static final long LISTENER_ENTITY_LIMIT = MAX_BODY_BYTES + 1024 * 1024;
 
     private final List<Route> routes = new ArrayList<>();
 

@@ -14,11 +14,14 @@ import java.time.Duration;
  * @param maxConnectionsPerAddress how many connections one remote address may hold open before they switch
  *                                 protocols; loopback is exempt (a reverse proxy on the same machine), 0 turns the
  *                                 cap off
+ * @param failedCredentialsPerAddress how many failed credentials one address may present before each further one is
+ *                                    answered 429 ({@code FailedCredentials}); 0 turns the back-off off
  */
-public record ListenerLimits(Duration headerTimeout, Duration idleTimeout, int maxConnectionsPerAddress) {
+public record ListenerLimits(Duration headerTimeout, Duration idleTimeout, int maxConnectionsPerAddress,
+        int failedCredentialsPerAddress) {
 
     public static ListenerLimits from(MeshConfig.Listener listener) {
         return new ListenerLimits(listener.headerTimeout(), listener.idleTimeout(),
-                listener.maxConnectionsPerAddress());
+                listener.maxConnectionsPerAddress(), listener.failedCredentialsPerAddress());
     }
 }

@@ -5,6 +5,7 @@ import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.state.BrowserSessions;
 import io.meshcontrol.server.http.ApiRequest;
+import io.meshcontrol.server.http.FailedCredentials;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
 import io.undertow.server.HttpServerExchange;
@@ -40,11 +41,15 @@ public final class ConsoleSignIn {
     /** OIDC login sessions, or null when OIDC login is off. */
     private final SessionCookies oidc;
     private final Branding branding;
+    /** Sign-in with a wrong key counts towards the address's back-off, as a wrong key on the API does. */
+    private final FailedCredentials failures;
 
-    public ConsoleSignIn(KeySessions keys, Optional<SessionCookies> oidc, Branding branding) {
+    public ConsoleSignIn(KeySessions keys, Optional<SessionCookies> oidc, Branding branding,
+            FailedCredentials failures) {
         this.keys = keys;
         this.oidc = oidc.orElse(null);
         this.branding = branding;
+        this.failures = failures;
     }
 
     public void register(Routes routes) {
@@ -54,7 +59,8 @@ public final class ConsoleSignIn {
             if (body.apiKey() == null || body.apiKey().isBlank()) {
                 throw MeshException.invalid("apiKey is required: the API key to sign in with");
             }
-            KeySessions.Open session = keys.start(body.apiKey(), request.exchange());
+            KeySessions.Open session = failures.check(request.exchange(),
+                    () -> keys.start(body.apiKey(), request.exchange()));
             return reply(200, view(session.caller(), session.secret(), session.expires()),
                     keys.cookie(session, request.exchange()));
         });

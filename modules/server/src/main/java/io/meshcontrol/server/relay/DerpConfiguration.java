@@ -94,13 +94,19 @@ public final class DerpConfiguration {
     }
 
     /**
-     * The settings in force as {@code caller} may see them (map URL credentials only for those who may write), with
-     * the ETag of what is shown: a hash of hidden credentials would let a reader test guesses of them.
+     * The settings in force as {@code caller} may see them (map URL credentials hidden from everyone), with the ETag
+     * of the settings in force for a writer, who writes with it, and of what is shown for a mere reader: a hash of
+     * hidden credentials would let a reader test guesses of them.
      */
     public Current get(Caller caller) {
-        Current now = current;
+        return shownTo(caller, current);
+    }
+
+    private static Current shownTo(Caller caller, Current now) {
         DerpSettings shown = SavedDerpSettings.shownTo(caller, now.settings());
-        return shown.equals(now.settings()) ? now : new Current(shown, SavedDerpSettings.etag(shown), now.saved());
+        return caller.may(SavedDerpSettings.WRITE_SCOPE) || shown.equals(now.settings())
+                ? new Current(shown, now.etag(), now.saved())
+                : new Current(shown, SavedDerpSettings.etag(shown), now.saved());
     }
 
     /** The settings in force, for the server's own use. */
@@ -125,6 +131,7 @@ public final class DerpConfiguration {
      */
     public synchronized Current set(Caller caller, DerpSettings proposed, String ifMatch) {
         caller.require(SavedDerpSettings.WRITE_SCOPE);
+        proposed = proposed.withHiddenPartsFrom(current.settings().urls());
         proposed.validated(relay.regionId()); // before the map URLs are fetched; the save checks again
         Map<String, MapLayer> fetched;
         try {
@@ -141,7 +148,7 @@ public final class DerpConfiguration {
             throw e;
         }
         sources.keep(fetched);
-        return putInForce(proposed, true, change);
+        return shownTo(caller, putInForce(proposed, true, change));
     }
 
     /**
@@ -158,7 +165,7 @@ public final class DerpConfiguration {
             throw e;
         }
         List<String> before = current.settings().urls();
-        Current result = putInForce(defaults, false, change);
+        Current result = shownTo(caller, putInForce(defaults, false, change));
         if (!before.equals(defaults.urls())) {
             scheduler.execute(() -> refreshSources(defaults.urls()));
         }

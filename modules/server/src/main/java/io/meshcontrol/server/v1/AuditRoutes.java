@@ -9,9 +9,6 @@ import io.meshcontrol.core.state.AuditLog;
 import io.meshcontrol.server.http.ApiRequest;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 
 /** {@code GET /api/v1/audit}: the audit log, newest first, filtered and paged by entry id. */
@@ -41,7 +38,7 @@ public final class AuditRoutes {
         }
         long before = number(request, "before").orElse(0L);
         return new AuditFilter(text(request, "actor"), text(request, "action"), text(request, "target"),
-                time(request, "since"), time(request, "until"), before, (int) limit);
+                request.queryTime("since").orElse(null), request.queryTime("until").orElse(null), before, (int) limit);
     }
 
     private static String text(ApiRequest request, String name) {
@@ -55,17 +52,6 @@ public final class AuditRoutes {
             }
             return Long.parseLong(value);
         });
-    }
-
-    private static Instant time(ApiRequest request, String name) {
-        return request.query(name).map(value -> {
-            try {
-                return OffsetDateTime.parse(value).toInstant();
-            } catch (DateTimeParseException e) {
-                throw MeshException.invalid(name + " must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got \""
-                        + value + "\"");
-            }
-        }).orElse(null);
     }
 
     private static AuditEntryView view(AuditEntry e) {

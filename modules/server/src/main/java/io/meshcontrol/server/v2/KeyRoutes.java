@@ -49,7 +49,8 @@ public final class KeyRoutes {
                 .doc("oauth_keys", "Replaces an OAuth client's or federated identity's settings (federated_keys for "
                         + "the latter); auth keys cannot be changed.");
         routes.tailnet("DELETE", "/keys/{keyId}", this::delete)
-                .doc("auth_keys", "Revokes a key; a revoked auth key reads as invalid until it is reaped.");
+                .doc("auth_keys", "Revokes a key; a revoked auth key reads as invalid until it is reaped, a deleted "
+                        + "OAuth client or federated identity is gone (404).");
     }
 
     private Reply list(ApiRequest request) {
@@ -65,7 +66,8 @@ public final class KeyRoutes {
             authKeys.list(caller).forEach(listed -> keys.add(authKey(listed.key(), listed.user(), null)));
         }
         if (readsClients) {
-            clients.list(caller).forEach(client -> keys.add(client(client, null)));
+            clients.list(caller).stream().filter(client -> !client.isRevoked())
+                    .forEach(client -> keys.add(client(client, null)));
         }
         return Reply.ok(Map.of("keys", keys));
     }
@@ -107,7 +109,20 @@ public final class KeyRoutes {
             PreAuthKeys.Listed listed = authKeys.get(caller, Long.parseLong(keyId));
             return authKey(listed.key(), listed.user(), null);
         }
-        return client(clients.get(caller, keyId), null);
+        return client(live(caller, keyId), null);
+    }
+
+    /**
+     * A client or identity as the vendor's API knows it: a deleted one is gone (404), as the vendor forgets it, so
+     * that its Terraform provider, which reads a 404 as "removed", plans to create one deleted out of band again.
+     * Only auth keys read as invalid after their deletion. The server keeps revoked clients for {@code /api/v1}.
+     */
+    private OAuthClient live(Caller caller, String keyId) {
+        OAuthClient client = clients.get(caller, keyId);
+        if (client.isRevoked()) {
+            throw MeshException.notFound("OAuth client or federated identity \"" + keyId + "\" was deleted");
+        }
+        return client;
     }
 
     /** Replaces an OAuth client or federated identity (the vendor's Set key); auth keys cannot be changed. */
@@ -123,13 +138,13 @@ public final class KeyRoutes {
         return Reply.ok(client(clients.update(request.caller(), keyId, fields(body, text(body, "keyType"))), null));
     }
 
-    /** Revokes an auth key (readable as invalid until reaped) or revokes a client or identity. */
+    /** Revokes an auth key (readable as invalid until reaped) or revokes a client or identity (gone from then on). */
     private Reply delete(ApiRequest request) {
         String keyId = request.pathParam("keyId");
         if (isAuthKeyId(keyId)) {
             authKeys.revoke(request.caller(), Long.parseLong(keyId));
         } else {
-            clients.revoke(request.caller(), keyId);
+            clients.revoke(request.caller(), live(request.caller(), keyId).id());
         }
         return Reply.ok(Map.of());
     }

@@ -3,6 +3,7 @@ package io.meshcontrol.server.v2;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.state.OAuthClients;
 import io.meshcontrol.server.http.ApiRequest;
+import io.meshcontrol.server.http.FailedCredentials;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.identity.OidcIssuers;
 import java.net.URLDecoder;
@@ -33,10 +34,13 @@ public final class OAuthTokenRoutes {
 
     private final OAuthClients clients;
     private final OidcIssuers issuers;
+    /** A wrong secret or workload token counts towards the address's back-off. */
+    private final FailedCredentials failures;
 
-    public OAuthTokenRoutes(OAuthClients clients, OidcIssuers issuers) {
+    public OAuthTokenRoutes(OAuthClients clients, OidcIssuers issuers, FailedCredentials failures) {
         this.clients = clients;
         this.issuers = issuers;
+        this.failures = failures;
     }
 
     public void register(V2Routes routes) {
@@ -64,7 +68,8 @@ public final class OAuthTokenRoutes {
             }
             String scope = form.getOrDefault("scope", "").trim();
             List<String> scopes = scope.isEmpty() ? List.of() : Arrays.asList(scope.split(" +"));
-            return granted(clients.issueToken(secret, scopes));
+            String presented = secret;
+            return granted(failures.check(request.exchange(), () -> clients.issueToken(presented, scopes)));
         } catch (MeshException e) {
             return refusal(e, "invalid_client", "invalid_scope");
         }
@@ -79,7 +84,8 @@ public final class OAuthTokenRoutes {
                 return error(400, "invalid_request", "the form needs client_id (the federated identity) and jwt "
                         + "(the workload's OIDC token)");
             }
-            return granted(clients.exchange(clientId, request.source(), issuer -> issuers.verify(issuer, jwt).claims()));
+            return granted(failures.check(request.exchange(), () -> clients.exchange(clientId, request.source(),
+                    issuer -> issuers.verify(issuer, jwt).claims())));
         } catch (MeshException e) {
             return refusal(e, "invalid_grant", "invalid_request");
         }

@@ -3,6 +3,7 @@ package io.meshcontrol.server.v2;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.policy.HuJson;
 import io.meshcontrol.core.policy.Policy;
+import io.meshcontrol.core.policy.PolicyException;
 import io.meshcontrol.core.policy.PolicyPreview;
 import io.meshcontrol.core.policy.PolicyTestFailure;
 import io.meshcontrol.core.state.Policies;
@@ -13,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -102,7 +102,7 @@ final class PolicyFileResource {
     private Reply validate(ApiRequest request) {
         String text = text(request);
         try {
-            JsonNode body = JSON.readTree(HuJson.standardize(text.isBlank() ? "{}" : text));
+            JsonNode body = HuJson.read(text.isBlank() ? "{}" : text);
             if (body.isArray()) {
                 text = withTests(policies.get(request.caller()).policy().text(), body);
             }
@@ -113,14 +113,14 @@ final class PolicyFileResource {
                 throw e;
             }
             return Reply.ok(Map.of("message", e.getMessage()));
-        } catch (JacksonException | IllegalArgumentException e) {
-            return Reply.ok(Map.of("message", "the policy is not valid HuJSON: " + e.getMessage()));
+        } catch (PolicyException | IllegalArgumentException e) {
+            return Reply.ok(Map.of("message", e.getMessage()));
         }
     }
 
     /** The policy in force with {@code tests} replaced: the vendor runs a posted list of tests against it. */
     private static String withTests(String policy, JsonNode tests) {
-        ObjectNode merged = (ObjectNode) JSON.readTree(HuJson.standardize(policy));
+        ObjectNode merged = (ObjectNode) HuJson.read(policy);
         merged.set("tests", tests);
         return JSON.writeValueAsString(merged);
     }

@@ -48,7 +48,7 @@ class ControlTimeoutsTest {
         listener = PublicListener.start(new PublicListener.Setup("127.0.0.1", 0, null,
                 Handlers.path().addExactPath("/ts2021", transport.upgradeHandler()),
                 OptionMap.EMPTY, 1,
-                new ListenerLimits(Duration.ofSeconds(1), Duration.ofSeconds(1), 2)));
+                new ListenerLimits(Duration.ofSeconds(1), Duration.ofSeconds(1), 2, 10)));
     }
 
     @AfterEach

@@ -23,11 +23,24 @@ class DebugAccessTest {
     }
 
     @Test
-    void loopbackIsAllowedWithoutKeyAndEvenWhenForwarded() throws Exception {
+    void loopbackIsAllowedWithoutKeyUnlessForwarded() throws Exception {
         assertTrue(DebugAccess.LOCAL_ONLY.allows(ip("127.0.0.1"), false, null));
         assertTrue(DebugAccess.LOCAL_ONLY.allows(ip("::1"), false, null));
-        assertTrue(DebugAccess.LOCAL_ONLY.allows(ip("127.0.0.1"), true, null));
+        assertFalse(DebugAccess.LOCAL_ONLY.allows(ip("127.0.0.1"), true, null), "a proxy on this machine");
         assertFalse(DebugAccess.LOCAL_ONLY.allows(ip("192.0.2.7"), false, null));
+    }
+
+    @Test
+    void everyForwardingHeaderMarksARequestAsForwarded() {
+        for (String name : java.util.List.of("X-Forwarded-For", "Forwarded", "X-Real-IP", "x-forwarded-host",
+                "True-Client-IP", "Via")) {
+            io.undertow.util.HeaderMap headers = new io.undertow.util.HeaderMap();
+            headers.put(new io.undertow.util.HttpString(name), "198.51.100.1");
+            assertTrue(DebugAccess.forwarded(headers), name);
+        }
+        io.undertow.util.HeaderMap plain = new io.undertow.util.HeaderMap();
+        plain.put(io.undertow.util.Headers.USER_AGENT, "curl/8");
+        assertFalse(DebugAccess.forwarded(plain));
     }
 
     @Test
@@ -42,7 +55,7 @@ class DebugAccessTest {
     }
 
     @Test
-    void theExtraAddressIsAllowedOnlyWithoutXForwardedFor() throws Exception {
+    void theExtraAddressIsAllowedOnlyWhenNotForwarded() throws Exception {
         DebugAccess access = DebugAccess.fromEnvironment(Map.of("MESH_ALLOW_DEBUG_IP", "192.0.2.7"));
         assertTrue(access.allows(ip("192.0.2.7"), false, null));
         assertFalse(access.allows(ip("192.0.2.7"), true, null));

@@ -23,6 +23,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -135,6 +136,24 @@ class DebugPagesTest {
             assertEquals(200, get(base + "/debug/", Map.of()).statusCode());
             assertEquals(403, get(base + "/debug/", Map.of("X-Forwarded-For", "198.51.100.1")).statusCode());
             assertEquals(200, get(base + "/metrics", Map.of("X-Forwarded-For", "198.51.100.1")).statusCode());
+        }
+    }
+
+    /** Issue 33: a proxy on this machine would otherwise pass everyone's requests through as loopback ones. */
+    @Test
+    void aForwardedRequestNeedsTheKeyEvenFromLoopback() throws Exception {
+        Path keyFile = Files.writeString(folder.resolve("debug.key"), "k3y-for-debugging\n");
+        try (TestServer server = TestServer.in(folder).environment("MESH_DEBUG_KEY_PATH", keyFile.toString())
+                .start()) {
+            String base = "http://127.0.0.1:" + port(server);
+            for (Map<String, String> forwarding : List.of(Map.of("X-Forwarded-For", "198.51.100.1"),
+                    Map.of("Forwarded", "for=198.51.100.1"), Map.of("X-Real-IP", "198.51.100.1"))) {
+                assertEquals(403, get(base + "/debug/", forwarding).statusCode(), forwarding.toString());
+                assertEquals(403, get(base + "/debug/nodes/?format=json", forwarding).statusCode());
+                assertEquals(200, get(base + "/debug/?debugkey=k3y-for-debugging", forwarding).statusCode());
+                assertEquals(200, get(base + "/metrics", forwarding).statusCode());
+            }
+            assertEquals(200, get(base + "/debug/", Map.of()).statusCode());
         }
     }
 

@@ -54,6 +54,8 @@ class DerpLatencyApiTest {
             HttpResponse<String> raw = server.request("GET", "/api/v1/derp/latency", reader, null);
             assertTrue(raw.body().contains("{\"regionId\":901,\"code\":\"new\",\"name\":\"new\",\"preferredBy\":0,"
                     + "\"reporting\":0,\"medianMs\":null,\"p90Ms\":null}"), "no data is written as null: " + raw.body());
+            assertEquals(List.of(901, 999), server.client(reader).derpLatency().regions().stream()
+                    .map(DerpLatencyReport.Region::regionId).toList(), "region 900 is gone, though a node measured it");
         }
     }
 }

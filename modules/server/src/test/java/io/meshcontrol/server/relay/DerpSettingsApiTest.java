@@ -223,9 +223,11 @@ class DerpSettingsApiTest {
         assertEquals("local-admin", update.actor());
     }
 
+    /** Issue 33: a writer read map URL credentials whole; now nobody does, and a writer's round trip keeps them. */
     @Test
-    void mapUrlCredentialsAreHiddenFromReadersAndShownToWriters() {
+    void mapUrlCredentialsAreNeverReadBackAndAWriterKeepsThemBySendingBackWhatItRead() {
         String url = maps.url("/a.json").replace("http://", "http://reader:secret@") + "?token=abc";
+        String shown = maps.url("/a.json").replace("http://", "http://svc-hidden@") + "?svc-hidden";
         assertEquals(200, put("{\"urls\":[\"" + url + "\"]}", null).statusCode());
         server.adminClient().createUser(new UserRequest("audrey", null, null, "auditor"));
         String auditor = server.adminClient().createApiKey(new ApiKeyRequest("audrey", null, "auditor", null)).secret();
@@ -233,16 +235,26 @@ class DerpSettingsApiTest {
                 .secret();
         String writer = server.adminClient().createApiKey(new ApiKeyRequest(null, List.of("networking_settings"),
                 "writer", null)).secret();
-        for (String reader : List.of(auditor, allRead)) {
+        for (String reader : List.of(auditor, allRead, writer, admin)) {
             HttpResponse<String> read = server.request("GET", "/api/v1/derp", reader, null);
             assertEquals(200, read.statusCode(), read.body());
-            assertEquals(List.of(maps.url("/a.json")), JSON.convertValue(body(read).get("urls"), List.class));
+            assertEquals(List.of(shown), JSON.convertValue(body(read).get("urls"), List.class));
             assertFalse(read.body().contains("secret") || read.body().contains("token"), read.body());
-            assertNotEquals(etag(get()), etag(read), "no hash of the hidden credentials either");
         }
-        assertEquals(List.of(url), JSON.convertValue(body(server.request("GET", "/api/v1/derp", writer, null))
-                .get("urls"), List.class), "a writer reads what it would write back");
-        assertEquals(List.of(url), JSON.convertValue(body(get()).get("urls"), List.class));
+        HttpResponse<String> audited = server.request("GET", "/api/v1/derp", auditor, null);
+        assertNotEquals(etag(get()), etag(audited), "no hash of the hidden credentials either");
+
+        // svc derp set writes back what it read, with the writer's ETag: the stored URL stays whole
+        HttpResponse<String> written = put("{\"urls\":[\"" + shown + "\"],\"stunEnabled\":false}", etag(get()));
+        assertEquals(200, written.statusCode(), written.body());
+        assertFalse(written.body().contains("secret"), written.body());
+        assertEquals(List.of(url), server.network.savedDerpSettings().read().orElseThrow().urls());
+
+        // a placeholder that stands for nothing in force is refused, naming the way out
+        HttpResponse<String> unknown = put("{\"urls\":[\"" + shown.replace("/a.json", "/b.json") + "\"]}", null);
+        assertEquals(400, unknown.statusCode(), unknown.body());
+        assertTrue(unknown.body().contains("write the URL whole"), unknown.body());
+        assertEquals(List.of(url), server.network.savedDerpSettings().read().orElseThrow().urls());
     }
 
     @Test

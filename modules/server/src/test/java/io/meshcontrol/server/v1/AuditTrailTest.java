@@ -223,6 +223,26 @@ class AuditTrailTest {
         assertTrue(client.audit(new AuditQuery("nobody", null, null, null, null, null, null)).entries().isEmpty());
     }
 
+    /**
+     * Issue 33: a time with an offset other than Z, typed into a URL as it is written (the "+" unescaped, which a
+     * query string reads as a space), or escaped, means the same instant as its UTC spelling.
+     */
+    @Test
+    void timesWithAnyOffsetAreAccepted() {
+        server.client(admin).createUser(new UserRequest("offset", null, null, null));
+        for (String since : List.of("2000-01-01T02:00:00+02:00", "2000-01-01T02:00:00%2B02:00",
+                "1999-12-31T19:00:00-05:00", "2000-01-01T00:00:00Z")) {
+            HttpResponse<String> response = server.request("GET", "/api/v1/audit?action=user.create&since=" + since,
+                    admin, null);
+            assertEquals(200, response.statusCode(), since + ": " + response.body());
+            assertEquals(1, json(response).path("entries").size(), since);
+            HttpResponse<String> none = server.request("GET", "/api/v1/audit?action=user.create&until=" + since,
+                    admin, null);
+            assertEquals(200, none.statusCode(), since + ": " + none.body());
+            assertEquals(0, json(none).path("entries").size(), since);
+        }
+    }
+
     @Test
     void badFiltersAreRefusedNamingTheProblem() {
         for (String query : List.of("since=yesterday", "limit=0", "limit=1001", "before=-1", "until=2026-13-01")) {

@@ -138,7 +138,27 @@ class KeyRoutesTest {
         assertEquals("tf2", replaced.get("description").asString());
         assertEquals(2, replaced.get("scopes").size());
         ok(call("DELETE", "/keys/" + id, admin, null));
-        assertTrue(ok(call("GET", "/keys/" + id, admin, null)).get("invalid").asBoolean());
+        assertEquals(404, call("GET", "/keys/" + id, admin, null).statusCode(), "a deleted client is gone");
+    }
+
+    /**
+     * Issue 33: deleted out of band (svc oauth-clients delete, /api/v1), a client or identity read back 200 with
+     * invalid: true, which the Terraform provider does not look at, so its plan showed no change. The vendor's
+     * answer, and what the provider reads as "removed", is 404.
+     */
+    @Test
+    void aClientOrIdentityDeletedOutOfBandIsGone() {
+        for (String body : List.of("{\"keyType\":\"client\",\"scopes\":[\"auth_keys\"],\"tags\":[\"tag:ci\"]}",
+                "{\"keyType\":\"federated\",\"scopes\":[\"auth_keys\"],\"tags\":[\"tag:ci\"],"
+                        + "\"issuer\":\"https://token.actions.example\",\"subject\":\"repo:acme/*\"}")) {
+            String id = ok(call("POST", "/keys", admin, body)).get("id").asString();
+            server.network.oauthClients().revoke(Caller.localAdmin(), id);
+            HttpResponse<String> read = call("GET", "/keys/" + id, admin, null);
+            assertEquals(404, read.statusCode(), read.body());
+            assertTrue(read.body().contains("was deleted"), read.body());
+            assertFalse(ok(call("GET", "/keys", admin, null)).toString().contains(id), "not listed either");
+            assertEquals(404, call("DELETE", "/keys/" + id, admin, null).statusCode(), "nothing left to delete");
+        }
     }
 
     @Test

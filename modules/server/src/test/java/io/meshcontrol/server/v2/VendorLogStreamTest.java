@@ -85,11 +85,13 @@ class VendorLogStreamTest {
         refused(VendorCalls.scoped(server, "dns").get(STREAM), 403, "log_streaming:read");
     }
 
+    /** Issue 33: an empty list said that nothing happened; the server has no flow logs at all, and says why. */
     @Test
-    void networkFlowLogsAreAnEmptyList() {
+    void networkFlowLogsAre501SayingTheyAreNotCollected() {
         String start = Instant.parse("2026-01-01T00:00:00Z").toString();
-        JsonNode logs = ok(api.get("/tailnet/-/logging/network?start=" + start + "&end=" + start));
-        assertEquals("{\"logs\":[]}", logs.toString());
+        refused(api.get("/tailnet/-/logging/network?start=" + start + "&end=" + start), 501,
+                "network flow logs are not collected by this server: Tailscale clients upload them only to the "
+                        + "vendor's log service");
         refused(api.get("/tailnet/-/logging/network?start=yesterday"), 400, "start");
         refused(VendorCalls.scoped(server, "dns").get("/tailnet/-/logging/network"), 403, "logs:network:read");
     }

@@ -171,6 +171,14 @@ class VendorPolicyFileTest {
     }
 
     @Test
+    void aPolicyNestedTooDeeplyIsRefusedInTheProductsWords() {
+        String deep = "{\"tests\": " + "[".repeat(600) + "]".repeat(600) + "}";
+        refused(postHuJson("/acl", deep, Map.of()), 400, "nested too deeply");
+        String message = ok(postHuJson("/acl/validate", deep, Map.of())).path("message").asString();
+        assertTrue(message.contains("nested too deeply") && !message.contains("StreamReadConstraints"), message);
+    }
+
+    @Test
     void readingNeedsPolicyFileReadAndWritingPolicyFile() {
         VendorCalls reader = VendorCalls.scoped(server, "policy_file:read");
         assertEquals(200, reader.get("/tailnet/-/acl").statusCode());
