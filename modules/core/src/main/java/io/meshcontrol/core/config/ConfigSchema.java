@@ -82,8 +82,8 @@ public final class ConfigSchema {
                     .notYet(Support.NOT_YET),
 
             choice("log.level", LogLevel.class, LogLevel.INFO, "Least severe level that is logged."),
-            choice("log.format", MeshConfig.Log.Format.class, MeshConfig.Log.Format.TEXT, "Log line format.")
-                    .notYet(Support.NOT_YET),
+            choice("log.format", MeshConfig.Log.Format.class, MeshConfig.Log.Format.TEXT,
+                    "Log line format; json writes one object a line, for log pipelines."),
 
             choice("policy.mode", MeshConfig.Policy.Mode.class, MeshConfig.Policy.Mode.DATABASE,
                     "Where the policy lives: in the database (edited through the API) or in policy.path."),
