@@ -92,8 +92,9 @@ class JsonLogServeTest {
     }
 
     @Test
-    void theLineOfAFailureCarriesItsErrorIdTheRequestAndTheStackTrace() {
-        LogRecord record = new LogRecord(Level.SEVERE, "error id abc123def456: GET /api/v1/node failed");
+    void theLineOfAFailureCarriesItsErrorIdTheRequestAndTheStackTraceWithClientTextEscaped() {
+        // A node name with a bidirectional override, as a client could send it.
+        LogRecord record = new LogRecord(Level.SEVERE, "error id abc123def456: GET /api/v1/node failed for \u202eevil");
         record.setLoggerName("io.meshcontrol.server.http.ErrorStage");
         record.setThrown(new IllegalStateException("broken on purpose"));
         String line;
@@ -102,7 +103,9 @@ class JsonLogServeTest {
             line = new LogSetup.JsonLine().format(record);
         }
         assertTrue(line.endsWith("}\n") && line.indexOf('\n') == line.length() - 1, line);
+        assertFalse(line.contains("\u202e"), "escaped as --output json escapes it: " + line);
         JsonNode entry = ApiJson.mapper(false).readTree(line);
+        assertTrue(entry.get("message").asString().endsWith("for \u202eevil"), line);
         assertEquals("error", entry.get("level").asString());
         assertEquals("abc123def456", entry.get("error_id").asString());
         assertEquals("/api/v1/node", entry.get("request").get("route").asString());
