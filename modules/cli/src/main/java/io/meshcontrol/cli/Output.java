@@ -1,11 +1,13 @@
 package io.meshcontrol.cli;
 
 import io.meshcontrol.api.ApiJson;
+import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import picocli.CommandLine.Option;
 import tools.jackson.databind.SerializationFeature;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.SerializableString;
 import tools.jackson.core.io.CharacterEscapes;
 import tools.jackson.core.io.SerializedString;
@@ -29,6 +31,8 @@ final class Output {
     private static final class Mappers {
         static final ObjectWriter JSON = ApiJson.mapper(false).rebuild().enable(SerializationFeature.INDENT_OUTPUT)
                 .build().writer().with(new TerminalSafeJson());
+        /** One document per line (the JSON log), as terminal-safe as {@link #JSON}. */
+        static final ObjectWriter JSON_LINE = ApiJson.mapper(false).writer().with(new TerminalSafeJson());
         static final YAMLMapper YAML = YAMLMapper.builder()
                 .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL))
                 .build();
@@ -73,6 +77,11 @@ final class Output {
             }
         });
         return safe.toString();
+    }
+
+    /** A generator of compact JSON into {@code out}, escaped as {@code --output json} is. */
+    static JsonGenerator jsonLine(Writer out) {
+        return Mappers.JSON_LINE.createGenerator(out);
     }
 
     /** Prints {@code document} as JSON or YAML, or {@code rows} as a table with the given columns. */

@@ -83,7 +83,7 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
             return Svc.FAILED;
         }
         MeshConfig config = loaded.config();
-        LogSetup.configure(config.log().level());
+        LogSetup.configure(config.log().level(), config.log().format());
         LOG.log(Level.INFO, "svc " + Svc.version() + " starting with "
                 + loaded.source().map(p -> "configuration " + p).orElse("built-in defaults (no config file)"));
         loaded.warnings().forEach(warning -> LOG.log(Level.WARNING, warning));

@@ -119,11 +119,11 @@ class ConfigtestCliTest {
     void httpsSettingsAreAcceptedAndAnIgnoredKeyIsOnlyAWarning() throws IOException {
         Path config = folder.resolve("config.yaml");
         Files.writeString(config, "tls_letsencrypt_hostname: mesh.example.com\nacme_url: acme://letsencrypt.org/staging\n"
-                + "log:\n  format: json\n");
+                + "policy:\n  geoip_database: GeoLite2-City.mmdb\n");
         CliRun test = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
         assertEquals(0, test.exitCode(), test.toString());
         assertTrue(!test.err().contains("tls_") && !test.err().contains("acme_"), test.err());
-        assertTrue(test.err().contains("warning: log.format is not supported yet and is ignored"), test.err());
+        assertTrue(test.err().contains("warning: policy.geoip_database is not supported yet and is ignored"), test.err());
     }
 
     @Test

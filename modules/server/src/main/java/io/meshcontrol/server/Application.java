@@ -75,7 +75,7 @@ public final class Application implements AutoCloseable {
         ServerSettings settings = ServerSettings.from(config, launch);
         MeshConfig.Sqlite sqlite = config.database().sqlite();
         MeshConfig.QueryLog queryLog = config.database().queryLog();
-        Network network = Network.open(sqlite.path(), sqlite.writeAheadLog(), launch.clock(), NetworkOptions.from(config),
+        Network network = Network.open(sqlite, launch.clock(), NetworkOptions.from(config),
                 new Network.SqlLog(config.database().debug(), queryLog.parameterized(), queryLog.slowThreshold(),
                         queryLog.logNotFound()));
         PolicyFileWatcher watcher = null;

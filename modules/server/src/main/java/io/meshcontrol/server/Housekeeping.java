@@ -9,11 +9,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Periodic clean-up: ephemeral nodes that stayed offline too long, pre-auth keys invalid for long enough; and the
- * changes time makes: node keys that expired ({@code nodeKeyExpired}), access grants that ran out.
+ * changes time makes: node keys that expired ({@code nodeKeyExpired}), access grants that ran out; and the database's
+ * write-ahead log checkpoint when {@code database.sqlite.wal_autocheckpoint} is 0.
  */
 final class Housekeeping {
 
     private static final System.Logger LOG = System.getLogger(Housekeeping.class.getName());
+    /**
+     * How often the write-ahead log is checkpointed when SQLite's automatic checkpoints are off: often enough that the
+     * log stays small (a busy server writes a few pages a second) and a restart reads little of it.
+     */
+    static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
 
     private Housekeeping() {
     }
@@ -33,6 +39,13 @@ final class Housekeeping {
                 10, 10, TimeUnit.SECONDS);
         scheduler.scheduleWithFixedDelay(() -> guarded("access grant expiry", network.accessRequests()::expireGrants),
                 10, 10, TimeUnit.SECONDS);
+        if (network.checkpointsOnSchedule()) {
+            scheduler.scheduleWithFixedDelay(() -> guarded("database checkpoint", () -> {
+                if (!network.checkpointDatabase()) {
+                    LOG.log(Level.DEBUG, "database checkpoint: the write-ahead log was busy; the next one finishes it");
+                }
+            }), CHECKPOINT_INTERVAL.toMillis(), CHECKPOINT_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        }
         return scheduler;
     }
 

@@ -80,13 +80,12 @@ public final class ConfigSchema {
             path("database.sqlite.path", "data/db.sqlite", "SQLite database file."),
             bool("database.sqlite.write_ahead_log", true, "Use SQLite's write-ahead log (recommended)."),
             integer("database.sqlite.wal_autocheckpoint", 1000,
-                    "WAL pages before an automatic checkpoint; 0 turns automatic checkpoints off.")
-                    .withCheck(Checks.between(0, Integer.MAX_VALUE))
-                    .notYet(Support.NOT_YET),
+                    "WAL pages before a commit checkpoints the log; 0: the server checkpoints every 10 seconds instead.")
+                    .withCheck(Checks.between(0, Integer.MAX_VALUE)),
 
             choice("log.level", LogLevel.class, LogLevel.INFO, "Least severe level that is logged."),
-            choice("log.format", MeshConfig.Log.Format.class, MeshConfig.Log.Format.TEXT, "Log line format.")
-                    .notYet(Support.NOT_YET),
+            choice("log.format", MeshConfig.Log.Format.class, MeshConfig.Log.Format.TEXT,
+                    "Log line format; json writes one object a line, for log pipelines."),
 
             choice("policy.mode", MeshConfig.Policy.Mode.class, MeshConfig.Policy.Mode.DATABASE,
                     "Where the policy lives: in the database (edited through the API) or in policy.path."),

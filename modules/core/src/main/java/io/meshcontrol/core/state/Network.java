@@ -1,5 +1,6 @@
 package io.meshcontrol.core.state;
 
+import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.store.AccessRequestStore;
 import io.meshcontrol.core.store.AccessTokenStore;
@@ -64,7 +65,8 @@ public final class Network {
      * @param clock read through a millisecond tick: the database keeps milliseconds, so memory does too
      */
     public static Network open(Path databaseFile, boolean writeAheadLog, Clock clock, NetworkOptions options) {
-        return open(databaseFile, writeAheadLog, clock, options, SqlLog.OFF);
+        return open(new MeshConfig.Sqlite(databaseFile, writeAheadLog, Database.DEFAULT_WAL_AUTOCHECKPOINT), clock,
+                options, SqlLog.OFF);
     }
 
     /**
@@ -80,10 +82,9 @@ public final class Network {
         public static final SqlLog OFF = new SqlLog(false, true, Duration.ZERO, false);
     }
 
-    /** Opens the network, logging its SQL as {@code log} says. */
-    public static Network open(Path databaseFile, boolean writeAheadLog, Clock clock, NetworkOptions options,
-            SqlLog log) {
-        return new Network(Database.open(databaseFile, writeAheadLog,
+    /** Opens the network on the {@code database.sqlite} settings, logging its SQL as {@code log} says. */
+    public static Network open(MeshConfig.Sqlite sqlite, Clock clock, NetworkOptions options, SqlLog log) {
+        return new Network(Database.open(sqlite.path(), sqlite.writeAheadLog(), sqlite.walAutocheckpoint(),
                 new StatementLogger(log.statements(), log.parameterized(), log.slowThreshold(),
                         log.notFound())), clock, options);
     }
@@ -151,6 +152,16 @@ public final class Network {
     /** Closes the database's kept connections: the last thing a stopping server does. */
     public void close() {
         database.close();
+    }
+
+    /** True when the server checkpoints the database's write-ahead log itself ({@code wal_autocheckpoint: 0}). */
+    public boolean checkpointsOnSchedule() {
+        return database.checkpointsOnSchedule();
+    }
+
+    /** Checkpoints the write-ahead log; true when it is now empty. See {@link Database#checkpoint()}. */
+    public boolean checkpointDatabase() {
+        return database.checkpoint();
     }
 
     /** True when the database answers a trivial query: used by {@code /health}. */

@@ -23,14 +23,19 @@ import org.sqlite.SQLiteDataSource;
 public final class Database implements AutoCloseable {
 
     private static final int BUSY_TIMEOUT_MILLIS = 10_000;
+    /** SQLite's own default for {@code wal_autocheckpoint}, in pages. */
+    public static final int DEFAULT_WAL_AUTOCHECKPOINT = 1000;
 
     private final Jdbi jdbi;
     private final Path file;
     private final ConnectionPool connections;
     private final SerializedTransactions transactions;
+    private final boolean checkpointsOnSchedule;
 
-    private Database(Path file, Jdbi jdbi, ConnectionPool connections, SerializedTransactions transactions) {
+    private Database(Path file, Jdbi jdbi, ConnectionPool connections, SerializedTransactions transactions,
+            boolean checkpointsOnSchedule) {
         this.file = file;
+        this.checkpointsOnSchedule = checkpointsOnSchedule;
         this.jdbi = jdbi;
         this.connections = connections;
         this.transactions = transactions;
@@ -42,6 +47,16 @@ public final class Database implements AutoCloseable {
 
     /** @param log what is logged of the statements run ({@code database.debug}, {@code database.query_log.*}) */
     public static Database open(Path file, boolean writeAheadLog, SqlLogger log) {
+        return open(file, writeAheadLog, DEFAULT_WAL_AUTOCHECKPOINT, log);
+    }
+
+    /**
+     * @param walAutocheckpoint {@code database.sqlite.wal_autocheckpoint}: the pages the write-ahead log may grow to
+     *     before the commit that passes them checkpoints it; 0 turns that off, and then {@link #checkpoint()} must
+     *     run on a schedule ({@link #checkpointsOnSchedule()})
+     * @param log what is logged of the statements run ({@code database.debug}, {@code database.query_log.*})
+     */
+    public static Database open(Path file, boolean writeAheadLog, int walAutocheckpoint, SqlLogger log) {
         try {
             // The data folder holds the database and private keys: readable by the server's account only. SQLite
             // would create the file with the umask's mode, and its -wal, -shm and -journal files take the mode of
@@ -55,6 +70,8 @@ public final class Database implements AutoCloseable {
         config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
         config.setJournalMode(writeAheadLog ? SQLiteConfig.JournalMode.WAL : SQLiteConfig.JournalMode.DELETE);
         config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        // A per-connection setting: every connection of the pool is opened with it.
+        config.setWalAutocheckpoint(walAutocheckpoint);
         // A transaction that reads and then writes cannot wait for a concurrent writer (SQLite answers BUSY at once),
         // so transactions take the write lock when they begin and queue on the busy timeout instead.
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
@@ -66,7 +83,7 @@ public final class Database implements AutoCloseable {
         jdbi.setSqlLogger(log);
         SerializedTransactions transactions = new SerializedTransactions(jdbi.getTransactionHandler());
         jdbi.setTransactionHandler(transactions);
-        return new Database(file, jdbi, connections, transactions);
+        return new Database(file, jdbi, connections, transactions, writeAheadLog && walAutocheckpoint == 0);
     }
 
     private static void migrate(SQLiteDataSource dataSource) {
@@ -86,6 +103,25 @@ public final class Database implements AutoCloseable {
 
     public Path file() {
         return file;
+    }
+
+    /** True when SQLite's automatic checkpoints are off and the server must run {@link #checkpoint()} itself. */
+    public boolean checkpointsOnSchedule() {
+        return checkpointsOnSchedule;
+    }
+
+    /**
+     * Copies the write-ahead log into the database and truncates the log to nothing. It waits (up to the busy
+     * timeout) for a writer to finish and for readers of older snapshots, and holds back new writers while it runs;
+     * our transactions are short, so that wait is short too. Synchronous=FULL made every commit durable in the log
+     * already: the checkpoint bounds the log's size and the time a restart spends reading it, not durability.
+     *
+     * @return true when the whole log was copied; false when a reader or writer kept it busy (the next run finishes)
+     */
+    public boolean checkpoint() {
+        // The result row: busy (1 when it could not finish), pages in the log, pages checkpointed.
+        return jdbi.withHandle(h -> h.createQuery("PRAGMA wal_checkpoint(TRUNCATE)").mapTo(Integer.class).first())
+                == 0;
     }
 
     /** Connections open and waiting for the next handle: for tests. */

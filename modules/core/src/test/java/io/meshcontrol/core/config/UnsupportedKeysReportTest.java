@@ -25,18 +25,18 @@ class UnsupportedKeysReportTest {
 
     @Test
     void anIgnoredSettingWithoutSecurityWeightIsAWarning() {
-        LoadedConfig loaded = fixture.load("log:\n  format: json\n");
+        LoadedConfig loaded = fixture.load("policy:\n  geoip_database: /var/lib/svc/GeoLite2-City.mmdb\n");
         assertTrue(loaded.valid(), loaded.errors().toString());
         assertEquals(List.of(
-                "log.format is not supported yet and is ignored; remove it to silence this"), loaded.warnings());
+                "policy.geoip_database is not supported yet and is ignored; remove it to silence this"), loaded.warnings());
     }
 
     @Test
     void theReportNamesTheVariableThatSetTheKey() {
-        LoadedConfig loaded = fixture.loadEnv(Map.of("SVC_LOG_FORMAT", "json"));
+        LoadedConfig loaded = fixture.loadEnv(Map.of("SVC_POLICY_GEOIP_DATABASE", "/var/lib/svc/GeoLite2-City.mmdb"));
         assertTrue(loaded.valid(), loaded.errors().toString());
-        assertEquals(List.of("log.format is not supported yet and is ignored (set by SVC_LOG_FORMAT); remove it to "
-                + "silence this"), loaded.warnings());
+        assertEquals(List.of("policy.geoip_database is not supported yet and is ignored (set by "
+                + "SVC_POLICY_GEOIP_DATABASE); remove it to silence this"), loaded.warnings());
     }
 
     @Test

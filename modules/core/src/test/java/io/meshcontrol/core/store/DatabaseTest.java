@@ -10,7 +10,10 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
+import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 class DatabaseTest {
@@ -53,6 +56,42 @@ class DatabaseTest {
         for (Path made = file.getParent(); !made.equals(folder); made = made.getParent()) {
             assertEquals(OwnerOnlyFiles.FOLDER, Files.getPosixFilePermissions(made), made.toString());
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 100, Database.DEFAULT_WAL_AUTOCHECKPOINT, 50_000})
+    void walAutocheckpointIsInForceOnEveryConnection(int pages) {
+        Database db = Database.open(folder.resolve("db.sqlite"), true, pages, new StatementLogger(false, true,
+                java.time.Duration.ZERO, false));
+        // Two handles open at once hold two connections of the pool: the setting is per connection.
+        try (Handle first = db.jdbi().open(); Handle second = db.jdbi().open()) {
+            for (Handle handle : List.of(first, second)) {
+                int inForce = handle.createQuery("PRAGMA wal_autocheckpoint").mapTo(Integer.class).one();
+                assertEquals(pages, inForce);
+            }
+        }
+        assertEquals(pages == 0, db.checkpointsOnSchedule());
+        db.close();
+    }
+
+    @Test
+    void aCheckpointCopiesTheWriteAheadLogIntoTheDatabaseAndEmptiesIt() throws IOException {
+        Path file = folder.resolve("db.sqlite");
+        Database db = Database.open(file, true, 0, new StatementLogger(false, true, java.time.Duration.ZERO, false));
+        db.jdbi().useHandle(h -> {
+            h.execute("CREATE TABLE probe (x INTEGER)");
+            for (int i = 0; i < 100; i++) {
+                h.execute("INSERT INTO probe VALUES (?)", i);
+            }
+        });
+        Path log = file.resolveSibling("db.sqlite-wal");
+        long before = Files.size(log);
+        assertTrue(db.checkpoint());
+        assertTrue(before > 0, "the writes were in the log");
+        assertEquals(0, Files.size(log));
+        int rows = db.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM probe").mapTo(Integer.class).one());
+        assertEquals(100, rows);
+        db.close();
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.meshcontrol.server.http;
 
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.RandomText;
+import io.meshcontrol.server.LoggedRequest;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
@@ -45,11 +46,18 @@ final class ErrorStage implements HttpHandler {
 
     @Override
     public void handleRequest(HttpServerExchange exchange) {
-        try {
-            next.handleRequest(exchange);
-        } catch (Exception e) {
-            answer(exchange, e);
+        try (LoggedRequest.Scope scope = LoggedRequest.enter(logged(exchange))) {
+            try {
+                next.handleRequest(exchange);
+            } catch (Exception e) {
+                answer(exchange, e);
+            }
         }
+    }
+
+    /** This request as its log lines name it. */
+    private LoggedRequest logged(HttpServerExchange exchange) {
+        return new LoggedRequest(method, route, exchange.getRequestPath(), String.valueOf(requester(exchange)), null);
     }
 
     private void answer(HttpServerExchange exchange, Exception e) {
@@ -91,8 +99,10 @@ final class ErrorStage implements HttpHandler {
     /** Logs an unexpected failure under a new error id, and returns the id. */
     private String logged(HttpServerExchange exchange, Exception e) {
         String errorId = RandomText.lowerAlphanumeric(12);
-        LOG.log(Level.ERROR, "error id " + errorId + ": " + method + " " + route + " from " + requester(exchange)
-                + " failed", e);
+        try (LoggedRequest.Scope scope = LoggedRequest.enter(logged(exchange).withErrorId(errorId))) {
+            LOG.log(Level.ERROR, "error id " + errorId + ": " + method + " " + route + " from " + requester(exchange)
+                    + " failed", e);
+        }
         return errorId;
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.server.LoggedRequest;
 import io.meshcontrol.server.metrics.HttpMetrics;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -62,10 +63,12 @@ class RequestPipelineTest {
 
     private final List<String> seen = new CopyOnWriteArrayList<>();
     private final List<String> logged = new CopyOnWriteArrayList<>();
+    private final List<LoggedRequest> loggedRequests = new CopyOnWriteArrayList<>();
     private final Handler logCapture = new Handler() {
         @Override
         public void publish(LogRecord record) {
             logged.add(record.getMessage());
+            LoggedRequest.current().ifPresent(loggedRequests::add);
         }
 
         @Override
@@ -170,6 +173,19 @@ class RequestPipelineTest {
                 "the length the endpoint set is not the error's");
         assertTrue(logged.stream().anyMatch(line -> line.startsWith("error id " + id.group(1) + ": GET /broken from ")),
                 logged.toString());
+    }
+
+    @Test
+    void theLogLineOfA500CarriesItsRequestAndErrorIdAsFields() throws Exception {
+        HttpResponse<String> broken = get("/broken", null);
+        Matcher id = Pattern.compile("\\{\"message\":\"internal error ([a-z0-9]{12})\"}").matcher(broken.body());
+        assertTrue(id.matches(), broken.body());
+        assertEquals(1, loggedRequests.size(), loggedRequests.toString());
+        LoggedRequest request = loggedRequests.getFirst();
+        assertEquals(List.of("GET", "/broken", "/broken", id.group(1)),
+                List.of(request.method(), request.route(), request.path(), request.errorId()));
+        assertTrue(request.client().startsWith("/127.0.0.1:"), request.client());
+        assertTrue(LoggedRequest.current().isEmpty(), "no request outside the pipeline");
     }
 
     @Test
