@@ -129,9 +129,10 @@ public final class DerpConfiguration {
      *
      * @param ifMatch the ETag the caller read, {@code *} for any, or null to write unconditionally
      */
-    public synchronized Current set(Caller caller, DerpSettings proposed, String ifMatch) {
+    public synchronized Current set(Caller caller, DerpSettings asked, String ifMatch) {
         caller.require(SavedDerpSettings.WRITE_SCOPE);
-        proposed = proposed.withHiddenPartsFrom(current.settings().urls());
+        // Map URLs sent back as read keep the hidden parts of the URLs in force.
+        DerpSettings proposed = asked.withHiddenPartsFrom(current.settings().urls());
         proposed.validated(relay.regionId()); // before the map URLs are fetched; the save checks again
         Map<String, MapLayer> fetched;
         try {
