@@ -18,6 +18,15 @@ import time
 TOLERANCE_SECONDS = 300
 secret_ready = threading.Event()
 secret = b""
+# Requests are handled on threads of their own; one line is written whole before another starts.
+output = threading.Lock()
+
+
+def emit(record: dict) -> None:
+    """Prints one JSON line."""
+    with output:
+        sys.stdout.write(json.dumps(record) + "\n")
+        sys.stdout.flush()
 
 
 def verify(secret: bytes, header: str, body: bytes, now: float) -> bool:
@@ -41,9 +50,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         signed = verify(secret, self.headers.get("Mesh-Webhook-Signature"), body, time.time())
         if signed:
             for event in json.loads(body):
-                print(json.dumps({"verified": True, "event": event}), flush=True)
+                emit({"verified": True, "event": event})
         else:
-            print(json.dumps({"verified": False, "path": self.path}), flush=True)
+            emit({"verified": False, "path": self.path})
         self.send_response(200 if signed else 401)
         self.send_header("Content-Length", "0")
         self.end_headers()

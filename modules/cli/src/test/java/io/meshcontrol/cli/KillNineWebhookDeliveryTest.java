@@ -191,7 +191,13 @@ class KillNineWebhookDeliveryTest {
                 listening.add(line);
                 return;
             }
-            JsonNode printed = JSON.readTree(line);
+            JsonNode printed;
+            try {
+                printed = JSON.readTree(line);
+            } catch (RuntimeException e) {
+                faults.add("the receiver printed a line that is not one JSON object: " + line);
+                return; // keep reading: one bad line must not hide every later delivery
+            }
             if (!printed.get("verified").asBoolean()) {
                 faults.add("the receiver refused a request's signature: " + line);
             } else if ("userCreated".equals(printed.get("event").get("type").asString())) {
