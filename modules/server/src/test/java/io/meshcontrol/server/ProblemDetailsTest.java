@@ -1,12 +1,14 @@
 package io.meshcontrol.server;
 
-import io.meshcontrol.server.testing.TestServer;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.server.http.Routes;
+import io.meshcontrol.server.testing.TestServer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -15,9 +17,12 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
+import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
@@ -223,7 +228,7 @@ class ProblemDetailsTest {
             answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         }
         assertTrue(answer.startsWith("HTTP/1.1 413 "), answer);
-        assertTrue(answer.toLowerCase(java.util.Locale.ROOT).contains("content-type: application/problem+json"), answer);
+        assertTrue(answer.toLowerCase(Locale.ROOT).contains("content-type: application/problem+json"), answer);
         JsonNode problem = JSON.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
         assertEquals(413, problem.get("status").asInt());
         assertTrue(problem.hasNonNull("title"));
@@ -239,26 +244,10 @@ class ProblemDetailsTest {
      */
     @Test
     void aChunkedBodyOverTheLimitIs413WithoutAServerError() throws Exception {
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                records.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger root = Logger.getLogger("");
-        root.addHandler(capture);
-        java.io.PrintStream stderr = System.err;
-        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
-        System.setErr(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+        LogCapture log = LogCapture.onRoot();
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(printed, true, StandardCharsets.UTF_8));
         try {
             for (String[] route : new String[][] {
                     {"/api/v1/user", "Authorization: Bearer " + server.localToken() + "\r\nContent-Type: application/json"},
@@ -270,7 +259,7 @@ class ProblemDetailsTest {
                 if (route[0].startsWith("/api/v2/")) { // the vendor's shape on its API
                     assertTrue(error.get("message").asString().contains("larger than"), answer);
                 } else {
-                    assertTrue(answer.toLowerCase(java.util.Locale.ROOT)
+                    assertTrue(answer.toLowerCase(Locale.ROOT)
                             .contains("content-type: application/problem+json"), answer);
                     assertEquals(413, error.get("status").asInt(), answer);
                     assertTrue(error.get("detail").asString().contains("larger than"), answer);
@@ -280,10 +269,10 @@ class ProblemDetailsTest {
             assertTrue(unauthenticated.startsWith("HTTP/1.1 401 "), unauthenticated);
         } finally {
             System.setErr(stderr);
-            root.removeHandler(capture);
+            log.close();
         }
-        assertEquals(List.of(), records.stream().filter(r -> r.getLevel().intValue() >= java.util.logging.Level.SEVERE
-                .intValue()).map(r -> r.getMessage() + " " + r.getThrown()).toList());
+        assertEquals(List.of(), log.records.stream().filter(r -> r.getLevel().intValue() >= Level.SEVERE.intValue())
+                .map(r -> r.getMessage() + " " + r.getThrown()).toList());
         assertEquals("", printed.toString(StandardCharsets.UTF_8), "nothing printed either");
     }
 
@@ -298,8 +287,8 @@ class ProblemDetailsTest {
                             + "\r\nTransfer-Encoding: chunked\r\n\r\n")
                             .getBytes(StandardCharsets.US_ASCII));
                     byte[] chunk = new byte[64 * 1024];
-                    java.util.Arrays.fill(chunk, (byte) 'x');
-                    for (long sent = 0; sent <= 2 * io.meshcontrol.server.http.Routes.MAX_BODY_BYTES; sent += chunk.length) {
+                    Arrays.fill(chunk, (byte) 'x');
+                    for (long sent = 0; sent <= 2 * Routes.MAX_BODY_BYTES; sent += chunk.length) {
                         out.write((Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
                         out.write(chunk);
                         out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -318,23 +307,7 @@ class ProblemDetailsTest {
 
     @Test
     void unexpectedFailureIs500WithAnIdThatFindsTheLogEntry() throws IOException, SQLException {
-        List<LogRecord> records = new CopyOnWriteArrayList<>(); // other threads log while the test reads it
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                records.add(record);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger root = Logger.getLogger("");
-        root.addHandler(capture);
+        LogCapture log = LogCapture.onRoot();
         try {
             // Take the users table away under the running server (its kept connections see the new schema): the
             // next query fails unexpectedly.
@@ -346,10 +319,10 @@ class ProblemDetailsTest {
             JsonNode problem = problem(server.request("GET", "/api/v1/user", token, null), 500);
             String errorId = problem.get("errorId").asString();
             assertTrue(problem.get("detail").asString().contains(errorId));
-            assertTrue(records.stream().anyMatch(r -> r.getMessage().contains("error id " + errorId)),
+            assertTrue(log.records.stream().anyMatch(r -> r.getMessage().contains("error id " + errorId)),
                     "the log holds an entry with the id");
         } finally {
-            root.removeHandler(capture);
+            log.close();
         }
     }
 
@@ -361,5 +334,31 @@ class ProblemDetailsTest {
         assertTrue(problem.hasNonNull("title"));
         assertTrue(problem.hasNonNull("detail"));
         return problem;
+    }
+
+    /** What the server logs while a test runs (other threads log while the test reads it). */
+    private static final class LogCapture extends Handler implements AutoCloseable {
+
+        final List<LogRecord> records = new CopyOnWriteArrayList<>();
+
+        static LogCapture onRoot() {
+            LogCapture capture = new LogCapture();
+            Logger.getLogger("").addHandler(capture);
+            return capture;
+        }
+
+        @Override
+        public void publish(LogRecord record) {
+            records.add(record);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+            Logger.getLogger("").removeHandler(this);
+        }
     }
 }
