@@ -351,7 +351,7 @@ func TestDNS(t *testing.T) {
 			must(t, dns.SetNameservers(ctx, []string{"9.9.9.9", "1.1.1.1"}))
 			servers, err := dns.Nameservers(ctx)
 			must(t, err)
-			if !slices.Equal(servers, []string{"1.1.1.1", "9.9.9.9"}) {
+			if !slices.Equal(servers, []string{"9.9.9.9", "1.1.1.1"}) { // in the order given: tailscale_dns_nameservers
 				t.Fatalf("nameservers %v", servers)
 			}
 			must(t, dns.SetSearchPaths(ctx, []string{"corp.example"}))
