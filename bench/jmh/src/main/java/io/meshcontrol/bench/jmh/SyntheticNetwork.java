@@ -46,7 +46,8 @@ public final class SyntheticNetwork {
                     "100.64." + (id >> 8 & 0xff) + "." + (id & 0xff), "fd7a:115c:a1e0::" + Long.toHexString(id),
                     hostinfo(host, random), List.of("198.18." + (id >> 8 & 0xff) + "." + (id & 0xff) + ":41641",
                             "10.1." + (id >> 8 & 0xff) + "." + (id & 0xff) + ":41641"),
-                    true, false, 1L, Node.RegisterMethod.AUTH_KEY, CREATED, CREATED.plusSeconds(id), null, List.of(), List.of(), false, null);
+                    true, false, 1L, Node.RegisterMethod.AUTH_KEY, CREATED, CREATED.plusSeconds(id), null, List.of(), List.of(), false, null,
+                    false);
             nodeMap.put(id, node);
         }
         return NetworkSnapshot.of(1, nodeMap.values(), userMap.values());
