@@ -117,7 +117,12 @@ public final class RegisterEndpoint implements MachineHandler {
         String authId = at < 0 ? "" : url.substring(at + AUTH_PATH.length());
         PendingLogins logins = network.pendingLogins();
         if (!logins.isPending(authId)) {
-            return RegisterResponse.authorizationPending(authUrl(logins.start(machine, request.ephemeral())));
+            // Completed before this follow-up arrived (the person was quick), or lapsed: a machine the server already
+            // knows under this node key is done; anyone else logs in again.
+            Optional<Registrations.Registered> known = network.registrations().current(machine.machineKey(),
+                    machine.nodeKey()).filter(registered -> !registered.node().isKeyExpired(clock.instant()));
+            return known.map(this::success).orElseGet(() ->
+                    RegisterResponse.authorizationPending(authUrl(logins.start(machine, request.ephemeral()))));
         }
         Optional<Registrations.Registered> done = logins.await(authId, PendingLogins.LIFETIME.plus(Duration.ofSeconds(5)));
         return done.map(this::success)

@@ -181,6 +181,19 @@ class RegisterEndpointTest {
         assertEquals("alice@example.com", done.login().loginName());
     }
 
+    /** The person may finish the login before the client's follow-up arrives: the follow-up is then done at once. */
+    @Test
+    void aFollowUpArrivingAfterTheLoginCompletedSucceeds() throws Exception {
+        NodePublicKey nodeKey = NodePrivateKey.generate().publicKey();
+        RegisterResponse pending = register(request(142, nodeKey, null, null, NO_EXPIRY, ""));
+        String authId = pending.authUrl().substring(pending.authUrl().lastIndexOf('/') + 1);
+        server.network.pendingLogins().complete(Caller.localAdmin(), authId, "alice");
+        RegisterResponse done = register(request(142, nodeKey, null, null, NO_EXPIRY, pending.authUrl()));
+        assertEquals("", done.authUrl(), "no second login");
+        assertEquals("alice@example.com", done.login().loginName());
+        assertEquals(1, server.network.nodes().list(Caller.localAdmin()).size());
+    }
+
     @Test
     void followUpOfAnUnknownLoginGetsAFreshUrl() throws Exception {
         RegisterResponse response = register(request(142, NodePrivateKey.generate().publicKey(), null, null, NO_EXPIRY,
