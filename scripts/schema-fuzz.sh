@@ -46,6 +46,10 @@ derp:
   server:
     stun_listen_addr: "127.0.0.1:0"
     tls_listen_addr: "127.0.0.1:0"
+# The fuzzer presents bad credentials on purpose (expecting 401 or 403) from one address, which the back-off would
+# answer 429 after ten; the back-off has tests of its own (FailedCredentialsTest, CredentialBackoffTest).
+listener:
+  failed_credentials_per_address: 0
 EOF
 log=$work/serve.log
 (cd "$work" && exec "$root/svc" serve) >"$log" 2>&1 &
