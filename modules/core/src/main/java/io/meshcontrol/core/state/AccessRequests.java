@@ -52,6 +52,7 @@ public final class AccessRequests {
     }
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final AccessRequestStore store;
     private final UserStore users;
     private final AuditStore audit;
@@ -59,9 +60,10 @@ public final class AccessRequests {
     private final Snapshots feed;
     private final Clock clock;
 
-    AccessRequests(Jdbi jdbi, AccessRequestStore store, UserStore users, AuditStore audit, Policies policies,
-            Snapshots feed, Clock clock) {
+    AccessRequests(Jdbi jdbi, Writer writer, AccessRequestStore store, UserStore users, AuditStore audit,
+            Policies policies, Snapshots feed, Clock clock) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.store = store;
         this.users = users;
         this.audit = audit;
@@ -82,8 +84,8 @@ public final class AccessRequests {
         if (!policies.policy().groups().containsKey(group)) {
             throw MeshException.invalid("the policy has no group \"" + group + "\"");
         }
-        Instant now = clock.instant();
-        return jdbi.inTransaction(h -> {
+        // Whom the caller may file for depends on the user named: requester() checks it first.
+        return writer.change(caller, Writer.Permission.OWN_RULE, (h, now) -> {
             User user = requester(h, caller, request.user());
             if (!user.approved()) {
                 throw MeshException.invalid("user " + user.name() + " waits for approval and cannot ask for access");
@@ -184,9 +186,7 @@ public final class AccessRequests {
 
     private AccessRequest decide(Caller caller, long id, AccessRequest.State from, String action,
             BiFunction<AccessRequest, Instant, AccessRequest> change, EventFactory event) {
-        caller.require(DECIDE_SCOPE);
-        Instant now = clock.instant();
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, DECIDE_SCOPE, (h, now) -> {
             AccessRequest request = store.byId(h, id).orElseThrow(() -> unknown(id));
             if (caller.owner() != null && caller.owner().id() == request.userId()) {
                 throw MeshException.forbidden("nobody decides their own access request");

@@ -39,6 +39,7 @@ public final class ApiKeys {
     }
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final ApiKeyStore keys;
     private final UserStore users;
     private final AuditStore audit;
@@ -46,8 +47,10 @@ public final class ApiKeys {
     private final Clock clock;
     private final Map<String, Instant> lastUseWritten = new ConcurrentHashMap<>();
 
-    ApiKeys(Jdbi jdbi, ApiKeyStore keys, UserStore users, AuditStore audit, MaxKeyLifetimes lifetimes, Clock clock) {
+    ApiKeys(Jdbi jdbi, Writer writer, ApiKeyStore keys, UserStore users, AuditStore audit, MaxKeyLifetimes lifetimes,
+            Clock clock) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.keys = keys;
         this.users = users;
         this.audit = audit;
@@ -64,8 +67,7 @@ public final class ApiKeys {
                 Limits.SCOPES));
         Limits.text("description", description, Limits.DESCRIPTION);
         Duration lifetime = lifetimes.apiKeyLifetime(expiration);
-        Instant now = clock.instant();
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, held -> KeyMinting.requireMayManageKeys(held, "mint"), (h, now) -> {
             User owner = userName == null ? null
                     : users.byName(h, userName).orElseThrow(() -> MeshException.notFound("no user \"" + userName + "\""));
             KeyMinting.Decision decision = KeyMinting.decide(caller, owner, requested);
@@ -86,9 +88,7 @@ public final class ApiKeys {
 
     /** Revokes a key: it stops working at once and cannot be rotated afterwards. */
     public Listed expire(Caller caller, String prefix) {
-        Instant now = clock.instant();
-        KeyMinting.requireMayManageKeys(caller, "expire");
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, held -> KeyMinting.requireMayManageKeys(held, "expire"), (h, now) -> {
             ApiKey key = byPrefix(h, prefix);
             Caller target = standingFor(h, key).orElseThrow(() -> unknownKey(prefix));
             KeyMinting.requireMayManage(caller, "expire", target);
@@ -103,10 +103,8 @@ public final class ApiKeys {
      * lifetime is given (counted from now, at most {@code api_keys.max_expiration}).
      */
     public Issued rotate(Caller caller, String prefix, Duration expiration) {
-        Instant now = clock.instant();
         Duration lifetime = expiration == null ? null : lifetimes.apiKeyLifetime(expiration);
-        KeyMinting.requireMayManageKeys(caller, "rotate");
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, held -> KeyMinting.requireMayManageKeys(held, "rotate"), (h, now) -> {
             ApiKey key = byPrefix(h, prefix);
             Caller target = standingFor(h, key).orElseThrow(() -> unknownKey(prefix));
             KeyMinting.requireMayManage(caller, "rotate", target);

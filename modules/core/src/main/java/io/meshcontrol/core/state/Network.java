@@ -99,7 +99,6 @@ public final class Network {
         this.database = database;
         this.events = new EventBus();
         AuditStore audit = new AuditStore();
-        Writer writer = new Writer(jdbi, clock);
         this.auditLog = new AuditLog(jdbi, audit);
         UserStore userStore = new UserStore();
         NodeStore nodeStore = new NodeStore();
@@ -109,6 +108,7 @@ public final class Network {
         WebhookStore webhookStore = new WebhookStore();
         WebhookOutbox outbox = new WebhookOutbox(jdbi, webhookStore, clock);
         this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events, outbox);
+        Writer writer = new Writer(jdbi, audit, snapshots, clock);
         this.presence = new Presence(jdbi, nodeStore, snapshots, clock);
         this.policies = new Policies(jdbi, writer, new PolicyStore(), snapshots, clock,
                 () -> PolicyInventories.of(snapshots.current()));
@@ -116,31 +116,31 @@ public final class Network {
         this.routeElection = new RouteElection(snapshots, options.routesHighAvailability(), clock);
         AppStore appStore = new AppStore();
         this.apps = new Apps(jdbi, writer, appStore, audit, snapshots);
-        this.routeApprovals = new RouteApprovals(jdbi, snapshots, nodeStore, userStore, policies, apps, appStore,
+        this.routeApprovals = new RouteApprovals(jdbi, writer, snapshots, nodeStore, userStore, policies, apps, appStore,
                 clock);
         policies.approveRoutesWith(routeApprovals);
         apps.approveRoutesWith(routeApprovals);
-        this.users = new Users(jdbi, userStore, nodeStore, settingsStore, snapshots, clock);
-        this.apiKeys = new ApiKeys(jdbi, new ApiKeyStore(), userStore, audit, options.maxKeyLifetimes(), clock);
-        this.preAuthKeys = new PreAuthKeys(jdbi, new PreAuthKeyStore(), userStore, policies, options.maxKeyLifetimes(),
+        this.users = new Users(jdbi, writer, userStore, nodeStore, settingsStore, snapshots, clock);
+        this.apiKeys = new ApiKeys(jdbi, writer, new ApiKeyStore(), userStore, audit, options.maxKeyLifetimes(), clock);
+        this.preAuthKeys = new PreAuthKeys(jdbi, writer, new PreAuthKeyStore(), userStore, policies, options.maxKeyLifetimes(),
                 clock);
-        this.nodes = new Nodes(jdbi, nodeStore, snapshots, policies, routeApprovals, settingsStore,
+        this.nodes = new Nodes(jdbi, writer, nodeStore, snapshots, policies, routeApprovals, settingsStore,
                 options, clock);
         this.settings = new Settings(jdbi, writer, settingsStore);
-        this.registrations = new Registrations(jdbi, nodeStore, userStore, settingsStore, preAuthKeys, policies,
+        this.registrations = new Registrations(jdbi, writer, nodeStore, userStore, settingsStore, preAuthKeys, policies,
                 routeApprovals, options, snapshots, clock);
         this.pendingLogins = new PendingLogins(registrations, users, clock);
         this.browserSessions = new BrowserSessions(jdbi, new BrowserSessionStore(), userStore, clock);
         this.savedDerpSettings = new SavedDerpSettings(jdbi, writer, new DerpSettingsStore(), audit);
-        this.oauthClients = new OAuthClients(jdbi, new OAuthClientStore(), new AccessTokenStore(), audit, policies,
+        this.oauthClients = new OAuthClients(jdbi, writer, new OAuthClientStore(), new AccessTokenStore(), audit, policies,
                 tailnetId, clock);
         this.dns = new Dns(jdbi, writer, new DnsSettingsStore(), audit, options.dns());
         this.vipServices = new VipServices(jdbi, writer, new VipServiceStore(), new AddressPool(options.prefixV4(),
                 options.prefixV6(), options.allocation()));
         this.posture = new Posture(jdbi, writer, new PostureStore(), nodeStore, clock);
-        this.accessRequests = new AccessRequests(jdbi, new AccessRequestStore(), userStore, audit, policies, snapshots,
+        this.accessRequests = new AccessRequests(jdbi, writer, new AccessRequestStore(), userStore, audit, policies, snapshots,
                 clock);
-        this.webhooks = new Webhooks(jdbi, webhookStore, outbox, audit, snapshots, clock);
+        this.webhooks = new Webhooks(jdbi, writer, webhookStore, outbox, audit, snapshots, clock);
         this.logStreams = new LogStreams(jdbi, writer, new LogStreamStore(), audit, clock);
     }
 

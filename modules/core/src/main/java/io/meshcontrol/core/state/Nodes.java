@@ -32,6 +32,7 @@ public final class Nodes {
     public static final String READ_SCOPE = "devices:core:read";
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final NodeStore store;
     private final Snapshots feed;
     private final Policies policies;
@@ -43,9 +44,10 @@ public final class Nodes {
     private final AuditStore audit = new AuditStore();
 
     /** @param options its {@code nodeKeyExpiry} is the key lifetime when the tailnet setting names none */
-    Nodes(Jdbi jdbi, NodeStore store, Snapshots feed, Policies policies, RouteApprovals approvals,
+    Nodes(Jdbi jdbi, Writer writer, NodeStore store, Snapshots feed, Policies policies, RouteApprovals approvals,
             SettingsStore settings, NetworkOptions options, Clock clock) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.store = store;
         this.feed = feed;
         this.policies = policies;
@@ -87,12 +89,12 @@ public final class Nodes {
 
     public Node rename(Caller caller, long id, String newName) {
         String name = DnsLabels.requireValid(newName);
-        return change(caller, id, node -> {
-            if (!name.equals(node.givenName()) && jdbi.withHandle(h -> store.byGivenName(h, name)).isPresent()) {
+        return change(caller, id, (h, node) -> {
+            if (!name.equals(node.givenName()) && store.byGivenName(h, name).isPresent()) {
                 throw MeshException.conflict("a node named \"" + name + "\" already exists");
             }
             return node.withGivenName(name);
-        }, (at, node) -> new MeshEvent.NodeChanged(at, node, "renamed"));
+        }, (at, node) -> new MeshEvent.NodeChanged(at, node, "renamed"), false);
     }
 
     /**
@@ -178,16 +180,17 @@ public final class Nodes {
      * switch is on keeps the expiry it has.
      */
     public Node setKeyExpiryDisabled(Caller caller, long id, boolean disabled) {
-        return change(caller, id, node -> {
+        return change(caller, id, (h, node) -> {
             if (disabled) {
                 return node.withKeyExpiryDisabled();
             }
             if (!node.keyExpiryDisabled()) {
                 return node;
             }
-            java.time.Duration lifetime = jdbi.withHandle(settings::read).nodeKeyLifetime(keyLifetime);
+            java.time.Duration lifetime = settings.read(h).nodeKeyLifetime(keyLifetime);
             return node.withKeyExpiry(lifetime.isZero() ? null : clock.instant().plus(lifetime));
-        }, (at, node) -> new MeshEvent.NodeChanged(at, node, disabled ? "key expiry disabled" : "key expiry enabled"));
+        }, (at, node) -> new MeshEvent.NodeChanged(at, node, disabled ? "key expiry disabled" : "key expiry enabled"),
+                false);
     }
 
     /**
@@ -210,9 +213,9 @@ public final class Nodes {
 
     /** Sets the node's tags; a user's node handed tags then belongs to the tags. */
     public Node setTags(Caller caller, long id, List<String> tags) {
-        List<String> valid = Tags.requireValid(tags);
-        TagRules.requireCallerMayApply(policies.policy(), caller, valid);
         return change(caller, id, node -> {
+            List<String> valid = Tags.requireValid(tags);
+            TagRules.requireCallerMayApply(policies.policy(), caller, valid);
             if (valid.isEmpty() && node.userId() == null) {
                 throw MeshException.invalid("node " + node.givenName()
                         + " belongs to its tags and has no user; it keeps at least one tag");
@@ -302,11 +305,9 @@ public final class Nodes {
     }
 
     public void delete(Caller caller, long id) {
-        caller.require(WRITE_SCOPE);
-        jdbi.useTransaction(h -> {
+        writer.write(caller, WRITE_SCOPE, (h, now) -> {
             Node node = store.byId(h, id).orElseThrow(() -> unknown(id));
             store.delete(h, id);
-            Instant now = clock.instant();
             feed.publishOnCommit(h, new MeshEvent.NodeDeleted(now, node));
             audit.append(h, caller.audited(now, "node.delete", Long.toString(id), AuditDetails.of()
                     .put("name", node.givenName()).put("ipv4", node.ipv4()).map()));
@@ -329,13 +330,11 @@ public final class Nodes {
      */
     private Node change(Caller caller, long id, java.util.function.BiFunction<Handle, Node, Node> change,
             java.util.function.BiFunction<Instant, Node, MeshEvent> event, boolean autoApprove) {
-        caller.require(WRITE_SCOPE);
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
             Node node = store.byId(h, id).orElseThrow(() -> unknown(id));
             Node changed = change.apply(h, node);
             Node updated = autoApprove ? approvals.autoApprove(h, changed) : changed;
             store.update(h, updated);
-            Instant now = clock.instant();
             feed.publishOnCommit(h, event.apply(now, updated));
             audit.append(h, caller.audited(now, "node.update", Long.toString(id), changes(node, updated)));
             return updated;

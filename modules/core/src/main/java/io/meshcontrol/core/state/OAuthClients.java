@@ -63,6 +63,7 @@ public final class OAuthClients {
     }
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final OAuthClientStore clients;
     private final AccessTokenStore tokens;
     private final AuditStore audit;
@@ -70,9 +71,10 @@ public final class OAuthClients {
     private final String tailnetId;
     private final Clock clock;
 
-    OAuthClients(Jdbi jdbi, OAuthClientStore clients, AccessTokenStore tokens, AuditStore audit, Policies policies,
-            String tailnetId, Clock clock) {
+    OAuthClients(Jdbi jdbi, Writer writer, OAuthClientStore clients, AccessTokenStore tokens, AuditStore audit,
+            Policies policies, String tailnetId, Clock clock) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.clients = clients;
         this.tokens = tokens;
         this.audit = audit;
@@ -83,23 +85,21 @@ public final class OAuthClients {
 
     public Issued create(Caller caller, Fields request) {
         OAuthClient.Kind kind = kind(request.keyType() == null ? OAuthClient.Kind.CLIENT.wireName() : request.keyType());
-        caller.require(writeScope(kind));
-        List<String> scopes = Scopes.requireKnown(request.scopes() == null ? List.of() : request.scopes());
-        if (scopes.isEmpty()) {
-            throw MeshException.invalid("an OAuth " + (kind == OAuthClient.Kind.CLIENT ? "client" : "federated identity")
-                    + " needs at least one scope");
-        }
-        List<String> tags = Tags.requireValid(request.tags());
-        boundByCreator(caller, scopes, tags);
-        Instant now = clock.instant();
-        KeySecret secret = kind == OAuthClient.Kind.CLIENT ? clientSecret() : null;
-        String id = secret != null ? secret.prefix() : identityId();
-        OAuthClient.Trust trust = kind == OAuthClient.Kind.CLIENT ? noTrust(request)
-                : trust(id, new OAuthClient.Trust(request.issuer(), request.audience(), request.subject(),
-                        request.customClaimRules()));
-        OAuthClient client = new OAuthClient(id, kind, secret == null ? null : secret.hash(), scopes, tags,
-                request.description() == null ? "" : request.description(), trust, caller.actor(), now, now, null);
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, writeScope(kind), (h, now) -> {
+            List<String> scopes = Scopes.requireKnown(request.scopes() == null ? List.of() : request.scopes());
+            if (scopes.isEmpty()) {
+                throw MeshException.invalid("an OAuth " + (kind == OAuthClient.Kind.CLIENT ? "client" : "federated identity")
+                        + " needs at least one scope");
+            }
+            List<String> tags = Tags.requireValid(request.tags());
+            boundByCreator(caller, scopes, tags);
+            KeySecret secret = kind == OAuthClient.Kind.CLIENT ? clientSecret() : null;
+            String id = secret != null ? secret.prefix() : identityId();
+            OAuthClient.Trust trust = kind == OAuthClient.Kind.CLIENT ? noTrust(request)
+                    : trust(id, new OAuthClient.Trust(request.issuer(), request.audience(), request.subject(),
+                            request.customClaimRules()));
+            OAuthClient client = new OAuthClient(id, kind, secret == null ? null : secret.hash(), scopes, tags,
+                    request.description() == null ? "" : request.description(), trust, caller.actor(), now, now, null);
             clients.insert(h, client);
             audit.append(h, caller.audited(now, "oauthclient.create", id, details(client)));
             return new Issued(client, secret == null ? null : secret.text());
@@ -129,9 +129,7 @@ public final class OAuthClients {
 
     /** Changes in place what the request names; left-out fields keep their value. The id and a client's secret stay. */
     public OAuthClient update(Caller caller, String id, Fields change) {
-        requireEither(caller, "");
-        Instant now = clock.instant();
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, held -> requireEither(held, ""), (h, now) -> {
             OAuthClient current = find(h, id);
             caller.require(writeScope(current.kind()));
             if (current.isRevoked()) {
@@ -176,9 +174,7 @@ public final class OAuthClients {
 
     /** Revokes a client or identity: its secret and its tokens stop working at once; it stays readable as revoked. */
     public OAuthClient revoke(Caller caller, String id) {
-        requireEither(caller, "");
-        Instant now = clock.instant();
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, held -> requireEither(held, ""), (h, now) -> {
             OAuthClient client = find(h, id);
             caller.require(writeScope(client.kind()));
             clients.revoke(h, id, now);

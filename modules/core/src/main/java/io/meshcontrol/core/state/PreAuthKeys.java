@@ -41,6 +41,7 @@ public final class PreAuthKeys {
     }
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final PreAuthKeyStore keys;
     private final UserStore users;
     private final Policies policies;
@@ -48,9 +49,10 @@ public final class PreAuthKeys {
     private final Clock clock;
     private final AuditStore audit = new AuditStore();
 
-    PreAuthKeys(Jdbi jdbi, PreAuthKeyStore keys, UserStore users, Policies policies, MaxKeyLifetimes lifetimes,
-            Clock clock) {
+    PreAuthKeys(Jdbi jdbi, Writer writer, PreAuthKeyStore keys, UserStore users, Policies policies,
+            MaxKeyLifetimes lifetimes, Clock clock) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.keys = keys;
         this.users = users;
         this.policies = policies;
@@ -59,17 +61,18 @@ public final class PreAuthKeys {
     }
 
     public Issued create(Caller caller, NewKey request) {
-        caller.require(WRITE_SCOPE);
-        List<String> tags = Tags.requireValid(request.tags());
-        Limits.text("description", request.description(), Limits.DESCRIPTION);
-        if (request.user() == null && tags.isEmpty()) {
-            throw MeshException.invalid("a pre-auth key needs a user or at least one tag");
-        }
-        KeyMinting.requireMayMintAuthKeysAs(caller, request.user());
-        TagRules.requireCallerMayApply(policies.policy(), caller, tags);
-        Duration lifetime = lifetimes.preAuthKeyLifetime(request.expiration());
-        Instant now = clock.instant();
-        return jdbi.inTransaction(h -> {
+        Writer.Permission mayMint = held -> {
+            held.require(WRITE_SCOPE);
+            KeyMinting.requireMayMintAuthKeysAs(held, request.user());
+        };
+        return writer.change(caller, mayMint, (h, now) -> {
+            List<String> tags = Tags.requireValid(request.tags());
+            Limits.text("description", request.description(), Limits.DESCRIPTION);
+            if (request.user() == null && tags.isEmpty()) {
+                throw MeshException.invalid("a pre-auth key needs a user or at least one tag");
+            }
+            TagRules.requireCallerMayApply(policies.policy(), caller, tags);
+            Duration lifetime = lifetimes.preAuthKeyLifetime(request.expiration());
             User user = request.user() == null ? null : users.byName(h, request.user())
                     .orElseThrow(() -> MeshException.notFound("no user \"" + request.user() + "\""));
             if (user != null) {
@@ -103,9 +106,7 @@ public final class PreAuthKeys {
 
     /** Revokes the key; it stays readable as invalid until reaped. */
     public Listed revoke(Caller caller, long id) {
-        caller.require(WRITE_SCOPE);
-        Instant now = clock.instant();
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
             PreAuthKey key = keys.byId(h, id).orElseThrow(() -> unknown(id));
             keys.revoke(h, id, now);
             audit.append(h, caller.audited(now, "preauthkey.revoke", Long.toString(id),

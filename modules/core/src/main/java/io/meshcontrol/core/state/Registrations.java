@@ -22,7 +22,6 @@ import io.meshcontrol.core.net.IpPrefix;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -84,6 +83,7 @@ public final class Registrations {
     }
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final NodeStore nodes;
     private final UserStore users;
     private final SettingsStore settings;
@@ -96,11 +96,12 @@ public final class Registrations {
     private final Clock clock;
     private final AuditStore audit = new AuditStore();
 
-    Registrations(Jdbi jdbi, NodeStore nodes, UserStore users, SettingsStore settings, PreAuthKeys preAuthKeys,
-            Policies policies, RouteApprovals approvals, NetworkOptions options, Snapshots feed, Clock clock) {
+    Registrations(Jdbi jdbi, Writer writer, NodeStore nodes, UserStore users, SettingsStore settings,
+            PreAuthKeys preAuthKeys, Policies policies, RouteApprovals approvals, NetworkOptions options, Snapshots feed, Clock clock) {
         this.policies = policies;
         this.approvals = approvals;
         this.jdbi = jdbi;
+        this.writer = writer;
         this.nodes = nodes;
         this.users = users;
         this.settings = settings;
@@ -146,9 +147,9 @@ public final class Registrations {
      * @param registrar the administrator who completed the login, or the person who logged in at the OIDC issuer
      */
     Registered forUser(Request request, User user, boolean ephemeral, KeyLife life, Caller registrar) {
-        Instant now = clock.instant();
         List<String> tags = TagRules.forRegistration(policies.policy(), user, List.of(), request.requestTags());
-        return jdbi.inTransaction(h -> {
+        // Who may register was decided where the login was completed (PendingLogins, the debug endpoint).
+        return writer.change(registrar, Writer.Permission.OWN_RULE, (h, now) -> {
             Optional<Node> before = nodes.byMachineKey(h, request.machineKey());
             Registered registered = upsert(h, request, new Grant(tags.isEmpty() ? user : null, tags, ephemeral, false,
                     null, Node.RegisterMethod.INTERACTIVE, life), now);

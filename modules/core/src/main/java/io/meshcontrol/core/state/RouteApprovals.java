@@ -16,7 +16,6 @@ import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.UserStore;
 import io.meshcontrol.core.wire.Hostinfo;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -37,6 +36,7 @@ public final class RouteApprovals {
     public static final String READ_SCOPE = "devices:routes:read";
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final Snapshots snapshots;
     private final NodeStore nodes;
     private final UserStore users;
@@ -46,9 +46,10 @@ public final class RouteApprovals {
     private final Clock clock;
     private final AuditStore audit = new AuditStore();
 
-    RouteApprovals(Jdbi jdbi, Snapshots snapshots, NodeStore nodes, UserStore users, Policies policies, Apps apps,
+    RouteApprovals(Jdbi jdbi, Writer writer, Snapshots snapshots, NodeStore nodes, UserStore users, Policies policies, Apps apps,
             AppStore appStore, Clock clock) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.snapshots = snapshots;
         this.nodes = nodes;
         this.users = users;
@@ -70,20 +71,18 @@ public final class RouteApprovals {
      * changes nothing.
      */
     public Node setApproved(Caller caller, long id, List<String> routes) {
-        caller.require(WRITE_SCOPE);
-        if (routes == null) {
-            throw MeshException.invalid("approving routes needs the field \"routes\" (an empty list clears them)");
-        }
-        Limits.count("routes", routes, Limits.ROUTES);
-        List<IpPrefix> approved = RoutePrefixes.withExitPair(RoutePrefixes.parse(routes));
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
+            if (routes == null) {
+                throw MeshException.invalid("approving routes needs the field \"routes\" (an empty list clears them)");
+            }
+            Limits.count("routes", routes, Limits.ROUTES);
+            List<IpPrefix> approved = RoutePrefixes.withExitPair(RoutePrefixes.parse(routes));
             Node node = nodes.byId(h, id).orElseThrow(() -> unknown(id));
             if (new HashSet<>(node.approvedRoutes()).equals(new HashSet<>(approved))) {
                 return node; // approved already: no write, no audit entry, nothing for the map streams
             }
             Node updated = node.withApprovedRoutes(approved);
             nodes.update(h, updated);
-            Instant now = clock.instant();
             snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(now, updated, "routes approved"));
             audit.append(h, caller.audited(now, "node.routes", Long.toString(id), Nodes.changes(node, updated)));
             return updated;
@@ -100,15 +99,14 @@ public final class RouteApprovals {
      * @param priority 0 or more, higher preferred; null keeps the current one (0 for a node not marked)
      */
     public Node setGlobalExitNode(Caller caller, long id, Boolean enabled, Integer priority) {
-        caller.require(WRITE_SCOPE);
         boolean mark = enabled == null || enabled;
-        if (priority != null && !mark) {
-            throw MeshException.invalid("\"priority\" applies to a marked node; clearing the mark resets it to 0");
-        }
-        if (priority != null && priority < 0) {
-            throw MeshException.invalid("\"priority\" must be 0 or more, got " + priority);
-        }
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
+            if (priority != null && !mark) {
+                throw MeshException.invalid("\"priority\" applies to a marked node; clearing the mark resets it to 0");
+            }
+            if (priority != null && priority < 0) {
+                throw MeshException.invalid("\"priority\" must be 0 or more, got " + priority);
+            }
             Node node = nodes.byId(h, id).orElseThrow(() -> unknown(id));
             Node updated;
             if (mark && node.advertisedRoutes().stream().noneMatch(RoutePrefixes::isExit)) {
@@ -129,7 +127,6 @@ public final class RouteApprovals {
                 return node;
             }
             nodes.update(h, updated);
-            Instant now = clock.instant();
             snapshots.publishOnCommit(h, new MeshEvent.NodeChanged(now, updated,
                     mark ? "marked as global exit node" : "global exit node mark cleared"));
             audit.append(h, caller.audited(now, "node.globalexit", Long.toString(id), Nodes.changes(node, updated)));

@@ -2,6 +2,7 @@ package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.event.MeshEvent;
+import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.policy.Policy;
@@ -106,6 +107,11 @@ public final class Snapshots implements CommitListener {
      */
     public synchronized void mapContextChanged() {
         deliver(new StateChange.MapContextChanged(current));
+    }
+
+    /** Called by {@link Writer} with each audit entry of a change once it has committed. */
+    synchronized void recorded(AuditEntry entry) {
+        deliver(new StateChange.Recorded(current, entry));
     }
 
     /** Called by {@link Presence} when a node's first map stream opens or its last one ends. */

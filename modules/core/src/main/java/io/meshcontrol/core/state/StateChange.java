@@ -1,5 +1,6 @@
 package io.meshcontrol.core.state;
 
+import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.policy.Policy;
 
 /**
@@ -35,5 +36,13 @@ public sealed interface StateChange {
      * one in place before announcing it.
      */
     record MapContextChanged(NetworkSnapshot snapshot) implements StateChange {
+    }
+
+    /**
+     * An administrative change committed, as its audit entry describes it (what, by whom, on what): for readers that
+     * follow every change, not only what maps carry (an event stream, another instance). One per entry, after the
+     * change's other effects are on the feed.
+     */
+    record Recorded(NetworkSnapshot snapshot, AuditEntry entry) implements StateChange {
     }
 }

@@ -63,6 +63,7 @@ public final class Users {
     }
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final UserStore store;
     private final NodeStore nodes;
     private final SettingsStore settings;
@@ -70,8 +71,10 @@ public final class Users {
     private final Clock clock;
     private final AuditStore audit = new AuditStore();
 
-    Users(Jdbi jdbi, UserStore store, NodeStore nodes, SettingsStore settings, Snapshots feed, Clock clock) {
+    Users(Jdbi jdbi, Writer writer, UserStore store, NodeStore nodes, SettingsStore settings, Snapshots feed,
+            Clock clock) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.store = store;
         this.nodes = nodes;
         this.settings = settings;
@@ -102,14 +105,12 @@ public final class Users {
     }
 
     public User create(Caller caller, NewUser request) {
-        caller.require(WRITE_SCOPE);
-        String name = validName(request.name());
-        String email = validEmail(request.email());
-        String displayName = validDisplayName(request.displayName());
-        Role role = request.role() == null ? Role.MEMBER : request.role();
-        requireMayManage(caller, role);
-        Instant now = clock.instant();
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
+            String name = validName(request.name());
+            String email = validEmail(request.email());
+            String displayName = validDisplayName(request.displayName());
+            Role role = request.role() == null ? Role.MEMBER : request.role();
+            requireMayManage(caller, role);
             if (role == Role.OWNER) {
                 requireOwnerCredential(h, caller, "make a user owner");
             }
@@ -170,9 +171,7 @@ public final class Users {
      * let in too, unless device approval is on (then each still waits for its own approval).
      */
     public User approve(Caller caller, long id) {
-        caller.require(WRITE_SCOPE);
-        Instant now = clock.instant();
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
             User user = store.byId(h, id).orElseThrow(() -> unknown(Long.toString(id)));
             if (user.approved()) {
                 throw MeshException.invalid("user " + user.name() + " is already approved");
@@ -195,9 +194,7 @@ public final class Users {
     }
 
     public User update(Caller caller, long id, UserChange change) {
-        caller.require(WRITE_SCOPE);
-        Instant now = clock.instant();
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
             User current = store.byId(h, id).orElseThrow(() -> unknown(Long.toString(id)));
             requireMayManage(caller, current.role()); // whichever field changes, not only the role
             User updated = current;
@@ -245,9 +242,7 @@ public final class Users {
     }
 
     public void delete(Caller caller, long id) {
-        caller.require(WRITE_SCOPE);
-        Instant now = clock.instant();
-        jdbi.useTransaction(h -> {
+        writer.write(caller, WRITE_SCOPE, (h, now) -> {
             User user = store.byId(h, id).orElseThrow(() -> unknown(Long.toString(id)));
             requireMayManage(caller, user.role());
             if (user.role() == Role.OWNER) {

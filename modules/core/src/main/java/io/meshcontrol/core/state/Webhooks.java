@@ -73,6 +73,7 @@ public final class Webhooks {
     }
 
     private final Jdbi jdbi;
+    private final Writer writer;
     private final WebhookStore store;
     private final WebhookOutbox outbox;
     private final AuditStore audit;
@@ -80,8 +81,10 @@ public final class Webhooks {
     private final Clock clock;
     private volatile TargetCheck targets = (url, provider) -> Optional.of("webhook delivery is not running");
 
-    Webhooks(Jdbi jdbi, WebhookStore store, WebhookOutbox outbox, AuditStore audit, Snapshots feed, Clock clock) {
+    Webhooks(Jdbi jdbi, Writer writer, WebhookStore store, WebhookOutbox outbox, AuditStore audit, Snapshots feed,
+            Clock clock) {
         this.jdbi = jdbi;
+        this.writer = writer;
         this.store = store;
         this.outbox = outbox;
         this.audit = audit;
@@ -114,7 +117,7 @@ public final class Webhooks {
     }
 
     public Issued create(Caller caller, Fields fields) {
-        caller.require(WRITE_SCOPE);
+        caller.require(WRITE_SCOPE); // before the URL check, which may resolve names: outside the writer lock
         String provider = fields.provider() == null ? "" : fields.provider().trim();
         if (!provider.isEmpty() && !PROVIDERS.contains(provider)) {
             throw MeshException.invalid("unknown webhook provider \"" + provider + "\"; expected one of "
@@ -128,25 +131,22 @@ public final class Webhooks {
             throw MeshException.invalid("webhook URL " + url + " is refused: " + reason);
         });
         List<String> subscriptions = subscriptions(fields.subscriptions());
-        Instant now = clock.instant();
-        WebhookEndpoint endpoint = new WebhookEndpoint(RandomText.lowerAlphanumeric(16), url, provider, subscriptions,
-                caller.actor(), now, now);
         String secret = newSecret();
-        jdbi.useTransaction(h -> {
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
+            WebhookEndpoint endpoint = new WebhookEndpoint(RandomText.lowerAlphanumeric(16), url, provider,
+                    subscriptions, caller.actor(), now, now);
             store.insert(h, endpoint, secret);
             audit.append(h, caller.audited(now, "webhook.create", endpoint.id(), Map.of("url", shown(url),
                     "provider", provider, "subscriptions", String.join(" ", subscriptions))));
+            return new Issued(endpoint, secret);
         });
-        return new Issued(endpoint, secret);
     }
 
     /** Replaces the endpoint's subscriptions (URL and provider are fixed: make a new endpoint for another). */
     public WebhookEndpoint update(Caller caller, String id, List<String> subscriptions) {
-        caller.require(WRITE_SCOPE);
         List<String> wanted = subscriptions(subscriptions);
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
             WebhookEndpoint old = store.byId(h, id).orElseThrow(() -> unknown(id)).endpoint();
-            Instant now = clock.instant();
             WebhookEndpoint updated = new WebhookEndpoint(id, old.url(), old.provider(), wanted, old.creator(),
                     old.created(), now);
             store.update(h, updated);
@@ -158,11 +158,9 @@ public final class Webhooks {
 
     /** A new secret; the old one stops signing at once (pending deliveries are signed with the new one). */
     public Issued rotate(Caller caller, String id) {
-        caller.require(WRITE_SCOPE);
         String secret = newSecret();
-        return jdbi.inTransaction(h -> {
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
             WebhookEndpoint old = store.byId(h, id).orElseThrow(() -> unknown(id)).endpoint();
-            Instant now = clock.instant();
             store.setSecret(h, id, secret, now);
             audit.append(h, caller.audited(now, "webhook.rotate", id, Map.of()));
             return new Issued(new WebhookEndpoint(id, old.url(), old.provider(), old.subscriptions(), old.creator(),
@@ -172,12 +170,11 @@ public final class Webhooks {
 
     /** Removes the endpoint, its pending deliveries (they are not sent) and its history. */
     public void delete(Caller caller, String id) {
-        caller.require(WRITE_SCOPE);
-        jdbi.useTransaction(h -> {
+        writer.write(caller, WRITE_SCOPE, (h, now) -> {
             if (!store.delete(h, id)) {
                 throw unknown(id);
             }
-            audit.append(h, caller.audited(clock.instant(), "webhook.delete", id, Map.of()));
+            audit.append(h, caller.audited(now, "webhook.delete", id, Map.of()));
         });
     }
 

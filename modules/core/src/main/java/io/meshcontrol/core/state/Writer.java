@@ -1,8 +1,12 @@
 package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.model.AuditEntry;
+import io.meshcontrol.core.store.AuditStore;
+import io.meshcontrol.core.store.Database;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -12,8 +16,12 @@ import org.jdbi.v3.core.Jdbi;
  * single writer lock. What it puts in force in memory ({@link InForce}) or publishes on the feed takes effect as that
  * transaction commits, still under the lock. So every change starts from all the changes acknowledged before it: two
  * parallel changes of one setting (a nameserver here, a search path there) both stay. A change that only reads, then
- * saves what it read in a later transaction, would lose the other one. (Services not moved here yet, such as nodes
- * and users, follow the same rule with their own transactions: the read belongs inside the one that writes.)
+ * saves what it read in a later transaction, would lose the other one.
+ * <p>
+ * A change that writes any row must write its audit entry too: one that does not is rolled back and fails (a
+ * programming error, never a caller's). The entries it wrote are its change descriptors: once it has committed they go
+ * out on the change feed ({@link StateChange.Recorded}), after what the change put in force, for readers that follow
+ * every administrative change.
  */
 final class Writer {
 
@@ -29,11 +37,33 @@ final class Writer {
         void apply(Handle handle, Instant now);
     }
 
+    /**
+     * What a caller must hold for a change, checked before anything is read: a scope, or a rule of its own (key
+     * minting). A rule that depends on what is kept is checked again inside the change.
+     */
+    @FunctionalInterface
+    interface Permission {
+        /**
+         * For a change whose permission is a rule of its own, checked before anything is written: by the change, when
+         * it depends on what is kept, or by the one entry point that leads to it.
+         */
+        Permission OWN_RULE = caller -> { };
+
+        void require(Caller caller);
+    }
+
+    /** More entries than one change writes (a bulk change writes one per item, and is bounded far below this). */
+    private static final int MOST_ENTRIES = 10_000;
+
     private final Jdbi jdbi;
+    private final AuditStore audit;
+    private final Snapshots feed;
     private final Clock clock;
 
-    Writer(Jdbi jdbi, Clock clock) {
+    Writer(Jdbi jdbi, AuditStore audit, Snapshots feed, Clock clock) {
         this.jdbi = jdbi;
+        this.audit = audit;
+        this.feed = feed;
         this.clock = clock;
     }
 
@@ -41,11 +71,33 @@ final class Writer {
      * Runs {@code change} for {@code caller}, who needs {@code scope}, in one write transaction.
      *
      * @return what the change returned, once its transaction committed
+     * @throws IllegalStateException when the change wrote rows but no audit entry (nothing is saved then)
      */
     <R> R change(Caller caller, String scope, Change<R> change) {
-        caller.require(scope);
-        // The time is taken under the lock, so entries written one after the other are dated in that order.
-        return jdbi.inTransaction(h -> change.apply(h, clock.instant()));
+        return change(caller, held -> held.require(scope), change);
+    }
+
+    /**
+     * Runs {@code change} for {@code caller}, who must pass {@code permission}, in one write transaction.
+     *
+     * @return what the change returned, once its transaction committed
+     * @throws IllegalStateException when the change wrote rows but no audit entry (nothing is saved then)
+     */
+    <R> R change(Caller caller, Permission permission, Change<R> change) {
+        permission.require(caller);
+        return jdbi.inTransaction(h -> {
+            long rowsBefore = Database.rowsChangedSoFar(h);
+            long lastEntry = audit.lastId(h);
+            // The time is taken under the lock, so entries written one after the other are dated in that order.
+            R result = change.apply(h, clock.instant());
+            List<AuditEntry> recorded = audit.after(h, lastEntry, MOST_ENTRIES);
+            if (recorded.isEmpty() && Database.rowsChangedSoFar(h) != rowsBefore) {
+                throw new IllegalStateException("a change by " + caller.actor()
+                        + " wrote rows without an audit entry; nothing was saved");
+            }
+            h.afterCommit(() -> recorded.forEach(feed::recorded));
+            return result;
+        });
     }
 
     /** Runs {@code write} for {@code caller}, who needs {@code scope}, in one write transaction. */

@@ -3,13 +3,13 @@ package io.meshcontrol.core.store;
 import io.meshcontrol.core.OwnerOnlyFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.ClassProvider;
 import org.flywaydb.core.api.migration.JavaMigration;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.SqlLogger;
 import org.sqlite.SQLiteConfig;
@@ -122,6 +122,15 @@ public final class Database implements AutoCloseable {
         // The result row: busy (1 when it could not finish), pages in the log, pages checkpointed.
         return jdbi.withHandle(h -> h.createQuery("PRAGMA wal_checkpoint(TRUNCATE)").mapTo(Integer.class).first())
                 == 0;
+    }
+
+    /**
+     * Rows inserted, updated or deleted on {@code handle}'s connection since it was opened (SQLite's
+     * {@code total_changes()}): two readings in one transaction tell whether it wrote between them. (On PostgreSQL,
+     * {@code txid_current_if_assigned()} answers the same question.)
+     */
+    public static long rowsChangedSoFar(Handle handle) {
+        return handle.createQuery("SELECT total_changes()").mapTo(Long.class).one();
     }
 
     /** Connections open and waiting for the next handle: for tests. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.event.MeshEvent;
+import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.User;
@@ -56,11 +57,12 @@ class ChangeFeedTest {
             case StateChange.UserChanged user -> "user " + user.userId();
             case StateChange.PolicyChanged policy -> "policy";
             case StateChange.MapContextChanged context -> "map context";
+            case StateChange.Recorded recorded -> "recorded " + recorded.entry().action();
         };
     }
 
     @Test
-    void nodeUserPolicyAndMapContextChangesArriveInCommitOrderEachWithTheSnapshotThatHasIt() {
+    void everyChangeArrivesInCommitOrderEachWithTheSnapshotThatHasItAndAnAdministrativeOneWithItsAuditEntry() {
         Node a = join("a");
         User thor = net.user("thor", Role.MEMBER);
         net.policy(POLICY);
@@ -69,18 +71,28 @@ class ChangeFeedTest {
         network.snapshots().mapContextChanged();
         network.nodes().delete(net.admin, a.id());
 
-        assertEquals(List.of("node " + a.id(), "user " + thor.id(), "policy", "node " + a.id(), "user " + thor.id(),
-                "map context", "node " + a.id()), changes.stream().map(ChangeFeedTest::describe).toList());
+        // A change's own effects first, then its descriptor: whoever follows the descriptors finds them applied.
+        assertEquals(List.of("node " + a.id(), "user " + thor.id(), "recorded user.create", "policy",
+                "recorded policy.update", "node " + a.id(), "recorded node.update", "user " + thor.id(),
+                "recorded user.update", "map context", "node " + a.id(), "recorded node.delete"),
+                changes.stream().map(ChangeFeedTest::describe).toList());
         for (int i = 1; i < changes.size(); i++) {
             assertTrue(changes.get(i).snapshot().version() >= changes.get(i - 1).snapshot().version(),
                     "a later change never carries an older snapshot");
         }
         assertEquals("a", changes.get(0).snapshot().node(a.id()).orElseThrow().givenName());
-        assertEquals(POLICY, ((StateChange.PolicyChanged) changes.get(2)).policy().text());
-        assertSame(network.policies().policy(), ((StateChange.PolicyChanged) changes.get(2)).policy(),
+        assertEquals(POLICY, ((StateChange.PolicyChanged) changes.get(3)).policy().text());
+        assertSame(network.policies().policy(), ((StateChange.PolicyChanged) changes.get(3)).policy(),
                 "the policy on the feed is the one in force");
-        assertEquals("renamed", changes.get(3).snapshot().node(a.id()).orElseThrow().givenName());
-        assertEquals("Thor", changes.get(4).snapshot().user(thor.id()).orElseThrow().displayName());
+        StateChange.Recorded renamed = (StateChange.Recorded) changes.get(6);
+        assertEquals("renamed", renamed.snapshot().node(a.id()).orElseThrow().givenName());
+        assertEquals(Long.toString(a.id()), renamed.entry().target());
+        assertEquals(net.admin.actor(), renamed.entry().actor());
+        List<AuditEntry> recorded = changes.stream().filter(StateChange.Recorded.class::isInstance)
+                .map(c -> ((StateChange.Recorded) c).entry()).toList();
+        assertEquals(network.auditLog().recent(null, recorded.size()).reversed(), recorded,
+                "the newest audit entries, as written, in the order they were written");
+        assertEquals("Thor", changes.get(7).snapshot().user(thor.id()).orElseThrow().displayName());
         assertTrue(changes.getLast().snapshot().node(a.id()).isEmpty());
         assertSame(network.snapshots().current(), changes.getLast().snapshot());
     }
@@ -140,7 +152,7 @@ class ChangeFeedTest {
 
         network.nodes().rename(net.admin, a.id(), "renamed");
 
-        List<String> expected = List.of("node " + a.id(), "node " + b.id());
+        List<String> expected = List.of("node " + a.id(), "node " + b.id(), "recorded node.update");
         assertEquals(expected, changes.stream().map(ChangeFeedTest::describe).toList(), "a listener before it");
         assertEquals(expected, later.stream().map(ChangeFeedTest::describe).toList(), "a listener after it");
         assertEquals(later.get(0).snapshot().version() + 1, later.get(1).snapshot().version());
