@@ -11,7 +11,8 @@ import java.util.concurrent.ScheduledExecutorService;
 /**
  * What every wiring part of {@link MeshServer} builds on ({@link ControlWiring}, {@link RelayWiring},
  * {@link ApiWiring}, {@link ConsoleWiring}, {@link ListenerWiring}, {@link MetricsWiring}). The parts pick the few
- * services of {@code network} each class they build needs; nothing below them takes the whole network.
+ * services of {@code network} each class they build uses; below them only wiring of its own ({@code VendorApi}) and
+ * views of the whole state (the debug pages, housekeeping) take the whole network.
  *
  * @param routes the one route table of the main listener, which every part registers on
  * @param registry the Prometheus metrics the metrics listener serves
