@@ -4,7 +4,6 @@ import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.config.MeshConfig;
-import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import io.meshcontrol.server.listener.ListenerLimits;
 import io.meshcontrol.server.login.Branding;
