@@ -2,86 +2,27 @@ package io.meshcontrol.server;
 
 import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.api.LocalAccess;
-import io.meshcontrol.api.ServerInfo;
 import io.meshcontrol.core.RandomText;
-import io.meshcontrol.core.config.HostPort;
-import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
-import io.meshcontrol.core.wire.SSHEventNotifyRequest;
-import io.meshcontrol.core.wire.SetDNSRequest;
-import io.meshcontrol.core.state.Network;
-import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.netmap.MapContext;
-import io.meshcontrol.core.wire.DERPMap;
-import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.netmap.MapSessions;
-import io.meshcontrol.core.netmap.RouterProbes;
-import io.meshcontrol.core.netmap.ServiceHosting;
-import io.meshcontrol.server.control.ClientReleases;
+import io.meshcontrol.core.state.MapContextState;
+import io.meshcontrol.core.state.Network;
 import io.meshcontrol.server.control.ControlTransport;
-import io.meshcontrol.server.control.MapContexts;
-import io.meshcontrol.server.control.MapEndpoint;
-import io.meshcontrol.server.control.ProbeAnswerEndpoint;
-import io.meshcontrol.server.control.RegisterEndpoint;
-import io.meshcontrol.server.control.SetDnsEndpoint;
 import io.meshcontrol.server.control.MachineRoutes;
-import io.meshcontrol.server.control.SshRecordingFailureEndpoint;
-import io.meshcontrol.server.docs.DocsRoutes;
-import io.meshcontrol.server.http.ApiStyle;
-import io.meshcontrol.server.http.ApiStyles;
-import io.meshcontrol.server.http.FailedCredentials;
 import io.meshcontrol.server.http.Authenticator;
-import io.meshcontrol.server.http.ProblemWriter;
+import io.meshcontrol.server.http.FailedCredentials;
 import io.meshcontrol.server.http.RequestPipeline;
 import io.meshcontrol.server.http.Routes;
-import io.meshcontrol.server.console.ConsoleRoutes;
-import io.meshcontrol.server.login.ConsoleSignIn;
-import io.meshcontrol.server.login.KeySessions;
-import io.meshcontrol.server.login.OidcLogin;
+import io.meshcontrol.server.identity.OidcIssuers;
 import io.meshcontrol.server.listener.PublicListener;
-import io.meshcontrol.server.metrics.DebugPages;
-import io.meshcontrol.server.metrics.DerpClientsPage;
 import io.meshcontrol.server.metrics.HttpMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
-import io.meshcontrol.server.metrics.MapMetrics;
-import io.meshcontrol.server.metrics.RelayMetrics;
-import io.meshcontrol.server.metrics.RoutesPage;
-import io.meshcontrol.server.nodecerts.ChallengeRecords;
 import io.meshcontrol.server.relay.EmbeddedRelay;
 import io.meshcontrol.server.relay.RelayRuntime;
-import io.meshcontrol.server.relay.VerifyRoute;
 import io.meshcontrol.server.tls.Https;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import io.meshcontrol.server.v1.AccessRequestRoutes;
-import io.meshcontrol.server.v1.ApiKeyRoutes;
-import io.meshcontrol.server.v1.AuditRoutes;
-import io.meshcontrol.server.v1.AuthRoutes;
-import io.meshcontrol.server.v1.DebugNodeRoutes;
-import io.meshcontrol.server.v1.DerpSettingsRoutes;
-import io.meshcontrol.server.v1.DnsRoutes;
-import io.meshcontrol.server.v1.NodeAccessRoutes;
-import io.meshcontrol.server.v1.NodeRoutes;
-import io.meshcontrol.server.v1.PolicyRoutes;
-import io.meshcontrol.server.v1.PreAuthKeyRoutes;
-import io.meshcontrol.server.v1.SettingsRoutes;
-import io.meshcontrol.server.v1.ServerRoutes;
-import io.meshcontrol.server.v1.UserRoutes;
-import io.meshcontrol.server.v1.WebhookRoutes;
-import io.meshcontrol.server.identity.OidcIssuers;
-import io.meshcontrol.server.v1.AppRoutes;
-import io.meshcontrol.server.v1.OAuthClientRoutes;
-import io.meshcontrol.server.v2.KeyRoutes;
-import io.meshcontrol.server.v2.OAuthTokenRoutes;
-import io.meshcontrol.server.v2.V2Routes;
-import io.meshcontrol.server.v2.WebhookResource;
-import io.meshcontrol.server.v2.VendorApi;
-import io.meshcontrol.server.v2.VendorAuthentication;
-import io.meshcontrol.server.v2.VendorErrors;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.undertow.UndertowOptions;
-import io.undertow.server.HttpHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -92,14 +33,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import org.xnio.OptionMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import tools.jackson.databind.json.JsonMapper;
 
 /** A running server: the HTTP listener with every route, the metrics listener, the local CLI credential. */
@@ -118,14 +56,14 @@ public final class MeshServer implements AutoCloseable {
     private final MetricsListener metrics;
     private final ExecutorService workers;
     private final RelayRuntime relay;
-    private final AtomicReference<MapContext> mapContext;
+    private final MapContextState mapContext;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Https https;
 
     private MeshServer(ServerSettings settings, Routes routes, ControlTransport control, MapSessions mapSessions,
             ScheduledExecutorService housekeeping, PublicListener listener,
             MetricsListener metrics, ExecutorService workers, RelayRuntime relay,
-            AtomicReference<MapContext> mapContext, Https https) {
+            MapContextState mapContext, Https https) {
         this.https = https;
         this.relay = relay;
         this.mapContext = mapContext;
@@ -140,166 +78,51 @@ public final class MeshServer implements AutoCloseable {
     }
 
     /**
-     * {@code /api/v1}: problem details and bearer keys; {@code /api/v2}: the vendor's error shape and credentials.
-     * Failed credentials count towards their address's back-off on both.
+     * Starts the listeners over {@code network}; {@link Application} is the one caller. Each area is wired by its own
+     * part ({@link ControlWiring}, {@link RelayWiring}, {@link ApiWiring}, {@link ConsoleWiring},
+     * {@link ListenerWiring}, {@link MetricsWiring}) over what they share ({@link Wiring}); this composes them and
+     * starts the listeners in an order that leaves nothing half-open.
      */
-    private static ApiStyles apiStyles(Authenticator credentials, JsonMapper json, FailedCredentials failures) {
-        return new ApiStyles(new ApiStyle(new ProblemWriter(json), failures.guarding(credentials)),
-                new ApiStyle(new VendorErrors(json), failures.guarding(new VendorAuthentication(credentials))));
-    }
-
-    /** Starts the listeners over {@code network}; {@link Application} is the one caller. */
     static MeshServer start(ServerSettings settings, Network network, Clock clock) {
         MachinePrivateKey noiseKey = loadNoiseKey(settings.noiseKeyPath());
         JsonMapper json = ApiJson.mapper(true);
         PrometheusRegistry registry = new PrometheusRegistry();
         HttpMetrics httpMetrics = new HttpMetrics(registry);
-        FailedCredentials failedCredentials = new FailedCredentials(clock, registry,
-                settings.listener().failedCredentialsPerAddress());
         ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
         String localToken = settings.localCredentialPath() == null ? null : "svckey-local-" + RandomText.alphanumeric(40);
         // Names this run on /version, so that a client can tell it from whatever answers on its port after a SIGKILL.
         String instance = RandomText.alphanumeric(16);
-
-        Routes routes = new Routes();
-        ServerInfo info = new ServerInfo(settings.version(), network.tailnetId(), settings.serverUrl(), settings.baseDomain());
-        new UserRoutes(network.users()).register(routes);
-        new ApiKeyRoutes(network.apiKeys(), clock).register(routes);
-        new PreAuthKeyRoutes(network.preAuthKeys(), clock).register(routes);
-        new OAuthClientRoutes(network.oauthClients()).register(routes);
-        new WebhookRoutes(network.webhooks()).register(routes);
-        new AppRoutes(network.apps()).register(routes);
-        // /api/v2: every operation through one V2Routes, which /api/v2/docs lists.
-        V2Routes v2 = new V2Routes(routes, network.tailnetId());
-        // ID tokens of workload identities (and OIDC login) are checked against their issuers' published keys.
-        OidcIssuers oidcIssuers = new OidcIssuers(settings.derpMaps().egress(), settings.derpMaps().resolver(), clock);
-        new OAuthTokenRoutes(network.oauthClients(), oidcIssuers, failedCredentials).register(v2);
-        new KeyRoutes(network.preAuthKeys(), network.oauthClients(), clock).register(v2);
-        new NodeRoutes(network.nodes(), network.routeApprovals(), network.routeElection(), network.snapshots(), clock)
-                .register(routes);
-        new SettingsRoutes(network.settings()).register(routes);
-        new DnsRoutes(network.dns(), settings.baseDomain()).register(routes);
-        new AuditRoutes(network.auditLog()).register(routes);
-        new PolicyRoutes(network.policies()).register(routes);
-        new AccessRequestRoutes(network.accessRequests(), network.snapshots()).register(routes);
-        // OIDC login for people, when oidc.issuer is set: machines' AuthURLs lead to the issuer; browser sessions.
-        OidcLogin oidc = settings.oidc().enabled()
-                ? new OidcLogin(settings.oidc(), settings.serverUrl(), oidcIssuers, network, clock, settings.branding())
-                : null;
-        if (oidc != null) {
-            oidc.checkIssuer();
-            oidc.register(routes);
-        }
-        new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), clock,
-                oidc == null ? AuthRoutes.byAdministrator(settings.branding()) : oidc).register(routes);
-        new DocsRoutes(settings.version(), settings.debugNodeApi()).register(routes);
-        // The browser console: its files, and sign-in with an API key (a session acting as that key).
-        KeySessions consoleSessions = new KeySessions(new Authenticator(network.apiKeys(), network.oauthClients(),
-                localToken), settings.serverUrl(), clock);
-        new ConsoleSignIn(consoleSessions, Optional.ofNullable(oidc).map(OidcLogin::sessionCookies),
-                settings.branding(), failedCredentials).register(routes);
-        new ConsoleRoutes().register(routes);
-        if (settings.debugNodeApi()) {
-            new DebugNodeRoutes(network, clock).register(routes);
-        }
-        new VendorApi(network, settings.baseDomain(), settings.version(), clock).register(v2);
-        new WebhookResource(network.webhooks()).register(v2);
-        // One pipeline of stages (metrics, worker dispatch, error ids, authentication) for /api/v1 and /machine/*.
-        RequestPipeline pipeline = new RequestPipeline(httpMetrics, workers);
-        ControlTransport control = new ControlTransport(noiseKey, pipeline, clock);
-        control.register(routes);
-        // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
-        new VerifyRoute(network).register(routes);
-        RelayRuntime relay = RelayRuntime.create(settings, network, routes, clock);
-        new ServerRoutes(info, instance, network::databaseReachable, () -> relay.relay().stunProblem()).register(routes);
-        RelayMetrics.register(registry, () -> relay.relay().derp());
-        new DerpSettingsRoutes(relay.configuration(), relay.relay(), network.snapshots()).register(routes);
-        // The DERP map names the listener's port, known once it is bound; until the relay publishes it maps have none.
-        AtomicReference<MapContext> mapContext = new AtomicReference<>(new MapContext(network.tailnetId(),
-                settings.baseDomain(), MapContexts.dns(network.dns().current(), settings.baseDomain(),
-                        settings.control().extraRecords()),
-                new DERPMap(null, Map.of(), false), new ServiceHosting(network.vipServices().current()), null,
-                settings.control().dialPlan(), null, settings.httpsCertificates().enabled())
-                .withApps(network.apps().current()));
-        network.vipServices().onChange(services -> {
-            mapContext.updateAndGet(context -> context.withServices(new ServiceHosting(services)));
-            network.snapshots().mapContextChanged();
-        });
-        network.apps().onChange(apps -> {
-            mapContext.updateAndGet(context -> context.withApps(apps));
-            network.snapshots().mapContextChanged();
-        });
-        network.dns().onChange(dns -> {
-            mapContext.updateAndGet(context -> context.withDnsConfig(MapContexts.dns(dns, settings.baseDomain(),
-                    settings.control().extraRecords())));
-            network.snapshots().mapContextChanged();
-        });
-        AccessControl accessControl = new AccessControl(network.policies(), settings.serverUrl(), settings.funnel(),
-                settings.recordingFailuresReported());
-        MapInputs.Source mapInputs = new MapInputs.Source(network, accessControl, mapContext::get, clock);
-        MapSessions mapSessions = new MapSessions(network.snapshots(), mapInputs,
-                settings.control().keepAlive(), new MapMetrics(registry));
-        // A node's peers and packet filter as its map carries them, and the policy preview.
-        new NodeAccessRoutes(network.nodes(), network.policies(), mapInputs).register(routes);
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
-        // Routers sharing a prefix are probed over their control connection (high availability).
-        MeshConfig.Routes ha = settings.control().routes();
-        RouterProbes probes = new RouterProbes(mapSessions, network.routeElection(), settings.serverUrl(),
-                ha.haProbeTimeout(), housekeeping).every(ha.ha() ? ha.haProbeInterval() : Duration.ZERO);
-        control.machineRoutes()
-                .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
-                .add("POST", "/machine/map", new MapEndpoint(network, mapSessions))
-                .add("POST", SSHEventNotifyRequest.NOTIFY_PATH, new SshRecordingFailureEndpoint(network.nodes()))
-                .add("HEAD", RouterProbes.ANSWER_PATH, new ProbeAnswerEndpoint(network, probes))
-                .add("POST", SetDNSRequest.PATH, new SetDnsEndpoint(network, mapContext::get, ChallengeRecords.from(
-                        settings.httpsCertificates(), settings.baseDomain(), clock, housekeeping), clock));
-        var updates = settings.control().clientUpdates();
-        if (updates.check()) {
-            new ClientReleases(updates.url(), settings.derpMaps().egress(), settings.derpMaps().resolver())
-                    .schedule(housekeeping, updates.interval(), release -> {
-                        if (!release.equals(mapContext.get().latestClientVersion())) {
-                            mapContext.updateAndGet(context -> context.withLatestClientVersion(release));
-                            network.snapshots().mapContextChanged();
-                        }
-                    });
-        }
-
-        // HTTPS when the configuration names a certificate or an ACME host name: the relay is then on server_url too.
-        Https https = Https.from(settings.tls(), settings.listener(), clock);
-        PublicListener.Setup main = new PublicListener.Setup(settings.listenHost(), settings.listenPort(), https.context(),
-                routes.build(pipeline, apiStyles(new Authenticator(network.apiKeys(), network.oauthClients(),
-                        localToken, oidc == null ? consoleSessions : consoleSessions.orElse(oidc.sessionCookies())), json,
-                        failedCredentials),
-                        json, settings.version()),
-                OptionMap.builder()
-                        .set(UndertowOptions.MAX_ENTITY_SIZE, Routes.LISTENER_ENTITY_LIMIT)
-                        .getMap(),
-                Math.max(Runtime.getRuntime().availableProcessors(), 2), settings.listener());
+        Wiring wiring = new Wiring(settings, network, clock, new Routes(), registry, housekeeping, workers,
+                new FailedCredentials(clock, registry, settings.listener().failedCredentialsPerAddress()));
+        ControlWiring control = null;
+        RelayRuntime relay = null;
         MetricsListener metrics = null;
         PublicListener listener = null;
+        Https https = null;
         try {
+            // ID tokens of workload identities (and OIDC login) are checked against their issuers' published keys.
+            OidcIssuers oidcIssuers = new OidcIssuers(settings.derpMaps().egress(), settings.derpMaps().resolver(), clock);
+            // One pipeline of stages (metrics, worker dispatch, error ids, authentication) for /api/v1 and /machine/*.
+            RequestPipeline pipeline = new RequestPipeline(httpMetrics, workers);
+            control = ControlWiring.start(wiring, pipeline, noiseKey);
+            relay = RelayWiring.create(wiring);
+            ApiWiring.register(wiring, oidcIssuers, control.mapInputs(), relay, instance);
+            ConsoleWiring console = ConsoleWiring.register(wiring, oidcIssuers, localToken);
+            // HTTPS when the configuration names a certificate or an ACME host name: the relay is then on server_url too.
+            https = Https.from(settings.tls(), settings.listener(), clock);
+            PublicListener.Setup main = ListenerWiring.main(wiring, https, pipeline, new Authenticator(network.apiKeys(),
+                    network.oauthClients(), localToken, console.sessions()), json);
             // Metrics first: once the main listener answers, everything about it can be scraped.
-            if (settings.metricsHost() != null) {
-                Map<String, HttpHandler> debugPages = new HashMap<>(Map.of("/debug/derp-clients/",
-                        new DerpClientsPage(() -> relay.relay().active().orElse(null), network.snapshots(), clock)));
-                debugPages.putAll(new DebugPages(new DebugPages.Sources(settings.version(), clock, network,
-                        mapSessions, accessControl, mapContext::get)).handlers(Map.of(
-                        "/debug/routes/", "per-region and tailnet-wide route primaries",
-                        "/debug/derp-clients/", "machines connected to the embedded relay")));
-                debugPages.put("/debug/routes/", new RoutesPage(network.routeElection(), network.snapshots()));
-                metrics = MetricsListener.start(new HostPort(settings.metricsHost(), settings.metricsPort()),
-                        settings.listener(), registry, debugPages, settings.debugAccess());
-            }
+            metrics = MetricsWiring.start(wiring, control, relay);
             listener = PublicListener.start(main);
             https.start();
             httpMetrics.watch(listener);
-            int bound = listener.address().getPort();
-            relay.start(bound, map -> {
-                mapContext.updateAndGet(context -> context.withDerpMap(map));
-                network.snapshots().mapContextChanged();
-            });
-            MeshServer server = new MeshServer(settings, routes, control, mapSessions, housekeeping, listener, metrics,
-                    workers, relay, mapContext, https);
+            // The DERP map names the listener's port, known once it is bound; until the relay publishes it maps have
+            // none. The map context publishes each new map itself.
+            relay.start(listener.address().getPort(), network.mapContext()::derpMap);
+            MeshServer server = new MeshServer(settings, wiring.routes(), control.transport(), control.mapSessions(),
+                    housekeeping, listener, metrics, workers, relay, network.mapContext(), https);
             if (localToken != null) {
                 LocalAccess.ofThisProcess(server.localUrl().toString(), localToken, instance)
                         .write(settings.localCredentialPath());
@@ -309,8 +132,10 @@ public final class MeshServer implements AutoCloseable {
                     + relay.describe());
             return server;
         } catch (IOException | RuntimeException e) {
-            https.close();
-            stopAll(mapSessions, housekeeping, workers, relay, listener, metrics);
+            if (https != null) {
+                https.close();
+            }
+            stopAll(control == null ? null : control.mapSessions(), housekeeping, workers, relay, listener, metrics);
             throw e instanceof IOException io ? new UncheckedIOException("cannot write the local CLI credential", io)
                     : (RuntimeException) e;
         }
@@ -331,9 +156,9 @@ public final class MeshServer implements AutoCloseable {
         return relay;
     }
 
-    /** The map context every map is built from now (DNS, the DERP map with the embedded region). */
+    /** The map context every map is built from now (the network's: DNS, the DERP map with the embedded region). */
     public MapContext mapContext() {
-        return mapContext.get();
+        return mapContext.current();
     }
 
     /** Open map streams, for tests and diagnostics. */
@@ -355,15 +180,22 @@ public final class MeshServer implements AutoCloseable {
         return control.publicKey();
     }
 
-    /** Stops everything a server started, in an order that cannot hang (also when starting failed half-way). */
+    /**
+     * Stops everything a server started, in an order that cannot hang (also when starting failed half-way: what was
+     * not started yet is null).
+     */
     private static void stopAll(MapSessions mapSessions, ScheduledExecutorService housekeeping, ExecutorService workers,
             RelayRuntime relay, PublicListener listener, MetricsListener metrics) {
-        mapSessions.close();
+        if (mapSessions != null) {
+            mapSessions.close();
+        }
         housekeeping.shutdownNow();
         // Interrupt the request threads first: a registration follow-up waits up to 15 minutes for a login, and
         // Undertow's stop waits for requests in flight.
         workers.shutdownNow();
-        relay.close();
+        if (relay != null) {
+            relay.close();
+        }
         if (listener != null) {
             listener.close(SHUTDOWN_GRACE);
         }

@@ -4,12 +4,7 @@ import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.config.MeshConfig;
-import io.meshcontrol.core.net.IpAddress;
-import io.meshcontrol.core.wire.ControlDialPlan;
-import io.meshcontrol.core.wire.DNSConfig;
-import io.meshcontrol.core.wire.DNSRecord;
 import io.meshcontrol.relay.map.MapUrlFetcher;
-import io.meshcontrol.server.control.MapContexts;
 import io.meshcontrol.server.listener.ListenerLimits;
 import io.meshcontrol.server.login.Branding;
 import io.meshcontrol.server.metrics.DebugAccess;
@@ -113,43 +108,18 @@ public record ServerSettings(
     }
 
     /**
-     * What the control protocol serves besides nodes (DNS is the network's: {@code Network.dns()}).
+     * What the control protocol serves besides nodes (the map context, with DNS, the dial plan and the extra records,
+     * is the network's: {@code Network.mapContext()}).
      *
      * @param keepAlive how often an idle map stream gets a keep-alive (clients give up after 120 s of silence)
      * @param ephemeralInactivityTimeout how long an ephemeral node may stay offline before it is removed
      * @param routes high availability: whether routers fail over, and how they are probed
-     * @param dialPlan the addresses clients try for this server before resolving its name ({@code control_dial_plan}),
-     *                 or null for none
      * @param clientUpdates the lookup of the latest client release ({@code client_updates.*})
-     * @param extraRecords DNS records MagicDNS answers besides the nodes' names ({@code dns.extra_records})
      */
     public record Control(Duration keepAlive, Duration ephemeralInactivityTimeout, MeshConfig.Routes routes,
-                          ControlDialPlan dialPlan, MeshConfig.ClientUpdates clientUpdates,
-                          List<DNSRecord> extraRecords) {
-
-        public Control {
-            extraRecords = List.copyOf(extraRecords);
-        }
+                          MeshConfig.ClientUpdates clientUpdates) {
 
         public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(50);
-        /** How long a client tries one address of the dial plan before the next (and, after all, DNS). */
-        static final double DIAL_TIMEOUT_SECONDS = 10;
-
-        /**
-         * The dial plan of {@code control_dial_plan}: the addresses in the file's order, the first preferred (highest
-         * priority); none is an empty plan, so clients rely on DNS.
-         */
-        static ControlDialPlan dialPlan(List<String> addresses) {
-            if (addresses.isEmpty()) {
-                return null;
-            }
-            List<ControlDialPlan.Candidate> candidates = new java.util.ArrayList<>();
-            for (int i = 0; i < addresses.size(); i++) {
-                candidates.add(new ControlDialPlan.Candidate(IpAddress.parse(addresses.get(i)), "", 0,
-                        DIAL_TIMEOUT_SECONDS, addresses.size() - i));
-            }
-            return new ControlDialPlan(candidates);
-        }
     }
 
     /** The settings {@code config} gives, with the version and the name resolver of {@code launch}. */
@@ -161,9 +131,7 @@ public record ServerSettings(
                 config.cli().localCredentialPath().orElseGet(LocalAccess::defaultLocation), config.noise().privateKeyPath(),
                 ListenerLimits.from(config.listener()),
                 new Control(Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout(),
-                        config.node().routes(), Control.dialPlan(config.controlDialPlan()), config.clientUpdates(),
-                        config.dns().extraRecords().stream()
-                                .map(r -> new DNSRecord(r.name(), r.type(), r.value())).toList()),
+                        config.node().routes(), config.clientUpdates()),
                 Relay.from(config.derp(), listen.host(), ListenerLimits.from(config.listener())),
                 DerpMaps.from(config, launch.resolver()), config.oidc(), config.tls(),
                 DebugAccess.fromEnvironment(launch.environment()), config.debug().nodeApiEnabled(),

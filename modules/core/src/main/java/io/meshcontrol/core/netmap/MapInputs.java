@@ -1,11 +1,13 @@
 package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.routes.RouteTable;
+import io.meshcontrol.core.state.MapContextState;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkSnapshot;
+import io.meshcontrol.core.state.RouteElection;
+import io.meshcontrol.core.state.Snapshots;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.function.Supplier;
 
 /**
  * What a map message is built from: the nodes and users, whom the policy lets each see, who serves which route,
@@ -21,17 +23,24 @@ public record MapInputs(NetworkSnapshot snapshot, AccessRules access, RouteTable
     /** Where a server's map streams take their inputs from: the network as it is, its rules, the context in force. */
     public static final class Source {
 
-        private final Network network;
+        private final Snapshots snapshots;
+        private final RouteElection election;
+        private final MapContextState context;
         private final AccessControl access;
-        private final Supplier<MapContext> context;
         private final Clock clock;
 
-        /** @param context the map context in force (it changes when the relay map does) */
-        public Source(Network network, AccessControl access, Supplier<MapContext> context, Clock clock) {
-            this.network = network;
-            this.access = access;
+        public Source(Snapshots snapshots, RouteElection election, MapContextState context, AccessControl access,
+                Clock clock) {
+            this.snapshots = snapshots;
+            this.election = election;
             this.context = context;
+            this.access = access;
             this.clock = clock;
+        }
+
+        /** The sources of {@code network}. */
+        public static Source from(Network network, AccessControl access, Clock clock) {
+            return new Source(network.snapshots(), network.routeElection(), network.mapContext(), access, clock);
         }
 
         /** The inputs as the network is now. */
@@ -41,13 +50,12 @@ public record MapInputs(NetworkSnapshot snapshot, AccessRules access, RouteTable
 
         /** The inputs for this snapshot (a batch's, which holds exactly the changes it names), sent at {@code now}. */
         MapInputs of(NetworkSnapshot snapshot, Instant now) {
-            return new MapInputs(snapshot, access.rules(snapshot), network.routeElection().current(), context.get(),
-                    now);
+            return new MapInputs(snapshot, access.rules(snapshot), election.current(), context.current(), now);
         }
 
         /** The snapshot as it is now. */
         NetworkSnapshot snapshot() {
-            return network.snapshots().current();
+            return snapshots.current();
         }
 
         Instant now() {

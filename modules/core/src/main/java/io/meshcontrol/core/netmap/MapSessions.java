@@ -210,6 +210,7 @@ public final class MapSessions implements AutoCloseable {
             case StateChange.UserChanged user -> pendingUsers.add(user.userId());
             case StateChange.PolicyChanged policy -> pendingPolicy = true;
             case StateChange.MapContextChanged context -> pendingEverything = true; // DNS, the DERP map: all again
+            case StateChange.NodeAttributesChanged attributes -> pendingEverything = true; // every self node
             case StateChange.Recorded recorded -> {
                 return; // an administrative change reaches maps through the rows, policy or context it changed
             }

@@ -70,8 +70,8 @@ public final class Apps {
         this.approvals = routeApprovals;
     }
 
-    /** Set once by the composition root: called with the new apps after each change. */
-    public void onChange(Consumer<AppConnectors> listener) {
+    /** Set once by {@link Network}: called with the new apps after each change. */
+    void onChange(Consumer<AppConnectors> listener) {
         current.onChange(listener);
     }
 

@@ -15,8 +15,7 @@ import org.jdbi.v3.core.Jdbi;
  * on. MagicDNS stays what the configuration file says: a change of it is refused, repeating it is not. Every change is
  * a function of the settings in force, run under the writer ({@link #update}): the API's resources each change one part
  * (nameservers, search paths, split DNS), and parallel changes of different parts all stay. A saved change reaches the
- * map context through the one listener the composition root sets, which puts the new DNS in place and tells the change
- * feed.
+ * map context ({@link MapContextState}) as it commits, which publishes it on the change feed.
  */
 public final class Dns {
 
@@ -49,8 +48,8 @@ public final class Dns {
         return current.get();
     }
 
-    /** Set once by the composition root: called with the new settings after each saved change. */
-    public void onChange(Consumer<DnsSettings> listener) {
+    /** Set once by {@link Network}: called with the new settings after each saved change. */
+    void onChange(Consumer<DnsSettings> listener) {
         current.onChange(listener);
     }
 

@@ -24,8 +24,8 @@ final class InForce<T> {
     }
 
     /**
-     * Set once by the composition root: called with each new value as it is put in force, under the writer lock (it
-     * must only take note: put the value in the map context and tell the feed).
+     * Set once by {@link Network}: called with each new value as it is put in force, under the writer lock (it must
+     * only take note: {@link MapContextState} puts the value in the map context and publishes it).
      */
     void onChange(Consumer<T> listener) {
         this.listener = listener;

@@ -58,6 +58,7 @@ public final class Network {
     private final Webhooks webhooks;
     private final Apps apps;
     private final LogStreams logStreams;
+    private final MapContextState mapContext;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -142,6 +143,12 @@ public final class Network {
                 clock);
         this.webhooks = new Webhooks(jdbi, writer, webhookStore, outbox, audit, snapshots, clock);
         this.logStreams = new LogStreams(jdbi, writer, new LogStreamStore(), audit, clock);
+        // What every map carries besides nodes: follows DNS, services and apps as their changes commit.
+        this.mapContext = new MapContextState(tailnetId, options.map(), dns.current(), vipServices.current(),
+                apps.current(), snapshots);
+        dns.onChange(mapContext::dns);
+        vipServices.onChange(mapContext::services);
+        apps.onChange(mapContext::apps);
     }
 
     /** The database, for core's own tests. */
@@ -275,5 +282,10 @@ public final class Network {
     /** Log streaming of the audit log. */
     public LogStreams logStreams() {
         return logStreams;
+    }
+
+    /** The map context in force (DNS, services, apps, the DERP map, the latest client release). */
+    public MapContextState mapContext() {
+        return mapContext;
     }
 }

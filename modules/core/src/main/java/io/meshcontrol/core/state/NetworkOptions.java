@@ -13,9 +13,17 @@ import java.time.Duration;
  * @param routesHighAvailability {@code node.routes.ha}: subnet routes fail over to the next healthy router
  * @param maxKeyLifetimes the longest API keys and pre-auth keys may live
  * @param dns {@code dns.*}: in force until DNS is saved through the API, and MagicDNS always
+ * @param map what the configuration fixes of every map (base domain, extra records, dial plan, certificates)
  */
 public record NetworkOptions(String prefixV4, String prefixV6, AddressPool.Allocation allocation, Duration nodeKeyExpiry,
-        boolean routesHighAvailability, MaxKeyLifetimes maxKeyLifetimes, DnsSettings dns) {
+        boolean routesHighAvailability, MaxKeyLifetimes maxKeyLifetimes, DnsSettings dns, MapOptions map) {
+
+    /** Without map options ({@link MapOptions#NONE}). */
+    public NetworkOptions(String prefixV4, String prefixV6, AddressPool.Allocation allocation, Duration nodeKeyExpiry,
+            boolean routesHighAvailability, MaxKeyLifetimes maxKeyLifetimes, DnsSettings dns) {
+        this(prefixV4, prefixV6, allocation, nodeKeyExpiry, routesHighAvailability, maxKeyLifetimes, dns,
+                MapOptions.NONE);
+    }
 
     /** With the default key lifetime caps and DNS. */
     public NetworkOptions(String prefixV4, String prefixV6, AddressPool.Allocation allocation, Duration nodeKeyExpiry,
@@ -31,7 +39,14 @@ public record NetworkOptions(String prefixV4, String prefixV6, AddressPool.Alloc
 
     /** The same options with other key lifetime caps. */
     public NetworkOptions withMaxKeyLifetimes(MaxKeyLifetimes caps) {
-        return new NetworkOptions(prefixV4, prefixV6, allocation, nodeKeyExpiry, routesHighAvailability, caps, dns);
+        return new NetworkOptions(prefixV4, prefixV6, allocation, nodeKeyExpiry, routesHighAvailability, caps, dns,
+                map);
+    }
+
+    /** The same options with other map options. */
+    public NetworkOptions withMapOptions(MapOptions options) {
+        return new NetworkOptions(prefixV4, prefixV6, allocation, nodeKeyExpiry, routesHighAvailability,
+                maxKeyLifetimes, dns, options);
     }
 
     /** The options the configuration gives. */
@@ -43,7 +58,8 @@ public record NetworkOptions(String prefixV4, String prefixV6, AddressPool.Alloc
                 config.node().routes().ha(), new MaxKeyLifetimes(config.apiKeys().maxExpiration(),
                         config.preauthKeys().maxExpiration()),
                 DnsSettings.configured(dns.magicDns(), dns.overrideLocalDns(),
-                        dns.nameservers().global(), dns.nameservers().split(), dns.searchDomains()));
+                        dns.nameservers().global(), dns.nameservers().split(), dns.searchDomains()),
+                MapOptions.from(config));
     }
 
     public static NetworkOptions defaults() {

@@ -22,8 +22,8 @@ import java.util.function.LongPredicate;
  * changed is touched on the feed (a new version of its entry, which is what map streams follow), so peers get a delta
  * for both sides of a failover, and the routers other than the changed node are announced as node events. Subscribes
  * to the feed first, so the table is elected before map streams hear of the change. A change of the global exit nodes
- * also touches every exit node whose view changed, and when every node's own attributes change with it, announces a
- * map context change (rare: an administrator's mark), so every stream sends its self node again.
+ * also touches every exit node whose view changed, and when every node's own attributes change with it, says so on
+ * the feed (rare: an administrator's mark), so every stream sends its self node again.
  */
 public final class RouteElection {
 
@@ -111,7 +111,7 @@ public final class RouteElection {
         }
         current = next; // before touching: the touches come back here and must find nothing to do
         if (!next.exits().selfAttributes().equals(before.exits().selfAttributes())) {
-            snapshots.mapContextChanged(); // every node's own attributes (rules 2 and 3) changed
+            snapshots.nodeAttributesChanged(); // every node's own attributes (rules 2 and 3) changed
         }
         // A router whose routes changed gets a new snapshot version, so that peers are sent it again with the new
         // table (the changed node too: its change may have been sent before this election).

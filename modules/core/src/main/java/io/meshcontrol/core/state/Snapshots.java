@@ -5,6 +5,7 @@ import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.store.CommitListener;
 import io.meshcontrol.core.store.NodeStore;
@@ -26,8 +27,8 @@ import org.jdbi.v3.core.Jdbi;
  *       the serialized write transaction, so rows arrive in commit order, need no re-read, and a rolled-back write
  *       never arrives);</li>
  *   <li>online state from {@link Presence}, a new policy from {@link Policies}, routes re-elected by
- *       {@link RouteElection} ({@link #touch}), and a new map context (DERP map, DNS) from whoever holds it
- *       ({@link #mapContextChanged}).</li>
+ *       {@link RouteElection} ({@link #touch}, and every node's own attributes with a global exit node's mark), and
+ *       a new map context from {@link MapContextState}, the one place that holds it.</li>
  * </ul>
  * Services publish events through {@link #publishOnCommit}, in the transaction of the change: the event's webhook
  * deliveries are written in that transaction ({@link WebhookOutbox}), and the event goes out on the {@link EventBus}
@@ -102,11 +103,16 @@ public final class Snapshots implements CommitListener {
     }
 
     /**
-     * The map context (the DERP map, DNS) changed: every map stream sends it again. Its holder calls this after
-     * putting the new context in place.
+     * The map context changed to {@code context}: every map stream sends it again. Called by {@link MapContextState}
+     * after putting it in place.
      */
-    public synchronized void mapContextChanged() {
-        deliver(new StateChange.MapContextChanged(current));
+    synchronized void mapContextChanged(MapContext context) {
+        deliver(new StateChange.MapContextChanged(current, context));
+    }
+
+    /** Every node's own attributes changed (called by {@link RouteElection}): every map stream sends them again. */
+    synchronized void nodeAttributesChanged() {
+        deliver(new StateChange.NodeAttributesChanged(current));
     }
 
     /** Called by {@link Writer} with each audit entry of a change once it has committed. */

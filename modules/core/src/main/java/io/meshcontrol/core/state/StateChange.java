@@ -1,18 +1,19 @@
 package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.model.AuditEntry;
+import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.policy.Policy;
 
 /**
  * One change on the feed ({@link Snapshots#subscribe}): what changed, as a descriptor a reader can merge with others,
  * and the snapshot that has it. Readers that need the data read it from that snapshot (nodes, users) or from the
- * change itself (the policy).
+ * change itself (the policy, the map context).
  */
 public sealed interface StateChange {
 
     /**
-     * The snapshot with this change in it; for a policy or map context change, the snapshot that was current when it
-     * took effect.
+     * The snapshot with this change in it; for a policy, map context or node attributes change, the snapshot that was
+     * current when it took effect.
      */
     NetworkSnapshot snapshot();
 
@@ -32,10 +33,17 @@ public sealed interface StateChange {
     }
 
     /**
-     * What every map carries besides nodes changed (the DERP map, DNS); whoever holds the map context has put the new
-     * one in place before announcing it.
+     * What every map carries besides nodes changed (DNS, services, apps, the DERP map, the latest client release):
+     * {@code context} is the one in force now ({@link MapContextState#current()} returns it from now on).
      */
-    record MapContextChanged(NetworkSnapshot snapshot) implements StateChange {
+    record MapContextChanged(NetworkSnapshot snapshot, MapContext context) implements StateChange {
+    }
+
+    /**
+     * Every node's own attributes changed, not any row: a global exit node was marked or unmarked, which changes the
+     * exit node suggested to each node and its traffic steering.
+     */
+    record NodeAttributesChanged(NetworkSnapshot snapshot) implements StateChange {
     }
 
     /**

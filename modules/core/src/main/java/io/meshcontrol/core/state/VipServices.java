@@ -46,8 +46,8 @@ public final class VipServices {
         return current.get();
     }
 
-    /** Set once by the composition root: called with every service after each saved change. */
-    public void onChange(Consumer<List<VipService>> listener) {
+    /** Set once by {@link Network}: called with every service after each saved change. */
+    void onChange(Consumer<List<VipService>> listener) {
         current.onChange(listener);
     }
 

@@ -12,14 +12,13 @@ import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.MapOptions;
 import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.PreAuthKeys;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.state.RouteElection;
 import io.meshcontrol.core.state.Users;
 import io.meshcontrol.core.testing.MapStreamCapture;
-import io.meshcontrol.core.wire.DERPMap;
-import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.core.wire.MapResponse;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -39,9 +38,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MapSessionTest {
 
-    private static final MapContext CONTEXT = new MapContext("TtestCNTRL", "mesh.test", DNSConfig.builder().build(),
-            new DERPMap(null, Map.of(), false));
-
     @TempDir
     Path folder;
     Network network;
@@ -50,15 +46,16 @@ class MapSessionTest {
 
     @BeforeEach
     void setUp() {
-        network = Network.open(folder.resolve("db.sqlite"), true, Clock.systemUTC(), NetworkOptions.defaults());
+        network = Network.open(folder.resolve("db.sqlite"), true, Clock.systemUTC(),
+                NetworkOptions.defaults().withMapOptions(new MapOptions("mesh.test", List.of(), null, false)));
         network.users().create(Caller.localAdmin(), new Users.NewUser("alice", "", "", Role.MEMBER));
         key = network.preAuthKeys().create(Caller.localAdmin(),
                 new PreAuthKeys.NewKey("alice", List.of(), true, false, false, "", null)).secret();
     }
 
     private MapSessions sessions(Duration keepAlive) {
-        return new MapSessions(network.snapshots(), new MapInputs.Source(network,
-                new AccessControl(network.policies()), () -> CONTEXT, Clock.systemUTC()), keepAlive, metrics);
+        return new MapSessions(network.snapshots(), MapInputs.Source.from(network,
+                new AccessControl(network.policies()), Clock.systemUTC()), keepAlive, metrics);
     }
 
     @Test

@@ -57,6 +57,7 @@ class ChangeFeedTest {
             case StateChange.UserChanged user -> "user " + user.userId();
             case StateChange.PolicyChanged policy -> "policy";
             case StateChange.MapContextChanged context -> "map context";
+            case StateChange.NodeAttributesChanged attributes -> "node attributes";
             case StateChange.Recorded recorded -> "recorded " + recorded.entry().action();
         };
     }
@@ -68,7 +69,7 @@ class ChangeFeedTest {
         net.policy(POLICY);
         network.nodes().rename(net.admin, a.id(), "renamed");
         network.users().update(net.admin, thor.id(), new Users.UserChange(null, "Thor", null, null));
-        network.snapshots().mapContextChanged();
+        network.mapContext().latestClientVersion("1.90.9");
         network.nodes().delete(net.admin, a.id());
 
         // A change's own effects first, then its descriptor: whoever follows the descriptors finds them applied.

@@ -12,6 +12,8 @@ import io.meshcontrol.core.model.PostureAttribute;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.TailnetSettings;
 import io.meshcontrol.core.model.VipService;
+import io.meshcontrol.core.netmap.MapContext;
+import io.meshcontrol.core.netmap.MapDns;
 import io.meshcontrol.core.testing.AuthKey;
 import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.core.testing.TestNetwork;
@@ -80,8 +82,12 @@ class ParallelChangesTest {
     @Test
     void parallelDnsChangesOfDifferentPartsAllStay() throws Exception {
         Dns dns = net.network.dns();
-        List<DnsSettings> heard = new ArrayList<>();
-        dns.onChange(heard::add);
+        List<MapContext> heard = new CopyOnWriteArrayList<>();
+        net.network.snapshots().subscribe(change -> {
+            if (change instanceof StateChange.MapContextChanged context) {
+                heard.add(context.context());
+            }
+        });
         atOnce(i -> () -> dns.update(net.admin, current -> switch (i % 3) {
             case 0 -> {
                 Map<String, List<DnsSettings.Resolver>> split = new LinkedHashMap<>(current.splitDns());
@@ -112,7 +118,7 @@ class ParallelChangesTest {
             }
         }
         assertEquals(WRITERS, heard.size(), "every change put in force");
-        assertEquals(after, heard.getLast(), "in the order they were saved");
+        assertEquals(MapDns.of(after, "", List.of()), heard.getLast().dnsConfig(), "in the order they were saved");
         assertEquals(after, net.reopened(folder).dns().current(), "as saved");
         assertEquals(WRITERS, auditEntries("dns.update"));
     }

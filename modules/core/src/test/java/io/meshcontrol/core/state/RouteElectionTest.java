@@ -86,7 +86,7 @@ class RouteElectionTest {
         network.routeApprovals().setGlobalExitNode(admin, exitB.id(), true, 10);
 
         assertEquals(java.util.Map.of(exitB.id(), 10), network.routeElection().current().exits().marked());
-        assertTrue(changes.stream().anyMatch(c -> c instanceof StateChange.MapContextChanged),
+        assertTrue(changes.stream().anyMatch(c -> c instanceof StateChange.NodeAttributesChanged),
                 "every node's own attributes changed (auto-exit-node, traffic-steering)");
         assertTrue(changes.stream().anyMatch(c -> c instanceof StateChange.NodeChanged n && n.nodeId() == exitA.id()),
                 "exit-a is no longer suggested: its peers must hear of it");

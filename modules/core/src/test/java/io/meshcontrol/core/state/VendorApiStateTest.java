@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.address.AddressPool;
 import io.meshcontrol.core.model.DnsSettings;
+import io.meshcontrol.core.netmap.MapDns;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.VipService;
@@ -33,13 +34,18 @@ class VendorApiStateTest {
     @Test
     void savedDnsOutlivesARestartAndTellsTheListenerButMagicDnsStaysTheConfigurations() {
         TestNetwork net = new TestNetwork(folder);
-        List<DnsSettings> heard = new ArrayList<>();
-        net.network.dns().onChange(heard::add);
+        List<StateChange.MapContextChanged> heard = new ArrayList<>();
+        net.network.snapshots().subscribe(change -> {
+            if (change instanceof StateChange.MapContextChanged context) {
+                heard.add(context);
+            }
+        });
         DnsSettings saved = net.network.dns().current()
                 .withNameservers(List.of(new DnsSettings.Resolver("1.1.1.1", true)))
                 .withSplitDns(Map.of("Corp.Example.", List.of(new DnsSettings.Resolver("10.0.0.53", false))));
         net.network.dns().update(net.admin, current -> saved);
-        assertEquals(List.of(saved), heard);
+        assertEquals(1, heard.size(), "the map context follows the saved DNS");
+        assertEquals(MapDns.of(saved, "", List.of()), heard.getFirst().context().dnsConfig());
         assertEquals(List.of("corp.example"), List.copyOf(saved.splitDns().keySet()), "domains kept normalised");
 
         DnsSettings changed = new DnsSettings(false, false, List.of(), Map.of(), List.of());

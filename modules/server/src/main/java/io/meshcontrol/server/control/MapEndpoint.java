@@ -1,12 +1,14 @@
 package io.meshcontrol.server.control;
 
+import io.meshcontrol.core.state.Nodes;
+import io.meshcontrol.core.state.Presence;
+import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.key.DiscoPublicKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.netmap.MapFrames;
 import io.meshcontrol.core.netmap.MapSession;
 import io.meshcontrol.core.netmap.MapSessions;
-import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.wire.CapabilityVersion;
 import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.net.IpAddressPort;
@@ -25,11 +27,16 @@ import java.util.Optional;
  */
 public final class MapEndpoint implements MachineHandler {
 
-    private final Network network;
+    private final Snapshots snapshots;
+    private final Presence presence;
+    private final Nodes nodes;
     private final MapSessions sessions;
 
-    public MapEndpoint(Network network, MapSessions sessions) {
-        this.network = network;
+    /** @param presence told when a node's stream opens and ends; {@code nodes} takes what clients report */
+    public MapEndpoint(Snapshots snapshots, Presence presence, Nodes nodes, MapSessions sessions) {
+        this.snapshots = snapshots;
+        this.presence = presence;
+        this.nodes = nodes;
         this.sessions = sessions;
     }
 
@@ -41,7 +48,7 @@ public final class MapEndpoint implements MachineHandler {
             throw MeshException.invalid("this Tailscale client is too old for this server (capability version "
                     + request.version() + "); use Tailscale 1.80 or newer");
         }
-        Optional<Node> node = network.snapshots().current().nodeByKey(request.nodeKey())
+        Optional<Node> node = snapshots.current().nodeByKey(request.nodeKey())
                 .filter(n -> n.machineKey().equals(connection.machineKey()));
         if (node.isEmpty()) {
             throw MeshException.unauthenticated("node key not registered; register first");
@@ -62,11 +69,11 @@ public final class MapEndpoint implements MachineHandler {
         // A client that goes away (process ended, network gone) closes the connection: end the stream at once
         // rather than at the next keep-alive, so that peers and the ephemeral reaper learn it promptly.
         exchange.getConnection().addCloseListener(closedConnection -> session.close());
-        network.presence().connected(current);
+        presence.connected(current);
         try {
             session.run(started);
         } finally {
-            network.presence().disconnected(current);
+            presence.disconnected(current);
         }
         endStream(out);
     }
@@ -100,6 +107,6 @@ public final class MapEndpoint implements MachineHandler {
         if (reported.equals(node) && node.approvedRoutes().containsAll(node.advertisedRoutes())) {
             return node;
         }
-        return network.nodes().updateFromClient(node.id(), disco, endpoints, hostinfo, advertised);
+        return nodes.updateFromClient(node.id(), disco, endpoints, hostinfo, advertised);
     }
 }

@@ -1,9 +1,9 @@
 package io.meshcontrol.server.control;
 
+import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.netmap.RouterProbes;
-import io.meshcontrol.core.state.Network;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.StatusCodes;
 import java.util.Deque;
@@ -15,18 +15,18 @@ import java.util.Deque;
  */
 public final class ProbeAnswerEndpoint implements MachineHandler {
 
-    private final Network network;
+    private final Snapshots snapshots;
     private final RouterProbes probes;
 
-    public ProbeAnswerEndpoint(Network network, RouterProbes probes) {
-        this.network = network;
+    public ProbeAnswerEndpoint(Snapshots snapshots, RouterProbes probes) {
+        this.snapshots = snapshots;
         this.probes = probes;
     }
 
     @Override
     public void handle(HttpServerExchange exchange, ControlConnection connection) {
         Deque<String> ids = exchange.getQueryParameters().get("id");
-        Node node = network.snapshots().current().nodes().values().stream()
+        Node node = snapshots.current().nodes().values().stream()
                 .filter(n -> n.machineKey().equals(connection.machineKey())).findFirst()
                 .orElseThrow(() -> MeshException.notFound("no node for this machine"));
         if (ids == null || !probes.answered(ids.getFirst(), node.id())) {

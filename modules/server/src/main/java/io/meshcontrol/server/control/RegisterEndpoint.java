@@ -5,7 +5,6 @@ import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.netmap.WireNodes;
-import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.PendingLogins;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.wire.CapabilityVersion;
@@ -37,12 +36,14 @@ public final class RegisterEndpoint implements MachineHandler {
     static final int MAX_BODY = 1 << 20;
     private static final String AUTH_PATH = "/register/";
 
-    private final Network network;
+    private final Registrations registrations;
+    private final PendingLogins pendingLogins;
     private final String serverUrl;
     private final Clock clock;
 
-    public RegisterEndpoint(Network network, String serverUrl, Clock clock) {
-        this.network = network;
+    public RegisterEndpoint(Registrations registrations, PendingLogins pendingLogins, String serverUrl, Clock clock) {
+        this.registrations = registrations;
+        this.pendingLogins = pendingLogins;
         this.serverUrl = serverUrl;
         this.clock = clock;
     }
@@ -69,7 +70,6 @@ public final class RegisterEndpoint implements MachineHandler {
         Hostinfo hostinfo = request.hostinfo() == null ? Hostinfo.parse("{}") : request.hostinfo();
         Registrations.Request machine = new Registrations.Request(machineKey, request.nodeKey(),
                 hostinfo.fields().hostname(), hostinfo.toJson(), hostinfo.fields().requestTags());
-        Registrations registrations = network.registrations();
         Instant now = clock.instant();
 
         if (isLogout(request.expiry(), now)) {
@@ -99,7 +99,7 @@ public final class RegisterEndpoint implements MachineHandler {
         // when its key expired or when it is told to log in again (tailscale up --force-reauth, tailscale login), and
         // OldNodeKey then names the key it had. Either way the person logs in; the node keeps its key (and expiry)
         // until that login completes, and the login then sets the new key's expiry.
-        return RegisterResponse.authorizationPending(authUrl(network.pendingLogins().start(machine, request.ephemeral())));
+        return RegisterResponse.authorizationPending(authUrl(pendingLogins.start(machine, request.ephemeral())));
     }
 
     /**
@@ -115,18 +115,17 @@ public final class RegisterEndpoint implements MachineHandler {
         String url = request.followup();
         int at = url.lastIndexOf(AUTH_PATH);
         String authId = at < 0 ? "" : url.substring(at + AUTH_PATH.length());
-        PendingLogins logins = network.pendingLogins();
-        if (!logins.isPending(authId)) {
+        if (!pendingLogins.isPending(authId)) {
             // Completed before this follow-up arrived (the person was quick), or lapsed: a machine the server already
             // knows under this node key is done; anyone else logs in again.
-            Optional<Registrations.Registered> known = network.registrations().current(machine.machineKey(),
+            Optional<Registrations.Registered> known = registrations.current(machine.machineKey(),
                     machine.nodeKey()).filter(registered -> !registered.node().isKeyExpired(clock.instant()));
             return known.map(this::success).orElseGet(() ->
-                    RegisterResponse.authorizationPending(authUrl(logins.start(machine, request.ephemeral()))));
+                    RegisterResponse.authorizationPending(authUrl(pendingLogins.start(machine, request.ephemeral()))));
         }
-        Optional<Registrations.Registered> done = logins.await(authId, PendingLogins.LIFETIME.plus(Duration.ofSeconds(5)));
+        Optional<Registrations.Registered> done = pendingLogins.await(authId, PendingLogins.LIFETIME.plus(Duration.ofSeconds(5)));
         return done.map(this::success)
-                .orElseGet(() -> RegisterResponse.authorizationPending(authUrl(logins.start(machine, request.ephemeral()))));
+                .orElseGet(() -> RegisterResponse.authorizationPending(authUrl(pendingLogins.start(machine, request.ephemeral()))));
     }
 
     private String authUrl(String authId) {

@@ -5,7 +5,8 @@ import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.netmap.CertDomains;
 import io.meshcontrol.core.netmap.MapContext;
-import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.MapContextState;
+import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.core.wire.SetDNSRequest;
 import io.meshcontrol.server.nodecerts.ChallengeRecords;
 import io.meshcontrol.server.nodecerts.TxtRecord;
@@ -18,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -34,15 +34,15 @@ public final class SetDnsEndpoint implements MachineHandler {
     /** A DNS-01 value: the base64url SHA-256 digest of the key authorization, unpadded (RFC 8555, section 8.4). */
     private static final Pattern DNS01_VALUE = Pattern.compile("[A-Za-z0-9_-]{43}");
 
-    private final Network network;
-    private final Supplier<MapContext> context;
+    private final Snapshots snapshots;
+    private final MapContextState context;
     private final Optional<ChallengeRecords> records;
     private final Clock clock;
 
     /** @param records where records are published; empty when nodes get no certificates ({@code https_certificates}) */
-    public SetDnsEndpoint(Network network, Supplier<MapContext> context, Optional<ChallengeRecords> records,
+    public SetDnsEndpoint(Snapshots snapshots, MapContextState context, Optional<ChallengeRecords> records,
             Clock clock) {
-        this.network = network;
+        this.snapshots = snapshots;
         this.context = context;
         this.records = records;
         this.clock = clock;
@@ -70,7 +70,7 @@ public final class SetDnsEndpoint implements MachineHandler {
         if (request.nodeKey() == null || request.nodeKey().isZero()) {
             throw MeshException.invalid("the set-dns request names no node key (NodeKey)");
         }
-        Node node = network.snapshots().current().nodeByKey(request.nodeKey())
+        Node node = snapshots.current().nodeByKey(request.nodeKey())
                 .filter(n -> n.machineKey().equals(machineKey))
                 .orElseThrow(() -> MeshException.unauthenticated("node key not registered; register first"));
         if (!node.admitted() || node.isKeyExpired(clock.instant())) {
@@ -84,7 +84,7 @@ public final class SetDnsEndpoint implements MachineHandler {
         if (!request.type().equalsIgnoreCase("TXT")) {
             throw MeshException.invalid("only TXT records can be set (got type \"" + request.type() + "\")");
         }
-        MapContext map = context.get();
+        MapContext map = context.current();
         String certName = CertDomains.challengedName(request.name(), node, map).orElseThrow(() ->
                 MeshException.forbidden("this node may only set " + CertDomains.of(node, map).stream()
                         .map(name -> CertDomains.CHALLENGE_PREFIX + name).toList() + " (got \"" + request.name()

@@ -4,7 +4,7 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.state.BrowserSessions;
-import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.PendingLogins;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.state.Users;
 import io.meshcontrol.server.http.ApiRequest;
@@ -62,7 +62,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
     private final String clientSecret;
     private final String redirectUri;
     private final OidcIssuers issuers;
-    private final Network network;
+    private final People people;
     private final SessionCookies cookies;
     private final LoginFlows flows;
     private final LoginRules rules;
@@ -72,10 +72,16 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
     private final String consoleUrl;
 
     /**
+     * The state a login touches: the person's user, the machine waiting for the login, the browser session it starts.
+     */
+    public record People(Users users, PendingLogins pendingLogins, BrowserSessions browserSessions) {
+    }
+
+    /**
      * @param settings with {@code oidc.issuer} set (OIDC login on)
      * @param branding the name and logo on the pages a person sees
      */
-    public OidcLogin(MeshConfig.Oidc settings, String serverUrl, OidcIssuers issuers, Network network, Clock clock,
+    public OidcLogin(MeshConfig.Oidc settings, String serverUrl, OidcIssuers issuers, People people, Clock clock,
             Branding branding) {
         this.pages = new LoginPages(branding);
         this.settings = settings;
@@ -85,8 +91,8 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
         this.serverUrl = serverUrl;
         this.consoleUrl = serverUrl.replaceAll("/+$", "") + "/admin";
         this.issuers = issuers;
-        this.network = network;
-        this.cookies = new SessionCookies(network.browserSessions(), serverUrl);
+        this.people = people;
+        this.cookies = new SessionCookies(people.browserSessions(), serverUrl);
         this.flows = new LoginFlows(clock);
         this.rules = LoginRules.from(settings);
         this.clock = clock;
@@ -148,9 +154,9 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
         });
         routes.addPublic("POST", "/logout", request -> {
             Optional<String> secret = sessionSecret(request);
-            if (secret.isPresent() && network.browserSessions().find(secret.get()).isPresent()) {
+            if (secret.isPresent() && people.browserSessions().find(secret.get()).isPresent()) {
                 cookies.requireSameSite(request.exchange(), secret.get());
-                network.browserSessions().end(secret.get());
+                people.browserSessions().end(secret.get());
             }
             return new Reply(204, null, Map.of("Set-Cookie", cookies.clearedSessionCookie()));
         });
@@ -230,7 +236,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
             LOG.log(Level.INFO, "OIDC login of " + claims.subject() + " refused: " + refusal.get());
             return pages.page(403, "You may not log in here", refusal.get());
         }
-        User user = network.users().logIn(new Users.PersonLogin(claims.issuer(), claims.subject(),
+        User user = people.users().logIn(new Users.PersonLogin(claims.issuer(), claims.subject(),
                 claims.preferredUsername(), claims.name(), rules.trustsEmail(claims) ? claims.email() : "")).user();
         return switch (flow.get().purpose()) {
             case LoginFlows.Purpose.Machine machine -> machineJoins(machine.authId(), user, claims);
@@ -243,7 +249,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
                 : new Registrations.KeyLife.Lifetime(settings.expiry());
         Registrations.Registered registered;
         try {
-            registered = network.pendingLogins().completeByLogin(authId, user, life);
+            registered = people.pendingLogins().completeByLogin(authId, user, life);
         } catch (MeshException e) {
             return pages.page(410, "The machine's login has expired", "Run tailscale up again for a new link.");
         }
@@ -267,7 +273,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
             return pages.page(403, "Waiting for approval", "You are logged in as " + user.name()
                     + ", but an administrator has to approve you first (svc users approve --name " + user.name() + ").");
         }
-        BrowserSessions.Started started = network.browserSessions().start(user);
+        BrowserSessions.Started started = people.browserSessions().start(user);
         String cookie = cookies.sessionCookie(started, clock.instant());
         if (returnTo != null) {
             return new Reply(303, null, Map.of("Location", returnTo.under(serverUrl), "Set-Cookie", cookie,

@@ -4,7 +4,6 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.netmap.AccessRules;
 import io.meshcontrol.core.netmap.MapContents;
-import io.meshcontrol.core.netmap.MapContext;
 import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.netmap.MapSessions;
 import io.meshcontrol.core.state.Network;
@@ -27,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -42,11 +40,12 @@ public final class DebugPages {
     /**
      * What the pages read.
      *
+     * @param network the snapshot, pending logins, the policy, the route table and the map context (DNS, the DERP
+     *                map) maps are built from now: the pages show the whole state
      * @param access the access rules map streams use (the same compilation, so the filter shown is the filter sent)
-     * @param mapContext the map context maps are built from now (DNS, the DERP map)
      */
-    public record Sources(String version, Clock clock, Network network, MapSessions mapSessions, AccessControl access,
-                          Supplier<MapContext> mapContext) {
+    public record Sources(String version, Clock clock, Network network, MapSessions mapSessions,
+                          AccessControl access) {
     }
 
     /** The runtime: version, uptime, heap, threads. */
@@ -95,7 +94,7 @@ public final class DebugPages {
                 new Page("/debug/filters/", "Filters", "each node's packet filter and SSH policy (?node=ID)",
                         this::filters),
                 new Page("/debug/derp-map/", "DERP map", "the DERP map clients get",
-                        q -> WireJson.mapper().valueToTree(sources.mapContext().get().derpMap())),
+                        q -> WireJson.mapper().valueToTree(sources.network().mapContext().current().derpMap())),
                 new Page("/debug/map-sessions/", "Map streams", "open map streams and the change batcher",
                         q -> sources.mapSessions().status()));
     }
@@ -183,7 +182,7 @@ public final class DebugPages {
         NetworkSnapshot snapshot = sources.network().snapshots().current();
         AccessRules rules = sources.access().rules(snapshot);
         MapInputs in = new MapInputs(snapshot, rules, sources.network().routeElection().current(),
-                sources.mapContext().get(), sources.clock().instant());
+                sources.network().mapContext().current(), sources.clock().instant());
         String only = first(query, "node");
         Long id = null;
         if (only != null) {

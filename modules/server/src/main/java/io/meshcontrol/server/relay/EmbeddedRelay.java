@@ -1,5 +1,6 @@
 package io.meshcontrol.server.relay;
 
+import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.config.HostPort;
@@ -7,7 +8,6 @@ import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.key.NodePublicKey;
 import io.meshcontrol.core.model.DerpSettings;
-import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.wire.DERPNode;
 import io.meshcontrol.relay.derp.DerpServer;
 import io.meshcontrol.relay.map.EmbeddedRegion;
@@ -42,7 +42,7 @@ public final class EmbeddedRelay implements AutoCloseable {
     static final String CERTIFICATE_FILE = "derp_server_tls.pem";
 
     private final ServerSettings.Relay config;
-    private final Network network;
+    private final Snapshots snapshots;
     private final ScheduledExecutorService scheduler;
     private final Runnable stunBound;
     private volatile DerpServer derp;
@@ -64,10 +64,10 @@ public final class EmbeddedRelay implements AutoCloseable {
      * @param scheduler runs the STUN bind retries
      * @param stunBound told when a retried STUN bind succeeded (the published region now names the port)
      */
-    public EmbeddedRelay(ServerSettings.Relay config, Network network, ScheduledExecutorService scheduler,
+    public EmbeddedRelay(ServerSettings.Relay config, Snapshots snapshots, ScheduledExecutorService scheduler,
             Runnable stunBound) {
         this.config = config;
-        this.network = network;
+        this.snapshots = snapshots;
         this.scheduler = scheduler;
         this.stunBound = stunBound;
     }
@@ -231,7 +231,7 @@ public final class EmbeddedRelay implements AutoCloseable {
 
     /** The check reads the current snapshot, so a node registered a moment ago is admitted at once. */
     private boolean isKnown(NodePublicKey key) {
-        return network.snapshots().current().nodeByKey(key).isPresent();
+        return snapshots.current().nodeByKey(key).isPresent();
     }
 
     /** The relay key is a node key in Tailscale's terms; its file has the same {@code privkey:} form as the Noise key. */

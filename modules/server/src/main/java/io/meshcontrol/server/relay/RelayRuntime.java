@@ -3,7 +3,8 @@ package io.meshcontrol.server.relay;
 import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.model.DerpSettings;
-import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.SavedDerpSettings;
+import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.relay.map.DerpMapSources;
 import io.meshcontrol.relay.map.MapSourceException;
@@ -34,16 +35,16 @@ public final class RelayRuntime implements AutoCloseable {
     private volatile int boundPort = -1;
     private volatile Consumer<DERPMap> publish = map -> { };
 
-    private RelayRuntime(ServerSettings settings, Network network, DerpMapSources sources, Clock clock,
-            ScheduledExecutorService scheduler) {
+    private RelayRuntime(ServerSettings settings, SavedDerpSettings saved, Snapshots snapshots, DerpMapSources sources,
+            Clock clock, ScheduledExecutorService scheduler) {
         this.settings = settings;
         this.scheduler = scheduler;
         this.clock = clock;
-        this.relay = new EmbeddedRelay(settings.relay(), network, scheduler, this::republish);
+        this.relay = new EmbeddedRelay(settings.relay(), snapshots, scheduler, this::republish);
         this.bootstrapDns = new BootstrapDnsCache(URI.create(settings.serverUrl()).getHost(),
                 settings.derpMaps().resolver(), scheduler);
         URI serverUrl = URI.create(settings.serverUrl());
-        this.configuration = new DerpConfiguration(network.savedDerpSettings(), defaults(settings), sources, relay,
+        this.configuration = new DerpConfiguration(saved, defaults(settings), sources, relay,
                 derpSettings -> boundPort < 0 ? java.util.Optional.empty()
                         : relay.region(serverUrl, settings.listenPort() == 0, boundPort, derpSettings),
                 map -> {
@@ -56,9 +57,12 @@ public final class RelayRuntime implements AutoCloseable {
      * Reads the map files (a file that cannot be used stops the start, naming it) and registers the relay's routes.
      * Nothing is bound and nothing is fetched until {@link #start}.
      *
+     * @param saved the DERP settings saved through the API, in force over the configuration's
+     * @param snapshots the nodes the relay serves ({@code verify_clients})
      * @param clock dates the certificate of the relay's own TLS port
      */
-    public static RelayRuntime create(ServerSettings settings, Network network, Routes routes, Clock clock) {
+    public static RelayRuntime create(ServerSettings settings, SavedDerpSettings saved, Snapshots snapshots,
+            Routes routes, Clock clock) {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("derp-maps").daemon().factory());
         DerpMapSources sources;
@@ -69,7 +73,7 @@ public final class RelayRuntime implements AutoCloseable {
             scheduler.shutdownNow();
             throw MeshException.invalid(e.getMessage());
         }
-        RelayRuntime runtime = new RelayRuntime(settings, network, sources, clock, scheduler);
+        RelayRuntime runtime = new RelayRuntime(settings, saved, snapshots, sources, clock, scheduler);
         runtime.relay.register(routes, runtime.bootstrapDns);
         return runtime;
     }

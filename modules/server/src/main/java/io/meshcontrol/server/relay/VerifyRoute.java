@@ -1,8 +1,8 @@
 package io.meshcontrol.server.relay;
 
+import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.core.key.KeyFormatException;
 import io.meshcontrol.core.key.NodePublicKey;
-import io.meshcontrol.core.state.Network;
 import io.meshcontrol.server.http.Routes;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
@@ -24,11 +24,11 @@ public final class VerifyRoute {
     /** A request is one key and an address; anything much larger is not one. */
     private static final int MAX_BODY = 4 << 10;
 
-    private final Network network;
+    private final Snapshots snapshots;
     private final JsonMapper json = JsonMapper.builder().build();
 
-    public VerifyRoute(Network network) {
-        this.network = network;
+    public VerifyRoute(Snapshots snapshots) {
+        this.snapshots = snapshots;
     }
 
     public void register(Routes routes) {
@@ -49,7 +49,7 @@ public final class VerifyRoute {
                 answer(done, StatusCodes.BAD_REQUEST, "{\"error\":\"want {\\\"NodePublic\\\":\\\"nodekey:...\\\"}\"}");
                 return;
             }
-            boolean allow = network.snapshots().current().nodeByKey(key).isPresent();
+            boolean allow = snapshots.current().nodeByKey(key).isPresent();
             answer(done, StatusCodes.OK, "{\"Allow\":" + allow + "}");
         }, (done, error) -> answer(done, StatusCodes.BAD_REQUEST, "{\"error\":\"unreadable request\"}"));
     }

@@ -1,5 +1,7 @@
 package io.meshcontrol.server.v1;
 
+import io.meshcontrol.core.state.RouteElection;
+import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.api.DebugNodeRequest;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.key.KeyFormatException;
@@ -7,7 +9,6 @@ import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.key.NodePublicKey;
 import io.meshcontrol.core.net.IpPrefix;
-import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
@@ -25,11 +26,15 @@ public final class DebugNodeRoutes {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private final Network network;
+    private final Registrations registrations;
+    private final Snapshots snapshots;
+    private final RouteElection routeElection;
     private final Clock clock;
 
-    public DebugNodeRoutes(Network network, Clock clock) {
-        this.network = network;
+    public DebugNodeRoutes(Registrations registrations, Snapshots snapshots, RouteElection routeElection, Clock clock) {
+        this.registrations = registrations;
+        this.snapshots = snapshots;
+        this.routeElection = routeElection;
         this.clock = clock;
     }
 
@@ -45,11 +50,11 @@ public final class DebugNodeRoutes {
             for (String route : body.routes() == null ? List.<String>of() : body.routes()) {
                 routable.add(prefix(route).toString());
             }
-            Registrations.Registered registered = network.registrations().forUserWithoutClient(request.caller(),
+            Registrations.Registered registered = registrations.forUserWithoutClient(request.caller(),
                     new Registrations.Request(MachinePrivateKey.generate().publicKey(), nodeKey, body.name(),
                             JSON.writeValueAsString(hostinfo)), body.user());
             return Reply.ok(Views.node(registered.node(), registered.user(),
-                    network.snapshots().current().isOnline(registered.node().id()), network.routeElection().current(),
+                    snapshots.current().isOnline(registered.node().id()), routeElection.current(),
                     clock.instant()));
         });
     }

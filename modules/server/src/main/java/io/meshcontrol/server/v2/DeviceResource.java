@@ -5,7 +5,7 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.PostureAttribute;
 import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.state.NetworkSnapshot;
-import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.core.state.Nodes;
 import io.meshcontrol.core.state.Posture;
 import io.meshcontrol.core.state.RouteApprovals;
@@ -26,11 +26,19 @@ final class DeviceResource {
     /** The vendor's zero time, which its Go client sends for "no expiry". */
     private static final Instant GO_ZERO_TIME = Instant.parse("0001-01-01T00:00:00Z");
 
-    private final Network network;
+    private final Nodes nodes;
+    private final Posture posture;
+    private final RouteApprovals routeApprovals;
+    private final Snapshots snapshots;
     private final String baseDomain;
 
-    DeviceResource(Network network, String baseDomain) {
-        this.network = network;
+    /** @param snapshots whether each device is connected, and its peers' view of it */
+    DeviceResource(Nodes nodes, Posture posture, RouteApprovals routeApprovals, Snapshots snapshots,
+            String baseDomain) {
+        this.nodes = nodes;
+        this.posture = posture;
+        this.routeApprovals = routeApprovals;
+        this.snapshots = snapshots;
         this.baseDomain = baseDomain;
     }
 
@@ -44,53 +52,53 @@ final class DeviceResource {
         })
                 .doc(Nodes.READ_SCOPE, "One device by id or nodeId; fields=all as for the list");
         v2.global("DELETE", "/device/{id}", request -> {
-            network.nodes().delete(request.caller(), node(request, Nodes.WRITE_SCOPE).id());
+            nodes.delete(request.caller(), node(request, Nodes.WRITE_SCOPE).id());
             return Reply.ok(Map.of());
         }).doc(Nodes.WRITE_SCOPE, "Removes the device");
         v2.global("POST", "/device/{id}/authorized", request -> {
             Node node = node(request, Nodes.WRITE_SCOPE);
             Bodies.Authorized body = request.requiredBody(Bodies.Authorized.class);
-            return Reply.ok(view(network.nodes().authorize(request.caller(), node.id(),
+            return Reply.ok(view(nodes.authorize(request.caller(), node.id(),
                     required(body.authorized(), "authorized")), false));
         }).doc(Nodes.WRITE_SCOPE, "Device approval on or off ({\"authorized\":bool}); matters while device approval "
                 + "is on");
         v2.global("POST", "/device/{id}/name", request -> {
             Node node = node(request, Nodes.WRITE_SCOPE);
             Bodies.Name body = request.requiredBody(Bodies.Name.class);
-            return Reply.ok(view(network.nodes().rename(request.caller(), node.id(),
+            return Reply.ok(view(nodes.rename(request.caller(), node.id(),
                     shortName(required(body.name(), "name"))), false));
         }).doc(Nodes.WRITE_SCOPE, "Renames the device (its MagicDNS label; a full name under the base domain is "
                 + "taken too)");
         v2.global("POST", "/device/{id}/tags", request -> {
             Node node = node(request, Nodes.WRITE_SCOPE);
             Bodies.Tags body = request.requiredBody(Bodies.Tags.class);
-            return Reply.ok(view(network.nodes().setTags(request.caller(), node.id(),
+            return Reply.ok(view(nodes.setTags(request.caller(), node.id(),
                     required(body.tags(), "tags")), false));
         }).doc(Nodes.WRITE_SCOPE, "Sets the tags; tagging a user's device hands it to the tags (400 on tags the "
                 + "policy does not let the caller apply)");
         v2.global("POST", "/device/{id}/key", request -> {
             Node node = node(request, Nodes.WRITE_SCOPE);
             Bodies.Key body = request.requiredBody(Bodies.Key.class);
-            return Reply.ok(view(network.nodes().setKeyExpiryDisabled(request.caller(), node.id(),
+            return Reply.ok(view(nodes.setKeyExpiryDisabled(request.caller(), node.id(),
                     required(body.keyExpiryDisabled(), "keyExpiryDisabled")), false));
         }).doc(Nodes.WRITE_SCOPE, "Whether the device's key expires ({\"keyExpiryDisabled\":bool})");
         v2.global("POST", "/device/{id}/ip", request -> {
             Node node = node(request, Nodes.WRITE_SCOPE);
             Bodies.Ipv4 body = request.requiredBody(Bodies.Ipv4.class);
-            return Reply.ok(view(network.nodes().setIpv4(request.caller(), node.id(),
+            return Reply.ok(view(nodes.setIpv4(request.caller(), node.id(),
                     required(body.ipv4(), "ipv4")), false));
         }).doc(Nodes.WRITE_SCOPE, "Sets the device's IPv4 address ({\"ipv4\":s}, with the IPv6 address that goes "
                 + "with it): inside the network's IPv4 prefix (400 otherwise), not held by another device (409)");
         v2.global("POST", "/device/{id}/expire", request -> Reply.ok(view(
-                network.nodes().expire(request.caller(), node(request, Nodes.WRITE_SCOPE).id()), false)))
+                nodes.expire(request.caller(), node(request, Nodes.WRITE_SCOPE).id()), false)))
                 .doc(Nodes.WRITE_SCOPE, "Expires the device's key now: it must log in again");
         v2.global("GET", "/device/{id}/routes", request -> Reply.ok(routes(
-                network.routeApprovals().get(request.caller(), node(request, RouteApprovals.READ_SCOPE).id()))))
+                routeApprovals.get(request.caller(), node(request, RouteApprovals.READ_SCOPE).id()))))
                 .doc(RouteApprovals.READ_SCOPE, "{\"advertisedRoutes\",\"enabledRoutes\"}");
         v2.global("POST", "/device/{id}/routes", request -> {
             Node node = node(request, RouteApprovals.WRITE_SCOPE);
             Bodies.Routes body = request.requiredBody(Bodies.Routes.class);
-            return Reply.ok(routes(network.routeApprovals().setApproved(request.caller(), node.id(),
+            return Reply.ok(routes(routeApprovals.setApproved(request.caller(), node.id(),
                     required(body.routes(), "routes"))));
         }).doc(RouteApprovals.WRITE_SCOPE, "Replaces the approved (enabled) routes; a route may be approved before it is "
                 + "advertised");
@@ -101,20 +109,20 @@ final class DeviceResource {
             Node node = node(request, Posture.ATTRIBUTES_WRITE_SCOPE);
             Bodies.Attribute body = request.requiredBody(Bodies.Attribute.class);
             Instant expiry = body.expiry() == null || body.expiry().equals(GO_ZERO_TIME) ? null : body.expiry();
-            network.posture().setAttribute(request.caller(), node.id(), new PostureAttribute(
+            posture.setAttribute(request.caller(), node.id(), new PostureAttribute(
                     request.pathParam("key"), body.value(), expiry, Objects.requireNonNullElse(body.comment(), "")));
             return Reply.ok(Map.of());
         }).doc(Posture.ATTRIBUTES_WRITE_SCOPE, "Sets a custom:<name> attribute (a string, number or boolean, "
                 + "optional expiry and comment)");
         v2.global("DELETE", "/device/{id}/attributes/{key}", request -> {
-            network.posture().deleteAttribute(request.caller(), node(request, Posture.ATTRIBUTES_WRITE_SCOPE).id(),
+            posture.deleteAttribute(request.caller(), node(request, Posture.ATTRIBUTES_WRITE_SCOPE).id(),
                     request.pathParam("key"));
             return Reply.ok(Map.of());
         }).doc(Posture.ATTRIBUTES_WRITE_SCOPE, "Removes a custom attribute");
     }
 
     private Reply list(ApiRequest request) {
-        List<Node> nodes = network.nodes().list(request.caller());
+        List<Node> nodes = this.nodes.list(request.caller());
         Map<String, List<String>> filters = new LinkedHashMap<>();
         for (String name : request.queryNames()) {
             if (!name.equals("fields")) {
@@ -151,7 +159,7 @@ final class DeviceResource {
     private Reply attributes(ApiRequest request) {
         Map<String, Object> attributes = new LinkedHashMap<>();
         Map<String, Object> expiries = new LinkedHashMap<>();
-        for (PostureAttribute a : network.posture().attributes(request.caller(),
+        for (PostureAttribute a : posture.attributes(request.caller(),
                 node(request, Posture.ATTRIBUTES_READ_SCOPE).id())) {
             attributes.put(a.name(), a.value());
             if (a.expiry() != null) {
@@ -177,7 +185,7 @@ final class DeviceResource {
     private Node node(ApiRequest request, String scope) {
         request.caller().require(scope);
         String id = request.pathParam("id");
-        NetworkSnapshot snapshot = network.snapshots().current();
+        NetworkSnapshot snapshot = snapshots.current();
         Node node;
         if (!id.isEmpty() && id.chars().allMatch(Character::isDigit) && id.length() < 19) {
             node = snapshot.node(Long.parseLong(id)).orElse(null);
@@ -191,7 +199,7 @@ final class DeviceResource {
     }
 
     private Map<String, Object> view(Node node, boolean allFields) {
-        NetworkSnapshot snapshot = network.snapshots().current();
+        NetworkSnapshot snapshot = snapshots.current();
         return DeviceView.of(node, new DeviceView.Facts(snapshot.user(node.userId()).orElse(null),
                 snapshot.isOnline(node.id()), baseDomain), allFields);
     }

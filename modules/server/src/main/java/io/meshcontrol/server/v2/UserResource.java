@@ -1,8 +1,8 @@
 package io.meshcontrol.server.v2;
 
+import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.model.User;
-import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Users;
 import io.meshcontrol.server.http.Reply;
@@ -20,11 +20,16 @@ import java.util.Objects;
  */
 final class UserResource {
 
-    private final Network network;
+    private final Users users;
+    private final Snapshots snapshots;
+    private final String tailnetId;
     private final Clock clock;
 
-    UserResource(Network network, Clock clock) {
-        this.network = network;
+    /** @param snapshots whose devices a user has, and whether one is connected */
+    UserResource(Users users, Snapshots snapshots, String tailnetId, Clock clock) {
+        this.users = users;
+        this.snapshots = snapshots;
+        this.tailnetId = tailnetId;
         this.clock = clock;
     }
 
@@ -32,7 +37,7 @@ final class UserResource {
         v2.tailnet("GET", "/users", request -> {
             String type = request.query("type").orElse(null);
             String role = request.query("role").orElse(null);
-            List<Map<String, Object>> users = network.users().list(request.caller()).stream()
+            List<Map<String, Object>> users = this.users.list(request.caller()).stream()
                     .map(this::view)
                     .filter(u -> type == null || type.equals(u.get("type")))
                     .filter(u -> role == null || role.equals(u.get("role")))
@@ -44,12 +49,12 @@ final class UserResource {
             if (id.isEmpty() || !id.chars().allMatch(Character::isDigit) || id.length() > 18) {
                 throw MeshException.notFound("user not found: " + id);
             }
-            return Reply.ok(view(network.users().require(request.caller(), Long.parseLong(id))));
+            return Reply.ok(view(users.require(request.caller(), Long.parseLong(id))));
         }).doc(Users.READ_SCOPE, "One user by id");
     }
 
     private Map<String, Object> view(User user) {
-        NetworkSnapshot snapshot = network.snapshots().current();
+        NetworkSnapshot snapshot = snapshots.current();
         List<NetworkSnapshot.NodeEntry> devices = snapshot.entries().values().stream()
                 .filter(e -> Long.valueOf(user.id()).equals(e.node().userId())).toList();
         boolean connected = devices.stream().anyMatch(NetworkSnapshot.NodeEntry::online);
@@ -60,7 +65,7 @@ final class UserResource {
         u.put("displayName", user.displayName().isEmpty() ? user.name() : user.displayName());
         u.put("loginName", user.loginName());
         u.put("profilePicUrl", "");
-        u.put("tailnetId", network.tailnetId());
+        u.put("tailnetId", tailnetId);
         u.put("created", user.createdAt());
         u.put("type", "member");
         u.put("role", user.role().wireName());

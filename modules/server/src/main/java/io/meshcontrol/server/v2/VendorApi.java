@@ -12,11 +12,12 @@ import java.time.Clock;
 public record VendorApi(Network network, String baseDomain, String version, Clock clock) {
 
     public void register(V2Routes v2) {
-        new DeviceResource(network, baseDomain).register(v2);
+        new DeviceResource(network.nodes(), network.posture(), network.routeApprovals(), network.snapshots(),
+                baseDomain).register(v2);
         new PolicyFileResource(network.policies()).register(v2);
         new DnsResource(network.dns()).register(v2);
         new TailnetSettingsResource(network.settings(), network.policies()).register(v2);
-        new UserResource(network, clock).register(v2);
+        new UserResource(network.users(), network.snapshots(), network.tailnetId(), clock).register(v2);
         new ServiceResource(network.vipServices()).register(v2);
         new PostureResource(network.posture()).register(v2);
         new LogStreamResource(network.logStreams()).register(v2);

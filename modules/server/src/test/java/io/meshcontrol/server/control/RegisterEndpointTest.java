@@ -39,7 +39,8 @@ class RegisterEndpointTest {
     @BeforeEach
     void start() {
         server = TestServer.start(folder);
-        endpoint = new RegisterEndpoint(server.network, "http://mesh.example", Clock.systemUTC());
+        endpoint = new RegisterEndpoint(server.network.registrations(), server.network.pendingLogins(), "http://mesh.example",
+                Clock.systemUTC());
         server.adminClient().createUser(new UserRequest("alice", null, "alice@example.com", "member"));
     }
 
@@ -153,9 +154,11 @@ class RegisterEndpointTest {
 
         NodePublicKey ephemeralKey = NodePrivateKey.generate().publicKey();
         MachinePublicKey other = MachinePrivateKey.generate().publicKey();
-        new RegisterEndpoint(server.network, "http://mesh.example", Clock.systemUTC())
+        new RegisterEndpoint(server.network.registrations(), server.network.pendingLogins(), "http://mesh.example",
+                Clock.systemUTC())
                 .register(other, request(142, ephemeralKey, null, authKey(true), NO_EXPIRY, ""));
-        new RegisterEndpoint(server.network, "http://mesh.example", Clock.systemUTC())
+        new RegisterEndpoint(server.network.registrations(), server.network.pendingLogins(), "http://mesh.example",
+                Clock.systemUTC())
                 .register(other, request(142, ephemeralKey, null, null, LOGOUT, ""));
         assertEquals(1, server.network.nodes().list(Caller.localAdmin()).size(), "the ephemeral node is gone");
     }

@@ -191,7 +191,7 @@ class SetDnsEndpointTest {
 
     /** An endpoint over the test server's network and map context, with the hook's records or none. */
     private SetDnsEndpoint endpoint(boolean enabled) {
-        return new SetDnsEndpoint(server.network, server.server::mapContext, enabled
+        return new SetDnsEndpoint(server.network.snapshots(), server.network.mapContext(), enabled
                 ? Optional.of(new ChallengeRecords(new CommandHook(folder.resolve("hook.sh"), Duration.ofSeconds(10)),
                         Duration.ofMinutes(10), Clock.systemUTC(), scheduler))
                 : Optional.empty(), Clock.systemUTC());

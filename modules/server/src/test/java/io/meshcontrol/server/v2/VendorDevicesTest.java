@@ -201,7 +201,8 @@ class VendorDevicesTest {
     @Test
     void deviceOperationsCheckTheScopeBeforeLookingTheDeviceUp() {
         V2Routes registered = new V2Routes(new Routes(), "unused");
-        new DeviceResource(server.network, "mesh.test").register(registered);
+        new DeviceResource(server.network.nodes(), server.network.posture(), server.network.routeApprovals(),
+                server.network.snapshots(), "mesh.test").register(registered);
         List<V2Routes.Operation> operations = registered.operations().stream()
                 .filter(op -> op.path().startsWith("/api/v2/device/{id}")).toList();
         assertTrue(operations.size() >= 13, "every device operation: " + operations);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.core.config.ConfigLoader;
 import io.meshcontrol.core.config.ConfigRequest;
 import io.meshcontrol.core.config.MeshConfig;
+import io.meshcontrol.core.netmap.MapDns;
 import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.core.wire.DNSResolver;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What the configuration puts into every map: DNS (MagicDNS, global and split nameservers) */
-class MapContextsTest {
+class MapDnsTest {
 
     @TempDir
     Path folder;
@@ -40,7 +41,7 @@ class MapContextsTest {
                     split:
                       corp.example: [10.0.0.53]
                 """);
-        DNSConfig dns = MapContexts.dns(NetworkOptions.from(config).dns(), config.dns().baseDomain(), List.of());
+        DNSConfig dns = MapDns.of(NetworkOptions.from(config).dns(), config.dns().baseDomain(), List.of());
         assertTrue(dns.proxied());
         assertEquals(List.of("mesh.example", "corp.example"), dns.domains());
         assertEquals(List.of(), dns.resolvers(), "without override_local_dns nodes keep their own resolvers");
@@ -57,7 +58,7 @@ class MapContextsTest {
                   nameservers:
                     global: [1.1.1.1]
                 """);
-        DNSConfig dns = MapContexts.dns(NetworkOptions.from(config).dns(), config.dns().baseDomain(), List.of());
+        DNSConfig dns = MapDns.of(NetworkOptions.from(config).dns(), config.dns().baseDomain(), List.of());
         assertEquals(List.of(DNSResolver.at("1.1.1.1")), dns.resolvers());
         assertEquals(List.of(), dns.fallbackResolvers());
     }

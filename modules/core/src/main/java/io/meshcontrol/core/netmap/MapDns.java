@@ -1,4 +1,4 @@
-package io.meshcontrol.server.control;
+package io.meshcontrol.core.netmap;
 
 import io.meshcontrol.core.model.DnsSettings;
 import io.meshcontrol.core.wire.DNSConfig;
@@ -9,30 +9,28 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/**
- * The DNS part of every map, from the network's DNS settings ({@code dns.*}, or what the API saved). The relay map
- * is managed at runtime by {@code io.meshcontrol.server.relay.DerpConfiguration}.
- */
-public final class MapContexts {
+/** The DNS part of every map, from the network's DNS settings ({@code dns.*}, or what the API saved). */
+public final class MapDns {
 
-    private MapContexts() {
+    private MapDns() {
     }
 
     /**
      * With {@code overrideLocalDns} the nameservers replace the nodes' own resolvers; without it they are only
      * fallbacks, and nodes keep their own. The base domain comes first among the search domains.
+     *
+     * @param extraRecords the records of {@code dns.extra_records}, which MagicDNS answers as well
      */
-    /** @param extraRecords the records of {@code dns.extra_records}, which MagicDNS answers as well */
-    public static DNSConfig dns(DnsSettings dns, String baseDomain, List<DNSRecord> extraRecords) {
+    public static DNSConfig of(DnsSettings dns, String baseDomain, List<DNSRecord> extraRecords) {
         Map<String, List<DNSResolver>> routes = new LinkedHashMap<>();
         dns.splitDns().forEach((domain, servers) ->
-                routes.put(domain, servers.stream().map(MapContexts::resolver).toList()));
+                routes.put(domain, servers.stream().map(MapDns::resolver).toList()));
         List<String> domains = new ArrayList<>();
         if (!baseDomain.isEmpty()) {
             domains.add(baseDomain);
         }
         domains.addAll(dns.searchPaths());
-        List<DNSResolver> nameservers = dns.nameservers().stream().map(MapContexts::resolver).toList();
+        List<DNSResolver> nameservers = dns.nameservers().stream().map(MapDns::resolver).toList();
         return DNSConfig.builder()
                 .resolvers(dns.overrideLocalDns() ? nameservers : List.of())
                 .fallbackResolvers(dns.overrideLocalDns() ? List.of() : nameservers)
