@@ -38,6 +38,7 @@ import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.console.ConsoleRoutes;
 import io.meshcontrol.server.login.ConsoleSignIn;
 import io.meshcontrol.server.login.KeySessions;
+import io.meshcontrol.server.login.MachineLogin;
 import io.meshcontrol.server.login.OidcLogin;
 import io.meshcontrol.server.listener.PublicListener;
 import io.meshcontrol.server.metrics.DebugPages;
@@ -191,7 +192,7 @@ public final class MeshServer implements AutoCloseable {
             oidc.register(routes);
         }
         new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), clock,
-                oidc == null ? AuthRoutes.byAdministrator(settings.branding()) : oidc).register(routes);
+                oidc == null ? MachineLogin.byAdministrator(settings.branding()) : oidc).register(routes);
         new DocsRoutes(settings.version(), settings.debugNodeApi()).register(routes);
         // The browser console: its files, and sign-in with an API key (a session acting as that key).
         KeySessions consoleSessions = new KeySessions(new Authenticator(network.apiKeys(), network.oauthClients(),
@@ -210,7 +211,7 @@ public final class MeshServer implements AutoCloseable {
         control.register(routes);
         // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
         new VerifyRoute(network).register(routes);
-        RelayRuntime relay = RelayRuntime.create(settings, network, routes, clock);
+        RelayRuntime relay = RelayRuntime.create(settings.relaySetup(), network, routes, clock);
         new ServerRoutes(info, instance, network::databaseReachable, () -> relay.relay().stunProblem()).register(routes);
         RelayMetrics.register(registry, () -> relay.relay().derp());
         new DerpSettingsRoutes(relay.configuration(), relay.relay(), network.snapshots()).register(routes);
