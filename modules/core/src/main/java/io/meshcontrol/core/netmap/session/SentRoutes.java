@@ -2,6 +2,7 @@ package io.meshcontrol.core.netmap.session;
 
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.net.IpPrefix;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,9 +18,9 @@ import java.util.Set;
 public final class SentRoutes {
 
     /** What of a router's wire form depends on the viewer. */
-    public record Offered(List<IpPrefix> allowedIps, List<IpPrefix> primaryRoutes) {
+    private record Offered(List<IpPrefix> allowedIps, List<IpPrefix> primaryRoutes) {
 
-        public static Offered of(io.meshcontrol.core.wire.Node wire) {
+        static Offered of(io.meshcontrol.core.wire.Node wire) {
             return new Offered(wire.allowedIps(), wire.primaryRoutes());
         }
     }
@@ -57,8 +58,8 @@ public final class SentRoutes {
         sent.clear();
     }
 
-    /** The peers whose routes are kept. */
+    /** The peers whose routes are kept (a view: copy it before changing this). */
     public Set<Long> peerIds() {
-        return sent.keySet();
+        return Collections.unmodifiableSet(sent.keySet());
     }
 }
