@@ -26,6 +26,9 @@ module io.meshcontrol.core {
     exports io.meshcontrol.core.model;
     exports io.meshcontrol.core.net;
     exports io.meshcontrol.core.netmap;
+    exports io.meshcontrol.core.netmap.encoding;
+    exports io.meshcontrol.core.netmap.frames;
+    exports io.meshcontrol.core.netmap.session;
     exports io.meshcontrol.core.policy;
     exports io.meshcontrol.core.routes;
     exports io.meshcontrol.core.state;
@@ -33,5 +36,5 @@ module io.meshcontrol.core {
     // Jackson instantiates the wire package's own (package-private) value filter and serializers
     opens io.meshcontrol.core.wire to tools.jackson.databind;
     // ... and the map codec's writer of peers encoded ahead (EncodedNodes)
-    opens io.meshcontrol.core.netmap to tools.jackson.databind;
+    opens io.meshcontrol.core.netmap.encoding to tools.jackson.databind;
 }

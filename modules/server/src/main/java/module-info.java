@@ -6,7 +6,7 @@ module io.meshcontrol.server {
     requires io.meshcontrol.api;
     // Webhooks, e-mail and the audit log's stream sender.
     requires io.meshcontrol.notify;
-    // ServerSettings.DerpMaps names the relay's MapUrlFetcher.Resolver.
+    // The relay settings (server.relay.DerpMapSettings) name the relay's MapUrlFetcher.Resolver.
     requires transitive io.meshcontrol.relay;
     requires tools.jackson.core;
     requires tools.jackson.databind;
@@ -27,6 +27,8 @@ module io.meshcontrol.server {
     requires org.bouncycastle.pkix;
 
     exports io.meshcontrol.server;
+    // svc serve's log handlers add the request a line was logged for (LoggedRequest).
+    exports io.meshcontrol.server.http to io.meshcontrol.cli;
     // The /key answer and the early payload are records written by Jackson.
     exports io.meshcontrol.server.control to tools.jackson.databind;
     // The debug pages write their rows (records) as JSON.

@@ -2,7 +2,7 @@ package io.meshcontrol.cli;
 
 import io.meshcontrol.core.config.LogLevel;
 import io.meshcontrol.core.config.MeshConfig;
-import io.meshcontrol.server.LoggedRequest;
+import io.meshcontrol.server.http.LoggedRequest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Instant;

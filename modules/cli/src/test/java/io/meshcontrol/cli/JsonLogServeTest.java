@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.UserRequest;
-import io.meshcontrol.server.LoggedRequest;
+import io.meshcontrol.server.http.LoggedRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -3,7 +3,9 @@ package io.meshcontrol.gui;
 import io.meshcontrol.gui.connect.Connection;
 import io.meshcontrol.gui.connect.ConnectionView;
 import io.meshcontrol.gui.connect.ConnectionViewModel;
+import io.meshcontrol.gui.connect.Connector;
 import io.meshcontrol.gui.connect.DesktopSettings;
+import io.meshcontrol.gui.screen.Background;
 import javafx.scene.Scene;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyCodeCombination;
@@ -69,7 +71,8 @@ public final class AdminWindow {
     }
 
     private javafx.scene.Parent connectionScreen() {
-        return new ConnectionView(new ConnectionViewModel(launch, settings, background, this::connected)).root();
+        return new ConnectionView(new ConnectionViewModel(
+                new Connector(launch.version(), launch.localCredential()), settings, background, this::connected)).root();
     }
 
     private void connected(Connection connection) {

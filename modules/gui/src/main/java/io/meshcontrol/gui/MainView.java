@@ -5,6 +5,8 @@ import io.meshcontrol.gui.keys.KeysScreen;
 import io.meshcontrol.gui.machines.MachinesScreen;
 import io.meshcontrol.gui.network.NetworkScreen;
 import io.meshcontrol.gui.policy.PolicyScreen;
+import io.meshcontrol.gui.screen.Background;
+import io.meshcontrol.gui.screen.Screen;
 import java.util.List;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;

@@ -7,6 +7,7 @@ import io.meshcontrol.server.http.SessionAuthentication;
 import io.meshcontrol.server.identity.OidcIssuers;
 import io.meshcontrol.server.login.ConsoleSignIn;
 import io.meshcontrol.server.login.KeySessions;
+import io.meshcontrol.server.login.MachineLogin;
 import io.meshcontrol.server.login.OidcLogin;
 import io.meshcontrol.server.v1.AuthRoutes;
 import java.util.Optional;
@@ -33,7 +34,7 @@ record ConsoleWiring(KeySessions keySessions, OidcLogin oidc) {
             oidc.register(w.routes());
         }
         new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), w.clock(),
-                oidc == null ? AuthRoutes.byAdministrator(settings.branding()) : oidc).register(w.routes());
+                oidc == null ? MachineLogin.byAdministrator(settings.branding()) : oidc).register(w.routes());
         KeySessions consoleSessions = new KeySessions(new Authenticator(network.apiKeys(), network.oauthClients(),
                 localToken), settings.serverUrl(), w.clock());
         new ConsoleSignIn(consoleSessions, Optional.ofNullable(oidc).map(OidcLogin::sessionCookies),

@@ -19,7 +19,7 @@ final class RelayWiring {
         Network network = w.network();
         // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
         new VerifyRoute(network.snapshots()).register(w.routes());
-        RelayRuntime relay = RelayRuntime.create(w.settings(), network.savedDerpSettings(), network.snapshots(),
+        RelayRuntime relay = RelayRuntime.create(w.settings().relaySetup(), network.savedDerpSettings(), network.snapshots(),
                 w.routes(), w.clock());
         RelayMetrics.register(w.registry(), () -> relay.relay().derp());
         new DerpSettingsRoutes(relay.configuration(), relay.relay(), network.snapshots()).register(w.routes());

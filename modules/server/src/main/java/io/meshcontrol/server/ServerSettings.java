@@ -1,17 +1,17 @@
 package io.meshcontrol.server;
 
 import io.meshcontrol.api.LocalAccess;
-import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.config.MeshConfig;
-import io.meshcontrol.relay.map.MapUrlFetcher;
 import io.meshcontrol.server.listener.ListenerLimits;
 import io.meshcontrol.server.login.Branding;
 import io.meshcontrol.server.metrics.DebugAccess;
+import io.meshcontrol.server.relay.DerpMapSettings;
+import io.meshcontrol.server.relay.RelayRuntime;
+import io.meshcontrol.server.relay.RelaySettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * What the HTTP side of a server needs to start, taken from the configuration by {@link Application}.
@@ -45,8 +45,8 @@ public record ServerSettings(
         Path noiseKeyPath,
         ListenerLimits listener,
         Control control,
-        Relay relay,
-        DerpMaps derpMaps,
+        RelaySettings relay,
+        DerpMapSettings derpMaps,
         MeshConfig.Oidc oidc,
         MeshConfig.Tls tls,
         DebugAccess debugAccess,
@@ -55,57 +55,6 @@ public record ServerSettings(
         boolean recordingFailuresReported,
         Branding branding,
         MeshConfig.HttpsCertificates httpsCertificates) {
-
-    /**
-     * Where the DERP map comes from besides the embedded relay: the defaults of the
-     * runtime DERP settings ({@code derp.urls}, {@code derp.auto_update_enabled}, {@code derp.update_frequency}),
-     * the map files ({@code derp.paths}, file only), the guard on fetching URLs ({@code egress.*}) and how host names
-     * are resolved (map URLs, {@code /bootstrap-dns}).
-     */
-    public record DerpMaps(List<String> urls, List<Path> paths, boolean autoUpdate, Duration updateFrequency,
-                           EgressGuard egress, MapUrlFetcher.Resolver resolver) {
-
-        public DerpMaps {
-            urls = List.copyOf(urls);
-            paths = List.copyOf(paths);
-        }
-
-        static DerpMaps from(MeshConfig config, MapUrlFetcher.Resolver resolver) {
-            MeshConfig.Derp derp = config.derp();
-            return new DerpMaps(derp.urls(), derp.paths(), derp.autoUpdateEnabled(), derp.updateFrequency(),
-                    new EgressGuard(config.egress().denyPrivateTargets(), config.egress().allowLoopbackTargets()),
-                    resolver);
-        }
-    }
-
-    /**
-     * The embedded relay ({@code derp.server.*}).
-     *
-     * @param enabled whether the relay runs at first ({@code derp.server.enabled}; the runtime DERP settings may change it)
-     * @param publishRegion whether the relay's region is added to the map while it runs
-     *                      ({@code derp.automatically_add_embedded_derp_region})
-     * @param stunListenAddr host:port for STUN; port 0 binds a free port, which is what gets published
-     * @param tlsListenAddr host:port of the relay's own TLS port, used when {@code server_url} is plain HTTP (stock
-     *                      clients speak DERP over TLS only); port 0 binds a free port, which is published
-     * @param stunRetry how long after a failed STUN bind at start (the port busy) the bind is tried again
-     * @param tlsListener the timeouts and per-address cap of the relay's TLS port, those of the main listener
-     */
-    public record Relay(boolean enabled, boolean publishRegion, int regionId, String regionCode, String regionName,
-                        boolean verifyClients, boolean stunEnabled, String stunListenAddr, Path privateKeyPath,
-                        Optional<String> ipv4, Optional<String> ipv6, String tlsListenAddr, Duration stunRetry,
-                        ListenerLimits tlsListener) {
-
-        /** The relay's TLS port when {@code derp.server.tls_listen_addr} is not set: 3340 on the main listener's host. */
-        public static final int DEFAULT_TLS_PORT = 3340;
-        static Relay from(MeshConfig.Derp derp, String listenHost, ListenerLimits tlsListener) {
-            MeshConfig.DerpServer s = derp.server();
-            String tls = s.tlsListenAddr().orElse(new HostPort(listenHost, DEFAULT_TLS_PORT).toString());
-            // Published whenever it runs: the relay may be turned on at runtime although the file has it off.
-            return new Relay(s.enabled(), derp.automaticallyAddEmbeddedDerpRegion(), s.regionId(),
-                    s.regionCode(), s.regionName(), s.verifyClients(), s.stunEnabled(), s.stunListenAddr(),
-                    s.privateKeyPath(), s.ipv4(), s.ipv6(), tls, s.stunRetryInterval(), tlsListener);
-        }
-    }
 
     /**
      * What the control protocol serves besides nodes (the map context, with DNS, the dial plan and the extra records,
@@ -122,6 +71,11 @@ public record ServerSettings(
         public static final Duration DEFAULT_KEEP_ALIVE = Duration.ofSeconds(50);
     }
 
+    /** What the relay runtime takes of these settings. */
+    public RelayRuntime.Setup relaySetup() {
+        return new RelayRuntime.Setup(relay, derpMaps, serverUrl, listenPort);
+    }
+
     /** The settings {@code config} gives, with the version and the name resolver of {@code launch}. */
     static ServerSettings from(MeshConfig config, Application.Launch launch) {
         HostPort listen = HostPort.parse(config.listenAddr());
@@ -132,8 +86,8 @@ public record ServerSettings(
                 ListenerLimits.from(config.listener()),
                 new Control(Control.DEFAULT_KEEP_ALIVE, config.node().ephemeral().inactivityTimeout(),
                         config.node().routes(), config.clientUpdates()),
-                Relay.from(config.derp(), listen.host(), ListenerLimits.from(config.listener())),
-                DerpMaps.from(config, launch.resolver()), config.oidc(), config.tls(),
+                RelaySettings.from(config.derp(), listen.host(), ListenerLimits.from(config.listener())),
+                DerpMapSettings.from(config, launch.resolver()), config.oidc(), config.tls(),
                 DebugAccess.fromEnvironment(launch.environment()), config.debug().nodeApiEnabled(),
                 config.funnel().enabled(), config.sshRecording().notifyFailures(),
                 Branding.of(config.branding().title(), config.branding().logoPath()), config.httpsCertificates());

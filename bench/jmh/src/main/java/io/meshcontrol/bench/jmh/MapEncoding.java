@@ -1,6 +1,6 @@
 package io.meshcontrol.bench.jmh;
 
-import io.meshcontrol.core.netmap.MapFrames;
+import io.meshcontrol.core.netmap.frames.MapFrames;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.core.wire.WireJson;
 

@@ -25,7 +25,8 @@ final class Checks {
 
     /** An absolute {@code http://} or {@code https://} URL naming a host. */
     static ConfigKey.Check httpUrl() {
-        return value -> text(value).flatMap(Checks::httpUrlProblem);
+        ConfigKey.Check check = value -> text(value).flatMap(Checks::httpUrlProblem);
+        return ConfigKey.Check.described("an absolute http:// or https:// URL with a host", check);
     }
 
     /**
@@ -33,20 +34,23 @@ final class Checks {
      * {@code acme://pebble/localhost:14000}), which also bring the CA's own trust settings.
      */
     static ConfigKey.Check acmeUrl() {
-        return value -> text(value).flatMap(text -> text.toLowerCase(Locale.ROOT).startsWith("acme://")
+        ConfigKey.Check check = value -> text(value).flatMap(text -> text.toLowerCase(Locale.ROOT).startsWith("acme://")
                 ? (text.length() > "acme://".length() ? Optional.<String>empty()
                         : Optional.of("must name an ACME provider after acme:// (got " + Quote.of(text) + ")"))
                 : httpUrlProblem(text));
+        return ConfigKey.Check.described("an absolute http(s) URL, or an acme:// provider URI", check);
     }
 
     /** Like {@link #httpUrl()} for every element of a list. */
     static ConfigKey.Check httpUrls() {
-        return value -> eachOf(value, Checks::httpUrlProblem);
+        ConfigKey.Check check = value -> eachOf(value, Checks::httpUrlProblem);
+        return ConfigKey.Check.described("absolute http:// or https:// URLs with a host", check);
     }
 
     /** Every element of a list is a file path the platform accepts (no NUL character, say). */
     static ConfigKey.Check filePaths() {
-        return value -> eachOf(value, Checks::filePathProblem);
+        ConfigKey.Check check = value -> eachOf(value, Checks::filePathProblem);
+        return ConfigKey.Check.described("file paths", check);
     }
 
     static Optional<String> filePathProblem(String text) {
@@ -60,7 +64,7 @@ final class Checks {
 
     /** A listen address in {@code host:port} form. */
     static ConfigKey.Check hostPort() {
-        return value -> text(value).flatMap(text -> {
+        ConfigKey.Check check = value -> text(value).flatMap(text -> {
             try {
                 HostPort.parse(text);
                 return Optional.empty();
@@ -68,12 +72,14 @@ final class Checks {
                 return Optional.of(e.getMessage());
             }
         });
+        return ConfigKey.Check.described(
+                "host:port (IPv6 hosts in brackets; empty host: every interface; port may be http or https)", check);
     }
 
     /** A CIDR prefix inside {@code range}, or the empty string (that address family is then not used). */
     static ConfigKey.Check prefixWithin(String range) {
         IpPrefix outer = IpPrefix.parse(range);
-        return value -> text(value).filter(text -> !text.isEmpty()).flatMap(text -> {
+        ConfigKey.Check check = value -> text(value).filter(text -> !text.isEmpty()).flatMap(text -> {
             IpPrefix prefix;
             try {
                 prefix = IpPrefix.parse(text);
@@ -88,6 +94,8 @@ final class Checks {
             }
             return Optional.empty();
         });
+        return ConfigKey.Check.described(
+                "a CIDR prefix inside " + range + ", or empty (that address family off)", check);
     }
 
     /** What is wrong with text that is no prefix, in the part a person must fix. */
@@ -102,31 +110,35 @@ final class Checks {
 
     /** An IPv4 address literal (when set). */
     static ConfigKey.Check ipv4() {
-        return value -> text(value).filter(text -> ipv4Literal(text).isEmpty())
+        ConfigKey.Check check = value -> text(value).filter(text -> ipv4Literal(text).isEmpty())
                 .map(text -> "must be an IPv4 address (got " + Quote.of(text) + ")");
+        return ConfigKey.Check.described("an IPv4 address", check);
     }
 
     /** An IPv6 address literal (when set). */
     static ConfigKey.Check ipv6() {
-        return value -> text(value).filter(text -> ipv6Literal(text).isEmpty())
+        ConfigKey.Check check = value -> text(value).filter(text -> ipv6Literal(text).isEmpty())
                 .map(text -> "must be an IPv6 address (got " + Quote.of(text) + ")");
+        return ConfigKey.Check.described("an IPv6 address", check);
     }
 
     /** Every element is an IP address literal. */
     static ConfigKey.Check ipAddresses() {
-        return value -> eachOf(value, text -> ipLiteral(text).isPresent()
+        ConfigKey.Check check = value -> eachOf(value, text -> ipLiteral(text).isPresent()
                 ? Optional.empty()
                 : Optional.of("must be IP addresses; " + Quote.of(text) + " is not one"));
+        return ConfigKey.Check.described("IP addresses", check);
     }
 
     /** Every element is a resolver: an IP address, or a DNS-over-HTTPS URL. */
     static ConfigKey.Check resolvers() {
-        return value -> eachOf(value, Checks::resolverProblem);
+        ConfigKey.Check check = value -> eachOf(value, Checks::resolverProblem);
+        return ConfigKey.Check.described("IP addresses or https:// DNS-over-HTTPS URLs", check);
     }
 
     /** A map from domain to resolvers, as split DNS is written. */
     static ConfigKey.Check splitResolvers() {
-        return value -> {
+        ConfigKey.Check check = value -> {
             for (Map.Entry<?, ?> route : ((Map<?, ?>) value).entrySet()) {
                 String domain = (String) route.getKey();
                 if (!DOMAIN.matcher(domain).matches()) {
@@ -139,17 +151,19 @@ final class Checks {
             }
             return Optional.empty();
         };
+        return ConfigKey.Check.described("domain names, each to resolvers (IP addresses or https:// URLs)", check);
     }
 
     /** A domain name without the trailing dot, or the empty string. */
     static ConfigKey.Check domainOrEmpty() {
-        return value -> text(value).filter(text -> !text.isEmpty() && !DOMAIN.matcher(text).matches())
+        ConfigKey.Check check = value -> text(value).filter(text -> !text.isEmpty() && !DOMAIN.matcher(text).matches())
                 .map(text -> "must be a domain name without a trailing dot (got " + Quote.of(text) + ")");
+        return ConfigKey.Check.described("a domain name without the trailing dot, or empty", check);
     }
 
     /** Base64 text (a TSIG secret), or unset. */
     static ConfigKey.Check base64() {
-        return value -> text(value).flatMap(text -> {
+        ConfigKey.Check check = value -> text(value).flatMap(text -> {
             try {
                 return java.util.Base64.getDecoder().decode(text).length == 0
                         ? Optional.of("must not be empty") : Optional.<String>empty();
@@ -157,18 +171,20 @@ final class Checks {
                 return Optional.of("must be base64 (" + e.getMessage() + ")");
             }
         });
+        return ConfigKey.Check.described("base64 text", check);
     }
 
     /** Every element is a domain name. */
     static ConfigKey.Check domains() {
-        return value -> eachOf(value, text -> DOMAIN.matcher(text).matches()
+        ConfigKey.Check check = value -> eachOf(value, text -> DOMAIN.matcher(text).matches()
                 ? Optional.empty()
                 : Optional.of("must be domain names; " + Quote.of(text) + " is not one"));
+        return ConfigKey.Check.described("domain names", check);
     }
 
     /** DNS records with {@code name}, {@code type} (A or AAAA) and a {@code value} address of that family. */
     static ConfigKey.Check dnsRecords() {
-        return value -> {
+        ConfigKey.Check check = value -> {
             List<?> records = (List<?>) value;
             for (int i = 0; i < records.size(); i++) {
                 Map<?, ?> record = (Map<?, ?>) records.get(i);
@@ -196,41 +212,49 @@ final class Checks {
             }
             return Optional.empty();
         };
+        return ConfigKey.Check.described(
+                "records of name, type (A or AAAA) and value (an address of that family)", check);
     }
 
     /** A duration of at least {@code minimum}. */
     static ConfigKey.Check atLeast(Duration minimum) {
-        return value -> ((Duration) value).compareTo(minimum) < 0
+        ConfigKey.Check check = value -> ((Duration) value).compareTo(minimum) < 0
                 ? Optional.of("must be at least " + GoDuration.format(minimum)
                         + " (got " + Quote.of(GoDuration.format((Duration) value)) + ")")
                 : Optional.empty();
+        return ConfigKey.Check.described("at least " + GoDuration.format(minimum), check);
     }
 
     /** Zero (off) or at least {@code minimum}. */
     static ConfigKey.Check zeroOrAtLeast(Duration minimum) {
         ConfigKey.Check atLeast = atLeast(minimum);
-        return value -> ((Duration) value).isZero() ? Optional.empty() : atLeast.problem(value);
+        ConfigKey.Check check = value -> ((Duration) value).isZero() ? Optional.empty() : atLeast.problem(value);
+        return ConfigKey.Check.described("0 (off) or at least " + GoDuration.format(minimum), check);
     }
 
     /** A whole number from {@code min} to {@code max}. */
     static ConfigKey.Check between(int min, int max) {
-        return value -> {
+        ConfigKey.Check check = value -> {
             int number = (Integer) value;
             return number < min || number > max
                     ? Optional.of("must be from " + min + " to " + max + " (got " + number + ")")
                     : Optional.empty();
         };
+        return ConfigKey.Check.described(
+                max == Integer.MAX_VALUE ? "at least " + min : "from " + min + " to " + max, check);
     }
 
     /** An e-mail address, or the empty string. Only the shape: the mail server has the last word. */
     static ConfigKey.Check emailOrEmpty() {
-        return value -> text(value).filter(text -> !text.isEmpty() && !text.matches("[^@\\s]+@[^@\\s]+"))
+        ConfigKey.Check check = value -> text(value).filter(text -> !text.isEmpty() && !text.matches("[^@\\s]+@[^@\\s]+"))
                 .map(text -> "must be an e-mail address (got " + Quote.of(text) + ")");
+        return ConfigKey.Check.described("an e-mail address, or empty", check);
     }
 
     /** {@code cli.address}: a URL, or a bare host (with an optional port) that is taken as https. */
     static ConfigKey.Check cliAddress() {
-        return value -> text(value).flatMap(text -> httpUrlProblem(MeshConfig.Cli.withScheme(text)));
+        ConfigKey.Check check = value -> text(value).flatMap(text -> httpUrlProblem(MeshConfig.Cli.withScheme(text)));
+        return ConfigKey.Check.described("an http(s) URL, or a host with an optional port (then https)", check);
     }
 
     /** An IP address as configuration writes one: no zone ({@code %eth0}), never looked up in DNS. */

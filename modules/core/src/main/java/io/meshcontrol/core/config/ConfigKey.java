@@ -37,6 +37,29 @@ public record ConfigKey(String path, ValueType type, Object defaultValue, List<S
         Check NONE = value -> Optional.empty();
 
         Optional<String> problem(Object value);
+
+        /**
+         * The rule in a few words, as the key reference in {@code docs/configuration.md} shows it (after "must be");
+         * empty only for {@link #NONE}.
+         */
+        default String rule() {
+            return "";
+        }
+
+        /** {@code check} with the words the key reference shows for it. */
+        static Check described(String rule, Check check) {
+            return new Check() {
+                @Override
+                public Optional<String> problem(Object value) {
+                    return check.problem(value);
+                }
+
+                @Override
+                public String rule() {
+                    return rule;
+                }
+            };
+        }
     }
 
     public ConfigKey {

@@ -42,6 +42,12 @@ final class LegacyKeys {
     private LegacyKeys() {
     }
 
+    /** Whether {@code path} is a legacy key (or the legacy {@code database.gorm} block) that a file may still hold. */
+    static boolean isLegacy(String path) {
+        return path.equals(GORM_BLOCK) || path.startsWith(GORM_BLOCK + ".")
+                || LEGACY.stream().anyMatch(legacy -> legacy.oldPath().equals(path));
+    }
+
     static Result translate(Map<String, JsonNode> fileEntries) {
         Map<String, JsonNode> entries = new LinkedHashMap<>(fileEntries);
         List<String> warnings = new ArrayList<>();

@@ -70,7 +70,7 @@ public final class AppDns {
             List<DNSResolver> resolvers = new ArrayList<>();
             for (Connector connector : connectors) {
                 Node node = connector.entry().node();
-                if (connector.apps().contains(app) && MapSessionState.isVisible(self, node, in.access())
+                if (connector.apps().contains(app) && MapContents.isVisible(self, node, in.access())
                         && !apps.sharesPublicAddress(self, node)) {
                     resolvers.add(DNSResolver.at(connector.dnsUrl()));
                 }

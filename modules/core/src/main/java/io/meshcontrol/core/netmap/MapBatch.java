@@ -1,5 +1,7 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.netmap.frames.SharedFrames;
+import io.meshcontrol.core.netmap.session.ChangeSet;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import java.time.Instant;
 import java.util.List;

@@ -18,7 +18,12 @@ public final class MapContents {
     /** The peers {@code self} is sent: admitted nodes the policy lets it see (none while it is not admitted), by id. */
     public static List<Node> peers(Node self, MapInputs in) {
         return in.snapshot().entriesInIdOrder().stream().map(NetworkSnapshot.NodeEntry::node)
-                .filter(peer -> MapSessionState.isVisible(self, peer, in.access())).toList();
+                .filter(peer -> isVisible(self, peer, in.access())).toList();
+    }
+
+    /** Whether {@code self} has {@code peer} among its peers: both admitted (approved, not suspended), policy allowing. */
+    static boolean isVisible(Node self, Node peer, AccessRules access) {
+        return self.admitted() && peer.admitted() && peer.id() != self.id() && access.sees(self, peer);
     }
 
     /** The packet filter {@code self} is sent: the policy's, extended to the addresses of the services it hosts. */

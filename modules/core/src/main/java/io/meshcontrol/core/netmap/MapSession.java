@@ -1,5 +1,7 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.netmap.frames.MapFrames;
+import io.meshcontrol.core.netmap.session.ChangeSet;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.core.wire.PingRequest;
 import java.io.IOException;

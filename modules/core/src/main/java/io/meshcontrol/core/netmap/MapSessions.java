@@ -1,5 +1,8 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.netmap.frames.MapFrames;
+import io.meshcontrol.core.netmap.frames.SharedFrames;
+import io.meshcontrol.core.netmap.session.ChangeSet;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.core.state.StateChange;

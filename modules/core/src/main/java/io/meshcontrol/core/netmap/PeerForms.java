@@ -1,9 +1,10 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.net.IpPrefix;
+import io.meshcontrol.core.netmap.encoding.EncodedNodes;
+import io.meshcontrol.core.routes.ExitNodeSteering;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.wire.CapabilityVersion;
-import io.meshcontrol.core.net.IpPrefix;
-import io.meshcontrol.core.routes.ExitNodeSteering;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,8 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.netmap.encoding.EncodedNodes;
+import io.meshcontrol.core.netmap.session.ChangeSet;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -12,8 +15,8 @@ import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.NetworkSnapshot;
-import io.meshcontrol.core.state.Users;
 import io.meshcontrol.core.state.Settings;
+import io.meshcontrol.core.state.Users;
 import io.meshcontrol.core.testing.AuthKey;
 import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.core.testing.TestNetwork;

@@ -1,5 +1,8 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.netmap.frames.MapFrameReader;
+import io.meshcontrol.core.netmap.frames.MapFrames;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

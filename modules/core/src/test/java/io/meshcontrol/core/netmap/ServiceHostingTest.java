@@ -1,5 +1,7 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.netmap.session.ChangeSet;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

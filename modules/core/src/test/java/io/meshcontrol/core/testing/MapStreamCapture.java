@@ -1,6 +1,6 @@
 package io.meshcontrol.core.testing;
 
-import io.meshcontrol.core.netmap.MapFrameReader;
+import io.meshcontrol.core.netmap.frames.MapFrameReader;
 import io.meshcontrol.core.wire.MapResponse;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

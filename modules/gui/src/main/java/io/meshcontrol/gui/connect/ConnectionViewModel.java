@@ -1,8 +1,7 @@
 package io.meshcontrol.gui.connect;
 
-import io.meshcontrol.gui.Background;
-import io.meshcontrol.gui.Failures;
-import io.meshcontrol.gui.Launch;
+import io.meshcontrol.gui.screen.Background;
+import io.meshcontrol.gui.screen.Failures;
 import java.util.function.Consumer;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
@@ -36,10 +35,10 @@ public final class ConnectionViewModel {
     private final StringProperty message = new SimpleStringProperty("");
     private Task<Connection> attempt;
 
-    public ConnectionViewModel(Launch launch, DesktopSettings settings, Background background,
+    public ConnectionViewModel(Connector connector, DesktopSettings settings, Background background,
             Consumer<Connection> connected) {
         this.settings = settings;
-        this.connector = new Connector(launch);
+        this.connector = connector;
         this.background = background;
         this.connected = connected;
         profiles.setAll(settings.profiles());

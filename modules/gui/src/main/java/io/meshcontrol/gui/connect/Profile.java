@@ -1,6 +1,6 @@
 package io.meshcontrol.gui.connect;
 
-import io.meshcontrol.gui.Failures.InvalidInputException;
+import io.meshcontrol.gui.screen.Failures.InvalidInputException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;

@@ -8,7 +8,7 @@ import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.PreAuthKeyView;
 import io.meshcontrol.api.UserView;
-import io.meshcontrol.gui.Background;
+import io.meshcontrol.gui.screen.Background;
 import java.util.Arrays;
 import java.util.List;
 import javafx.beans.property.SimpleStringProperty;

@@ -1,9 +1,9 @@
 package io.meshcontrol.gui.machines;
 
 import io.meshcontrol.api.NodeView;
-import io.meshcontrol.gui.Background;
-import io.meshcontrol.gui.Screen;
 import io.meshcontrol.gui.connect.Connection;
+import io.meshcontrol.gui.screen.Background;
+import io.meshcontrol.gui.screen.Screen;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;

@@ -3,7 +3,7 @@ package io.meshcontrol.gui.machines;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.RoutesView;
-import io.meshcontrol.gui.Background;
+import io.meshcontrol.gui.screen.Background;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;

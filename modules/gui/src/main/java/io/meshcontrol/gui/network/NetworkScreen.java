@@ -1,14 +1,14 @@
 package io.meshcontrol.gui.network;
 
-import static io.meshcontrol.gui.Controls.column;
-import static io.meshcontrol.gui.Controls.row;
-import static io.meshcontrol.gui.Controls.heading;
+import static io.meshcontrol.gui.screen.Controls.column;
+import static io.meshcontrol.gui.screen.Controls.heading;
+import static io.meshcontrol.gui.screen.Controls.row;
 
 import io.meshcontrol.api.DerpLatencyReport;
 import io.meshcontrol.api.UserView;
-import io.meshcontrol.gui.Background;
-import io.meshcontrol.gui.Screen;
 import io.meshcontrol.gui.connect.Connection;
+import io.meshcontrol.gui.screen.Background;
+import io.meshcontrol.gui.screen.Screen;
 import javafx.geometry.Insets;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;

@@ -6,7 +6,7 @@ import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.SettingsView;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.api.UserView;
-import io.meshcontrol.gui.Background;
+import io.meshcontrol.gui.screen.Background;
 import java.util.List;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.SimpleBooleanProperty;

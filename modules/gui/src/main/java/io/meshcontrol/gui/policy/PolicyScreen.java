@@ -1,8 +1,8 @@
 package io.meshcontrol.gui.policy;
 
-import io.meshcontrol.gui.Background;
-import io.meshcontrol.gui.Screen;
 import io.meshcontrol.gui.connect.Connection;
+import io.meshcontrol.gui.screen.Background;
+import io.meshcontrol.gui.screen.Screen;
 import java.util.Map;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;

@@ -2,7 +2,6 @@ package io.meshcontrol.server.http;
 
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.RandomText;
-import io.meshcontrol.server.LoggedRequest;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;

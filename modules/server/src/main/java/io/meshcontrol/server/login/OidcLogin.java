@@ -11,7 +11,6 @@ import io.meshcontrol.server.http.ApiRequest;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.identity.OidcIssuers;
-import io.meshcontrol.server.v1.AuthRoutes;
 import io.undertow.util.Headers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,12 +37,12 @@ import tools.jackson.databind.JsonNode;
  * machine that waits under the login's auth id is registered for the person ({@code tailscale up}), or a browser
  * session starts ({@code /login}, for the console).
  *
- * <p>Routes: {@code /register/{authId}} sends the browser to the issuer (through {@link AuthRoutes.MachineLogin}),
+ * <p>Routes: {@code /register/{authId}} sends the browser to the issuer (through {@link MachineLogin}),
  * {@code GET /login} starts a console login ({@code return_to}: a {@link ReturnPath} to come back to afterwards),
  * {@code GET /oidc/callback} is where the issuer sends the browser back,
  * {@code GET /session} tells a page who is logged in and its CSRF token, {@code POST /logout} ends the session.
  */
-public final class OidcLogin implements AuthRoutes.MachineLogin {
+public final class OidcLogin implements MachineLogin {
 
     private static final System.Logger LOG = System.getLogger(OidcLogin.class.getName());
     /** The claims a login reads; missing from the ID token, they are asked of the userinfo endpoint. */

@@ -13,7 +13,6 @@ import io.meshcontrol.relay.derp.DerpServer;
 import io.meshcontrol.relay.map.EmbeddedRegion;
 import io.meshcontrol.relay.stun.StunServer;
 import io.meshcontrol.relay.tls.RelayCertificate;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.http.Routes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * that can fail) and then {@linkplain #apply applied}, so a refused change leaves the relay as it was.
  *
  * <p>At start a STUN address that cannot be bound (the port busy) does not stop the server: STUN is reported
- * unavailable and the bind is retried every {@link ServerSettings.Relay#stunRetry}.
+ * unavailable and the bind is retried every {@link RelaySettings#stunRetry}.
  */
 public final class EmbeddedRelay implements AutoCloseable {
 
@@ -41,7 +40,7 @@ public final class EmbeddedRelay implements AutoCloseable {
     /** The file of the TLS port's certificate, beside the relay key. */
     static final String CERTIFICATE_FILE = "derp_server_tls.pem";
 
-    private final ServerSettings.Relay config;
+    private final RelaySettings config;
     private final Snapshots snapshots;
     private final ScheduledExecutorService scheduler;
     private final Runnable stunBound;
@@ -64,7 +63,7 @@ public final class EmbeddedRelay implements AutoCloseable {
      * @param scheduler runs the STUN bind retries
      * @param stunBound told when a retried STUN bind succeeded (the published region now names the port)
      */
-    public EmbeddedRelay(ServerSettings.Relay config, Snapshots snapshots, ScheduledExecutorService scheduler,
+    public EmbeddedRelay(RelaySettings config, Snapshots snapshots, ScheduledExecutorService scheduler,
             Runnable stunBound) {
         this.config = config;
         this.snapshots = snapshots;
@@ -235,7 +234,7 @@ public final class EmbeddedRelay implements AutoCloseable {
     }
 
     /** The relay key is a node key in Tailscale's terms; its file has the same {@code privkey:} form as the Noise key. */
-    private static NodePrivateKey loadKey(ServerSettings.Relay config) {
+    private static NodePrivateKey loadKey(RelaySettings config) {
         if (config.privateKeyPath() == null) {
             throw MeshException.invalid("the embedded relay cannot run here: it has no key file "
                     + "(derp.server.private_key_path)");
@@ -256,7 +255,7 @@ public final class EmbeddedRelay implements AutoCloseable {
 
     /**
      * For a server reached over plain HTTP: from the first time the relay is on, its endpoints are served on
-     * {@link ServerSettings.Relay#tlsListenAddr} too (and stay there; they answer 404 while the relay is off).
+     * {@link RelaySettings#tlsListenAddr} too (and stay there; they answer 404 while the relay is off).
      *
      * @param host the server URL's host, which the certificate names and clients dial
      */

@@ -9,7 +9,6 @@ import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.relay.map.DerpMapSources;
 import io.meshcontrol.relay.map.MapSourceException;
 import io.meshcontrol.relay.map.MapUrlFetcher;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.http.Routes;
 import java.lang.System.Logger.Level;
 import java.net.URI;
@@ -24,18 +23,28 @@ import java.util.function.Consumer;
  */
 public final class RelayRuntime implements AutoCloseable {
 
+    /**
+     * What the relay takes from the server's settings.
+     *
+     * @param serverUrl the server's public URL: its host names the relay, its scheme says whether the relay needs a TLS
+     *                  port of its own
+     * @param listenPort the main listener's configured port; 0 (a free port) is published as bound
+     */
+    public record Setup(RelaySettings relay, DerpMapSettings derpMaps, String serverUrl, int listenPort) {
+    }
+
     private static final System.Logger LOG = System.getLogger(RelayRuntime.class.getName());
 
     private final EmbeddedRelay relay;
     private final BootstrapDnsCache bootstrapDns;
     private final ScheduledExecutorService scheduler;
-    private final ServerSettings settings;
+    private final Setup settings;
     private final DerpConfiguration configuration;
     private final Clock clock;
     private volatile int boundPort = -1;
     private volatile Consumer<DERPMap> publish = map -> { };
 
-    private RelayRuntime(ServerSettings settings, SavedDerpSettings saved, Snapshots snapshots, DerpMapSources sources,
+    private RelayRuntime(Setup settings, SavedDerpSettings saved, Snapshots snapshots, DerpMapSources sources,
             Clock clock, ScheduledExecutorService scheduler) {
         this.settings = settings;
         this.scheduler = scheduler;
@@ -61,7 +70,7 @@ public final class RelayRuntime implements AutoCloseable {
      * @param snapshots the nodes the relay serves ({@code verify_clients})
      * @param clock dates the certificate of the relay's own TLS port
      */
-    public static RelayRuntime create(ServerSettings settings, SavedDerpSettings saved, Snapshots snapshots,
+    public static RelayRuntime create(Setup settings, SavedDerpSettings saved, Snapshots snapshots,
             Routes routes, Clock clock) {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("derp-maps").daemon().factory());
@@ -95,9 +104,9 @@ public final class RelayRuntime implements AutoCloseable {
     }
 
     /** The configuration file's DERP settings: in force until settings are saved, and again after a reset. */
-    static DerpSettings defaults(ServerSettings settings) {
-        ServerSettings.Relay r = settings.relay();
-        ServerSettings.DerpMaps maps = settings.derpMaps();
+    static DerpSettings defaults(Setup settings) {
+        RelaySettings r = settings.relay();
+        DerpMapSettings maps = settings.derpMaps();
         return new DerpSettings(maps.urls(), maps.autoUpdate(), maps.updateFrequency(), r.enabled(),
                 r.ipv4().orElse(null), r.ipv6().orElse(null), r.verifyClients(), r.stunEnabled(), r.stunListenAddr(),
                 java.util.List.of());

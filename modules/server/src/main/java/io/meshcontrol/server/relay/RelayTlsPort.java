@@ -2,7 +2,6 @@ package io.meshcontrol.server.relay;
 
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.relay.tls.RelayCertificate;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.listener.PublicListener;
 import io.undertow.server.HttpHandler;
 import java.io.UncheckedIOException;
@@ -30,7 +29,7 @@ final class RelayTlsPort implements AutoCloseable {
      * Binds {@code derp.server.tls_listen_addr} (port 0: a free port); the relay's connections run on its one I/O
      * thread.
      */
-    static RelayTlsPort start(ServerSettings.Relay config, String host, RelayCertificate certificate,
+    static RelayTlsPort start(RelaySettings config, String host, RelayCertificate certificate,
             HttpHandler relayEndpoints) {
         HostPort listen = HostPort.parse(config.tlsListenAddr());
         try {

@@ -6,11 +6,9 @@ import io.meshcontrol.core.state.PendingLogins;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.state.RouteElection;
 import io.meshcontrol.core.state.Snapshots;
-import io.meshcontrol.server.http.RawBody;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
-import io.meshcontrol.server.login.Branding;
-import java.nio.charset.StandardCharsets;
+import io.meshcontrol.server.login.MachineLogin;
 import java.time.Clock;
 
 /**
@@ -18,19 +16,6 @@ import java.time.Clock;
  * or with OIDC on the issuer's login), and {@code POST /api/v1/auth/register}, which completes it for a user.
  */
 public final class AuthRoutes {
-
-    /** Where a machine's AuthURL leads a person: the administrator's page, or the OIDC issuer's login. */
-    @FunctionalInterface
-    public interface MachineLogin {
-        /** What the browser gets for the pending login {@code authId}. */
-        Reply start(String authId);
-    }
-
-    /** Without OIDC: a page telling the administrator the command that completes the login, in the product's name. */
-    public static MachineLogin byAdministrator(Branding branding) {
-        return authId -> Reply.ok(new RawBody("text/html; charset=utf-8",
-                page(branding, authId).getBytes(StandardCharsets.UTF_8)));
-    }
 
     private final PendingLogins logins;
     private final RouteElection election;
@@ -40,7 +25,7 @@ public final class AuthRoutes {
 
     /**
      * @param snapshots where the node's online state is read (a re-login may come from a connected node)
-     * @param machineLogin what the AuthURL opens: {@link #byAdministrator}, or the OIDC login
+     * @param machineLogin what the AuthURL opens: {@link MachineLogin#byAdministrator}, or the OIDC login
      */
     public AuthRoutes(PendingLogins logins, RouteElection election, Snapshots snapshots, Clock clock,
             MachineLogin machineLogin) {
@@ -68,12 +53,5 @@ public final class AuthRoutes {
             }
             return machineLogin.start(authId);
         });
-    }
-
-    private static String page(Branding branding, String authId) {
-        return branding.page("A machine asks to join the network", """
-                    <p>An administrator completes the login on the server with:</p>
-                    <pre>svc auth register --user &lt;USER&gt; --auth-id %s</pre>
-                    <p>The machine joins as soon as that command succeeds.</p>""".formatted(authId));
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.DerpSettingsView;
 import io.meshcontrol.core.wire.DERPNode;
-import io.meshcontrol.server.ServerSettings;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;

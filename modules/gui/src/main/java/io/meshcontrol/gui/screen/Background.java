@@ -1,4 +1,4 @@
-package io.meshcontrol.gui;
+package io.meshcontrol.gui.screen;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;

@@ -1,5 +1,7 @@
-package io.meshcontrol.core.netmap;
+package io.meshcontrol.core.netmap.frames;
 
+import io.meshcontrol.core.netmap.encoding.BlockSlots;
+import io.meshcontrol.core.netmap.encoding.EncodedNodes;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import io.meshcontrol.core.wire.MapRequest;

@@ -1,4 +1,4 @@
-package io.meshcontrol.core.netmap;
+package io.meshcontrol.core.netmap.session;
 
 import java.util.AbstractSet;
 import java.util.ArrayList;

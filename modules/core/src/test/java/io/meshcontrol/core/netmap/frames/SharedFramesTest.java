@@ -1,9 +1,10 @@
-package io.meshcontrol.core.netmap;
+package io.meshcontrol.core.netmap.frames;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import io.meshcontrol.core.netmap.encoding.EncodedNodes;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.core.wire.Node;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.meshcontrol.core.netmap;
+package io.meshcontrol.core.netmap.encoding;
 
 import io.meshcontrol.core.wire.Node;
 import io.meshcontrol.core.wire.PreEncodedList;
@@ -94,7 +94,7 @@ public final class EncodedNodes extends AbstractList<Node> implements RandomAcce
         }
 
         /** The members' JSON joined by commas, UTF-8. */
-        byte[] json() {
+        public byte[] json() {
             int length = members.size() - 1;
             for (Encoded member : members) {
                 length += member.raw().asUnquotedUTF8().length;
@@ -113,12 +113,13 @@ public final class EncodedNodes extends AbstractList<Node> implements RandomAcce
         }
 
         /** The kept compressed frame at this zstd level, or null. */
-        byte[] frame(int level) {
+        public byte[] frame(int level) {
             Compressed kept = compressed;
             return kept != null && kept.level() == level ? kept.frame() : null;
         }
 
-        void keep(int level, byte[] frame) {
+        /** Keeps the compressed frame (at this zstd level) for the next map that carries this block. */
+        public void keep(int level, byte[] frame) {
             compressed = new Compressed(level, frame);
         }
     }

@@ -1,4 +1,4 @@
-package io.meshcontrol.core.netmap;
+package io.meshcontrol.core.netmap.frames;
 
 import io.meshcontrol.core.wire.MapResponse;
 import java.util.Map;
@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * (the changed peers, the batch's time), so it is encoded and compressed once and the bytes are written to each.
  * A message with a self node is one session's own and is not kept. Thread-safe.
  */
-final class SharedFrames {
+public final class SharedFrames {
 
     private record Key(MapResponse message, String format) {
     }
@@ -34,7 +34,7 @@ final class SharedFrames {
     private final Map<Key, Slot> frames = new ConcurrentHashMap<>();
 
     /** The frame of {@code message} in {@code encoder}'s format; do not modify the bytes. */
-    byte[] frame(MapResponse message, MapFrames encoder) {
+    public byte[] frame(MapResponse message, MapFrames encoder) {
         if (message.node() != null) {
             return encoder.encode(message);
         }
@@ -42,7 +42,7 @@ final class SharedFrames {
     }
 
     /** How many distinct frames were encoded (tests). */
-    int size() {
+    public int size() {
         return frames.size();
     }
 }

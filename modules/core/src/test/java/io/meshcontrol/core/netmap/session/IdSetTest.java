@@ -1,9 +1,10 @@
-package io.meshcontrol.core.netmap;
+package io.meshcontrol.core.netmap.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.core.netmap.WireNodes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

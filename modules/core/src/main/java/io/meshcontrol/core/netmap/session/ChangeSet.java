@@ -1,4 +1,4 @@
-package io.meshcontrol.core.netmap;
+package io.meshcontrol.core.netmap.session;
 
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,4 +1,4 @@
-package io.meshcontrol.server;
+package io.meshcontrol.server.http;
 
 import java.util.Optional;
 

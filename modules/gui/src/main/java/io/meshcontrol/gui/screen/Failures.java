@@ -1,4 +1,4 @@
-package io.meshcontrol.gui;
+package io.meshcontrol.gui.screen;
 
 import io.meshcontrol.api.ApiException;
 import io.meshcontrol.api.ClientSettingsException;

@@ -1,4 +1,4 @@
-package io.meshcontrol.core.netmap;
+package io.meshcontrol.core.netmap.session;
 
 import java.util.Arrays;
 import java.util.function.LongConsumer;
@@ -8,7 +8,7 @@ import java.util.function.LongConsumer;
  * has sent costs about one bit per node of the network (ids are handed out in sequence), where a set of boxed longs
  * would cost some 50 bytes per peer, per session. Not thread-safe.
  */
-final class IdSet {
+public final class IdSet {
 
     private static final int BLOCK_BITS = 12;
     private static final int WORDS = (1 << BLOCK_BITS) / 64;
@@ -18,13 +18,13 @@ final class IdSet {
     private long[][] blocks = new long[0][];
     private int size;
 
-    boolean contains(long id) {
+    public boolean contains(long id) {
         int block = find(id >>> BLOCK_BITS);
         return block >= 0 && (blocks[block][word(id)] & bit(id)) != 0;
     }
 
     /** Adds; true when it was not there. */
-    boolean add(long id) {
+    public boolean add(long id) {
         if (id < 0) {
             throw new IllegalArgumentException("negative id " + id);
         }
@@ -48,7 +48,7 @@ final class IdSet {
     }
 
     /** Removes; true when it was there. */
-    boolean remove(long id) {
+    public boolean remove(long id) {
         int block = find(id >>> BLOCK_BITS);
         if (block < 0 || (blocks[block][word(id)] & bit(id)) == 0) {
             return false;
@@ -58,18 +58,18 @@ final class IdSet {
         return true;
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
-    void clear() {
+    public void clear() {
         blockIds = new long[0];
         blocks = new long[0][];
         size = 0;
     }
 
     /** Every id, ascending. */
-    void forEach(LongConsumer action) {
+    public void forEach(LongConsumer action) {
         for (int b = 0; b < blocks.length; b++) {
             long base = blockIds[b] << BLOCK_BITS;
             long[] words = blocks[b];

@@ -1,4 +1,4 @@
-package io.meshcontrol.core.netmap;
+package io.meshcontrol.core.netmap.encoding;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,22 +9,22 @@ import java.util.List;
  * never holds a raw NUL (it escapes control characters in strings), so the placeholders cannot be confused with
  * content. Passed to the serializer as a context attribute keyed by this class; one per message.
  */
-final class BlockSlots {
+public final class BlockSlots {
 
-    static final byte MARK = 0;
+    public static final byte MARK = 0;
 
     private final List<EncodedNodes.Block> blocks = new ArrayList<>();
 
-    String placeholder(EncodedNodes.Block block) {
+    public String placeholder(EncodedNodes.Block block) {
         blocks.add(block);
         return "\u0000" + (blocks.size() - 1) + "\u0000";
     }
 
-    EncodedNodes.Block get(int index) {
+    public EncodedNodes.Block get(int index) {
         return blocks.get(index);
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return blocks.isEmpty();
     }
 }
