@@ -26,6 +26,7 @@ module io.meshcontrol.core {
     exports io.meshcontrol.core.model;
     exports io.meshcontrol.core.net;
     exports io.meshcontrol.core.netmap;
+    exports io.meshcontrol.core.netmap.context;
     exports io.meshcontrol.core.netmap.encoding;
     exports io.meshcontrol.core.netmap.frames;
     exports io.meshcontrol.core.netmap.session;

@@ -5,7 +5,7 @@ import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.core.RandomText;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
-import io.meshcontrol.core.netmap.MapContext;
+import io.meshcontrol.core.netmap.context.MapContext;
 import io.meshcontrol.core.netmap.MapSessions;
 import io.meshcontrol.core.state.MapContextState;
 import io.meshcontrol.core.state.Network;

@@ -1,7 +1,7 @@
 package io.meshcontrol.bench.jmh;
 
 import io.meshcontrol.core.netmap.AccessRules;
-import io.meshcontrol.core.netmap.MapContext;
+import io.meshcontrol.core.netmap.context.MapContext;
 import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.netmap.MapSessionState;
 import io.meshcontrol.core.netmap.PeerForms;

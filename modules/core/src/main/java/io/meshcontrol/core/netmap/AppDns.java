@@ -42,8 +42,18 @@ public final class AppDns {
         this.apps = apps;
     }
 
+    /** The last one made: its connectors are kept between maps while the apps in force stay the same. */
+    private static volatile AppDns last = NONE;
+
+    /** The split DNS of {@code apps}, with what it found in the last snapshot it was asked about. */
     static AppDns of(AppConnectors apps) {
-        return apps.isEmpty() ? NONE : new AppDns(apps);
+        AppDns known = last;
+        if (known.apps == apps) {
+            return known;
+        }
+        AppDns made = apps.isEmpty() ? NONE : new AppDns(apps);
+        last = made;
+        return made;
     }
 
     public AppConnectors connectors() {

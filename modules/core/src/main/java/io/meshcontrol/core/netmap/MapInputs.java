@@ -1,5 +1,6 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.netmap.context.MapContext;
 import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.state.MapContextState;
 import io.meshcontrol.core.state.Network;

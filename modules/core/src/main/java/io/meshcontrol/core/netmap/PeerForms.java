@@ -1,5 +1,6 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.netmap.context.MapContext;
 import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.netmap.encoding.EncodedNodes;
 import io.meshcontrol.core.routes.ExitNodeSteering;

@@ -65,7 +65,7 @@ record PeerView(PeerForms forms, int capVersion, Node self, int region, MapInput
             }
         }
         Set<String> offered = new HashSet<>(in.access().peerRoutes(self, peer));
-        in.context().apps().connectors().skippedRoutes(self, peer).forEach(r -> offered.remove(r.toString()));
+        in.context().apps().skippedRoutes(self, peer).forEach(r -> offered.remove(r.toString()));
         List<IpPrefix> allowed = allowedIps.stream()
                 .filter(p -> offered.contains(p.toString()) || !peer.approvedRoutes().contains(p)).toList();
         List<IpPrefix> primary = primaryRoutes.stream().filter(p -> offered.contains(p.toString())).toList();

@@ -1,5 +1,6 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.netmap.context.MapContext;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.routes.RouteTable;
 import io.meshcontrol.core.wire.DNSConfig;
@@ -41,7 +42,7 @@ final class SelfView {
             withHttps.putIfAbsent(CertDomains.HTTPS_CAPABILITY, null);
             caps = withHttps;
         }
-        return context.services().capabilities(self, context.apps().connectors().withCapabilities(self, caps));
+        return context.services().capabilities(self, context.apps().withCapabilities(self, caps));
     }
 
     /** The node sent before with {@code capMap} as its capabilities. */
@@ -52,7 +53,7 @@ final class SelfView {
 
     /** The node's DNS settings: the network's, split DNS to the app connectors it may use, its certificate names. */
     static DNSConfig dnsConfig(Node self, MapInputs in) {
-        return CertDomains.addedTo(in.context().apps().dnsConfig(self, in), self, in.context());
+        return CertDomains.addedTo(AppDns.of(in.context().apps()).dnsConfig(self, in), self, in.context());
     }
 
     /** The viewer's home region when routes are steered by region (else no need to read its Hostinfo). */

@@ -1,5 +1,6 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.netmap.context.MapContext;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.routes.ExitNodeSteering;

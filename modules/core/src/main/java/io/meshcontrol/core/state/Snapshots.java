@@ -5,7 +5,7 @@ import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
-import io.meshcontrol.core.netmap.MapContext;
+import io.meshcontrol.core.netmap.context.MapContext;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.store.CommitListener;
 import io.meshcontrol.core.store.NodeStore;

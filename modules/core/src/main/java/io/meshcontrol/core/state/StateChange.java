@@ -1,7 +1,7 @@
 package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.model.AuditEntry;
-import io.meshcontrol.core.netmap.MapContext;
+import io.meshcontrol.core.netmap.context.MapContext;
 import io.meshcontrol.core.policy.Policy;
 
 /**

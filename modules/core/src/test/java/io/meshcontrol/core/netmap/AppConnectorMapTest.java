@@ -1,5 +1,6 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.netmap.context.MapContext;
 import io.meshcontrol.core.netmap.session.ChangeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

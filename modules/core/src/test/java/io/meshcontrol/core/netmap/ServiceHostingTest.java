@@ -1,5 +1,7 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.netmap.context.MapContext;
+import io.meshcontrol.core.netmap.context.ServiceHosting;
 import io.meshcontrol.core.netmap.session.ChangeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

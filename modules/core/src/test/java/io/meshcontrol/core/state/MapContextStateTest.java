@@ -9,8 +9,8 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.model.App;
 import io.meshcontrol.core.model.DnsSettings;
 import io.meshcontrol.core.model.VipService;
-import io.meshcontrol.core.netmap.MapContext;
-import io.meshcontrol.core.netmap.MapDns;
+import io.meshcontrol.core.netmap.context.MapContext;
+import io.meshcontrol.core.netmap.context.MapDns;
 import io.meshcontrol.core.testing.TestNetwork;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DERPRegion;
@@ -104,7 +104,7 @@ class MapContextStateTest {
         App app = network.apps().create(net.admin, new App(0, "github", null, List.of("github.com"), List.of(),
                 List.of(), null, null)).app();
 
-        assertEquals(List.of(app), onlyPublished().apps().connectors().apps());
+        assertEquals(List.of(app), onlyPublished().apps().apps());
     }
 
     @Test

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.address.AddressPool;
 import io.meshcontrol.core.model.DnsSettings;
-import io.meshcontrol.core.netmap.MapDns;
+import io.meshcontrol.core.netmap.context.MapDns;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.VipService;

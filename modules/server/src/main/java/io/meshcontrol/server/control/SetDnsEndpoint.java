@@ -4,7 +4,7 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.netmap.CertDomains;
-import io.meshcontrol.core.netmap.MapContext;
+import io.meshcontrol.core.netmap.context.MapContext;
 import io.meshcontrol.core.state.MapContextState;
 import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.core.wire.SetDNSRequest;

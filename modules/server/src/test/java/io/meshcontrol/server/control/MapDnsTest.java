@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.core.config.ConfigLoader;
 import io.meshcontrol.core.config.ConfigRequest;
 import io.meshcontrol.core.config.MeshConfig;
-import io.meshcontrol.core.netmap.MapDns;
+import io.meshcontrol.core.netmap.context.MapDns;
 import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.core.wire.DNSResolver;

@@ -1,4 +1,4 @@
-package io.meshcontrol.core.netmap;
+package io.meshcontrol.core.netmap.context;
 
 import io.meshcontrol.core.apps.AppConnectors;
 import io.meshcontrol.core.wire.ClientVersion;
@@ -17,7 +17,7 @@ import java.util.Map;
  * @param dnsConfig the DNS configuration sent to every node
  * @param derpMap the relay map sent to every node (as {@link #derpMapFor} adapts it to the client)
  * @param services the network's services and the nodes that host them
- * @param apps the apps in force: connectors' capabilities, split DNS to them ({@link AppDns})
+ * @param apps the apps in force: connectors' capabilities, split DNS to them ({@code AppDns})
  * @param dialPlan how clients should dial this server next time ({@code control_dial_plan}), or null for no plan
  * @param latestClientVersion the latest stable client release ("1.90.9") from {@code client_updates}, or null while
  *                            it is not known (lookups off, or none succeeded yet)
@@ -25,17 +25,17 @@ import java.util.Map;
  *                          {@link CertDomains})
  */
 public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap,
-                         ServiceHosting services, AppDns apps, ControlDialPlan dialPlan, String latestClientVersion,
+                         ServiceHosting services, AppConnectors apps, ControlDialPlan dialPlan, String latestClientVersion,
                          boolean httpsCertificates) {
 
     public MapContext {
         services = services == null ? ServiceHosting.NONE : services;
-        apps = apps == null ? AppDns.NONE : apps;
+        apps = apps == null ? AppConnectors.NONE : apps;
     }
 
     /** A context without services, apps, a dial plan or a known client release. */
     public MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap) {
-        this(tailnetId, baseDomain, dnsConfig, derpMap, ServiceHosting.NONE, AppDns.NONE, null, null, false);
+        this(tailnetId, baseDomain, dnsConfig, derpMap, ServiceHosting.NONE, AppConnectors.NONE, null, null, false);
     }
 
     /**
@@ -62,7 +62,7 @@ public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfi
     }
 
     public MapContext withApps(AppConnectors connectors) {
-        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, AppDns.of(connectors), dialPlan,
+        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, connectors, dialPlan,
                 latestClientVersion, httpsCertificates);
     }
 

@@ -1,4 +1,4 @@
-package io.meshcontrol.core.netmap;
+package io.meshcontrol.core.netmap.context;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

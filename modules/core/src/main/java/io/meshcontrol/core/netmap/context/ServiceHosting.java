@@ -1,4 +1,4 @@
-package io.meshcontrol.core.netmap;
+package io.meshcontrol.core.netmap.context;
 
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.VipService;
@@ -25,14 +25,14 @@ public record ServiceHosting(List<VipService> services) {
     public static final ServiceHosting NONE = new ServiceHosting(List.of());
 
     /** The node capability that tells a host which services it may serve, on which addresses. */
-    static final String SERVICE_HOST = "service-host";
+    public static final String SERVICE_HOST = "service-host";
 
     public ServiceHosting {
         services = List.copyOf(services);
     }
 
     /** The services {@code node} hosts, in the order given. */
-    List<VipService> hostedBy(Node node) {
+    public List<VipService> hostedBy(Node node) {
         if (services.isEmpty() || node.tags().isEmpty() || !node.admitted()) {
             return List.of();
         }
@@ -40,7 +40,7 @@ public record ServiceHosting(List<VipService> services) {
     }
 
     /** The addresses of the services {@code node} hosts, as single-address prefixes for its {@code AllowedIPs}. */
-    List<IpPrefix> prefixes(Node node) {
+    public List<IpPrefix> prefixes(Node node) {
         List<IpPrefix> prefixes = new ArrayList<>();
         for (VipService service : hostedBy(node)) {
             prefixes.add(IpPrefix.parse(service.ipv4() + "/32"));
@@ -50,7 +50,7 @@ public record ServiceHosting(List<VipService> services) {
     }
 
     /** The node's capabilities with {@code service-host} added when it hosts a service. */
-    Map<String, List<RawJson>> capabilities(Node node, Map<String, List<RawJson>> capMap) {
+    public Map<String, List<RawJson>> capabilities(Node node, Map<String, List<RawJson>> capMap) {
         List<VipService> hosted = hostedBy(node);
         if (hosted.isEmpty()) {
             return capMap;
@@ -66,7 +66,7 @@ public record ServiceHosting(List<VipService> services) {
      * The host's packet filter with every destination that names the host's own address repeated for the addresses
      * of the services it hosts: a peer may reach a service on what it may reach of its host.
      */
-    List<FilterRule> packetFilter(Node node, List<FilterRule> rules) {
+    public List<FilterRule> packetFilter(Node node, List<FilterRule> rules) {
         List<VipService> hosted = hostedBy(node);
         if (hosted.isEmpty()) {
             return rules;

@@ -1,4 +1,4 @@
-package io.meshcontrol.core.netmap;
+package io.meshcontrol.core.netmap.context;
 
 /** Orders client release numbers ("1.80.3", "1.102.5"): numerically, part by part; a missing part counts as 0. */
 final class ReleaseVersions {

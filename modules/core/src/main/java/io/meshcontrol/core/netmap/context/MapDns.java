@@ -1,4 +1,4 @@
-package io.meshcontrol.core.netmap;
+package io.meshcontrol.core.netmap.context;
 
 import io.meshcontrol.core.model.DnsSettings;
 import io.meshcontrol.core.wire.DNSConfig;
