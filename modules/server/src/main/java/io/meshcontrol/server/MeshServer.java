@@ -26,6 +26,7 @@ import io.meshcontrol.server.control.ProbeAnswerEndpoint;
 import io.meshcontrol.server.control.RegisterEndpoint;
 import io.meshcontrol.server.control.SetDnsEndpoint;
 import io.meshcontrol.server.control.MachineRoutes;
+import io.meshcontrol.server.control.SshActionEndpoint;
 import io.meshcontrol.server.control.SshRecordingFailureEndpoint;
 import io.meshcontrol.server.docs.DocsRoutes;
 import io.meshcontrol.server.http.ApiStyle;
@@ -58,6 +59,7 @@ import io.meshcontrol.server.v1.AccessRequestRoutes;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
 import io.meshcontrol.server.v1.AuditRoutes;
 import io.meshcontrol.server.v1.AuthRoutes;
+import io.meshcontrol.server.v1.SshCheckRoutes;
 import io.meshcontrol.server.v1.DebugNodeRoutes;
 import io.meshcontrol.server.v1.DerpSettingsRoutes;
 import io.meshcontrol.server.v1.DnsRoutes;
@@ -192,6 +194,8 @@ public final class MeshServer implements AutoCloseable {
         }
         new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), clock,
                 oidc == null ? AuthRoutes.byAdministrator(settings.branding()) : oidc).register(routes);
+        new SshCheckRoutes(network.sshChecks(), settings.branding(), oidc == null ? null : oidc::startSshCheck)
+                .register(routes);
         new DocsRoutes(settings.version(), settings.debugNodeApi()).register(routes);
         // The browser console: its files, and sign-in with an API key (a session acting as that key).
         KeySessions consoleSessions = new KeySessions(new Authenticator(network.apiKeys(), network.oauthClients(),
@@ -250,6 +254,7 @@ public final class MeshServer implements AutoCloseable {
                 .add("POST", "/machine/register", new RegisterEndpoint(network, settings.serverUrl(), clock))
                 .add("POST", "/machine/map", new MapEndpoint(network, mapSessions))
                 .add("POST", SSHEventNotifyRequest.NOTIFY_PATH, new SshRecordingFailureEndpoint(network.nodes()))
+                .add("GET", SshActionEndpoint.PATH, new SshActionEndpoint(network.sshChecks(), settings.serverUrl()))
                 .add("HEAD", RouterProbes.ANSWER_PATH, new ProbeAnswerEndpoint(network, probes))
                 .add("POST", SetDNSRequest.PATH, new SetDnsEndpoint(network, mapContext::get, ChallengeRecords.from(
                         settings.httpsCertificates(), settings.baseDomain(), clock, housekeeping), clock));

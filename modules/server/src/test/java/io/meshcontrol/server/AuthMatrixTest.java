@@ -67,6 +67,8 @@ class AuthMatrixTest {
             Map.entry("POST /api/v1/node/{id}/key-expiry", "{\"disabled\": true}"),
             Map.entry("PATCH /api/v1/settings", "{}"),
             Map.entry("POST /api/v1/auth/register", "{\"user\": \"holder\", \"authId\": \"nosuch\"}"),
+            Map.entry("POST /api/v1/auth/approve", "{\"authId\": \"nosuch\"}"),
+            Map.entry("POST /api/v1/auth/reject", "{\"authId\": \"nosuch\"}"),
             Map.entry("PUT /api/v1/policy", "{\"policy\": \"{}\"}"),
             Map.entry("POST /api/v1/policy/check", "{\"policy\": \"{}\"}"),
             Map.entry("POST /api/v1/policy/preview", "{\"node\": \"999999\"}"),

@@ -162,6 +162,14 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
         return toIssuer(new LoginFlows.Purpose.Machine(authId));
     }
 
+    /**
+     * An SSH check's page: the person logs in at the issuer again ({@code prompt=login}: a session the issuer still
+     * holds is not proof that the person at the keyboard is its owner).
+     */
+    public Reply startSshCheck(String authId) {
+        return toIssuer(new LoginFlows.Purpose.SshCheck(authId));
+    }
+
     private Reply toIssuer(LoginFlows.Purpose purpose) {
         JsonNode endpoint;
         try {
@@ -191,6 +199,9 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
                 query.put(name, value);
             }
         });
+        if (purpose instanceof LoginFlows.Purpose.SshCheck) {
+            query.put("prompt", "login");
+        }
         String url = endpoint.asString() + (endpoint.asString().contains("?") ? "&" : "?") + encode(query);
         return new Reply(302, null, Map.of("Location", url, "Set-Cookie", cookies.loginStateCookie(flow.state()),
                 "Cache-Control", "no-store"));
@@ -235,6 +246,7 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
         return switch (flow.get().purpose()) {
             case LoginFlows.Purpose.Machine machine -> machineJoins(machine.authId(), user, claims);
             case LoginFlows.Purpose.Console console -> sessionStarts(user, console.returnTo());
+            case LoginFlows.Purpose.SshCheck check -> sshChecked(check.authId(), user);
         };
     }
 
@@ -260,6 +272,20 @@ public final class OidcLogin implements AuthRoutes.MachineLogin {
         }
         return pages.page(200, "Logged in", "The machine " + machine + " joined the network as " + user.name()
                 + ". You can close this page.");
+    }
+
+    private Reply sshChecked(String authId, User user) {
+        boolean passed;
+        try {
+            passed = network.sshChecks().completeByLogin(authId, user);
+        } catch (MeshException e) {
+            return pages.page(410, "The SSH check has ended", e.getMessage());
+        }
+        return passed ? pages.page(200, "Checked", "You are logged in as " + user.name()
+                + ". The SSH session starts now; you can close this page.")
+                : pages.page(403, "The SSH session was refused", "You are logged in as " + user.name()
+                        + ", who does not own the machine the session comes from. The session was refused; "
+                        + "connect again to start a new check.");
     }
 
     private Reply sessionStarts(User user, ReturnPath returnTo) {
