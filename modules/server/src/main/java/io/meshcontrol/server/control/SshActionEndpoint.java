@@ -75,7 +75,8 @@ public final class SshActionEndpoint implements MachineHandler {
     private SSHAction action(SshChecks.Answer answer) {
         return switch (answer) {
             case SshChecks.Answer.Accept accept -> SSHAction.acceptWithForwarding();
-            case SshChecks.Answer.Reject(String message) -> SSHAction.rejectWith(message);
+            // The client prints the message as it is: a line of its own, like the check's message.
+            case SshChecks.Answer.Reject(String message) -> SSHAction.rejectWith(message + "\n");
             case SshChecks.Answer.Hold hold -> throw new IllegalStateException("a follow-up is never held anew");
         };
     }
