@@ -153,4 +153,45 @@ class SshCheckTest {
         assertEquals(2, audited.stream().filter("ssh.check.reject"::equals).count(), audited.toString());
         assertTrue(network.admin().sshChecks().isEmpty(), "nothing left waiting");
     }
+
+    /**
+     * Without OIDC the check page names the administrator's commands, and the console lists the waiting check
+     * beside the machines: its Approve button lets the session run.
+     */
+    @org.junit.jupiter.api.Test
+    void withoutOidcTheConsoleShowsTheWaitingCheckAndApprovesIt() throws Exception {
+        try (ConsoleOnNetwork console = ConsoleOnNetwork.start(folder, nodes)) {
+            network = null; // the console closes its own network
+            TestNetwork net = console.network();
+            net.server().network.policies().set(Caller.localAdmin(), """
+                    {"tagOwners": {"tag:server": ["autogroup:admin"]},
+                     "acls": [{"action": "accept", "src": ["*"], "dst": ["*:*"]}],
+                     "ssh": [{"action": "check", "src": ["alice@example.com"], "dst": ["tag:server"],
+                              "users": ["root"]}]}""", null);
+            ClientVersion version = ClientVersions.newest();
+            TailscaleNode laptop = net.joined(version, "laptop", console.admin().createPreAuthKey(
+                    new PreAuthKeyRequest("alice", null, false, false, true, "", null)).secret());
+            TailscaleNode server = net.node(version, "server");
+            server.up(net.loginServer(), console.admin().createPreAuthKey(new PreAuthKeyRequest(null,
+                    List.of("tag:server"), false, false, true, "", null)).secret(), "server", "--ssh").requireOk();
+            laptop.awaitStatus("the server online", status -> status.peer("server").filter(PeerStatus::online)
+                    .isPresent(), SOON);
+
+            InteractiveLogin session = ssh(laptop);
+            URI page = session.awaitAuthUrl(SOON);
+            LoginBrowser.Page shown = new LoginBrowser().open(page);
+            assertEquals(200, shown.status());
+            assertTrue(shown.body().contains("svc auth approve --auth-id " + authId(page)), shown.body());
+
+            console.browser().signIn(console.admin().createApiKey(new io.meshcontrol.api.ApiKeyRequest("alice",
+                    List.of(), "console test", "24h")).secret());
+            console.browser().waitFor(org.openqa.selenium.By.cssSelector(
+                    "tr[data-ssh-check='" + authId(page) + "']"));
+            console.browser().assertAccessible("machines with a waiting SSH check");
+            console.browser().screenshot("console-ssh-check");
+            console.browser().click(org.openqa.selenium.By.xpath("//button[normalize-space()='Approve']"));
+            ran(session);
+            console.browser().waitGone(org.openqa.selenium.By.cssSelector("tr[data-ssh-check]"));
+        }
+    }
 }
