@@ -105,7 +105,7 @@ public final class InteractiveLogin implements AutoCloseable {
         int exit = process.exitValue();
         CliResult done = new CliResult(command, exit, stdout.toString(), stderr.toString(), false,
                 Duration.between(started, Instant.now()));
-        authUrl.completeExceptionally(new IllegalStateException("the command exited without a URL: "
+        authUrl.completeExceptionally(new IllegalStateException("the CLI exited without an AuthURL: "
                 + done.describe()));
         transcript.accept(done);
         result.complete(done);

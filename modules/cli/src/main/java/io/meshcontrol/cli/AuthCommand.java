@@ -1,9 +1,9 @@
 package io.meshcontrol.cli;
 
+import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.SshCheckList;
 import io.meshcontrol.api.SshCheckView;
-import io.meshcontrol.api.MeshClient;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.BiFunction;

@@ -10,6 +10,7 @@ import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.login.Branding;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * SSH check mode, the person's and the administrator's side (the machine's is {@code SshActionEndpoint}): the check
@@ -48,7 +49,7 @@ public final class SshCheckRoutes {
         routes.addPublic("GET", "/ssh/check/{authId}", request -> {
             String authId = request.pathParam("authId");
             SshChecks.Check check = (authId.matches("[A-Za-z0-9]{1,64}") ? checks.undecided(authId)
-                    : java.util.Optional.<SshChecks.Check>empty()).orElseThrow(() -> MeshException.notFound(
+                    : Optional.<SshChecks.Check>empty()).orElseThrow(() -> MeshException.notFound(
                             "no SSH check waits under this id; connect again for a new one"));
             return personCheck != null ? personCheck.start(authId) : Reply.ok(new RawBody("text/html; charset=utf-8",
                     page(check).getBytes(StandardCharsets.UTF_8)));
