@@ -20,13 +20,15 @@ import java.util.regex.Pattern;
 /**
  * A {@code tailscale up} without an auth key, still running: the CLI prints "To authenticate, visit:" and the
  * AuthURL control sent, then waits until the login completes (or fails, or it is closed). Started by
- * {@link TailscaleNode#upAsync}.
+ * {@link TailscaleNode#upAsync}; {@link TailscaleNode#cliAsync} does the same for any command that prints a URL to
+ * follow and waits (a {@code tailscale ssh} session held for a check).
  */
 public final class InteractiveLogin implements AutoCloseable {
 
     /** The URL sits alone on its line, indented by a tab (cmd/tailscale/cli/up.go). */
     private static final Pattern URL_LINE = Pattern.compile("^\\s*(https?://\\S+)\\s*$");
 
+    private final Pattern urlLine;
     private final Process process;
     private final List<String> command;
     private final Consumer<CliResult> transcript;
@@ -37,6 +39,12 @@ public final class InteractiveLogin implements AutoCloseable {
     private final CompletableFuture<CliResult> result = new CompletableFuture<>();
 
     InteractiveLogin(Process process, List<String> command, Consumer<CliResult> transcript) {
+        this(URL_LINE, process, command, transcript);
+    }
+
+    /** @param urlLine finds the URL (its first group) in a line of output */
+    InteractiveLogin(Pattern urlLine, Process process, List<String> command, Consumer<CliResult> transcript) {
+        this.urlLine = urlLine;
         this.process = process;
         this.command = List.copyOf(command);
         this.transcript = transcript;
@@ -97,7 +105,7 @@ public final class InteractiveLogin implements AutoCloseable {
         int exit = process.exitValue();
         CliResult done = new CliResult(command, exit, stdout.toString(), stderr.toString(), false,
                 Duration.between(started, Instant.now()));
-        authUrl.completeExceptionally(new IllegalStateException("tailscale up exited without an AuthURL: "
+        authUrl.completeExceptionally(new IllegalStateException("the CLI exited without an AuthURL: "
                 + done.describe()));
         transcript.accept(done);
         result.complete(done);
@@ -114,8 +122,8 @@ public final class InteractiveLogin implements AutoCloseable {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                     into.append(line).append('\n');
-                    Matcher url = URL_LINE.matcher(line);
-                    if (url.matches()) {
+                    Matcher url = urlLine.matcher(line);
+                    if (url.find()) {
                         authUrl.complete(URI.create(url.group(1)));
                     }
                 }

@@ -246,6 +246,23 @@ public final class TailscaleNode implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts {@code tailscale --socket=<sock> <args>} and returns at once, watching its output for a URL that
+     * {@code urlLine} finds (its first group): a {@code tailscale ssh} session held for a check prints one.
+     */
+    public InteractiveLogin cliAsync(java.util.regex.Pattern urlLine, String... args) {
+        requireOpen();
+        List<String> command = cliCommand(args);
+        try {
+            InteractiveLogin running = new InteractiveLogin(urlLine, ChildProcesses.start(cliProcess(command)),
+                    command, this::appendTranscript);
+            interactiveLogins.add(running);
+            return running;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + command, e);
+        }
+    }
+
     /** {@code tailscale status --json}, parsed. Throws if the CLI fails (e.g. the daemon is down). */
     public NodeStatus status() {
         CliResult result = run(STATUS_TIMEOUT, false, "status", "--json");

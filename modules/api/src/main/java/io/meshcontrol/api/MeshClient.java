@@ -294,6 +294,21 @@ public final class MeshClient {
         return send("POST", "api/v1/auth/register", new AuthRegisterRequest(user, authId), NodeView.class);
     }
 
+    /** Lets an SSH session held by a {@code check} rule in. */
+    public SshCheckView approveSshCheck(String authId) {
+        return send("POST", "api/v1/auth/approve", new AuthDecisionRequest(authId), SshCheckView.class);
+    }
+
+    /** Refuses an SSH session held by a {@code check} rule; final for that check. */
+    public SshCheckView rejectSshCheck(String authId) {
+        return send("POST", "api/v1/auth/reject", new AuthDecisionRequest(authId), SshCheckView.class);
+    }
+
+    /** The SSH checks waiting for a decision. */
+    public List<SshCheckView> sshChecks() {
+        return send("GET", "api/v1/auth/ssh-check", null, SshCheckList.class).sshChecks();
+    }
+
     /** Registers a machine with no client behind it (development only: the server needs debug.node_api_enabled). */
     public NodeView createDebugNode(DebugNodeRequest request) {
         return send("POST", "api/v1/debug/node", request, NodeView.class);

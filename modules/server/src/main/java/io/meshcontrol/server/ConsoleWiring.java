@@ -10,6 +10,7 @@ import io.meshcontrol.server.login.KeySessions;
 import io.meshcontrol.server.login.MachineLogin;
 import io.meshcontrol.server.login.OidcLogin;
 import io.meshcontrol.server.v1.AuthRoutes;
+import io.meshcontrol.server.v1.SshCheckRoutes;
 import java.util.Optional;
 
 /**
@@ -26,7 +27,8 @@ record ConsoleWiring(KeySessions keySessions, OidcLogin oidc) {
         Network network = w.network();
         OidcLogin oidc = settings.oidc().enabled()
                 ? new OidcLogin(settings.oidc(), settings.serverUrl(), oidcIssuers, new OidcLogin.People(
-                        network.users(), network.pendingLogins(), network.browserSessions()), w.clock(),
+                        network.users(), network.pendingLogins(), network.browserSessions(), network.sshChecks()),
+                        w.clock(),
                         settings.branding())
                 : null;
         if (oidc != null) {
@@ -35,6 +37,8 @@ record ConsoleWiring(KeySessions keySessions, OidcLogin oidc) {
         }
         new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), w.clock(),
                 oidc == null ? MachineLogin.byAdministrator(settings.branding()) : oidc).register(w.routes());
+        new SshCheckRoutes(network.sshChecks(), settings.branding(), oidc == null ? null : oidc::startSshCheck)
+                .register(w.routes());
         KeySessions consoleSessions = new KeySessions(new Authenticator(network.apiKeys(), network.oauthClients(),
                 localToken), settings.serverUrl(), w.clock());
         new ConsoleSignIn(consoleSessions, Optional.ofNullable(oidc).map(OidcLogin::sessionCookies),

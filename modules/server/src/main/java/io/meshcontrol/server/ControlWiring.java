@@ -15,6 +15,7 @@ import io.meshcontrol.server.control.MapEndpoint;
 import io.meshcontrol.server.control.ProbeAnswerEndpoint;
 import io.meshcontrol.server.control.RegisterEndpoint;
 import io.meshcontrol.server.control.SetDnsEndpoint;
+import io.meshcontrol.server.control.SshActionEndpoint;
 import io.meshcontrol.server.control.SshRecordingFailureEndpoint;
 import io.meshcontrol.server.http.RequestPipeline;
 import io.meshcontrol.server.metrics.MapMetrics;
@@ -54,6 +55,7 @@ record ControlWiring(ControlTransport transport, AccessControl access, MapInputs
                 .add("POST", "/machine/map", new MapEndpoint(network.snapshots(), network.presence(), network.nodes(),
                         mapSessions))
                 .add("POST", SSHEventNotifyRequest.NOTIFY_PATH, new SshRecordingFailureEndpoint(network.nodes()))
+                .add("GET", SshActionEndpoint.PATH, new SshActionEndpoint(network.sshChecks(), settings.serverUrl()))
                 .add("HEAD", RouterProbes.ANSWER_PATH, new ProbeAnswerEndpoint(network.snapshots(), probes))
                 .add("POST", SetDNSRequest.PATH, new SetDnsEndpoint(network.snapshots(), network.mapContext(),
                         ChallengeRecords.from(settings.httpsCertificates(), settings.baseDomain(), clock,

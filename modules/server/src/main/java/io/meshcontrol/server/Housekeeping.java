@@ -39,6 +39,9 @@ final class Housekeeping {
                 10, 10, TimeUnit.SECONDS);
         scheduler.scheduleWithFixedDelay(() -> guarded("access grant expiry", network.accessRequests()::expireGrants),
                 10, 10, TimeUnit.SECONDS);
+        // SSH checks nobody decided lapse (audited) even when their machine stopped asking.
+        scheduler.scheduleWithFixedDelay(() -> guarded("SSH check expiry", network.sshChecks()::dropLapsed),
+                10, 10, TimeUnit.SECONDS);
         if (network.checkpointsOnSchedule()) {
             scheduler.scheduleWithFixedDelay(() -> guarded("database checkpoint", () -> {
                 if (!network.checkpointDatabase()) {

@@ -199,6 +199,10 @@ class AdministrativeChangesAreAuditedTest {
                 Map.entry("POST /api/v1/auth/register", () -> new Call("/api/v1/auth/register",
                         "{\"user\": \"holder\", \"authId\": \"" + server.network.pendingLogins().start(
                                 Machine.named(name()).request(), false) + "\"}")),
+                Map.entry("POST /api/v1/auth/approve", () -> new Call("/api/v1/auth/approve",
+                        "{\"authId\": \"" + heldSshCheck() + "\"}")),
+                Map.entry("POST /api/v1/auth/reject", () -> new Call("/api/v1/auth/reject",
+                        "{\"authId\": \"" + heldSshCheck() + "\"}")),
                 Map.entry("POST /api/v1/debug/node", () -> new Call("/api/v1/debug/node",
                         "{\"user\": \"holder\", \"name\": \"" + name() + "\"}")),
                 Map.entry("PATCH /api/v1/settings", () -> new Call("/api/v1/settings",
@@ -298,6 +302,20 @@ class AdministrativeChangesAreAuditedTest {
         return """
                 {"groups": {"group:probe": []}, "tagOwners": {"tag:probe": []},
                  "acls": [{"action": "accept", "src": ["*"], "dst": ["*:%d"]}]}""".formatted(serial.incrementAndGet());
+    }
+
+    /**
+     * An SSH session held by a check rule between two new machines of holder's (the policy in force gets the rule,
+     * keeping what the other calls need).
+     */
+    private String heldSshCheck() {
+        server.network.policies().set(Caller.localAdmin(), policy().replaceFirst("}$", """
+                , "ssh": [{"action": "check", "src": ["autogroup:member"], "dst": ["autogroup:self"],
+                           "users": ["autogroup:nonroot"]}]}"""), null);
+        io.meshcontrol.core.model.Node source = Machine.named(name()).join(server.network, nodeKey);
+        io.meshcontrol.core.model.Node target = Machine.named(name()).join(server.network, nodeKey);
+        return ((io.meshcontrol.core.state.SshChecks.Answer.Hold) server.network.sshChecks().request(
+                target.machineKey(), source.id(), target.id(), "ubuntu")).authId();
     }
 
     /** A key lifetime other than the one in force. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.api.ApiKeyRequest;
+import io.meshcontrol.api.AuthDecisionRequest;
 import io.meshcontrol.api.AuthRegisterRequest;
 import io.meshcontrol.api.NodeRequest;
 import io.meshcontrol.api.AppRequest;
@@ -21,6 +22,7 @@ import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.state.SshChecks;
 import io.meshcontrol.core.state.Users;
 import io.meshcontrol.server.docs.OpenApiDocument;
 import io.meshcontrol.server.http.ApiStyles;
@@ -58,7 +60,8 @@ class ApiContractTest {
 
     /** Documented answers no exchange here provokes, each with the reason; keep this list short. */
     private static final Map<String, String> NOT_PROVOKED = Map.of(
-            "GET /health 503", "needs a database that stops answering");
+            "GET /health 503", "needs a database that stops answering",
+            "GET /ssh/check/{authId} 302", "needs an OIDC issuer (SshCheckLoginTest follows the redirect)");
 
     private static final JsonMapper JSON = ApiJson.mapper(false);
 
@@ -188,6 +191,7 @@ class ApiContractTest {
             exerciseApps(admin);
             exerciseNodes(admin);
             exerciseAccessRequests(admin);
+            exerciseSshChecks(admin);
             exercisePolicyAndSettings(admin);
             exerciseDerpSettings(admin);
             exerciseDns(admin);
@@ -416,6 +420,42 @@ class ApiContractTest {
         call("POST", "/api/v1/access-request/" + second + "/deny", admin, null, 409);
     }
 
+    private void exerciseSshChecks(String admin) {
+        call("PUT", "/api/v1/policy", admin, body(new PolicyDocument("""
+                {"tagOwners": {"tag:server": ["odin@"]}, "acls": [{"action": "accept", "src": ["*"], "dst": ["*:*"]}],
+                 "ssh": [{"action": "check", "src": ["autogroup:member"], "dst": ["tag:server"],
+                          "users": ["root", "autogroup:nonroot"]}]}
+                """)), 200);
+        String key = JSON.readTree(call("POST", "/api/v1/preauthkey", admin,
+                body(new PreAuthKeyRequest("odin", null, false, false, true, "", null)), 201).body()).get("secret")
+                .asString();
+        String tagKey = JSON.readTree(call("POST", "/api/v1/preauthkey", admin,
+                body(new PreAuthKeyRequest("odin", List.of("tag:server"), false, false, true, "", null)), 201).body())
+                .get("secret").asString();
+        Node source = join(key, "ssh-source", "{\"Hostname\":\"ssh-source\"}");
+        Node target = join(tagKey, "ssh-target", "{\"Hostname\":\"ssh-target\"}");
+        String first = held(source, target, "root");
+        call("GET", "/ssh/check/" + first, null, null, 200);
+        call("GET", "/api/v1/auth/ssh-check", admin, null, 200);
+        call("POST", "/api/v1/auth/approve", admin, body(new AuthDecisionRequest(first)), 200);
+        call("POST", "/api/v1/auth/approve", admin, body(new AuthDecisionRequest(first)), 409);
+        call("GET", "/ssh/check/" + first, null, null, 404);
+        String second = held(source, target, "ubuntu");
+        call("POST", "/api/v1/auth/reject", admin, body(new AuthDecisionRequest(second)), 200);
+        call("POST", "/api/v1/auth/reject", admin, body(new AuthDecisionRequest(second)), 409);
+        refused("POST", "/api/v1/auth/approve", admin, "{}", 400);
+        refused("POST", "/api/v1/auth/reject", admin, "{\"authId\": \"\"}", 400);
+    }
+
+    private String held(Node source, Node target, String localUser) {
+        SshChecks.Answer answer = server.network.sshChecks().request(target.machineKey(), source.id(), target.id(),
+                localUser);
+        if (!(answer instanceof SshChecks.Answer.Hold(String authId))) {
+            throw new AssertionError("not held: " + answer + " " + target);
+        }
+        return authId;
+    }
+
     private void exercisePolicyAndSettings(String admin) throws IOException {
         call("GET", "/api/v1/settings", admin, null, 200);
         refused("PATCH", "/api/v1/settings", admin, "{\"devicesKeyDurationDays\": 500}", 400);
@@ -498,7 +538,8 @@ class ApiContractTest {
             String method = operation.substring(0, operation.indexOf(' '));
             String template = operation.substring(operation.indexOf(' ') + 1);
             String path = template.replace("{id}", "999999").replace("{prefix}", "nosuchprefix")
-                    .replace("{clientId}", "nosuchclient").replace("{endpointId}", "nosuchendpoint");
+                    .replace("{clientId}", "nosuchclient").replace("{endpointId}", "nosuchendpoint")
+                    .replace("{authId}", "nosuch");
             String body = PROBE_BODIES.get(operation);
             Set<String> statuses = contract.unchecked();
             if (statuses.contains(operation + " 401")) {
@@ -530,6 +571,8 @@ class ApiContractTest {
             Map.entry("POST /api/v1/node/{id}/key-expiry", "{\"disabled\": true}"),
             Map.entry("PATCH /api/v1/settings", "{}"),
             Map.entry("POST /api/v1/auth/register", "{\"user\": \"odin\", \"authId\": \"nosuch\"}"),
+            Map.entry("POST /api/v1/auth/approve", "{\"authId\": \"nosuch\"}"),
+            Map.entry("POST /api/v1/auth/reject", "{\"authId\": \"nosuch\"}"),
             Map.entry("PUT /api/v1/policy", "{\"policy\": \"{}\"}"),
             Map.entry("POST /api/v1/policy/check", "{\"policy\": \"{}\"}"),
             Map.entry("POST /api/v1/policy/preview", "{\"node\": \"999999\"}"),

@@ -4,11 +4,13 @@ import io.meshcontrol.core.net.IpBlock;
 import io.meshcontrol.core.wire.FilterRule;
 import io.meshcontrol.core.wire.RawJson;
 import io.meshcontrol.core.wire.SSHPolicy;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A policy compiled against one inventory of users and machines: what each machine must be sent. Compilation
@@ -205,6 +207,17 @@ public final class CompiledPolicy {
     public SSHPolicy sshPolicy(long nodeId) {
         int node = index.indexOf(nodeId);
         return node < 0 ? new SSHPolicy(List.of()) : sshCache.get(node);
+    }
+
+    /**
+     * For an SSH check of {@code src} logging in to {@code dst} as {@code localUser}: how long a successful check
+     * holds, when the policy asks for one there (see {@code SshPolicies#checkPeriod}); empty when it does not, or
+     * either machine is unknown. The server reads it from its own policy, never from the client's URL.
+     */
+    public Optional<Duration> sshCheckPeriod(long src, long dst, String localUser) {
+        int s = index.indexOf(src);
+        int d = index.indexOf(dst);
+        return s < 0 || d < 0 ? Optional.empty() : ssh.checkPeriod(s, d, localUser);
     }
 
     /** Whether {@code capability} is one of Funnel's (the attribute, its ports, its warning), for {@code funnel.enabled}. */

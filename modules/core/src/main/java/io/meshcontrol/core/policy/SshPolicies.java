@@ -8,11 +8,13 @@ import io.meshcontrol.core.wire.SSHRecorderFailureAction;
 import io.meshcontrol.core.wire.SSHPolicy;
 import io.meshcontrol.core.wire.SSHPrincipal;
 import io.meshcontrol.core.wire.SSHRule;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -24,6 +26,8 @@ final class SshPolicies {
     /** The path a {@code check} rule sends the client to; it fills in the variables. */
     static final String CHECK_PATH = "/machine/ssh/action/$SRC_NODE_ID/to/$DST_NODE_ID?local_user=$LOCAL_USER";
     static final String LOCALPART = "localpart:*@";
+    /** The vendor's check period when a rule names none. */
+    static final Duration DEFAULT_CHECK_PERIOD = Duration.ofHours(12);
 
     private record Compiled(SshRule rule, BitSet sources, List<Target> dsts, boolean selfDst, BitSet recorders) {
     }
@@ -99,6 +103,47 @@ final class SshPolicies {
             }
         }
         return new SSHPolicy(out);
+    }
+
+    /**
+     * How long a successful check lets {@code src} log in to {@code dst} as {@code localUser} without another:
+     * the period of the first rule (in the client's order) that lets it in, when that rule is a check; empty when
+     * the first such rule accepts outright, or none does. {@link Duration#ZERO} asks every time.
+     */
+    Optional<Duration> checkPeriod(int src, int dst, String localUser) {
+        PolicyUser srcUser = index.entry(src).user();
+        PolicyUser dstUser = index.entry(dst).user();
+        boolean sameOwner = srcUser != null && dstUser != null && srcUser.id() == dstUser.id();
+        for (Compiled compiled : rules) {
+            SshRule rule = compiled.rule();
+            boolean localPart = rule.users().stream().anyMatch(SshPolicies::isLocalPart);
+            boolean toDst = compiled.dsts().stream().anyMatch(t -> t.nodes().get(dst))
+                    || ((compiled.selfDst() || localPart) && sameOwner);
+            if (!compiled.sources().get(src) || !toDst || !letsIn(rule, srcUser, localUser)) {
+                continue;
+            }
+            if (!rule.check()) {
+                return Optional.empty();
+            }
+            return Optional.of(rule.checkPeriod() == null ? DEFAULT_CHECK_PERIOD : rule.checkPeriod());
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the rule's users let the source log in as {@code localUser} (root only when listed). */
+    private static boolean letsIn(SshRule rule, PolicyUser srcUser, String localUser) {
+        for (String listed : rule.users()) {
+            if (listed.equals(localUser)
+                    || (listed.equals(AutoGroup.NONROOT.text()) && !localUser.equals("root"))) {
+                return true;
+            }
+            if (isLocalPart(listed) && srcUser != null
+                    && srcUser.domain().equalsIgnoreCase(listed.substring(LOCALPART.length()))
+                    && srcUser.email().substring(0, srcUser.email().lastIndexOf('@')).equals(localUser)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Source machines by owner, in user order; tagged machines (owner null) last. */

@@ -43,6 +43,7 @@ public final class Network {
     private final Settings settings;
     private final Registrations registrations;
     private final PendingLogins pendingLogins;
+    private final SshChecks sshChecks;
     private final BrowserSessions browserSessions;
     private final Snapshots snapshots;
     private final Presence presence;
@@ -131,6 +132,7 @@ public final class Network {
         this.registrations = new Registrations(jdbi, writer, nodeStore, userStore, settingsStore, preAuthKeys, policies,
                 routeApprovals, options, snapshots, clock);
         this.pendingLogins = new PendingLogins(registrations, users, clock);
+        this.sshChecks = new SshChecks(jdbi, writer, audit, snapshots, policies::policy, clock);
         this.browserSessions = new BrowserSessions(jdbi, new BrowserSessionStore(), userStore, clock);
         this.savedDerpSettings = new SavedDerpSettings(jdbi, writer, new DerpSettingsStore(), audit);
         this.oauthClients = new OAuthClients(jdbi, writer, new OAuthClientStore(), new AccessTokenStore(), audit, policies,
@@ -215,6 +217,11 @@ public final class Network {
 
     public PendingLogins pendingLogins() {
         return pendingLogins;
+    }
+
+    /** SSH sessions held by a {@code check} rule until the person logs in again or an administrator decides. */
+    public SshChecks sshChecks() {
+        return sshChecks;
     }
 
     /** Browser sessions of people who logged in (the console). */

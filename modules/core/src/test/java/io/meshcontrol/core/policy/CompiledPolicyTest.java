@@ -17,11 +17,13 @@ import io.meshcontrol.core.wire.SSHAction;
 import io.meshcontrol.core.wire.SSHPrincipal;
 import io.meshcontrol.core.wire.SSHRecorderFailureAction;
 import io.meshcontrol.core.wire.SSHRule;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -296,6 +298,28 @@ class CompiledPolicyTest {
                         new NetPortRange("fd7a:115c:a1e0::4", null, PortRange.of(22))))),
                 compiled.packetFilter(id("server")), "a single-address prefix is written as the address");
         assertTrue(compiled.sees(id("bob-laptop"), id("server")));
+    }
+
+    @Test
+    void sshCheckPeriodIsTheFirstRuleThatLetsTheSourceInWhenItIsACheck() {
+        CompiledPolicy compiled = compile("'ssh': ["
+                + "{'action': 'accept', 'src': ['group:dev'], 'dst': ['tag:server'], 'users': ['root', 'ubuntu']},"
+                + "{'action': 'check', 'src': ['group:dev'], 'dst': ['tag:server'], 'users': ['root'],"
+                + " 'checkPeriod': '2h'},"
+                + "{'action': 'check', 'src': ['autogroup:member'], 'dst': ['autogroup:self'],"
+                + " 'users': ['autogroup:nonroot']}]");
+        long server = id("server");
+        assertEquals(Optional.of(Duration.ofHours(2)), compiled.sshCheckPeriod(id("alice-laptop"), server, "root"),
+                "check rules come before accept rules");
+        assertEquals(Optional.empty(), compiled.sshCheckPeriod(id("alice-laptop"), server, "ubuntu"),
+                "accepted outright");
+        assertEquals(Optional.empty(), compiled.sshCheckPeriod(id("carol-laptop"), server, "root"), "no rule");
+        assertEquals(Optional.of(Duration.ofHours(12)),
+                compiled.sshCheckPeriod(id("alice-laptop"), id("alice-phone"), "alice"), "the vendor's default");
+        assertEquals(Optional.empty(), compiled.sshCheckPeriod(id("alice-laptop"), id("alice-phone"), "root"),
+                "nonroot is not root");
+        assertEquals(Optional.empty(), compiled.sshCheckPeriod(id("bob-laptop"), id("alice-phone"), "bob"),
+                "autogroup:self is the source owner's own machines");
     }
 
     @Test

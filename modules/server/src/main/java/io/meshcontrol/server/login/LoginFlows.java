@@ -30,6 +30,10 @@ final class LoginFlows {
         record Machine(String authId) implements Purpose {
         }
 
+        /** The owner of an SSH session's source machine proves it is them (SSH check mode, this auth id). */
+        record SshCheck(String authId) implements Purpose {
+        }
+
         /**
          * A browser session (the console).
          *

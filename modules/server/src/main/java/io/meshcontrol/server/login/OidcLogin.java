@@ -6,6 +6,7 @@ import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.state.BrowserSessions;
 import io.meshcontrol.core.state.PendingLogins;
 import io.meshcontrol.core.state.Registrations;
+import io.meshcontrol.core.state.SshChecks;
 import io.meshcontrol.core.state.Users;
 import io.meshcontrol.server.http.ApiRequest;
 import io.meshcontrol.server.http.Reply;
@@ -71,9 +72,11 @@ public final class OidcLogin implements MachineLogin {
     private final String consoleUrl;
 
     /**
-     * The state a login touches: the person's user, the machine waiting for the login, the browser session it starts.
+     * The state a login touches: the person's user, the machine waiting for the login or the SSH check it decides, the
+     * browser session it starts.
      */
-    public record People(Users users, PendingLogins pendingLogins, BrowserSessions browserSessions) {
+    public record People(Users users, PendingLogins pendingLogins, BrowserSessions browserSessions,
+            SshChecks sshChecks) {
     }
 
     /**
@@ -167,6 +170,14 @@ public final class OidcLogin implements MachineLogin {
         return toIssuer(new LoginFlows.Purpose.Machine(authId));
     }
 
+    /**
+     * An SSH check's page: the person logs in at the issuer again ({@code prompt=login}: a session the issuer still
+     * holds is not proof that the person at the keyboard is its owner).
+     */
+    public Reply startSshCheck(String authId) {
+        return toIssuer(new LoginFlows.Purpose.SshCheck(authId));
+    }
+
     private Reply toIssuer(LoginFlows.Purpose purpose) {
         JsonNode endpoint;
         try {
@@ -196,6 +207,9 @@ public final class OidcLogin implements MachineLogin {
                 query.put(name, value);
             }
         });
+        if (purpose instanceof LoginFlows.Purpose.SshCheck) {
+            query.put("prompt", "login");
+        }
         String url = endpoint.asString() + (endpoint.asString().contains("?") ? "&" : "?") + encode(query);
         return new Reply(302, null, Map.of("Location", url, "Set-Cookie", cookies.loginStateCookie(flow.state()),
                 "Cache-Control", "no-store"));
@@ -240,6 +254,7 @@ public final class OidcLogin implements MachineLogin {
         return switch (flow.get().purpose()) {
             case LoginFlows.Purpose.Machine machine -> machineJoins(machine.authId(), user, claims);
             case LoginFlows.Purpose.Console console -> sessionStarts(user, console.returnTo());
+            case LoginFlows.Purpose.SshCheck check -> sshChecked(check.authId(), user);
         };
     }
 
@@ -265,6 +280,20 @@ public final class OidcLogin implements MachineLogin {
         }
         return pages.page(200, "Logged in", "The machine " + machine + " joined the network as " + user.name()
                 + ". You can close this page.");
+    }
+
+    private Reply sshChecked(String authId, User user) {
+        boolean passed;
+        try {
+            passed = people.sshChecks().completeByLogin(authId, user);
+        } catch (MeshException e) {
+            return pages.page(410, "The SSH check has ended", e.getMessage());
+        }
+        return passed ? pages.page(200, "Checked", "You are logged in as " + user.name()
+                + ". The SSH session starts now; you can close this page.")
+                : pages.page(403, "The SSH session was refused", "You are logged in as " + user.name()
+                        + ", who does not own the machine the session comes from. The session was refused; "
+                        + "connect again to start a new check.");
     }
 
     private Reply sessionStarts(User user, ReturnPath returnTo) {

@@ -1,7 +1,7 @@
 // Machines: the list, searchable and filterable, refreshed every few seconds (machines come and go live).
 import { html, useState } from './vendor/preact-htm.js';
-import { get, relative, when } from './api.js';
-import { useLoad, Problem, Loading } from './ui.js';
+import { api, get, relative, when } from './api.js';
+import { useLoad, useAction, Problem, Loading } from './ui.js';
 
 const REFRESH_MS = 3000;
 
@@ -39,6 +39,37 @@ export function Owner({ node }) {
   return node.tags.length ? node.tags.map((tag) => html`<span class="badge">${tag}</span>`) : node.user;
 }
 
+/**
+ * SSH sessions held by a check rule, waiting beside the machines that wait: approve or reject each (a rejection is
+ * final). Shown only to a caller who may read them, and only while some wait.
+ */
+function SshChecks() {
+  const [data, error, reload] = useLoad(() => get('auth/ssh-check'), [], REFRESH_MS);
+  const action = useAction();
+  if (error || !data || data.sshChecks.length === 0) return null;
+  const decide = (what, check) => action.run(async () => {
+    await api('POST', 'auth/' + what, { authId: check.authId });
+    reload();
+  });
+  return html`<section aria-labelledby="ssh-checks-title"><h2 id="ssh-checks-title">SSH sessions waiting for a check</h2>
+    <${Problem} error=${action.error} />
+    <div class="table-wrap"><table class="responsive">
+      <thead><tr><th scope="col">From</th><th scope="col">Owner</th><th scope="col">To</th><th scope="col">As</th>
+        <th scope="col">Lapses</th><th scope="col">Decision</th></tr></thead>
+      <tbody>${data.sshChecks.map((check) => html`<tr key=${check.authId} data-ssh-check=${check.authId}>
+        <td data-label="From">${check.srcNode}</td>
+        <td data-label="Owner">${check.srcOwner}</td>
+        <td data-label="To">${check.dstNode}</td>
+        <td data-label="As" class="mono">${check.localUser}</td>
+        <td data-label="Lapses"><span title=${when(check.expiresAt)}>${relative(check.expiresAt)}</span></td>
+        <td data-label="Decision"><button type="button" class="primary" disabled=${action.busy}
+            onClick=${() => decide('approve', check)}>Approve</button>
+          <button type="button" class="danger" disabled=${action.busy}
+            onClick=${() => confirm('Refuse this SSH session? The refusal is final.') && decide('reject', check)}>Reject</button></td>
+      </tr>`)}</tbody>
+    </table></div></section>`;
+}
+
 export default function Machines() {
   const [text, setText] = useState('');
   const [filter, setFilter] = useState('all');
@@ -61,6 +92,7 @@ export default function Machines() {
       <p class="muted" aria-live="polite">${data ? nodes.length + ' of ' + data.nodes.length + ' machines' : ''}</p>
     </div>
     <${Problem} error=${error} />
+    <${SshChecks} />
     ${data === undefined ? html`<${Loading} what="machines" />` : html`<div class="table-wrap">
     <table class="responsive">
       <caption class="skip">Machines</caption>
