@@ -39,6 +39,9 @@ import tools.jackson.databind.json.JsonMapper;
  * Every operation also documents its refusals, all in the vendor's error shape ({@link Answers.Error}): 400 and 404;
  * 401 and 403 when it needs a credential; 409 when it changes something; 413 when it takes a body; and those it
  * registered with {@link V2Routes#refuses}.
+ *
+ * <p>The document itself is built as a tree of maps: it is OpenAPI's format, not a shape of ours, and the test
+ * checks it against the official OpenAPI 3.1 schema.
  */
 final class V2OpenApi {
 
