@@ -86,13 +86,20 @@ expected-statuses = ["2xx", "400", "401", "403", "404", "409", "412", "426"]
 [checks.negative_data_rejection]
 expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "412", "413", "415", "422", "426", "428"]
 TOML
-# /api/v2 as v1, but without /derp's 426; GET .../logging/network answers 501 (network flow logs are not collected)
+# /api/v2 as v1, but without /derp's 426. GET .../logging/network answers 501 on purpose, in the vendor's error shape
+# and documented (network flow logs are not collected: docs/events.md); a 5xx from any other operation fails.
 cat >"$work/schemathesis-v2.toml" <<'TOML'
 [checks.positive_data_acceptance]
-expected-statuses = ["2xx", "400", "401", "403", "404", "409", "412", "501"]
+expected-statuses = ["2xx", "400", "401", "403", "404", "409", "412"]
 
 [checks.negative_data_rejection]
-expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "412", "413", "415", "422", "501"]
+expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "412", "413", "415", "422"]
+
+[[operations]]
+include-path = "/api/v2/tailnet/{tailnet}/logging/network"
+checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "501"]
+checks.positive_data_acceptance.expected-statuses = ["400", "401", "403", "404", "501"]
+checks.negative_data_rejection.expected-statuses = ["400", "401", "403", "404", "405", "406", "501"]
 TOML
 
 echo "schema fuzz: schemathesis $version, seed $seed, $examples examples per operation, against $base"
@@ -106,11 +113,13 @@ status=0
 if [ "$status" -ne 0 ]; then
   fail "schemathesis found failures in /api/v1 (above)"
 fi
+# One worker: with two, Python 3.11's ast.parse (which hypothesis calls to describe filters) can fail with
+# "AST constructor recursion depth mismatch", an error of the tool, not of the server.
 echo "schema fuzz: /api/v2"
 (cd "$work" && "$venv/bin/st" --config-file "$work/schemathesis-v2.toml" run "$base/api/v2/openapi.json" \
   --url "$base" -H "Authorization: Bearer $key" \
   --checks all \
-  --seed "$seed" --max-examples "$examples" --workers 2 \
+  --seed "$seed" --max-examples "$examples" --workers 1 \
   --generation-database none --request-timeout 10 --no-color) || status=$?
 if [ "$status" -ne 0 ]; then
   fail "schemathesis found failures in /api/v2 (above)"
