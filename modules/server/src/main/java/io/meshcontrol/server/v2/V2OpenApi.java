@@ -135,22 +135,22 @@ final class V2OpenApi {
             }
             parameters.add(parameter);
         }
-        for (String query : op.queries()) {
+        for (String query : op.contract().queries()) {
             parameters.add(Map.of("name", query, "in", "query", "required", false, "schema", Map.of("type", "string")));
         }
         if (!parameters.isEmpty()) {
             operation.put("parameters", parameters);
         }
-        if (!op.request().isEmpty()) {
+        if (!op.contract().request().isEmpty()) {
             Map<String, Object> content = new LinkedHashMap<>();
-            op.request().forEach((mediaType, type) -> content.put(mediaType, Map.of("schema",
+            op.contract().request().forEach((mediaType, type) -> content.put(mediaType, Map.of("schema",
                     schemas.of(type, mediaType.equals("application/json") ? Mode.JSON_REQUEST : Mode.FORM))));
             // Policy texts may be empty (meaning the default policy, or the one in force); JSON bodies may not.
-            boolean required = !op.request().containsValue(String.class);
+            boolean required = !op.contract().request().containsValue(String.class);
             operation.put("requestBody", Map.of("required", required, "content", content));
         }
         Map<String, Object> responses = new TreeMap<>();
-        op.answers().forEach((status, media) -> {
+        op.contract().answers().forEach((status, media) -> {
             Map<String, Object> response = new LinkedHashMap<>();
             response.put("description", status < 300 ? "Done" : "Refused");
             if (!media.isEmpty()) {
@@ -168,10 +168,10 @@ final class V2OpenApi {
         if (!op.method().equals("GET")) {
             refusals.add(409);
         }
-        if (!op.request().isEmpty()) {
+        if (!op.contract().request().isEmpty()) {
             refusals.add(413);
         }
-        refusals.addAll(op.refusals());
+        refusals.addAll(op.contract().refusals());
         for (int status : refusals) {
             responses.putIfAbsent(Integer.toString(status), Map.of("$ref", "#/components/responses/Error"));
         }

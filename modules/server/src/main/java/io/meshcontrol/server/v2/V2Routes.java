@@ -5,11 +5,12 @@ import io.meshcontrol.server.http.ApiHandler;
 import io.meshcontrol.server.http.Routes;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import tools.jackson.core.type.TypeReference;
+import java.util.function.UnaryOperator;
 
 /**
  * Where {@code /api/v2} operations are registered. Resources of the network hang off
@@ -32,32 +33,69 @@ public final class V2Routes {
      * @param open whether it is served without a credential
      * @param scope the scope it needs, or "" when it needs none or was registered without documentation
      * @param summary what it does here; partial support says how, unsupported operations say so
-     * @param request the request body by media type, empty when it takes none
-     * @param answers the successful answers by status, each by media type; an empty content map is an empty body
-     * @param refusals the refusals (in the vendor's error shape) it may give besides 400 and 404, and 401 and 403
-     *     when it needs a credential
-     * @param queries the query parameters it reads
      */
     public record Operation(String method, String path, boolean open, String scope, String summary,
-            Map<String, Type> request, Map<Integer, Map<String, Type>> answers, List<Integer> refusals,
-            List<String> queries) {
+            Contract contract) {
 
-        public Operation {
+        Operation with(Contract changed) {
+            return new Operation(method, path, open, scope, summary, changed);
+        }
+    }
+
+    /**
+     * What an operation takes and answers, as {@code /api/v2/openapi.json} shows it.
+     *
+     * @param request the request body by media type, empty when it takes none
+     * @param answers the successful answers by status, each by media type; an empty content map is an empty body
+     * @param refusals the refusals (in the vendor's error shape) it may give besides those every operation documents
+     *     ({@link V2OpenApi})
+     * @param queries the query parameters it reads
+     */
+    public record Contract(Map<String, Type> request, Map<Integer, Map<String, Type>> answers,
+            List<Integer> refusals, List<String> queries) {
+
+        static final Contract NONE = new Contract(Map.of(), Map.of(), List.of(), List.of());
+
+        public Contract {
             request = unmodifiable(request);
             Map<Integer, Map<String, Type>> copy = new LinkedHashMap<>();
             answers.forEach((status, content) -> copy.put(status, unmodifiable(content)));
-            answers = java.util.Collections.unmodifiableMap(copy);
+            answers = Collections.unmodifiableMap(copy);
             refusals = List.copyOf(new TreeSet<>(refusals));
             queries = List.copyOf(queries);
         }
 
-        private static <K, V> Map<K, V> unmodifiable(Map<K, V> map) {
-            return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(map));
+        Contract withRequest(String mediaType, Type type) {
+            Map<String, Type> changed = new LinkedHashMap<>(request);
+            changed.put(mediaType, type);
+            return new Contract(changed, answers, refusals, queries);
         }
 
-        Operation with(Map<String, Type> request, Map<Integer, Map<String, Type>> answers, List<Integer> refusals,
-                List<String> queries) {
-            return new Operation(method, path, open, scope, summary, request, answers, refusals, queries);
+        /** {@code mediaType} null: the answer has no body. */
+        Contract withAnswer(int status, String mediaType, Type type) {
+            Map<Integer, Map<String, Type>> changed = new LinkedHashMap<>(answers);
+            Map<String, Type> content = new LinkedHashMap<>(changed.getOrDefault(status, Map.of()));
+            if (mediaType != null) {
+                content.put(mediaType, type);
+            }
+            changed.put(status, content);
+            return new Contract(request, changed, refusals, queries);
+        }
+
+        Contract withRefusals(List<Integer> more) {
+            List<Integer> changed = new ArrayList<>(refusals);
+            changed.addAll(more);
+            return new Contract(request, answers, changed, queries);
+        }
+
+        Contract withQueries(List<String> more) {
+            List<String> changed = new ArrayList<>(queries);
+            changed.addAll(more);
+            return new Contract(request, answers, refusals, changed);
+        }
+
+        private static <K, V> Map<K, V> unmodifiable(Map<K, V> map) {
+            return Collections.unmodifiableMap(new LinkedHashMap<>(map));
         }
     }
 
@@ -97,8 +135,7 @@ public final class V2Routes {
     /** Documents the operation registered last: the scope it needs and what it does here. */
     public synchronized V2Routes doc(String scope, String summary) {
         Operation last = operations.removeLast();
-        operations.add(new Operation(last.method(), last.path(), last.open(), scope, summary, last.request(),
-                last.answers(), last.refusals(), last.queries()));
+        operations.add(new Operation(last.method(), last.path(), last.open(), scope, summary, last.contract()));
         return this;
     }
 
@@ -108,12 +145,8 @@ public final class V2Routes {
     }
 
     /** The operation registered last takes a body of this media type; {@code String} for text that is not JSON. */
-    public synchronized V2Routes takes(String mediaType, Type type) {
-        Operation last = operations.removeLast();
-        Map<String, Type> request = new LinkedHashMap<>(last.request());
-        request.put(mediaType, type);
-        operations.add(last.with(request, last.answers(), last.refusals(), last.queries()));
-        return this;
+    public V2Routes takes(String mediaType, Type type) {
+        return changeLast(contract -> contract.withRequest(mediaType, type));
     }
 
     /** The operation registered last answers 200 with JSON of this type (an {@link Answers} record, mostly). */
@@ -121,42 +154,22 @@ public final class V2Routes {
         return answers(200, "application/json", type);
     }
 
-    public V2Routes answers(TypeReference<?> type) {
-        return answers(type.getType());
-    }
-
     /**
      * The operation registered last answers {@code status} with a body of this media type; {@code String} for text
-     * that is not JSON, null media type and type for an empty body.
+     * that is not JSON.
      */
-    public synchronized V2Routes answers(int status, String mediaType, Type type) {
-        Operation last = operations.removeLast();
-        Map<Integer, Map<String, Type>> answers = new LinkedHashMap<>(last.answers());
-        Map<String, Type> content = new LinkedHashMap<>(answers.getOrDefault(status, Map.of()));
-        if (mediaType != null) {
-            content.put(mediaType, type);
-        }
-        answers.put(status, content);
-        operations.add(last.with(last.request(), answers, last.refusals(), last.queries()));
-        return this;
+    public V2Routes answers(int status, String mediaType, Type type) {
+        return changeLast(contract -> contract.withAnswer(status, mediaType, type));
     }
 
     /** The operation registered last may refuse with these statuses too, in the vendor's error shape. */
-    public synchronized V2Routes refuses(Integer... statuses) {
-        Operation last = operations.removeLast();
-        List<Integer> refusals = new ArrayList<>(last.refusals());
-        refusals.addAll(List.of(statuses));
-        operations.add(last.with(last.request(), last.answers(), refusals, last.queries()));
-        return this;
+    public V2Routes refuses(Integer... statuses) {
+        return changeLast(contract -> contract.withRefusals(List.of(statuses)));
     }
 
     /** The operation registered last reads these query parameters (each optional, a string). */
-    public synchronized V2Routes query(String... names) {
-        Operation last = operations.removeLast();
-        List<String> queries = new ArrayList<>(last.queries());
-        queries.addAll(List.of(names));
-        operations.add(last.with(last.request(), last.answers(), last.refusals(), queries));
-        return this;
+    public V2Routes query(String... names) {
+        return changeLast(contract -> contract.withQueries(List.of(names)));
     }
 
     /** Every operation registered so far, in registration order. */
@@ -164,8 +177,14 @@ public final class V2Routes {
         return List.copyOf(operations);
     }
 
+    private synchronized V2Routes changeLast(UnaryOperator<Contract> change) {
+        Operation last = operations.removeLast();
+        operations.add(last.with(change.apply(last.contract())));
+        return this;
+    }
+
     private synchronized V2Routes record(String method, String path, boolean open) {
-        operations.add(new Operation(method, path, open, "", "", Map.of(), Map.of(), List.of(), List.of()));
+        operations.add(new Operation(method, path, open, "", "", Contract.NONE));
         return this;
     }
 }

@@ -20,17 +20,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
  * {@code /api/v2/openapi.json} against the server: valid OpenAPI 3.1 with closed answer schemas, exactly the served
  * {@code /api/v2} routes, each with the schemas of its bodies, and real answers of representative operations (the
- * error shape included) matching it. See docs/api.md, "How the contract is checked".
+ * error shape included) matching it. See docs/api.md, "How the contract is checked". One server serves every test:
+ * none depends on what another changed.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class V2OpenApiTest {
 
     @TempDir
@@ -43,7 +46,7 @@ class V2OpenApiTest {
     /** What the exchanges showed wrong, all of them, so that one run lists every drift. */
     private final List<String> faults = new ArrayList<>();
 
-    @BeforeEach
+    @BeforeAll
     void start() {
         // a webhook's URL must resolve; loopback does once allowed (nothing listens there)
         server = TestServer.in(folder).set("egress.allow_loopback_targets", "true").start();
@@ -61,7 +64,7 @@ class V2OpenApiTest {
                  "acls": [{"action": "accept", "src": ["odin@example.com"], "dst": ["*:22"]}]}""", null);
     }
 
-    @AfterEach
+    @AfterAll
     void stop() {
         server.close();
     }
