@@ -37,7 +37,7 @@ import tools.jackson.databind.JsonNode;
 class V2OpenApiTest {
 
     @TempDir
-    Path folder;
+    static Path folder;
     TestServer server;
     VendorCalls api;
     ApiContract contract;
