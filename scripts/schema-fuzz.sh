@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Schema fuzzing: schemathesis (pinned, installed on first use into .cache/schemathesis, which git ignores) runs
-# against /api/v1/openapi.yaml of a fresh server with an all-access API key: every documented operation with data
-# made from its schema, valid and invalid, every check on (no server error, documented statuses, content types,
-# headers and response schemas). Zero failures allowed. The seed is fixed, so a run is reproducible; the example
+# against /api/v1/openapi.yaml and then /api/v2/openapi.json (made by the server from its /api/v2 registrations) of
+# a fresh server with an all-access API key: every documented operation with data made from its schema, valid and
+# invalid, every check on (no server error, documented statuses, content types, headers and response schemas; for
+# /api/v2 every refusal in the vendor's error shape). Zero failures allowed. The seed is fixed, so a run is reproducible; the example
 # budget keeps it to a few minutes on two cores.
 #
 #   scripts/schema-fuzz.sh                           the CI run (SVC_FUZZ_EXAMPLES=30, seed 1)
 #   SVC_FUZZ_EXAMPLES=500 SVC_FUZZ_SEED=7 scripts/schema-fuzz.sh   a longer run with another seed
 #
 # The server is started with `./svc serve` (built first when needed). Left out: the routes that expire or rotate API
-# keys (the fuzzer would revoke the key it runs with), and /ts2021, which is a protocol switch, not an HTTP API: a
+# keys (the fuzzer would revoke the key it runs with; /api/v2 cannot reach API keys), and /ts2021, which is a protocol switch, not an HTTP API: a
 # decodable Noise initiation of the wrong size is answered, as the vendor's server does, with 101 and a Noise error
 # frame, which an HTTP client reads as a broken response (ControlTransportTest and the real clients cover it).
 set -euo pipefail
@@ -85,6 +86,21 @@ expected-statuses = ["2xx", "400", "401", "403", "404", "409", "412", "426"]
 [checks.negative_data_rejection]
 expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "412", "413", "415", "422", "426", "428"]
 TOML
+# /api/v2 as v1, but without /derp's 426. GET .../logging/network answers 501 on purpose, in the vendor's error shape
+# and documented (network flow logs are not collected: docs/events.md); a 5xx from any other operation fails.
+cat >"$work/schemathesis-v2.toml" <<'TOML'
+[checks.positive_data_acceptance]
+expected-statuses = ["2xx", "400", "401", "403", "404", "409", "412"]
+
+[checks.negative_data_rejection]
+expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "412", "413", "415", "422"]
+
+[[operations]]
+include-path = "/api/v2/tailnet/{tailnet}/logging/network"
+checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "501"]
+checks.positive_data_acceptance.expected-statuses = ["400", "401", "403", "404", "501"]
+checks.negative_data_rejection.expected-statuses = ["400", "401", "403", "404", "405", "406", "501"]
+TOML
 
 echo "schema fuzz: schemathesis $version, seed $seed, $examples examples per operation, against $base"
 status=0
@@ -95,6 +111,17 @@ status=0
   --seed "$seed" --max-examples "$examples" --workers 2 \
   --generation-database none --request-timeout 10 --no-color) || status=$?
 if [ "$status" -ne 0 ]; then
-  fail "schemathesis found failures (above)"
+  fail "schemathesis found failures in /api/v1 (above)"
 fi
-echo "1 passed, 0 failed"
+# One worker: with two, Python 3.11's ast.parse (which hypothesis calls to describe filters) can fail with
+# "AST constructor recursion depth mismatch", an error of the tool, not of the server.
+echo "schema fuzz: /api/v2"
+(cd "$work" && "$venv/bin/st" --config-file "$work/schemathesis-v2.toml" run "$base/api/v2/openapi.json" \
+  --url "$base" -H "Authorization: Bearer $key" \
+  --checks all \
+  --seed "$seed" --max-examples "$examples" --workers 1 \
+  --generation-database none --request-timeout 10 --no-color) || status=$?
+if [ "$status" -ne 0 ]; then
+  fail "schemathesis found failures in /api/v2 (above)"
+fi
+echo "2 passed, 0 failed"

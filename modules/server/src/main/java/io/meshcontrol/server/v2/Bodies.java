@@ -1,11 +1,16 @@
 package io.meshcontrol.server.v2;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** Request bodies of {@code /api/v2}, field for field what the vendor's clients send. */
+/**
+ * Request bodies of {@code /api/v2}, field for field what the vendor's clients send, and the request schemas of
+ * {@code /api/v2/openapi.json}. They are read strictly (an unknown field is refused) unless marked
+ * {@code @JsonIgnoreProperties(ignoreUnknown = true)}.
+ */
 final class Bodies {
 
     private Bodies() {
@@ -75,5 +80,30 @@ final class Bodies {
             String s3AuthenticationType, String s3AccessKeyId, String s3SecretAccessKey, String s3RoleArn,
             String s3ExternalId, String awsExternalId, String gcsBucket, String gcsKeyPrefix, List<String> gcsScopes,
             String gcsCredentials) {
+    }
+
+    /**
+     * The vendor's CreateKeyRequest and SetKey body: what it takes depends on {@code keyType}, so {@link KeyRoutes}
+     * reads it as a tree and names the field it refuses; this record is its shape in the document. Other fields
+     * (the vendor's Go client sends a whole Key to SetKey) are ignored.
+     *
+     * @param customClaimRules claim name to pattern (names are the identity's, so a map)
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record KeyRequest(String keyType, String description, Long expirySeconds, KeyCapabilities capabilities,
+            List<String> scopes, List<String> tags, String issuer, String audience, String subject,
+            Map<String, String> customClaimRules) {
+    }
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record KeyCapabilities(KeyDevices devices) {
+    }
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record KeyDevices(KeyCreate create) {
+    }
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record KeyCreate(Boolean reusable, Boolean ephemeral, Boolean preauthorized, List<String> tags) {
     }
 }

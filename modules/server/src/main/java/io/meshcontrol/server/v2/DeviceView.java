@@ -28,82 +28,45 @@ final class DeviceView {
     record Facts(User owner, boolean online, String baseDomain) {
     }
 
-    static Map<String, Object> of(Node node, Facts facts, boolean allFields) {
+    static Answers.Device of(Node node, Facts facts, boolean allFields) {
         JsonNode hostinfo = hostinfo(node.hostinfo());
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("addresses", List.of(node.ipv4(), node.ipv6()));
-        d.put("id", Long.toString(node.id()));
-        d.put("nodeId", node.stableId());
-        d.put("user", facts.owner() == null ? "tagged-devices" : facts.owner().loginName());
-        d.put("name", facts.baseDomain().isEmpty() ? node.givenName() : node.givenName() + "." + facts.baseDomain());
-        d.put("hostname", node.hostname());
-        d.put("clientVersion", hostinfo.path("IPNVersion").asString(""));
-        d.put("updateAvailable", false);
-        d.put("os", hostinfo.path("OS").asString(""));
-        d.put("created", node.createdAt());
-        d.put("connectedToControl", facts.online());
-        if (!facts.online() && node.lastSeen() != null) {
-            d.put("lastSeen", node.lastSeen());
-        }
-        d.put("keyExpiryDisabled", node.keyExpiryDisabled());
-        if (node.keyExpiry() != null) {
-            d.put("expires", node.keyExpiry());
-        }
-        d.put("authorized", node.authorized());
-        d.put("isExternal", false);
-        d.put("isEphemeral", node.ephemeral());
-        d.put("machineKey", node.machineKey().toText());
-        d.put("nodeKey", node.nodeKey().toText());
-        d.put("blocksIncomingConnections", hostinfo.path("ShieldsUp").asBoolean(false));
-        d.put("tags", node.tags());
-        d.put("tailnetLockKey", "");
-        d.put("tailnetLockError", "");
-        if (allFields) {
-            d.put("enabledRoutes", texts(RoutePrefixes.sorted(node.approvedRoutes())));
-            d.put("advertisedRoutes", texts(RoutePrefixes.sorted(node.advertisedRoutes())));
-            d.put("clientConnectivity", connectivity(node, hostinfo.path("NetInfo")));
-            d.put("sshEnabled", !hostinfo.path("sshHostKeys").isEmpty());
-            d.put("postureIdentity", Map.of("serialNumbers", List.of(), "disabled", true));
-            d.put("distro", Map.of("name", hostinfo.path("Distro").asString(""),
-                    "version", hostinfo.path("DistroVersion").asString(""),
-                    "codeName", hostinfo.path("DistroCodeName").asString("")));
-        }
-        return d;
+        return new Answers.Device(List.of(node.ipv4(), node.ipv6()), Long.toString(node.id()), node.stableId(),
+                facts.owner() == null ? "tagged-devices" : facts.owner().loginName(),
+                facts.baseDomain().isEmpty() ? node.givenName() : node.givenName() + "." + facts.baseDomain(),
+                node.hostname(), hostinfo.path("IPNVersion").asString(""), false, hostinfo.path("OS").asString(""),
+                node.createdAt(), facts.online(), facts.online() ? null : node.lastSeen(),
+                node.keyExpiryDisabled(), node.keyExpiry(), node.authorized(), false, node.ephemeral(),
+                node.machineKey().toText(), node.nodeKey().toText(), hostinfo.path("ShieldsUp").asBoolean(false),
+                node.tags(), "", "",
+                allFields ? texts(RoutePrefixes.sorted(node.approvedRoutes())) : null,
+                allFields ? texts(RoutePrefixes.sorted(node.advertisedRoutes())) : null,
+                allFields ? connectivity(node, hostinfo.path("NetInfo")) : null,
+                allFields ? !hostinfo.path("sshHostKeys").isEmpty() : null,
+                allFields ? new Answers.PostureIdentity(List.of(), true) : null,
+                allFields ? new Answers.Distro(hostinfo.path("Distro").asString(""),
+                        hostinfo.path("DistroVersion").asString(""), hostinfo.path("DistroCodeName").asString(""))
+                        : null);
     }
 
     /** What the client reported of its network: endpoints, the relay it prefers, latencies by relay region. */
-    private static Map<String, Object> connectivity(Node node, JsonNode netInfo) {
-        Map<String, Object> latency = new LinkedHashMap<>();
+    private static Answers.ClientConnectivity connectivity(Node node, JsonNode netInfo) {
+        Map<String, Answers.Latency> latency = new LinkedHashMap<>();
         int preferred = netInfo.path("PreferredDERP").asInt(0);
         netInfo.path("DERPLatency").properties().forEach(entry -> {
             // Keys are "<region>-v4" / "<region>-v6" in seconds; the vendor reports one entry per region, in ms.
             String region = entry.getKey().replaceAll("-v[46]$", "");
             double ms = entry.getValue().asDouble() * 1000;
-            @SuppressWarnings("unchecked")
-            Map<String, Object> known = (Map<String, Object>) latency.get(region);
-            if (known == null || ((Double) known.get("latencyMs")) > ms) {
-                Map<String, Object> value = new LinkedHashMap<>();
-                if (region.equals(Integer.toString(preferred))) {
-                    value.put("preferred", true);
-                }
-                value.put("latencyMs", ms);
-                latency.put(region, value);
+            Answers.Latency known = latency.get(region);
+            if (known == null || known.latencyMs() > ms) {
+                latency.put(region, new Answers.Latency(region.equals(Integer.toString(preferred)) ? true : null, ms));
             }
         });
-        Map<String, Object> supports = new LinkedHashMap<>();
-        supports.put("hairPinning", netInfo.path("HairPinning").asBoolean(false));
-        supports.put("ipv6", netInfo.path("WorkingIPv6").asBoolean(false));
-        supports.put("pcp", netInfo.path("PCP").asBoolean(false));
-        supports.put("pmp", netInfo.path("PMP").asBoolean(false));
-        supports.put("udp", netInfo.path("WorkingUDP").asBoolean(false));
-        supports.put("upnp", netInfo.path("UPnP").asBoolean(false));
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("endpoints", node.endpoints());
-        c.put("derp", preferred == 0 ? "" : Integer.toString(preferred));
-        c.put("mappingVariesByDestIP", netInfo.path("MappingVariesByDestIP").asBoolean(false));
-        c.put("latency", latency);
-        c.put("clientSupports", supports);
-        return c;
+        Answers.ClientSupports supports = new Answers.ClientSupports(netInfo.path("HairPinning").asBoolean(false),
+                netInfo.path("WorkingIPv6").asBoolean(false), netInfo.path("PCP").asBoolean(false),
+                netInfo.path("PMP").asBoolean(false), netInfo.path("WorkingUDP").asBoolean(false),
+                netInfo.path("UPnP").asBoolean(false));
+        return new Answers.ClientConnectivity(node.endpoints(), preferred == 0 ? "" : Integer.toString(preferred),
+                netInfo.path("MappingVariesByDestIP").asBoolean(false), latency, supports);
     }
 
     private static JsonNode hostinfo(String text) {

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -21,6 +22,14 @@ import tools.jackson.databind.JsonNode;
  */
 final class DnsResource {
 
+    /**
+     * Split DNS as the vendor's clients send and read it: each domain (data, so a map) to its resolver addresses; a
+     * body may map a domain to null to remove it.
+     */
+    private static final TypeReference<Map<String, List<String>>> SPLIT_DNS_TYPE = new TypeReference<>() {
+    };
+    private static final java.lang.reflect.Type SPLIT_DNS = SPLIT_DNS_TYPE.getType();
+
     private final Dns dns;
 
     DnsResource(Dns dns) {
@@ -29,33 +38,37 @@ final class DnsResource {
 
     void register(V2Routes v2) {
         v2.tailnet("GET", "/dns/nameservers", request -> Reply.ok(nameservers(dns.get(request.caller()))))
-                .doc(Dns.READ_SCOPE, "{\"dns\":[...]}: the global nameservers");
+                .doc(Dns.READ_SCOPE, "{\"dns\":[...]}: the global nameservers")
+                .answers(Answers.Nameservers.class);
         v2.tailnet("POST", "/dns/nameservers", request -> {
             List<String> addresses = DeviceResource.required(request.requiredBody(Bodies.Nameservers.class).dns(), "dns");
             return Reply.ok(nameservers(dns.update(request.caller(), current -> current.withNameservers(
                     addresses.stream().map(a -> new DnsSettings.Resolver(a, usedWithExitNode(current, a))).toList()))));
-        }).doc(Dns.WRITE_SCOPE, "Replaces the global nameservers");
-        v2.tailnet("GET", "/dns/preferences", request -> Reply.ok(Map.of("magicDNS", dns.get(request.caller()).magicDns())))
-                .doc(Dns.READ_SCOPE, "{\"magicDNS\":bool}");
+        }).doc(Dns.WRITE_SCOPE, "Replaces the global nameservers")
+                .takes(Bodies.Nameservers.class).answers(Answers.Nameservers.class);
+        v2.tailnet("GET", "/dns/preferences", request -> Reply.ok(new Answers.MagicDns(dns.get(request.caller()).magicDns())))
+                .doc(Dns.READ_SCOPE, "{\"magicDNS\":bool}").answers(Answers.MagicDns.class);
         v2.tailnet("POST", "/dns/preferences", request -> {
             Boolean magicDns = DeviceResource.required(request.requiredBody(Bodies.Preferences.class).magicDns(),
                     "magicDNS");
             DnsSettings saved = dns.update(request.caller(), current -> new DnsSettings(magicDns,
                     current.overrideLocalDns(), current.nameservers(), current.splitDns(), current.searchPaths()));
-            return Reply.ok(Map.of("magicDNS", saved.magicDns()));
+            return Reply.ok(new Answers.MagicDns(saved.magicDns()));
         }).doc(Dns.WRITE_SCOPE, "Partial: MagicDNS is set in the configuration file (dns.magic_dns); repeating the "
-                + "value in force succeeds, changing it is refused with 400");
-        v2.tailnet("GET", "/dns/searchpaths", request -> Reply.ok(Map.of("searchPaths",
+                + "value in force succeeds, changing it is refused with 400")
+                .takes(Bodies.Preferences.class).answers(Answers.MagicDns.class);
+        v2.tailnet("GET", "/dns/searchpaths", request -> Reply.ok(new Answers.SearchPaths(
                 dns.get(request.caller()).searchPaths())))
-                .doc(Dns.READ_SCOPE, "{\"searchPaths\":[...]}");
+                .doc(Dns.READ_SCOPE, "{\"searchPaths\":[...]}").answers(Answers.SearchPaths.class);
         v2.tailnet("POST", "/dns/searchpaths", request -> {
             List<String> paths = DeviceResource.required(request.requiredBody(Bodies.SearchPaths.class).searchPaths(),
                     "searchPaths");
-            return Reply.ok(Map.of("searchPaths",
+            return Reply.ok(new Answers.SearchPaths(
                     dns.update(request.caller(), current -> current.withSearchPaths(paths)).searchPaths()));
-        }).doc(Dns.WRITE_SCOPE, "Replaces the search paths");
+        }).doc(Dns.WRITE_SCOPE, "Replaces the search paths")
+                .takes(Bodies.SearchPaths.class).answers(Answers.SearchPaths.class);
         v2.tailnet("GET", "/dns/split-dns", request -> Reply.ok(split(dns.get(request.caller()))))
-                .doc(Dns.READ_SCOPE, "{\"<domain>\":[\"<resolver>\",...]}");
+                .doc(Dns.READ_SCOPE, "{\"<domain>\":[\"<resolver>\",...]}").answers(SPLIT_DNS);
         v2.tailnet("PATCH", "/dns/split-dns", request -> {
             Map<String, List<String>> patch = splitBody(request);
             return Reply.ok(split(dns.update(request.caller(), current -> {
@@ -70,7 +83,7 @@ final class DnsResource {
                 return current.withSplitDns(merged);
             })));
         }).doc(Dns.WRITE_SCOPE, "Merges: a domain with resolvers is set, with [] or null removed, others kept; "
-                + "answers the resulting map");
+                + "answers the resulting map").takes(SPLIT_DNS).answers(SPLIT_DNS);
         v2.tailnet("PUT", "/dns/split-dns", request -> {
             Map<String, List<String>> all = splitBody(request);
             return Reply.ok(split(dns.update(request.caller(), current -> {
@@ -82,10 +95,11 @@ final class DnsResource {
                 });
                 return current.withSplitDns(replaced);
             })));
-        }).doc(Dns.WRITE_SCOPE, "Replaces all split DNS ({} clears it)");
+        }).doc(Dns.WRITE_SCOPE, "Replaces all split DNS ({} clears it)").takes(SPLIT_DNS).answers(SPLIT_DNS);
         v2.tailnet("GET", "/dns/configuration", request -> Reply.ok(configuration(dns.get(request.caller()))))
                 .doc(Dns.READ_SCOPE, "The whole DNS configuration: nameservers (with useWithExitNode), splitDNS, "
-                        + "searchPaths, preferences (overrideLocalDNS, magicDNS)");
+                        + "searchPaths, preferences (overrideLocalDNS, magicDNS)")
+                .answers(Answers.DnsConfiguration.class);
         v2.tailnet("POST", "/dns/configuration", request -> {
             Bodies.DnsConfiguration body = request.requiredBody(Bodies.DnsConfiguration.class);
             Bodies.DnsPreferences preferences = body.preferences() == null
@@ -106,7 +120,8 @@ final class DnsResource {
             return Reply.ok(configuration(saved));
         }).doc(Dns.WRITE_SCOPE, "Partial: replaces the whole configuration (absent means empty or false), "
                 + "useWithExitNode and overrideLocalDNS applied; a magicDNS other than the configuration file's is "
-                + "refused with 400");
+                + "refused with 400")
+                .takes(Bodies.DnsConfiguration.class).answers(Answers.DnsConfiguration.class);
     }
 
     /**
@@ -151,8 +166,8 @@ final class DnsResource {
         return new DnsSettings.Resolver(r.address(), Boolean.TRUE.equals(r.useWithExitNode()));
     }
 
-    private static Map<String, Object> nameservers(DnsSettings settings) {
-        return Map.of("dns", settings.nameservers().stream().map(DnsSettings.Resolver::address).toList());
+    private static Answers.Nameservers nameservers(DnsSettings settings) {
+        return new Answers.Nameservers(settings.nameservers().stream().map(DnsSettings.Resolver::address).toList());
     }
 
     private static Map<String, List<String>> split(DnsSettings settings) {
@@ -162,22 +177,16 @@ final class DnsResource {
         return split;
     }
 
-    private static Map<String, Object> configuration(DnsSettings settings) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("nameservers", settings.nameservers().stream().map(DnsResource::resolverView).toList());
-        Map<String, Object> split = new TreeMap<>();
+    private static Answers.DnsConfiguration configuration(DnsSettings settings) {
+        Map<String, List<Answers.Resolver>> split = new TreeMap<>();
         settings.splitDns().forEach((domain, resolvers) ->
                 split.put(domain, resolvers.stream().map(DnsResource::resolverView).toList()));
-        c.put("splitDNS", split);
-        c.put("searchPaths", settings.searchPaths());
-        c.put("preferences", Map.of("overrideLocalDNS", settings.overrideLocalDns(), "magicDNS", settings.magicDns()));
-        return c;
+        return new Answers.DnsConfiguration(settings.nameservers().stream().map(DnsResource::resolverView).toList(),
+                split, settings.searchPaths(),
+                new Answers.DnsPreferences(settings.overrideLocalDns(), settings.magicDns()));
     }
 
-    private static Map<String, Object> resolverView(DnsSettings.Resolver r) {
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("address", r.address());
-        view.put("useWithExitNode", r.useWithExitNode());
-        return view;
+    private static Answers.Resolver resolverView(DnsSettings.Resolver r) {
+        return new Answers.Resolver(r.address(), r.useWithExitNode());
     }
 }

@@ -39,18 +39,23 @@ public final class KeyRoutes {
     public void register(V2Routes routes) {
         routes.tailnet("GET", "/keys", this::list)
                 .doc("auth_keys:read", "Auth keys, OAuth clients and federated identities the credential may read "
-                        + "(oauth_keys:read, federated_keys:read for the latter two). API access tokens are not listed.");
+                        + "(oauth_keys:read, federated_keys:read for the latter two). API access tokens are not listed.")
+                .answers(Answers.Keys.class);
         routes.tailnet("POST", "/keys", this::create)
                 .doc("auth_keys", "Creates an auth key (keyType auth), an OAuth client (client, oauth_keys) or a "
-                        + "federated identity (federated, federated_keys); the secret is shown here only.");
+                        + "federated identity (federated, federated_keys); the secret is shown here only.")
+                .takes(Bodies.KeyRequest.class).answers(Answers.Key.class);
         routes.tailnet("GET", "/keys/{keyId}", request -> Reply.ok(read(request.caller(), request.pathParam("keyId"))))
-                .doc("auth_keys:read", "One key; every credential may read the key it is.");
+                .doc("auth_keys:read", "One key; every credential may read the key it is.")
+                .answers(Answers.Key.class);
         routes.tailnet("PUT", "/keys/{keyId}", this::replace)
                 .doc("oauth_keys", "Replaces an OAuth client's or federated identity's settings (federated_keys for "
-                        + "the latter); auth keys cannot be changed.");
+                        + "the latter); auth keys cannot be changed.")
+                .takes(Bodies.KeyRequest.class).answers(Answers.Key.class);
         routes.tailnet("DELETE", "/keys/{keyId}", this::delete)
                 .doc("auth_keys", "Revokes a key; a revoked auth key reads as invalid until it is reaped, a deleted "
-                        + "OAuth client or federated identity is gone (404).");
+                        + "OAuth client or federated identity is gone (404).")
+                .answers(Answers.Empty.class);
     }
 
     private Reply list(ApiRequest request) {
@@ -61,7 +66,7 @@ public final class KeyRoutes {
         if (!readsAuthKeys && !readsClients) {
             throw MeshException.forbidden("listing keys needs auth_keys:read, oauth_keys:read or federated_keys:read");
         }
-        List<Map<String, Object>> keys = new ArrayList<>();
+        List<Answers.Key> keys = new ArrayList<>();
         if (readsAuthKeys) {
             authKeys.list(caller).forEach(listed -> keys.add(authKey(listed.key(), listed.user(), null)));
         }
@@ -69,7 +74,7 @@ public final class KeyRoutes {
             clients.list(caller).stream().filter(client -> !client.isRevoked())
                     .forEach(client -> keys.add(client(client, null)));
         }
-        return Reply.ok(Map.of("keys", keys));
+        return Reply.ok(new Answers.Keys(keys));
     }
 
     private Reply create(ApiRequest request) {
@@ -89,7 +94,7 @@ public final class KeyRoutes {
         return Reply.ok(client(issued.client(), issued.secret()));
     }
 
-    private Map<String, Object> createAuthKey(Caller caller, JsonNode body) {
+    private Answers.Key createAuthKey(Caller caller, JsonNode body) {
         JsonNode create = body.path("capabilities").path("devices").path("create");
         long expirySeconds = body.path("expirySeconds").asLong(0);
         if (expirySeconds < 0) {
@@ -104,7 +109,7 @@ public final class KeyRoutes {
         return authKey(issued.key(), issued.user(), issued.secret());
     }
 
-    private Map<String, Object> read(Caller caller, String keyId) {
+    private Answers.Key read(Caller caller, String keyId) {
         if (isAuthKeyId(keyId)) {
             PreAuthKeys.Listed listed = authKeys.get(caller, Long.parseLong(keyId));
             return authKey(listed.key(), listed.user(), null);
@@ -146,7 +151,7 @@ public final class KeyRoutes {
         } else {
             clients.revoke(request.caller(), live(request.caller(), keyId).id());
         }
-        return Reply.ok(Map.of());
+        return Reply.ok(Answers.Empty.INSTANCE);
     }
 
     /** Auth keys have numeric ids; OAuth client ids always contain a letter. */
@@ -154,57 +159,24 @@ public final class KeyRoutes {
         return !keyId.isEmpty() && keyId.length() <= 18 && keyId.chars().allMatch(Character::isDigit);
     }
 
-    private Map<String, Object> authKey(PreAuthKey key, User user, String secret) {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("id", Long.toString(key.id()));
-        if (secret != null) {
-            json.put("key", secret);
-        }
-        json.put("keyType", "auth");
-        json.put("description", key.description());
-        json.put("created", key.createdAt().toString());
-        json.put("expires", key.expiresAt().toString());
-        json.put("expirySeconds", Duration.between(key.createdAt(), key.expiresAt()).toSeconds());
-        if (key.revokedAt() != null) {
-            json.put("revoked", key.revokedAt().toString());
-        }
-        json.put("invalid", !key.isValid(clock.instant()));
-        Map<String, Object> create = new LinkedHashMap<>();
-        create.put("reusable", key.reusable());
-        create.put("ephemeral", key.ephemeral());
-        create.put("preauthorized", key.preauthorized());
-        create.put("tags", key.tags());
-        json.put("capabilities", Map.of("devices", Map.of("create", create)));
-        if (user != null) {
-            json.put("userId", Long.toString(user.id()));
-        }
-        return json;
+    private Answers.Key authKey(PreAuthKey key, User user, String secret) {
+        return new Answers.Key(Long.toString(key.id()), secret, "auth", key.description(),
+                key.createdAt().toString(), key.expiresAt().toString(),
+                Duration.between(key.createdAt(), key.expiresAt()).toSeconds(), null,
+                key.revokedAt() == null ? null : key.revokedAt().toString(), !key.isValid(clock.instant()),
+                new Answers.KeyCapabilities(new Answers.KeyDeviceCapabilities(new Answers.KeyDeviceCreateCapabilities(
+                        key.reusable(), key.ephemeral(), key.preauthorized(), key.tags()))),
+                null, null, user == null ? null : Long.toString(user.id()), null, null, null, null);
     }
 
-    private static Map<String, Object> client(OAuthClient client, String secret) {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("id", client.id());
-        if (secret != null) {
-            json.put("key", secret);
-        }
-        json.put("keyType", client.kind().wireName());
-        json.put("description", client.description());
-        json.put("created", client.createdAt().toString());
-        json.put("updated", client.updatedAt().toString());
-        if (client.revokedAt() != null) {
-            json.put("revoked", client.revokedAt().toString());
-        }
-        json.put("invalid", client.isRevoked());
-        json.put("scopes", client.scopes());
-        json.put("tags", client.tags());
+    private static Answers.Key client(OAuthClient client, String secret) {
         OAuthClient.Trust trust = client.trust();
-        if (trust != null) {
-            json.put("issuer", trust.issuer());
-            json.put("audience", trust.audience());
-            json.put("subject", trust.subject());
-            json.put("customClaimRules", trust.customClaimRules());
-        }
-        return json;
+        return new Answers.Key(client.id(), secret, client.kind().wireName(), client.description(),
+                client.createdAt().toString(), null, null, client.updatedAt().toString(),
+                client.revokedAt() == null ? null : client.revokedAt().toString(), client.isRevoked(), null,
+                client.scopes(), client.tags(), null, trust == null ? null : trust.issuer(),
+                trust == null ? null : trust.audience(), trust == null ? null : trust.subject(),
+                trust == null ? null : trust.customClaimRules());
     }
 
     private static OAuthClients.Fields fields(JsonNode body, String keyType) {

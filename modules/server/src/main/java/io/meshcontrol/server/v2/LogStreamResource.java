@@ -5,7 +5,6 @@ import io.meshcontrol.core.model.LogStream;
 import io.meshcontrol.core.state.LogStreams;
 import io.meshcontrol.server.http.ApiRequest;
 import io.meshcontrol.server.http.Reply;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -33,26 +32,29 @@ final class LogStreamResource {
         v2.tailnet("GET", "/logging/{logType}/stream", request -> Reply.ok(view(
                 streams.get(request.caller(), request.pathParam("logType")))))
                 .doc(LogStreams.READ_SCOPE, "The stream of configuration (audit) logs as it was PUT, without the "
-                        + "token; 404 when none is configured and for network");
+                        + "token; 404 when none is configured and for network")
+                .answers(Answers.LogStream.class);
         v2.tailnet("PUT", "/logging/{logType}/stream", request -> Reply.ok(view(streams.set(request.caller(),
                 stream(request)))))
                 .doc(LogStreams.WRITE_SCOPE, "Partial: streams the audit log to http, splunk, elastic, datadog, axiom "
-                        + "or loki; s3, gcs, panther and cribl are refused with 400, network with 404");
+                        + "or loki; s3, gcs, panther and cribl are refused with 400, network with 404")
+                .takes(Bodies.LogStream.class).answers(Answers.LogStream.class);
         v2.tailnet("DELETE", "/logging/{logType}/stream", request -> {
             streams.delete(request.caller(), request.pathParam("logType"));
-            return Reply.ok(Map.of());
-        }).doc(LogStreams.WRITE_SCOPE, "Stops the stream");
+            return Reply.ok(Answers.Empty.INSTANCE);
+        }).doc(LogStreams.WRITE_SCOPE, "Stops the stream").answers(Answers.Empty.class);
         v2.tailnet("GET", "/logging/{logType}/stream/status", request -> Reply.ok(status(
                 streams.status(request.caller(), request.pathParam("logType")))))
                 .doc(LogStreams.READ_SCOPE, "Delivery counters: lastActivity, lastError, numEntriesSent, "
-                        + "numBytesSent, numTotalRequests, numFailedRequests (rates are 0)");
+                        + "numBytesSent, numTotalRequests, numFailedRequests (rates are 0)")
+                .answers(Answers.LogStreamStatus.class);
         v2.tailnet("GET", "/logging/network", request -> {
             request.caller().require(NETWORK_LOGS_READ_SCOPE);
             request.queryTime("start");
             request.queryTime("end");
             // Not an empty list, which would say that nothing happened: there is nothing to list at all.
-            return new Reply(501, Map.of("message", NO_FLOW_LOGS), Map.of());
-        }).doc(NETWORK_LOGS_READ_SCOPE, "Unsupported: 501, " + NO_FLOW_LOGS);
+            return new Reply(501, new Answers.Error(NO_FLOW_LOGS, null), Map.of());
+        }).doc(NETWORK_LOGS_READ_SCOPE, "Unsupported: 501, " + NO_FLOW_LOGS).query("start", "end").refuses(501);
     }
 
     private static LogStream stream(ApiRequest request) {
@@ -63,31 +65,14 @@ final class LogStreamResource {
     }
 
     /** What GET shows: every field as it was PUT, but the token. */
-    private static Map<String, Object> view(LogStream stream) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("logType", stream.logType());
-        v.put("destinationType", stream.destinationType());
-        v.put("url", stream.url());
-        v.put("user", stream.user());
-        v.put("uploadPeriodMinutes", stream.uploadPeriodMinutes());
-        v.put("compressionFormat", stream.compressionFormat());
-        return v;
+    private static Answers.LogStream view(LogStream stream) {
+        return new Answers.LogStream(stream.logType(), stream.destinationType(), stream.url(), stream.user(),
+                stream.uploadPeriodMinutes(), stream.compressionFormat());
     }
 
-    private static Map<String, Object> status(LogStream.Status status) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("lastActivity", status.lastActivity() == null ? null : status.lastActivity().toString());
-        v.put("lastError", status.lastError());
-        v.put("maxBodySize", 0);
-        v.put("numBytesSent", status.bytesSent());
-        v.put("numEntriesSent", status.entriesSent());
-        v.put("numSpoofedEntries", 0);
-        v.put("numTotalRequests", status.requests());
-        v.put("numFailedRequests", status.failedRequests());
-        v.put("rateBytesSent", 0);
-        v.put("rateEntriesSent", 0);
-        v.put("rateTotalRequests", 0);
-        v.put("rateFailedRequests", 0);
-        return v;
+    private static Answers.LogStreamStatus status(LogStream.Status status) {
+        return new Answers.LogStreamStatus(status.lastActivity() == null ? null : status.lastActivity().toString(),
+                status.lastError(), 0, status.bytesSent(), status.entriesSent(), 0, status.requests(),
+                status.failedRequests(), 0, 0, 0, 0);
     }
 }

@@ -1,5 +1,6 @@
 package io.meshcontrol.server.v2;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.state.OAuthClients;
 import io.meshcontrol.server.http.ApiRequest;
@@ -10,7 +11,6 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -32,6 +32,18 @@ import java.util.Map;
  */
 public final class OAuthTokenRoutes {
 
+    private static final String FORM = "application/x-www-form-urlencoded";
+
+    /** The token form (RFC 6749 4.4), as the document shows it; the handler reads the form by name. */
+    record TokenForm(@JsonProperty("grant_type") String grantType, String scope,
+            @JsonProperty("client_id") String clientId, @JsonProperty("client_secret") String clientSecret) {
+    }
+
+    /** The token-exchange form, as the document shows it. */
+    record ExchangeForm(@JsonProperty("client_id") String clientId, String jwt,
+            @JsonProperty("grant_type") String grantType, String code) {
+    }
+
     private final OAuthClients clients;
     private final OidcIssuers issuers;
     /** A wrong secret or workload token counts towards the address's back-off. */
@@ -46,10 +58,16 @@ public final class OAuthTokenRoutes {
     public void register(V2Routes routes) {
         routes.open("POST", "/oauth/token", this::token)
                 .doc("", "OAuth client credentials (Basic or form body) for a one-hour access token with the "
-                        + "client's scopes and tags.");
+                        + "client's scopes and tags.")
+                .takes(FORM, TokenForm.class).answers(Answers.Token.class)
+                .answers(400, "application/json", Answers.OAuthError.class)
+                .answers(401, "application/json", Answers.OAuthError.class);
         routes.open("POST", "/oauth/token-exchange", this::exchange)
                 .doc("", "A workload's OIDC token (client_id, jwt) for a one-hour access token, checked against the "
-                        + "federated identity's issuer, audience, subject and claim rules; audited.");
+                        + "federated identity's issuer, audience, subject and claim rules; audited.")
+                .takes(FORM, ExchangeForm.class).answers(Answers.Token.class)
+                .answers(400, "application/json", Answers.OAuthError.class)
+                .answers(401, "application/json", Answers.OAuthError.class);
     }
 
     private Reply token(ApiRequest request) {
@@ -92,12 +110,8 @@ public final class OAuthTokenRoutes {
     }
 
     private static Reply granted(OAuthClients.Token token) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("access_token", token.text());
-        body.put("token_type", "Bearer");
-        body.put("expires_in", token.lifetime().toSeconds());
-        body.put("scope", String.join(" ", token.scopes()));
-        return Reply.ok(body);
+        return Reply.ok(new Answers.Token(token.text(), "Bearer", token.lifetime().toSeconds(),
+                String.join(" ", token.scopes())));
     }
 
     /** Unauthenticated refusals are the credential's fault; invalid ones the request's (a scope, an issuer). */
@@ -108,11 +122,8 @@ public final class OAuthTokenRoutes {
     }
 
     private static Reply error(int status, String code, String description) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("error", code);
-        body.put("error_description", description);
-        body.put("message", description);
-        return new Reply(status, body, Map.of("Cache-Control", "no-store"));
+        return new Reply(status, new Answers.OAuthError(code, description, description),
+                Map.of("Cache-Control", "no-store"));
     }
 
     /** The Basic password, URL-decoded as x/oauth2 encodes it; null without Basic credentials. */

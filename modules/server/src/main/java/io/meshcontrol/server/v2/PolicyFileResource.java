@@ -11,7 +11,7 @@ import io.meshcontrol.server.http.ApiRequest;
 import io.meshcontrol.server.http.RawBody;
 import io.meshcontrol.server.http.Reply;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
+import java.lang.reflect.Type;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -28,6 +28,13 @@ final class PolicyFileResource {
 
     private static final String HUJSON = "application/hujson";
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /**
+     * A policy in JSON, as the document shows it: an object whose sections are the policy language's (checked by
+     * the policy parser, with its own messages), so the schema does not close it.
+     */
+    static final Type POLICY = V2OpenApi.FreeObject.class;
+    /** GET's JSON answer: the policy, or with {@code details} the {@link Answers.AclDetails}. */
+    static final Type POLICY_OR_DETAILS = new V2OpenApi.AnyOf(List.of(Answers.AclDetails.class, POLICY));
 
     private final Policies policies;
 
@@ -38,20 +45,27 @@ final class PolicyFileResource {
     void register(V2Routes v2) {
         v2.tailnet("GET", "/acl", request -> reply(request, policies.get(request.caller())))
                 .doc(Policies.READ_SCOPE, "The policy with its ETag: HuJSON as written with Accept: application/hujson, "
-                        + "else JSON; details=1 answers {\"acl\":<base64 HuJSON>,\"warnings\":[],\"errors\":null}");
+                        + "else JSON; details=1 answers {\"acl\":<base64 HuJSON>,\"warnings\":[],\"errors\":null}")
+                .query("details").answers(200, HUJSON, String.class).answers(200, "application/json", POLICY_OR_DETAILS);
         v2.tailnet("POST", "/acl", this::set)
                 .doc(Policies.WRITE_SCOPE, "Saves a policy (HuJSON or JSON); If-Match with the ETag or \"ts-default\" "
                         + "(412 when stale); an empty body restores the default policy; failing tests give 400 "
-                        + "{\"message\":\"test(s) failed\",\"data\":[...]}");
+                        + "{\"message\":\"test(s) failed\",\"data\":[...]}")
+                .takes(HUJSON, String.class).takes("application/json", POLICY)
+                .answers(200, HUJSON, String.class).answers(200, "application/json", POLICY).refuses(412);
         v2.tailnet("POST", "/acl/validate", this::validate)
                 .doc(Policies.READ_SCOPE, "Checks a policy, its tests included, without saving it (or runs a JSON "
                         + "array of tests against the policy in force): 200 with {} when valid, else 200 with "
-                        + "message and data");
+                        + "message and data")
+                .takes(HUJSON, String.class).takes("application/json", Object.class)
+                .answers(Answers.PolicyProblems.class);
         v2.tailnet("POST", "/acl/preview", this::preview)
                 .doc(Policies.READ_SCOPE, "The acls rules and grants of the posted policy (the one in force when the "
                         + "body is empty) that apply to type=user (as a source) or type=ipport (ip:port as a "
                         + "destination) named by previewFor: {\"matches\":[{\"users\":[...],\"ports\":[...],"
-                        + "\"lineNumber\":n,\"via\":[...]}],\"type\":type,\"previewFor\":previewFor}");
+                        + "\"lineNumber\":n,\"via\":[...]}],\"type\":type,\"previewFor\":previewFor}")
+                .query("type", "previewFor").takes(HUJSON, String.class).takes("application/json", POLICY)
+                .answers(Answers.AclPreview.class);
     }
 
     /**
@@ -69,21 +83,10 @@ final class PolicyFileResource {
             text = policies.get(request.caller()).policy().text();
         }
         PolicyPreview preview = policies.preview(request.caller(), text, type, previewFor);
-        List<Map<String, Object>> matches = preview.matches().stream().map(match -> {
-            Map<String, Object> json = new LinkedHashMap<>();
-            json.put("users", match.users());
-            json.put("ports", match.ports());
-            json.put("lineNumber", match.lineNumber());
-            if (!match.via().isEmpty()) {
-                json.put("via", match.via());
-            }
-            return json;
-        }).toList();
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("matches", matches);
-        body.put("type", type);
-        body.put("previewFor", previewFor);
-        return Reply.ok(body);
+        List<Answers.PreviewMatch> matches = preview.matches().stream().map(match -> new Answers.PreviewMatch(
+                match.users(), match.ports(), match.lineNumber(), match.via().isEmpty() ? null : match.via()))
+                .toList();
+        return Reply.ok(new Answers.AclPreview(matches, type, previewFor));
     }
 
     private Reply set(ApiRequest request) {
@@ -107,14 +110,14 @@ final class PolicyFileResource {
                 text = withTests(policies.get(request.caller()).policy().text(), body);
             }
             List<PolicyTestFailure> failures = policies.failedTests(request.caller(), text);
-            return Reply.ok(failures.isEmpty() ? Map.of() : testFailures(failures));
+            return Reply.ok(failures.isEmpty() ? new Answers.PolicyProblems(null, null) : testFailures(failures));
         } catch (MeshException e) {
             if (e.reason() != MeshException.Reason.INVALID) {
                 throw e;
             }
-            return Reply.ok(Map.of("message", e.getMessage()));
+            return Reply.ok(new Answers.PolicyProblems(e.getMessage(), null));
         } catch (PolicyException | IllegalArgumentException e) {
-            return Reply.ok(Map.of("message", e.getMessage()));
+            return Reply.ok(new Answers.PolicyProblems(e.getMessage(), null));
         }
     }
 
@@ -125,11 +128,9 @@ final class PolicyFileResource {
         return JSON.writeValueAsString(merged);
     }
 
-    private static Map<String, Object> testFailures(List<PolicyTestFailure> failures) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("message", "test(s) failed");
-        body.put("data", failures.stream().map(f -> Map.of("user", f.source(), "errors", f.errors())).toList());
-        return body;
+    private static Answers.PolicyProblems testFailures(List<PolicyTestFailure> failures) {
+        return new Answers.PolicyProblems("test(s) failed",
+                failures.stream().map(f -> new Answers.TestFailure(f.source(), f.errors())).toList());
     }
 
     private static String text(ApiRequest request) {
@@ -142,11 +143,8 @@ final class PolicyFileResource {
         if (request.query("details").filter(v -> !v.isEmpty() && !v.equals("0") && !v.equals("false")).isPresent()) {
             // The vendor's detailed form: the text as JSON bytes (base64). A policy in force has passed every check,
             // so there are no errors; this server raises no warnings.
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("acl", text.getBytes(StandardCharsets.UTF_8));
-            body.put("warnings", List.of());
-            body.put("errors", null);
-            return new Reply(200, body, Map.of("ETag", current.etag()));
+            return new Reply(200, new Answers.AclDetails(text.getBytes(StandardCharsets.UTF_8), List.of(), null),
+                    Map.of("ETag", current.etag()));
         }
         String accept = request.header("Accept").orElse("");
         RawBody body = accept.contains("application/json") && !accept.contains(HUJSON)

@@ -4,8 +4,6 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.model.VipService;
 import io.meshcontrol.core.state.VipServices;
 import io.meshcontrol.server.http.Reply;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Services ({@code mesh_service}, the vendor's VIP services): a {@code svc:<name>} with addresses of its own that
@@ -21,12 +19,12 @@ final class ServiceResource {
     }
 
     void register(V2Routes v2) {
-        v2.tailnet("GET", "/vip-services", request -> Reply.ok(Map.of("vipServices",
+        v2.tailnet("GET", "/vip-services", request -> Reply.ok(new Answers.VipServices(
                 services.list(request.caller()).stream().map(ServiceResource::view).toList())))
-                .doc(VipServices.READ_SCOPE, "{\"vipServices\":[...]}");
+                .doc(VipServices.READ_SCOPE, "{\"vipServices\":[...]}").answers(Answers.VipServices.class);
         v2.tailnet("GET", "/vip-services/{name}", request -> Reply.ok(view(
                 services.get(request.caller(), request.pathParam("name")))))
-                .doc(VipServices.READ_SCOPE, "One service by name (svc:<name>)");
+                .doc(VipServices.READ_SCOPE, "One service by name (svc:<name>)").answers(Answers.VipService.class);
         v2.tailnet("PUT", "/vip-services/{name}", request -> {
             Bodies.Service body = request.requiredBody(Bodies.Service.class);
             String name = request.pathParam("name");
@@ -36,21 +34,15 @@ final class ServiceResource {
             return Reply.ok(view(services.put(request.caller(), new VipService(name, null, null, body.comment(),
                     body.annotations(), body.ports(), body.tags()), body.addrs())));
         }).doc(VipServices.WRITE_SCOPE, "Creates or replaces a service; addresses are assigned by the server (send "
-                + "none, or the ones it has); the nodes carrying one of its tags host it");
+                + "none, or the ones it has); the nodes carrying one of its tags host it")
+                .takes(Bodies.Service.class).answers(Answers.VipService.class);
         v2.tailnet("DELETE", "/vip-services/{name}", request -> {
             services.delete(request.caller(), request.pathParam("name"));
-            return Reply.ok(Map.of());
-        }).doc(VipServices.WRITE_SCOPE, "Removes a service");
+            return Reply.ok(Answers.Empty.INSTANCE);
+        }).doc(VipServices.WRITE_SCOPE, "Removes a service").answers(Answers.Empty.class);
     }
 
-    private static Map<String, Object> view(VipService s) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("name", s.name());
-        v.put("addrs", s.addresses());
-        v.put("comment", s.comment());
-        v.put("annotations", s.annotations());
-        v.put("ports", s.ports());
-        v.put("tags", s.tags());
-        return v;
+    private static Answers.VipService view(VipService s) {
+        return new Answers.VipService(s.name(), s.addresses(), s.comment(), s.annotations(), s.ports(), s.tags());
     }
 }

@@ -5,8 +5,6 @@ import io.meshcontrol.core.model.TailnetSettings;
 import io.meshcontrol.core.state.Policies;
 import io.meshcontrol.core.state.Settings;
 import io.meshcontrol.server.http.Reply;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -27,18 +25,19 @@ final class TailnetSettingsResource {
 
     void register(V2Routes v2) {
         v2.tailnet("GET", "/settings", request -> Reply.ok(view(settings.get(request.caller()))))
-                .doc(Settings.READ_SCOPE, "The tailnet settings");
+                .doc(Settings.READ_SCOPE, "The tailnet settings").answers(Answers.TailnetSettings.class);
         v2.tailnet("PATCH", "/settings", request -> {
             Bodies.TailnetSettings body = request.requiredBody(Bodies.TailnetSettings.class);
-            Map<String, Object> current = view(settings.get(request.caller()));
-            requireUnchanged(current, "aclsExternallyManagedOn", body.aclsExternallyManagedOn());
-            requireUnchanged(current, "aclsExternalLink", body.aclsExternalLink());
-            requireUnchanged(current, "devicesAutoUpdatesOn", body.devicesAutoUpdatesOn());
-            requireUnchanged(current, "usersRoleAllowedToJoinExternalTailnets",
-                    body.usersRoleAllowedToJoinExternalTailnets());
-            requireUnchanged(current, "networkFlowLoggingOn", body.networkFlowLoggingOn());
-            requireUnchanged(current, "regionalRoutingOn", body.regionalRoutingOn());
-            requireUnchanged(current, "httpsEnabled", body.httpsEnabled());
+            Answers.TailnetSettings current = view(settings.get(request.caller()));
+            requireUnchanged("aclsExternallyManagedOn", current.aclsExternallyManagedOn(),
+                    body.aclsExternallyManagedOn());
+            requireUnchanged("aclsExternalLink", current.aclsExternalLink(), body.aclsExternalLink());
+            requireUnchanged("devicesAutoUpdatesOn", current.devicesAutoUpdatesOn(), body.devicesAutoUpdatesOn());
+            requireUnchanged("usersRoleAllowedToJoinExternalTailnets",
+                    current.usersRoleAllowedToJoinExternalTailnets(), body.usersRoleAllowedToJoinExternalTailnets());
+            requireUnchanged("networkFlowLoggingOn", current.networkFlowLoggingOn(), body.networkFlowLoggingOn());
+            requireUnchanged("regionalRoutingOn", current.regionalRoutingOn(), body.regionalRoutingOn());
+            requireUnchanged("httpsEnabled", current.httpsEnabled(), body.httpsEnabled());
             if (body.devicesKeyDurationDays() != null && body.devicesKeyDurationDays() < 1) {
                 throw MeshException.invalid("devicesKeyDurationDays must be between 1 and 180, got "
                         + body.devicesKeyDurationDays());
@@ -47,7 +46,8 @@ final class TailnetSettingsResource {
                     body.usersApprovalOn(), body.devicesKeyDurationDays(), body.postureIdentityCollectionOn()))));
         }).doc(Settings.WRITE_SCOPE, "Partial: changes devicesApprovalOn, usersApprovalOn, "
                 + "postureIdentityCollectionOn and devicesKeyDurationDays (1-180); the other fields are read-only "
-                + "(repeating their value succeeds, another value is refused with 400)");
+                + "(repeating their value succeeds, another value is refused with 400)")
+                .takes(Bodies.TailnetSettings.class).answers(Answers.TailnetSettings.class);
     }
 
     /**
@@ -55,25 +55,15 @@ final class TailnetSettingsResource {
      * ({@code policy.mode: file}); {@code devicesKeyDurationDays} is 0 while {@code node.expiry} decides; regional
      * routing is always on here.
      */
-    private Map<String, Object> view(TailnetSettings s) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("aclsExternallyManagedOn", policies.file() != null);
-        v.put("aclsExternalLink", "");
-        v.put("devicesApprovalOn", s.devicesApprovalOn());
-        v.put("devicesAutoUpdatesOn", false);
-        v.put("devicesKeyDurationDays", s.devicesKeyDurationDays());
-        v.put("usersApprovalOn", s.usersApprovalOn());
-        v.put("usersRoleAllowedToJoinExternalTailnets", "none");
-        v.put("networkFlowLoggingOn", false);
-        v.put("regionalRoutingOn", true);
-        v.put("postureIdentityCollectionOn", s.postureIdentityCollectionOn());
-        v.put("httpsEnabled", false);
-        return v;
+    private Answers.TailnetSettings view(TailnetSettings s) {
+        return new Answers.TailnetSettings(policies.file() != null, "", s.devicesApprovalOn(), false,
+                s.devicesKeyDurationDays(), s.usersApprovalOn(), "none", false, true,
+                s.postureIdentityCollectionOn(), false);
     }
 
-    private static void requireUnchanged(Map<String, Object> current, String field, Object wanted) {
-        if (wanted != null && !Objects.equals(current.get(field), wanted)) {
-            throw MeshException.invalid(field + " is read-only on this server (it is " + current.get(field) + ")");
+    private static void requireUnchanged(String field, Object current, Object wanted) {
+        if (wanted != null && !Objects.equals(current, wanted)) {
+            throw MeshException.invalid(field + " is read-only on this server (it is " + current + ")");
         }
     }
 }

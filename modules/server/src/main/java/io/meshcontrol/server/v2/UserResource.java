@@ -8,9 +8,7 @@ import io.meshcontrol.core.state.Users;
 import io.meshcontrol.server.http.Reply;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -37,46 +35,33 @@ final class UserResource {
         v2.tailnet("GET", "/users", request -> {
             String type = request.query("type").orElse(null);
             String role = request.query("role").orElse(null);
-            List<Map<String, Object>> users = this.users.list(request.caller()).stream()
+            List<Answers.User> listed = users.list(request.caller()).stream()
                     .map(this::view)
-                    .filter(u -> type == null || type.equals(u.get("type")))
-                    .filter(u -> role == null || role.equals(u.get("role")))
+                    .filter(u -> type == null || type.equals(u.type()))
+                    .filter(u -> role == null || role.equals(u.role()))
                     .toList();
-            return Reply.ok(Map.of("users", users));
-        }).doc(Users.READ_SCOPE, "{\"users\":[...]}, filtered by type and role");
+            return Reply.ok(new Answers.Users(listed));
+        }).doc(Users.READ_SCOPE, "{\"users\":[...]}, filtered by type and role")
+                .query("type", "role").answers(Answers.Users.class);
         v2.global("GET", "/users/{id}", request -> {
             String id = request.pathParam("id");
             if (id.isEmpty() || !id.chars().allMatch(Character::isDigit) || id.length() > 18) {
                 throw MeshException.notFound("user not found: " + id);
             }
             return Reply.ok(view(users.require(request.caller(), Long.parseLong(id))));
-        }).doc(Users.READ_SCOPE, "One user by id");
+        }).doc(Users.READ_SCOPE, "One user by id").answers(Answers.User.class);
     }
 
-    private Map<String, Object> view(User user) {
+    private Answers.User view(User user) {
         NetworkSnapshot snapshot = snapshots.current();
         List<NetworkSnapshot.NodeEntry> devices = snapshot.entries().values().stream()
                 .filter(e -> Long.valueOf(user.id()).equals(e.node().userId())).toList();
         boolean connected = devices.stream().anyMatch(NetworkSnapshot.NodeEntry::online);
         Instant lastSeen = devices.stream().map(e -> e.node().lastSeen()).filter(Objects::nonNull)
                 .max(Instant::compareTo).orElse(null);
-        Map<String, Object> u = new LinkedHashMap<>();
-        u.put("id", Long.toString(user.id()));
-        u.put("displayName", user.displayName().isEmpty() ? user.name() : user.displayName());
-        u.put("loginName", user.loginName());
-        u.put("profilePicUrl", "");
-        u.put("tailnetId", tailnetId);
-        u.put("created", user.createdAt());
-        u.put("type", "member");
-        u.put("role", user.role().wireName());
-        u.put("status", "active");
-        u.put("deviceCount", devices.size());
-        if (connected) {
-            u.put("lastSeen", clock.instant());
-        } else if (lastSeen != null) {
-            u.put("lastSeen", lastSeen);
-        }
-        u.put("currentlyConnected", connected);
-        return u;
+        return new Answers.User(Long.toString(user.id()),
+                user.displayName().isEmpty() ? user.name() : user.displayName(), user.loginName(), "",
+                tailnetId, user.createdAt(), "member", user.role().wireName(), "active", devices.size(),
+                connected ? clock.instant() : lastSeen, connected);
     }
 }

@@ -22,7 +22,7 @@ final class V2DocsPage {
     void register() {
         v2.open("GET", "/docs", request -> Reply.ok(new RawBody("text/html; charset=utf-8",
                 html().getBytes(StandardCharsets.UTF_8))))
-                .doc("", "This page");
+                .doc("", "This page").answers(200, "text/html", String.class);
     }
 
     String html() {
@@ -38,7 +38,9 @@ final class V2DocsPage {
                 (empty password) or as <code>Bearer</code>. The network segment <code>{tailnet}</code> is
                 <code>-</code> or this network's ID; anything else is 404. Errors are
                 <code>{"message": "..."}</code>. Rows marked <em>Partial</em> work as described; <em>Unsupported</em>
-                rows answer 404. Any other path answers 404.</p>
+                rows answer 404. Any other path answers 404. The same operations, with the schemas of their
+                bodies, are described for programs at <a href="openapi.json"><code>/api/v2/openapi.json</code></a>
+                (OpenAPI 3.1).</p>
                 <table><tr><th>Method</th><th>Path</th><th>Scope</th><th>What it does here</th></tr>
                 """.formatted(escape(version)));
         for (V2Routes.Operation op : v2.operations()) {

@@ -23,5 +23,6 @@ public record VendorApi(Network network, String baseDomain, String version, Cloc
         new LogStreamResource(network.logStreams()).register(v2);
         UnsupportedResources.register(v2);
         new V2DocsPage(v2, version).register();
+        new V2OpenApi(v2, version).register();
     }
 }

@@ -5,8 +5,6 @@ import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.StatusCodes;
 import java.nio.ByteBuffer;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -27,18 +25,16 @@ public final class VendorErrors implements ErrorFormat {
         if (status == StatusCodes.UNAUTHORIZED) {
             exchange.getResponseHeaders().put(Headers.WWW_AUTHENTICATE, "Bearer");
         }
-        write(exchange, status, Map.of("message", detail));
+        write(exchange, status, new Answers.Error(detail, null));
     }
 
     @Override
     public void fail(HttpServerExchange exchange, String errorId) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("message", "unexpected failure; the server log has the details under error id " + errorId);
-        body.put("errorId", errorId);
-        write(exchange, StatusCodes.INTERNAL_SERVER_ERROR, body);
+        write(exchange, StatusCodes.INTERNAL_SERVER_ERROR, new Answers.Error(
+                "unexpected failure; the server log has the details under error id " + errorId, errorId));
     }
 
-    private void write(HttpServerExchange exchange, int status, Map<String, ?> body) {
+    private void write(HttpServerExchange exchange, int status, Answers.Error body) {
         exchange.setStatusCode(status);
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/json");
         exchange.getResponseSender().send(ByteBuffer.wrap(json.writeValueAsBytes(body)));
