@@ -15,6 +15,7 @@ import io.meshcontrol.core.policy.PolicyTestFailure;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.PolicyStore;
 import java.io.IOException;
+import io.meshcontrol.core.location.Locations;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -68,6 +69,8 @@ public final class Policies {
     private volatile Path file;
     /** The file's text when last read, valid or not: a folder event that changed nothing in it is ignored. */
     private String lastFileText;
+
+    private volatile Locations locations = Locations.none();
 
     Policies(Jdbi jdbi, Writer writer, PolicyStore store, Snapshots feed, Clock clock,
             Supplier<PolicyInventory> inventory) {
@@ -143,6 +146,33 @@ public final class Policies {
     /** The policy file in file mode, or null when the policy lives in the database. */
     public Path file() {
         return file;
+    }
+
+    /**
+     * Places machines with {@code locations} from now on ({@code policy.geoip_database}); set once at start, before
+     * map streams read the policy.
+     */
+    public void useLocations(Locations locations) {
+        this.locations = locations;
+    }
+
+    /** The location database the policy is compiled with ({@code ip:country} posture conditions). */
+    public Locations locations() {
+        return locations;
+    }
+
+    /**
+     * Reads the location database file again (SIGHUP). When a new database is in force, every machine's location is
+     * looked up again: map streams hear of it as of a policy change, and peers get the filters it makes.
+     *
+     * @return whether a new database is in force
+     */
+    public boolean reloadLocations() {
+        if (!locations.reload()) {
+            return false;
+        }
+        feed.policyChanged(effective);
+        return true;
     }
 
     /**
