@@ -234,6 +234,27 @@ public final class Policies {
         return CompiledPolicy.compile(policy.withGroupMembers(granted), inventory.get(), "");
     }
 
+    /**
+     * As {@link #compile(Caller, String)}, with machine {@code nodeId} supposed to be in {@code country} (and
+     * {@code city}) for posture conditions, wherever the location database places it: what the policy preview
+     * answers when asked about a location.
+     */
+    public CompiledPolicy compile(Caller caller, String text, long nodeId, String country, String city) {
+        caller.require(READ_SCOPE);
+        Policy policy;
+        try {
+            policy = Policy.parse(text);
+        } catch (PolicyException e) {
+            throw MeshException.invalid(e.getMessage());
+        }
+        PolicyInventory all = inventory.get();
+        PolicyInventory placed = new PolicyInventory(all.users(), all.nodes().stream()
+                .map(node -> node.id() != nodeId ? node
+                        : node.withFacts(node.facts().withLocation(country.toUpperCase(java.util.Locale.ROOT), city)))
+                .toList());
+        return CompiledPolicy.compile(policy.withGroupMembers(granted), placed, "");
+    }
+
     /** Whether the policy in force is still the default one (nothing saved, or the default saved again). */
     public boolean isDefault() {
         return current.policy().text().equals(Policy.EMPTY.text());
