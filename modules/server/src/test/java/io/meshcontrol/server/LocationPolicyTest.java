@@ -103,4 +103,24 @@ class LocationPolicyTest {
         assertEquals("Manchester", get("/api/v1/node/" + laptop.id()).get("location").get("city").asString());
         assertTrue(hostAdmitsLaptop());
     }
+
+    @Test
+    void thePreviewSupposesALocationWhenAskedFor() {
+        reports("89.160.20.20:41641");
+        assertEquals("[]", preview(null).get("reach").toString(), "placed in Sweden: reaches nothing");
+        JsonNode supposed = preview("{\"node\": \"" + laptop.id() + "\", \"country\": \"gb\"}");
+        assertEquals("host", supposed.get("reach").get(0).get("name").asString(), supposed.toString());
+        assertFalse(hostAdmitsLaptop(), "a supposition changes nothing in force");
+        HttpResponse<String> bad = server.request("POST", "/api/v1/policy/preview", server.localToken(),
+                "{\"node\": \"" + laptop.id() + "\", \"country\": \"Britain\"}");
+        assertEquals(400, bad.statusCode(), bad.body());
+        assertTrue(bad.body().contains("two-letter country code"), bad.body());
+    }
+
+    private JsonNode preview(String body) {
+        HttpResponse<String> response = server.request("POST", "/api/v1/policy/preview", server.localToken(),
+                body == null ? "{\"node\": \"" + laptop.id() + "\"}" : body);
+        assertEquals(200, response.statusCode(), response.body());
+        return JSON.readTree(response.body());
+    }
 }
