@@ -8,9 +8,11 @@ import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.testing.GeoDatabases;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,6 +49,8 @@ class LocationPostureTest {
     Path folder;
 
     private TestNetwork network;
+    private MeshClient admin;
+    private Derper derper;
     private final List<List<String>> undo = new ArrayList<>();
     private final int id = ThreadLocalRandom.current().nextInt(100, 250);
     private final String namespace = "svcgeo" + id;
@@ -58,6 +62,9 @@ class LocationPostureTest {
         try {
             if (network != null) {
                 network.close();
+            }
+            if (derper != null) {
+                derper.close();
             }
         } finally {
             // The namespace outlives its name until the laptop's daemon (stopped after this) exits.
@@ -74,10 +81,16 @@ class LocationPostureTest {
         Path database = GeoDatabases.write(folder.resolve("GeoLite2-City.mmdb"), "81.2.69.0/24=GB/London",
                 "89.160.20.0/24=SE/Linkoping");
         namespaceWithAddress(UK);
+        // The relay on the namespace's link too: a client goes Running only with a live relay connection.
+        derper = Derper.startOn(hostAddress, ClientBinaries.of(ClientVersions.newest()), folder.resolve("derper"));
+        Path map = Files.writeString(folder.resolve("derper-map.json"), derper.derpMapJson());
         network = TestNetwork.withoutRelay(folder, nodes, server -> server
                 .set("listen_addr", hostAddress + ":0")
+                .set("derp.paths", map.toString())
                 .set("policy.geoip_database", database.toString()));
-        MeshClient admin = network.admin();
+        // The local credential answers only on loopback, and the server listens on the namespace's link: an API key.
+        admin = network.server().client(network.server().network.apiKeys().create(Caller.localAdmin(), null,
+                List.of(), "location test", null).secret());
         admin.createUser(new UserRequest("alice", null, "alice@example.com", "admin"));
         admin.setPolicy(POLICY);
         String key = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "", null))
@@ -87,11 +100,11 @@ class LocationPostureTest {
         String noProxy = "127.0.0.1,localhost,::1," + hostAddress;
 
         TailscaleNode host = network.join(network.builder(version, "host").env("NO_PROXY", noProxy)
-                .env("no_proxy", noProxy).start(), "host", serverKey);
+                .env("no_proxy", noProxy).env("TS_DEBUG_USE_DERP_HTTP", "1").start(), "host", serverKey);
         TailscaleNode laptop = network.join(network.builder(version, "laptop").env("NO_PROXY", noProxy)
-                .env("no_proxy", noProxy).launchedBy("/usr/sbin/ip", "netns", "exec", namespace).start(),
+                .env("no_proxy", noProxy).env("TS_DEBUG_USE_DERP_HTTP", "1").launchedBy("/usr/sbin/ip", "netns", "exec", namespace).start(),
                 "laptop", key);
-        String laptopIp = network.view("laptop").ipv4();
+        String laptopIp = view("laptop").ipv4();
 
         await("the server places the laptop in London", () -> location("laptop").map(l -> l.city())
                 .orElse("").equals("London"));
@@ -106,7 +119,11 @@ class LocationPostureTest {
     }
 
     private java.util.Optional<NodeView.LocationView> location(String name) {
-        return java.util.Optional.ofNullable(network.view(name).location());
+        return java.util.Optional.ofNullable(view(name).location());
+    }
+
+    private NodeView view(String name) {
+        return admin.nodes().stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
     }
 
     private static String netmap(TailscaleNode node) {
