@@ -73,7 +73,8 @@ public final class AccessControl {
 
     public AccessRules rules(NetworkSnapshot snapshot) {
         Policy policy = policies.policy();
-        GeoDatabase locations = policies.locations().current();
+        // Posture facts (Hostinfo, location) cost a parse and a lookup per changed row: only for a policy with postures.
+        GeoDatabase locations = policy.postures().isEmpty() ? null : policies.locations().current();
         AccessRules kept = kept(compiled, policy, snapshot, locations);
         if (kept != null) {
             return kept;

@@ -18,7 +18,8 @@ import java.util.List;
  * too, because a join (machines appended) can extend a compilation where anything else compiles anew.
  *
  * @param sources the stored node of each of the inventory's machines, in the same order
- * @param locations the location database the machines were placed with; with another, every machine is made anew
+ * @param locations the location database the machines were placed with; with another, every machine is made anew.
+ *     Null when they were made without posture facts (a policy without postures)
  */
 record TrackedInventory(PolicyInventory inventory, List<Node> sources, GeoDatabase locations) {
 

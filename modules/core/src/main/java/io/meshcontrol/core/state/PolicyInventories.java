@@ -62,8 +62,17 @@ public final class PolicyInventories {
         return node(node, GeoDatabase.NONE);
     }
 
-    /** A node as the policy sees it, placed by {@code locations}. */
+    /**
+     * A node as the policy sees it, placed by {@code locations}.
+     *
+     * @param locations null for a policy without postures: the node's facts are not looked up at all (no Hostinfo
+     *     parsed, no database lookup), since nothing would read them
+     */
     public static PolicyNode node(Node node, GeoDatabase locations) {
+        if (locations == null) {
+            return new PolicyNode(node.id(), node.givenName(), node.stableId(), node.userId(), node.tags(),
+                    node.ipv4(), node.ipv6(), approvedRoutes(node), AppConnectors.runsConnector(node));
+        }
         return new PolicyNode(node.id(), node.givenName(), node.stableId(), node.userId(), node.tags(), node.ipv4(),
                 node.ipv6(), approvedRoutes(node), AppConnectors.runsConnector(node), facts(node, locations));
     }

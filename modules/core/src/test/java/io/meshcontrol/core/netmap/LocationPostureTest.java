@@ -133,4 +133,21 @@ class LocationPostureTest {
         assertTrue(sourcesTo(control, server, 22).contains(laptop.ipv4()), "placed in the UK by the new database");
         assertEquals(1, changes.stream().filter(c -> c instanceof StateChange.PolicyChanged).count(), changes.toString());
     }
+
+    @Test
+    void machinesAreLookedUpOnceAPolicyHasPostures() {
+        network.policies().set(admin, """
+                {"tagOwners": {"tag:server": ["autogroup:admin"]},
+                 "grants": [{"src": ["autogroup:member"], "dst": ["tag:server"], "ip": ["22"]}]}""", null);
+        AccessControl control = new AccessControl(network.policies());
+        Node server = join(Machine.named("server"), AuthKey.forTags("tag:server"));
+        Node laptop = join(Machine.named("laptop"), AuthKey.forUser("alice"));
+        reports(laptop, "89.160.20.7:41641");
+        assertTrue(sourcesTo(control, server, 22).contains(laptop.ipv4()), "no postures: a source from anywhere");
+
+        network.policies().set(admin, POLICY, null);
+        assertFalse(sourcesTo(control, server, 22).contains(laptop.ipv4()), "placed in Sweden once postures apply");
+        reports(laptop, "81.2.69.7:41641");
+        assertTrue(sourcesTo(control, server, 22).contains(laptop.ipv4()));
+    }
 }
