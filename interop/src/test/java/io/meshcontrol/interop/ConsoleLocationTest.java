@@ -59,4 +59,35 @@ class ConsoleLocationTest {
         browser.waitForText("phone");
         assertFalse(browser.text().contains("Location"), "no endpoint the database places: no location row");
     }
+
+    @Test
+    void thePolicyPreviewSupposesACountry() throws Exception {
+        Path database = GeoDatabases.write(folder.resolve("GeoLite2-City.mmdb"), "81.2.69.0/24=GB/London");
+        server = TestServer.in(folder).reachableServerUrl().set("policy.geoip_database", database.toString()).start();
+        browser = ConsoleBrowser.open(server.url());
+        MeshClient admin = server.adminClient();
+        admin.createUser(new UserRequest("alice", "Alice", "alice@example.com", "admin"));
+        admin.setPolicy("""
+                {"tagOwners": {"tag:server": ["alice@example.com"]},
+                 "postures": {"posture:uk": ["ip:country == 'GB'"]},
+                 "acls": [{"action": "accept", "src": ["autogroup:member"], "dst": ["tag:server:22"],
+                           "srcPosture": ["posture:uk"]}]}""");
+        Machine.named("laptop").join(server.network, AuthKey.forUser("alice").create(server.network));
+        Machine.named("server").join(server.network, AuthKey.forTags("tag:server").create(server.network));
+        browser.signIn(admin.createApiKey(new ApiKeyRequest("alice", List.of(), "console test", "24h")).secret());
+
+        browser.go("policy");
+        browser.selectByText(By.id("preview-machine"), "laptop");
+        browser.click(By.xpath("//input[@name='preview-policy' and @value='saved']"));
+        browser.click(By.xpath("//button[normalize-space()='Preview']"));
+        browser.waitForText("Nothing: no machine lets laptop in.");
+
+        browser.type(By.id("preview-country"), "gb");
+        browser.click(By.xpath("//button[normalize-space()='Preview']"));
+        browser.waitForText("laptop in GB may reach under the saved policy");
+        assertTrue(browser.present(By.cssSelector("tr[data-reach='server']")), "in the UK it reaches the server");
+        browser.assertAccessible("policy preview with a country");
+        browser.scrollTo(By.id("preview-title"));
+        browser.screenshot("console-policy-preview-country");
+    }
 }
