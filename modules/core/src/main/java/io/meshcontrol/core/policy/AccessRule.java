@@ -126,6 +126,14 @@ final class AccessRule {
         if (src.dangerAll()) {
             machines.set(0, index.size());
         }
+        return new Target(satisfying(machines, postures, index), new BitSet(), List.of(), false, false, false, false);
+    }
+
+    /** The machines that satisfy one of the postures; all of them without postures. */
+    static BitSet satisfying(BitSet machines, List<DevicePosture> postures, NodeIndex index) {
+        if (postures.isEmpty()) {
+            return machines;
+        }
         BitSet satisfying = new BitSet();
         for (int i = machines.nextSetBit(0); i >= 0; i = machines.nextSetBit(i + 1)) {
             MachineFacts facts = index.entry(i).node().facts();
@@ -133,7 +141,7 @@ final class AccessRule {
                 satisfying.set(i);
             }
         }
-        return new Target(satisfying, new BitSet(), List.of(), false, false, false, false);
+        return satisfying;
     }
 
     /**

@@ -57,7 +57,7 @@ final class PolicyParser {
         RuleParser rules = new RuleParser(refs, postures);
         List<AclRule> acls = present(root.path("acls")) ? rules.acls(list(root.path("acls"), "acls")) : null;
         List<Grant> grants = present(root.path("grants")) ? rules.grants(list(root.path("grants"), "grants")) : null;
-        List<SshRule> ssh = new SshParser(refs).rules(list(root.path("ssh"), "ssh"));
+        List<SshRule> ssh = new SshParser(refs, postures).rules(list(root.path("ssh"), "ssh"));
         List<NodeAttr> nodeAttrs = new NodeAttrParser(refs).attrs(list(root.path("nodeAttrs"), "nodeAttrs"));
         List<PolicyTest> tests = TestParser.tests(list(root.path("tests"), "tests"));
         List<SshTest> sshTests = TestParser.sshTests(list(root.path("sshTests"), "sshTests"), refs);

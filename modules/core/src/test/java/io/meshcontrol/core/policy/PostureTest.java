@@ -38,6 +38,7 @@ class PostureTest {
         "ip:country NOT SET                 | false",
         "custom:managed == 'true'           | false",
         "custom:managed NOT SET             | true",
+        "node:tsReleaseTrack == 'stable'    | true",
     })
     void conditionsOnAMachineInLondon(String condition, boolean expected) {
         assertEquals(expected, holds(condition, LONDON_LINUX), condition);
@@ -104,5 +105,28 @@ class PostureTest {
         assertEquals(List.of(List.of("100.64.0.1")), compiled.packetFilter(3).stream().map(r -> r.srcIps()).toList());
         assertTrue(compiled.sees(1, 3));
         assertFalse(compiled.sees(2, 3));
+    }
+
+    @Test
+    void sshRulesTakeSrcPostureToo() {
+        Policy policy = Policy.parse("""
+                {"tagOwners": {"tag:db": ["autogroup:admin"]},
+                 "postures": {"posture:uk": ["ip:country == 'GB'"]},
+                 "ssh": [{"action": "accept", "src": ["autogroup:member"], "dst": ["tag:db"], "users": ["ubuntu"],
+                          "srcPosture": ["posture:uk"]}]}""");
+        PolicyNode london = new PolicyNode(1, "london", "n1", 1L, List.of(), "100.64.0.1", null, List.of(), false,
+                LONDON_LINUX);
+        PolicyNode paris = new PolicyNode(2, "paris", "n2", 1L, List.of(), "100.64.0.2", null, List.of(), false,
+                LONDON_LINUX.withLocation("FR", "Paris"));
+        PolicyNode db = new PolicyNode(3, "db", "n3", null, List.of("tag:db"), "100.64.0.3", null, List.of());
+        CompiledPolicy compiled = CompiledPolicy.compile(policy, new PolicyInventory(
+                List.of(new PolicyUser(1, "alice", "alice@example.com", io.meshcontrol.core.model.Role.MEMBER)),
+                List.of(london, paris, db)), "");
+        String ssh = io.meshcontrol.core.wire.WireJson.mapper().writeValueAsString(compiled.sshPolicy(3));
+        assertTrue(ssh.contains("100.64.0.1") && !ssh.contains("100.64.0.2"), ssh);
+        assertEquals("srcPosture: posture \"posture:x\" not found", assertThrows(PolicyException.class,
+                () -> Policy.parse("""
+                {"ssh": [{"action": "accept", "src": ["autogroup:member"], "dst": ["autogroup:self"],
+                          "users": ["ubuntu"], "srcPosture": ["posture:x"]}]}""")).getMessage());
     }
 }
