@@ -14,6 +14,8 @@ module io.meshcontrol.core {
     requires flyway.core;
     requires org.bouncycastle.provider;
     requires com.github.luben.zstd_jni;
+    // MaxMind's reader for policy.geoip_database (a named module, no dependencies)
+    requires com.maxmind.db;
 
     exports io.meshcontrol.core;
     exports io.meshcontrol.core.address;
@@ -23,6 +25,7 @@ module io.meshcontrol.core {
     exports io.meshcontrol.core.crypto;
     exports io.meshcontrol.core.event;
     exports io.meshcontrol.core.key;
+    exports io.meshcontrol.core.location;
     exports io.meshcontrol.core.model;
     exports io.meshcontrol.core.net;
     exports io.meshcontrol.core.netmap;

@@ -23,7 +23,10 @@ public final class Derper implements AutoCloseable {
     private final int derpPort;
     private final int stunPort;
 
-    private Derper(Process process, int derpPort, int stunPort) {
+    private final String host;
+
+    private Derper(Process process, String host, int derpPort, int stunPort) {
+        this.host = host;
         this.process = process;
         this.derpPort = derpPort;
         this.stunPort = stunPort;
@@ -31,33 +34,39 @@ public final class Derper implements AutoCloseable {
 
     public static Derper start(ClientBinaries binaries, Path workDir, String... extraArgs)
             throws IOException, InterruptedException {
+        return startOn("127.0.0.1", binaries, workDir, extraArgs);
+    }
+
+    /** The relay on another address of this host (a network namespace's link, for nodes inside it). */
+    public static Derper startOn(String host, ClientBinaries binaries, Path workDir, String... extraArgs)
+            throws IOException, InterruptedException {
         int derpPort = freeTcpPort();
         int stunPort = freeUdpPort();
         Files.createDirectories(workDir);
         List<String> command = new java.util.ArrayList<>(List.of(binaries.derper().toString(),
-                "-a", "127.0.0.1:" + derpPort, "-http-port", "-1", "-stun-port", Integer.toString(stunPort),
-                "-hostname", "127.0.0.1", "-c", workDir.resolve("derper.key").toString()));
+                "-a", host + ":" + derpPort, "-http-port", "-1", "-stun-port", Integer.toString(stunPort),
+                "-hostname", host, "-c", workDir.resolve("derper.key").toString()));
         command.addAll(List.of(extraArgs));
         Process process = ChildProcesses.start(new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(workDir.resolve("derper.log").toFile()));
-        Derper derper = new Derper(process, derpPort, stunPort);
+        Derper derper = new Derper(process, host, derpPort, stunPort);
         derper.awaitReady(workDir);
         return derper;
     }
 
     /** Where the relay listens (plain HTTP). */
     public java.net.InetSocketAddress address() {
-        return new java.net.InetSocketAddress("127.0.0.1", derpPort);
+        return new java.net.InetSocketAddress(host, derpPort);
     }
 
     /** The relay map (vendor JSON shape) naming this relay as region 900. */
     public String derpMapJson() {
         return """
                 {"Regions":{"%d":{"RegionID":%d,"RegionCode":"test","RegionName":"Loopback relay","Nodes":[
-                  {"Name":"%da","RegionID":%d,"HostName":"127.0.0.1","IPv4":"127.0.0.1","IPv6":"none",
+                  {"Name":"%da","RegionID":%d,"HostName":"%s","IPv4":"%s","IPv6":"none",
                    "STUNPort":%d,"DERPPort":%d,"InsecureForTests":true}]}}}
-                """.formatted(REGION_ID, REGION_ID, REGION_ID, REGION_ID, stunPort, derpPort);
+                """.formatted(REGION_ID, REGION_ID, REGION_ID, REGION_ID, host, host, stunPort, derpPort);
     }
 
     private void awaitReady(Path workDir) throws IOException, InterruptedException {
@@ -67,7 +76,7 @@ public final class Derper implements AutoCloseable {
                 throw new IllegalStateException("derper exited: " + Files.readString(workDir.resolve("derper.log")));
             }
             try {
-                HttpURLConnection probe = (HttpURLConnection) URI.create("http://127.0.0.1:" + derpPort + "/derp/probe")
+                HttpURLConnection probe = (HttpURLConnection) URI.create("http://" + host + ":" + derpPort + "/derp/probe")
                         .toURL().openConnection();
                 probe.setConnectTimeout(500);
                 if (probe.getResponseCode() == 200) {

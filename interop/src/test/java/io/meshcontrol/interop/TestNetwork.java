@@ -88,6 +88,14 @@ final class TestNetwork implements AutoCloseable {
         return new TestNetwork(folder, clock, null, TestServer.in(folder).clock(clock).start(), nodes);
     }
 
+    /** The server without any relay, configured further by {@code configure} (its listener, say). */
+    static TestNetwork withoutRelay(Path folder, TailscaleNodes nodes,
+            java.util.function.UnaryOperator<TestServer.Builder> configure) {
+        MovableClock clock = MovableClock.running();
+        return new TestNetwork(folder, clock, null, configure.apply(TestServer.in(folder).clock(clock)).start(),
+                nodes);
+    }
+
     /** The server's clock: the system's, which a test moves on to let a timeout pass. */
     MovableClock clock() {
         return clock;

@@ -16,6 +16,8 @@ import java.util.List;
  * @param keyExpiry absent when the node key does not expire
  * @param routes approved, available (advertised) and serving routes
  * @param suspended set by an administrator: it keeps its row but has no peers and is no one's peer
+ * @param location where the location database ({@code policy.geoip_database}) places it; absent without one, or
+ *     when none of its public endpoints is in it
  */
 public record NodeView(
         String id,
@@ -37,5 +39,16 @@ public record NodeView(
         Instant lastSeen,
         Instant keyExpiry,
         RoutesView routes,
-        boolean suspended) {
+        boolean suspended,
+        LocationView location) {
+
+    /**
+     * Where a node is, by its public address.
+     *
+     * @param country ISO 3166-1 alpha-2 code
+     * @param city absent where the database has none
+     * @param address the public address it was placed by
+     */
+    public record LocationView(String country, String city, String address) {
+    }
 }

@@ -24,7 +24,7 @@ class ApiJsonTest {
         NodeView tagged = new NodeView("7", "n7CNTRL", "web", "web-1", null, List.of("tag:web"), "100.64.0.7",
                 "fd7a:115c:a1e0::7", "mkey:ab", "nodekey:cd", true, false, false, "authkey",
                 Instant.parse("2026-01-02T03:04:05Z"), false, null, null,
-                new RoutesView(List.of("10.0.0.0/8"), List.of("10.0.0.0/8"), List.of(), false, 0), false);
+                new RoutesView(List.of("10.0.0.0/8"), List.of("10.0.0.0/8"), List.of(), false, 0), false, null);
         String json = server.writeValueAsString(tagged);
         assertTrue(json.contains("\"createdAt\":\"2026-01-02T03:04:05Z\""), json);
         assertFalse(json.contains("null"), "absent, not null: " + json);

@@ -18,7 +18,7 @@ final class ReloadSignal {
     static void onHangup(Runnable action) {
         try {
             sun.misc.SignalHandler before = sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> {
-                LOG.log(Level.INFO, "SIGHUP: reloading the policy file");
+                LOG.log(Level.INFO, "SIGHUP: reloading the policy file and the location database, those configured");
                 action.run();
             });
             if (before == sun.misc.SignalHandler.SIG_IGN) {

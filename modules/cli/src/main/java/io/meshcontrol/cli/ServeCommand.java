@@ -97,11 +97,14 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
                     + " policy simulate checks it offline)");
             return Svc.FAILED;
         }
-        application.policyFile().ifPresent(file -> {
+        if (application.reloadable()) {
             // SIGHUP needs jdk.unsupported, which only the command line requires.
-            ReloadSignal.onHangup(application::reloadPolicy);
-            LOG.log(Level.INFO, "policy read from " + file + "; reloaded when it changes and on SIGHUP");
-        });
+            ReloadSignal.onHangup(application::reload);
+        }
+        application.policyFile().ifPresent(file -> LOG.log(Level.INFO, "policy read from " + file
+                + "; reloaded when it changes and on SIGHUP"));
+        application.network().policies().locations().file().ifPresent(file -> LOG.log(Level.INFO,
+                "location database " + file + "; reread on SIGHUP"));
         LOG.log(Level.INFO, readyLine(application.network().tailnetId(), application.server().localUrl(),
                 config.serverUrl()));
         if (needsFirstSteps(application.network().snapshots().current())) {

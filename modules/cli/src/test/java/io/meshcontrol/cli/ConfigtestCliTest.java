@@ -116,14 +116,28 @@ class ConfigtestCliTest {
     }
 
     @Test
-    void httpsSettingsAreAcceptedAndAnIgnoredKeyIsOnlyAWarning() throws IOException {
+    void httpsSettingsAreAccepted() throws IOException {
         Path config = folder.resolve("config.yaml");
-        Files.writeString(config, "tls_letsencrypt_hostname: mesh.example.com\nacme_url: acme://letsencrypt.org/staging\n"
-                + "policy:\n  geoip_database: GeoLite2-City.mmdb\n");
+        Files.writeString(config, "tls_letsencrypt_hostname: mesh.example.com\nacme_url: acme://letsencrypt.org/staging\n");
         CliRun test = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
         assertEquals(0, test.exitCode(), test.toString());
         assertTrue(!test.err().contains("tls_") && !test.err().contains("acme_"), test.err());
-        assertTrue(test.err().contains("warning: policy.geoip_database is not supported yet and is ignored"), test.err());
+    }
+
+    @Test
+    void aLocationDatabaseThatCannotBeReadIsAnErrorNamingTheKeyAndTheFile() throws IOException {
+        Path database = Files.writeString(folder.resolve("GeoLite2-City.mmdb"), "not a database");
+        Path config = folder.resolve("config.yaml");
+        Files.writeString(config, "policy:\n  geoip_database: " + database + "\n");
+        CliRun test = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
+        assertEquals(1, test.exitCode(), test.toString());
+        assertTrue(test.err().contains("error: policy.geoip_database: cannot read " + database
+                + " as a MaxMind-format database"), test.err());
+        Files.writeString(config, "policy:\n  geoip_database: " + folder.resolve("missing.mmdb") + "\n");
+        CliRun missing = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
+        assertEquals(1, missing.exitCode(), missing.toString());
+        assertTrue(missing.err().contains("error: policy.geoip_database: cannot read " + folder.resolve("missing.mmdb")),
+                missing.err());
     }
 
     @Test

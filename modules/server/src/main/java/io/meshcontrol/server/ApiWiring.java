@@ -60,8 +60,8 @@ final class ApiWiring {
         V2Routes v2 = new V2Routes(routes, network.tailnetId());
         new OAuthTokenRoutes(network.oauthClients(), oidcIssuers, w.failedCredentials()).register(v2);
         new KeyRoutes(network.preAuthKeys(), network.oauthClients(), clock).register(v2);
-        new NodeRoutes(network.nodes(), network.routeApprovals(), network.routeElection(), network.snapshots(), clock)
-                .register(routes);
+        new NodeRoutes(network.nodes(), network.routeApprovals(), network.routeElection(), network.snapshots(), clock,
+                network.policies().locations()).register(routes);
         new SettingsRoutes(network.settings()).register(routes);
         new DnsRoutes(network.dns(), settings.baseDomain()).register(routes);
         new AuditRoutes(network.auditLog()).register(routes);

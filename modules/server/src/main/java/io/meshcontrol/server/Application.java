@@ -1,6 +1,7 @@
 package io.meshcontrol.server;
 
 import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.location.Locations;
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.state.Network;
@@ -78,6 +79,12 @@ public final class Application implements AutoCloseable {
         Network network = Network.open(sqlite, launch.clock(), NetworkOptions.from(config),
                 new Network.SqlLog(config.database().debug(), queryLog.parameterized(), queryLog.slowThreshold(),
                         queryLog.logNotFound()));
+        try {
+            network.policies().useLocations(Locations.open(config.policy().geoipDatabase()));
+        } catch (MeshException e) {
+            network.close();
+            throw e;
+        }
         PolicyFileWatcher watcher = null;
         if (config.policy().mode() == MeshConfig.Policy.Mode.FILE) {
             try {
@@ -128,6 +135,20 @@ public final class Application implements AutoCloseable {
     /** Reads the policy file again (what SIGHUP asks for); false when the policy is not read from a file. */
     public boolean reloadPolicy() {
         return network.policies().reload();
+    }
+
+    /**
+     * What SIGHUP asks for: the policy file (in file mode) and the location database ({@code policy.geoip_database})
+     * read again.
+     */
+    public void reload() {
+        reloadPolicy();
+        network.policies().reloadLocations();
+    }
+
+    /** Whether SIGHUP has anything to reload: a policy file or a location database. */
+    public boolean reloadable() {
+        return policyFile().isPresent() || network.policies().locations().file().isPresent();
     }
 
     @Override

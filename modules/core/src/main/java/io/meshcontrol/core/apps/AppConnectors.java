@@ -5,6 +5,7 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.net.IpAddress;
 import io.meshcontrol.core.net.IpAddressPort;
 import io.meshcontrol.core.net.IpPrefix;
+import io.meshcontrol.core.net.PublicAddresses;
 import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.wire.RawJson;
@@ -37,11 +38,6 @@ public final class AppConnectors {
      * ranges): a static route inside one stays routed through its connector, and no endpoint in one is a public
      * address.
      */
-    private static final List<IpPrefix> PRIVATE = List.of("0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10",
-            "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.168.0.0/16",
-            "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4", "::1/128", "fc00::/7", "fe80::/10",
-            "2001:db8::/32").stream().map(IpPrefix::parse).toList();
-
     private final List<App> apps;
 
     private AppConnectors(List<App> apps) {
@@ -243,6 +239,6 @@ public final class AppConnectors {
     }
 
     private static boolean isPrivate(IpPrefix route) {
-        return PRIVATE.stream().anyMatch(p -> p.contains(route));
+        return !PublicAddresses.isPublic(route);
     }
 }

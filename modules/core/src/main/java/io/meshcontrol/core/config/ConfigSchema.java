@@ -91,8 +91,8 @@ public final class ConfigSchema {
                     "Where the policy lives: in the database (edited through the API) or in policy.path."),
             optionalPath("policy.path", null,
                     "HuJSON policy file; required when policy.mode is file. Reloaded when it changes and on SIGHUP."),
-            optionalPath("policy.geoip_database", null, "MaxMind-format GeoIP database for location-based policy.")
-                    .notYet(Support.NOT_YET),
+            optionalPath("policy.geoip_database", null, "MaxMind-format GeoIP database (Country or City) placing"
+                    + " machines by their public endpoints, for ip:country posture conditions. Reread on SIGHUP."),
 
             bool("derp.server.enabled", true, "Run the embedded DERP relay (with STUN) on server_url."),
             integer("derp.server.region_id", 999, "Region ID the embedded relay is published as.")

@@ -1,5 +1,6 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.location.GeoDatabase;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyInventory;
 import io.meshcontrol.core.state.NetworkSnapshot;
@@ -19,8 +20,8 @@ public final class AccessControl {
             AccessRules rules) {
 
         /** Good for this snapshot: the same, or one that differs only in what the policy never sees (presence). */
-        boolean serves(Policy policy, NetworkSnapshot snapshot) {
-            return this.policy == policy
+        boolean serves(Policy policy, NetworkSnapshot snapshot, GeoDatabase locations) {
+            return this.policy == policy && inventory.locations() == locations
                     && (snapshotVersion == snapshot.version() || rowsVersion == snapshot.rowsVersion());
         }
     }
@@ -72,13 +73,15 @@ public final class AccessControl {
 
     public AccessRules rules(NetworkSnapshot snapshot) {
         Policy policy = policies.policy();
-        AccessRules kept = kept(compiled, policy, snapshot);
+        // Posture facts (Hostinfo, location) cost a parse and a lookup per changed row: only for a policy with postures.
+        GeoDatabase locations = policy.postures().isEmpty() ? null : policies.locations().current();
+        AccessRules kept = kept(compiled, policy, snapshot, locations);
         if (kept != null) {
             return kept;
         }
         synchronized (this) {
             List<Compiled> all = compiled;
-            kept = kept(all, policy, snapshot);
+            kept = kept(all, policy, snapshot, locations);
             if (kept != null) {
                 return kept;
             }
@@ -86,10 +89,10 @@ public final class AccessControl {
             TrackedInventory inventory;
             AccessRules rules;
             if (base == null) {
-                inventory = TrackedInventory.of(snapshot);
+                inventory = TrackedInventory.of(snapshot, locations);
                 rules = compiledAlready(all, policy, inventory.inventory());
             } else {
-                TrackedInventory.Step step = base.inventory().next(snapshot);
+                TrackedInventory.Step step = base.inventory().next(snapshot, locations);
                 inventory = step.next();
                 rules = switch (step.change()) {
                     case NONE -> base.rules();
@@ -106,9 +109,10 @@ public final class AccessControl {
         }
     }
 
-    private static AccessRules kept(List<Compiled> all, Policy policy, NetworkSnapshot snapshot) {
+    private static AccessRules kept(List<Compiled> all, Policy policy, NetworkSnapshot snapshot,
+            GeoDatabase locations) {
         for (Compiled c : all) {
-            if (c.serves(policy, snapshot)) {
+            if (c.serves(policy, snapshot, locations)) {
                 return c.rules();
             }
         }

@@ -1,5 +1,6 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.location.GeoDatabase;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.policy.PolicyInventory;
 import io.meshcontrol.core.policy.PolicyNode;
@@ -17,8 +18,10 @@ import java.util.List;
  * too, because a join (machines appended) can extend a compilation where anything else compiles anew.
  *
  * @param sources the stored node of each of the inventory's machines, in the same order
+ * @param locations the location database the machines were placed with; with another, every machine is made anew.
+ *     Null when they were made without posture facts (a policy without postures)
  */
-record TrackedInventory(PolicyInventory inventory, List<Node> sources) {
+record TrackedInventory(PolicyInventory inventory, List<Node> sources, GeoDatabase locations) {
 
     /** How a snapshot's inventory differs from the one it was compared with. */
     enum Change {
@@ -34,12 +37,14 @@ record TrackedInventory(PolicyInventory inventory, List<Node> sources) {
     record Step(TrackedInventory next, Change change, List<PolicyNode> appended) {
     }
 
-    private static final TrackedInventory EMPTY = new TrackedInventory(new PolicyInventory(List.of(), List.of()),
-            List.of());
-
     /** The inventory of a snapshot compared with nothing: every machine made anew, in the same one pass. */
     static TrackedInventory of(NetworkSnapshot snapshot) {
-        return EMPTY.next(snapshot).next();
+        return of(snapshot, GeoDatabase.NONE);
+    }
+
+    static TrackedInventory of(NetworkSnapshot snapshot, GeoDatabase locations) {
+        return new TrackedInventory(new PolicyInventory(List.of(), List.of()), List.of(), locations).next(snapshot,
+                locations).next();
     }
 
     /**
@@ -48,6 +53,12 @@ record TrackedInventory(PolicyInventory inventory, List<Node> sources) {
      * comparing inventories field by field cost a join at N = 10,000 more than the rest of its work.
      */
     Step next(NetworkSnapshot snapshot) {
+        return next(snapshot, locations);
+    }
+
+    /** As {@link #next(NetworkSnapshot)}, placing machines with {@code database} (every one again if it is new). */
+    Step next(NetworkSnapshot snapshot, GeoDatabase database) {
+        boolean samePlaces = database == locations;
         List<PolicyUser> users = PolicyInventories.of(snapshot.users().values());
         List<PolicyNode> before = inventory.nodes();
         List<PolicyNode> machines = new ArrayList<>(before.size() + 1);
@@ -67,7 +78,7 @@ record TrackedInventory(PolicyInventory inventory, List<Node> sources) {
             PolicyNode machine;
             if (matched < before.size() && before.get(matched).id() == node.id()) {
                 PolicyNode known = before.get(matched);
-                machine = sources.get(matched) == node ? known : PolicyInventories.node(node);
+                machine = samePlaces && sources.get(matched) == node ? known : PolicyInventories.node(node, database);
                 matched++;
                 if (machine.equals(known)) {
                     machine = known; // the same instance: later comparisons stop at the reference
@@ -75,7 +86,7 @@ record TrackedInventory(PolicyInventory inventory, List<Node> sources) {
                     changed = true;
                 }
             } else {
-                machine = PolicyInventories.node(node);
+                machine = PolicyInventories.node(node, database);
                 // Among the known machines (a new id below a known one, or a node admitted again): not a join.
                 changed |= matched < before.size();
                 if (firstNew < 0) {
@@ -87,7 +98,7 @@ record TrackedInventory(PolicyInventory inventory, List<Node> sources) {
         }
         changed |= matched < before.size();
         TrackedInventory next = new TrackedInventory(
-                !changed && firstNew < 0 ? inventory : new PolicyInventory(users, machines), rows);
+                !changed && firstNew < 0 ? inventory : new PolicyInventory(users, machines), rows, database);
         if (changed) {
             return new Step(next, Change.OTHER, List.of());
         }

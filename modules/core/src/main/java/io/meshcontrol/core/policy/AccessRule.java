@@ -86,7 +86,7 @@ final class AccessRule {
             if (grant.src().isEmpty()) {
                 continue; // nobody: not even an empty filter rule
             }
-            Target src = resolver.resolve(grant.src());
+            Target src = withPosture(resolver.resolve(grant.src()), policy.srcPostures(grant.srcPosture()), index);
             List<Target> dstTargets = grant.dst().stream().map(resolver::resolve).toList();
             Set<String> via = Set.copyOf(grant.via());
             for (Map.Entry<List<Integer>, List<PortRange>> group : byProtocol(grant.ip()).entrySet()) {
@@ -107,9 +107,41 @@ final class AccessRule {
             List<Map.Entry<Alias, List<PortRange>>> entries = acl.dst().stream()
                     .map(d -> Map.entry(d.alias(), d.ports())).toList();
             List<Destination> dsts = destinations(entries, resolver);
-            rules.add(new AccessRule(resolver.resolve(acl.src()), dsts, acl.protocols(), null, Set.of(), index));
+            Target src = withPosture(resolver.resolve(acl.src()), policy.srcPostures(acl.srcPosture()), index);
+            rules.add(new AccessRule(src, dsts, acl.protocols(), null, Set.of(), index));
         }
         return rules;
+    }
+
+    /**
+     * The sources that satisfy one of the postures: machines only (a posture is a property of a machine, so
+     * address literals and the routes behind routers drop out, and {@code *} becomes the matching machines'
+     * addresses). Unchanged without postures.
+     */
+    private static Target withPosture(Target src, List<DevicePosture> postures, NodeIndex index) {
+        if (postures.isEmpty()) {
+            return src;
+        }
+        BitSet machines = src.machines(index.size());
+        if (src.dangerAll()) {
+            machines.set(0, index.size());
+        }
+        return new Target(satisfying(machines, postures, index), new BitSet(), List.of(), false, false, false, false);
+    }
+
+    /** The machines that satisfy one of the postures; all of them without postures. */
+    static BitSet satisfying(BitSet machines, List<DevicePosture> postures, NodeIndex index) {
+        if (postures.isEmpty()) {
+            return machines;
+        }
+        BitSet satisfying = new BitSet();
+        for (int i = machines.nextSetBit(0); i >= 0; i = machines.nextSetBit(i + 1)) {
+            MachineFacts facts = index.entry(i).node().facts();
+            if (postures.stream().anyMatch(posture -> posture.satisfiedBy(facts))) {
+                satisfying.set(i);
+            }
+        }
+        return satisfying;
     }
 
     /**

@@ -7,8 +7,9 @@ import java.util.List;
  * One {@code acls} entry: the sources may reach each destination on its ports.
  *
  * @param protocols from {@code proto}; empty means TCP, UDP and ICMP
+ * @param srcPosture postures of which a source must satisfy one; empty for the policy's default
  */
-public record AclRule(List<Alias> src, List<Destination> dst, List<Integer> protocols) {
+public record AclRule(List<Alias> src, List<Destination> dst, List<Integer> protocols, List<String> srcPosture) {
 
     /** A destination with its ports, {@code tag:web:80,443}. */
     public record Destination(Alias alias, List<PortRange> ports) {
@@ -21,5 +22,6 @@ public record AclRule(List<Alias> src, List<Destination> dst, List<Integer> prot
         src = List.copyOf(src);
         dst = List.copyOf(dst);
         protocols = List.copyOf(protocols);
+        srcPosture = List.copyOf(srcPosture);
     }
 }

@@ -12,9 +12,10 @@ import java.util.Map;
  * @param ip what network traffic is allowed, in the order written; empty when the grant gives only capabilities
  * @param via tags of the routers (subnet routers, exit nodes) the grant applies through; empty for any
  * @param app capability name to its values, for {@code CapGrant}; empty for none
+ * @param srcPosture postures of which a source must satisfy one; empty for the policy's default
  */
 public record Grant(List<Alias> src, List<Alias> dst, List<IpSpec> ip, List<String> via,
-        Map<String, List<RawJson>> app) {
+        Map<String, List<RawJson>> app, List<String> srcPosture) {
 
     /** One {@code ip} entry: {@code *}, {@code 22}, {@code tcp:443}, {@code udp:1000-2000}, {@code icmp:*}. */
     public record IpSpec(List<Integer> protocols, List<PortRange> ports) {
@@ -30,5 +31,6 @@ public record Grant(List<Alias> src, List<Alias> dst, List<IpSpec> ip, List<Stri
         ip = List.copyOf(ip);
         via = List.copyOf(via);
         app = Map.copyOf(app);
+        srcPosture = List.copyOf(srcPosture);
     }
 }

@@ -23,11 +23,14 @@ import java.util.regex.Pattern;
  * @param grants grants, or null when the policy has no {@code grants} section; with neither section everything is
  *     allowed (as for a network that never saved a policy), while an empty list allows nothing
  * @param randomizeClientPort the top-level switch that gives every node {@code randomize-client-port}
+ * @param postures {@code postures}: posture name to its conditions
+ * @param defaultSrcPosture postures a source must satisfy (one of them) in rules without their own
+ *     {@code srcPosture}; empty for none
  */
 public record Policy(String text, Map<String, List<String>> groups, Map<String, List<String>> tagOwners,
         Map<String, String> hosts, AutoApprovers autoApprovers, List<AclRule> acls, List<Grant> grants,
         List<SshRule> ssh, List<NodeAttr> nodeAttrs, List<PolicyTest> tests, List<SshTest> sshTests,
-        boolean randomizeClientPort) {
+        boolean randomizeClientPort, Map<String, DevicePosture> postures, List<String> defaultSrcPosture) {
 
     /** The policy in force before anyone saves one: no tags are defined, everything is allowed. */
     public static final Policy EMPTY = parse("{}\n");
@@ -45,6 +48,14 @@ public record Policy(String text, Map<String, List<String>> groups, Map<String, 
         nodeAttrs = List.copyOf(nodeAttrs);
         tests = List.copyOf(tests);
         sshTests = List.copyOf(sshTests);
+        postures = ordered(postures);
+        defaultSrcPosture = List.copyOf(defaultSrcPosture);
+    }
+
+    /** The postures a rule's sources must satisfy (one of them): its own, else the default; empty for none. */
+    List<DevicePosture> srcPostures(List<String> ruleSrcPosture) {
+        List<String> names = ruleSrcPosture.isEmpty() ? defaultSrcPosture : ruleSrcPosture;
+        return names.stream().map(postures::get).toList();
     }
 
     /**
@@ -116,7 +127,7 @@ public record Policy(String text, Map<String, List<String>> groups, Map<String, 
             }
         }
         return !added ? this : new Policy(text, merged, tagOwners, hosts, autoApprovers, acls, grants, ssh, nodeAttrs,
-                tests, sshTests, randomizeClientPort);
+                tests, sshTests, randomizeClientPort, postures, defaultSrcPosture);
     }
 
     private static <V> Map<String, V> ordered(Map<String, V> map) {

@@ -11,19 +11,32 @@ import java.util.List;
  *     auto-approver has approved for it; it gets the rules whose destinations fall in them
  * @param appConnector whether it runs the app connector: like an exit node it gets the rules that reach the
  *     internet, by which it decides whom to answer DNS queries for its apps' domains
+ * @param facts what posture conditions ({@code srcPosture}) are evaluated against
  */
 public record PolicyNode(long id, String name, String stableId, Long userId, List<String> tags, String ipv4,
-        String ipv6, List<String> approvedRoutes, boolean appConnector) {
+        String ipv6, List<String> approvedRoutes, boolean appConnector, MachineFacts facts) {
 
     public PolicyNode {
         tags = List.copyOf(tags);
         approvedRoutes = List.copyOf(approvedRoutes);
+        facts = facts == null ? MachineFacts.NONE : facts;
+    }
+
+    /** A machine nothing is known of for posture conditions. */
+    public PolicyNode(long id, String name, String stableId, Long userId, List<String> tags, String ipv4,
+            String ipv6, List<String> approvedRoutes, boolean appConnector) {
+        this(id, name, stableId, userId, tags, ipv4, ipv6, approvedRoutes, appConnector, MachineFacts.NONE);
+    }
+
+    /** This machine with other facts. */
+    public PolicyNode withFacts(MachineFacts facts) {
+        return new PolicyNode(id, name, stableId, userId, tags, ipv4, ipv6, approvedRoutes, appConnector, facts);
     }
 
     /** A machine that does not run the app connector. */
     public PolicyNode(long id, String name, String stableId, Long userId, List<String> tags, String ipv4,
             String ipv6, List<String> approvedRoutes) {
-        this(id, name, stableId, userId, tags, ipv4, ipv6, approvedRoutes, false);
+        this(id, name, stableId, userId, tags, ipv4, ipv6, approvedRoutes, false, MachineFacts.NONE);
     }
 
     public boolean isTagged() {

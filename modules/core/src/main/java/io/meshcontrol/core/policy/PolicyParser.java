@@ -51,17 +51,19 @@ final class PolicyParser {
     private Policy policy(String text) {
         References refs = new References(groups, tagOwners, hosts);
         AutoApprovers approvers = autoApprovers(root.path("autoApprovers"), refs);
-        List<AclRule> acls = present(root.path("acls")) ? new RuleParser(refs).acls(list(root.path("acls"), "acls"))
-                : null;
-        List<Grant> grants = present(root.path("grants"))
-                ? new RuleParser(refs).grants(list(root.path("grants"), "grants")) : null;
-        List<SshRule> ssh = new SshParser(refs).rules(list(root.path("ssh"), "ssh"));
+        Map<String, DevicePosture> postures = PostureParser.postures(root.path("postures"));
+        List<String> defaultSrcPosture = PostureParser.references(root.path("defaultSrcPosture"), "defaultSrcPosture",
+                postures);
+        RuleParser rules = new RuleParser(refs, postures);
+        List<AclRule> acls = present(root.path("acls")) ? rules.acls(list(root.path("acls"), "acls")) : null;
+        List<Grant> grants = present(root.path("grants")) ? rules.grants(list(root.path("grants"), "grants")) : null;
+        List<SshRule> ssh = new SshParser(refs, postures).rules(list(root.path("ssh"), "ssh"));
         List<NodeAttr> nodeAttrs = new NodeAttrParser(refs).attrs(list(root.path("nodeAttrs"), "nodeAttrs"));
         List<PolicyTest> tests = TestParser.tests(list(root.path("tests"), "tests"));
         List<SshTest> sshTests = TestParser.sshTests(list(root.path("sshTests"), "sshTests"), refs);
         boolean randomizeClientPort = root.path("randomizeClientPort").asBoolean(false);
         return new Policy(text, groups, tagOwners, hosts, approvers, acls, grants, ssh, nodeAttrs, tests, sshTests,
-                randomizeClientPort);
+                randomizeClientPort, postures, defaultSrcPosture);
     }
 
     /**
@@ -289,7 +291,7 @@ final class PolicyParser {
         return Optional.of(node.stringValue());
     }
 
-    private static Map<String, List<String>> stringLists(JsonNode node, String section) {
+    static Map<String, List<String>> stringLists(JsonNode node, String section) {
         if (!present(node)) {
             return Map.of();
         }

@@ -21,7 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
  * server runs, fed from a file instead of the database.
  *
  * <p>The network file: {@code {"users": [{"name", "email", "role"}], "nodes": [{"name", "user" (e-mail or name),
- * "tags", "ipv4", "ipv6", "advertisedRoutes", "approvedRoutes"}]}}; a tagged node has tags and no user. As on the
+ * "tags", "ipv4", "ipv6", "advertisedRoutes", "approvedRoutes", and for posture conditions "country", "city", "os",
+ * "osVersion", "tsVersion"}]}}; a tagged node has tags and no user. As on the
  * server, a node serves the routes it advertises that are approved, by an administrator ({@code approvedRoutes}) or
  * by the policy's auto-approvers ({@link AutoApproval}); a node without {@code advertisedRoutes} advertises its
  * approved routes.
@@ -89,9 +90,21 @@ public final class PolicySimulation {
             List<IpPrefix> approvedNow = AutoApproval.of(policy, before, owner)
                     .approve(prefixes(advertised), prefixes(approved));
             nodes.add(new PolicyNode(before.id(), name, name, ownerId, tags, ipv4, ipv6,
-                    served(advertised, approvedNow)));
+                    served(advertised, approvedNow), false, facts(node)));
         }
         return new PolicyInventory(users, nodes);
+    }
+
+    /** What posture conditions see of a node in the file: where it is and its client, each optional. */
+    private static MachineFacts facts(JsonNode node) {
+        return new MachineFacts(optional(node, "os"), optional(node, "osVersion"), optional(node, "tsVersion"),
+                optional(node, "country") == null ? null : optional(node, "country").toUpperCase(java.util.Locale.ROOT),
+                optional(node, "city"));
+    }
+
+    private static String optional(JsonNode node, String field) {
+        String value = node.path(field).asString("");
+        return value.isEmpty() ? null : value;
     }
 
     /**

@@ -12,9 +12,11 @@ import tools.jackson.databind.JsonNode;
 final class RuleParser {
 
     private final References refs;
+    private final Map<String, DevicePosture> postures;
 
-    RuleParser(References refs) {
+    RuleParser(References refs, Map<String, DevicePosture> postures) {
         this.refs = refs;
+        this.postures = postures;
     }
 
     List<AclRule> acls(List<JsonNode> entries) {
@@ -30,7 +32,8 @@ final class RuleParser {
                 dst.add(destination(text));
             }
             checkSelf(src, dst.stream().map(AclRule.Destination::alias).toList(), true);
-            rules.add(new AclRule(src, dst, Protocols.parse(protoText(entry.path("proto")))));
+            rules.add(new AclRule(src, dst, Protocols.parse(protoText(entry.path("proto"))),
+                    PostureParser.references(entry.path("srcPosture"), "srcPosture", postures)));
         }
         return List.copyOf(rules);
     }
@@ -70,7 +73,8 @@ final class RuleParser {
                     throw new PolicyException("tag \"" + tag + "\" not found");
                 }
             }
-            grants.add(new Grant(src, dst, ip, via, app));
+            grants.add(new Grant(src, dst, ip, via, app,
+                    PostureParser.references(entry.path("srcPosture"), "srcPosture", postures)));
         }
         return List.copyOf(grants);
     }

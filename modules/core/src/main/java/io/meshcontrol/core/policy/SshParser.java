@@ -13,9 +13,11 @@ final class SshParser {
     static final Duration MAX_CHECK_PERIOD = Duration.ofHours(168);
 
     private final References refs;
+    private final java.util.Map<String, DevicePosture> postures;
 
-    SshParser(References refs) {
+    SshParser(References refs, java.util.Map<String, DevicePosture> postures) {
         this.refs = refs;
+        this.postures = postures;
     }
 
     List<SshRule> rules(List<JsonNode> entries) {
@@ -67,7 +69,8 @@ final class SshParser {
                 throw new PolicyException("enforceRecorder needs a recorder");
             }
             rules.add(new SshRule(action.equals("check"), src, dst, users, checkPeriod, acceptEnv, recorders,
-                    enforce.asBoolean(false)));
+                    enforce.asBoolean(false), PostureParser.references(entry.path("srcPosture"), "srcPosture",
+                    postures)));
         }
         return List.copyOf(rules);
     }

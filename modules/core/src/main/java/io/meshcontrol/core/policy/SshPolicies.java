@@ -60,7 +60,9 @@ final class SshPolicies {
             for (Alias recorder : rule.recorders()) {
                 recorders.or(resolver.resolve(recorder).nodes());
             }
-            rules.add(new Compiled(rule, resolver.resolve(rule.src()).machines(index.size()), dsts, self, recorders));
+            BitSet sources = AccessRule.satisfying(resolver.resolve(rule.src()).machines(index.size()),
+                    policy.srcPostures(rule.srcPosture()), index);
+            rules.add(new Compiled(rule, sources, dsts, self, recorders));
         }
     }
 

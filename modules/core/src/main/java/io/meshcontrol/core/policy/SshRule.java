@@ -12,9 +12,10 @@ import java.util.List;
  * @param recorders tags of the session recorder machines ({@code recorder}) the sessions are streamed to
  * @param enforceRecorder no session without a recording ({@code enforceRecorder}): refused or ended when recording
  *                        fails; otherwise the session goes on unrecorded
+ * @param srcPosture postures of which a source must satisfy one; empty for the policy's default
  */
 public record SshRule(boolean check, List<Alias> src, List<Alias> dst, List<String> users, Duration checkPeriod,
-        List<String> acceptEnv, List<Alias> recorders, boolean enforceRecorder) {
+        List<String> acceptEnv, List<Alias> recorders, boolean enforceRecorder, List<String> srcPosture) {
 
     public SshRule {
         src = List.copyOf(src);
@@ -22,6 +23,13 @@ public record SshRule(boolean check, List<Alias> src, List<Alias> dst, List<Stri
         users = List.copyOf(users);
         acceptEnv = List.copyOf(acceptEnv);
         recorders = List.copyOf(recorders);
+        srcPosture = List.copyOf(srcPosture);
+    }
+
+    /** A rule without postures of its own. */
+    public SshRule(boolean check, List<Alias> src, List<Alias> dst, List<String> users, Duration checkPeriod,
+            List<String> acceptEnv, List<Alias> recorders, boolean enforceRecorder) {
+        this(check, src, dst, users, checkPeriod, acceptEnv, recorders, enforceRecorder, List.of());
     }
 
     /** A rule without session recording. */

@@ -113,7 +113,7 @@ public final class Network {
         Writer writer = new Writer(jdbi, audit, snapshots, clock);
         this.presence = new Presence(jdbi, nodeStore, snapshots, clock);
         this.policies = new Policies(jdbi, writer, new PolicyStore(), snapshots, clock,
-                () -> PolicyInventories.of(snapshots.current()));
+                () -> PolicyInventories.of(snapshots.current(), policies().locations().current()));
         // The feed's first listener: the route table is elected before map streams hear of a change.
         this.routeElection = new RouteElection(snapshots, options.routesHighAvailability(), clock);
         AppStore appStore = new AppStore();

@@ -15,6 +15,7 @@ import io.meshcontrol.core.policy.PolicyTestFailure;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.PolicyStore;
 import java.io.IOException;
+import io.meshcontrol.core.location.Locations;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -68,6 +69,8 @@ public final class Policies {
     private volatile Path file;
     /** The file's text when last read, valid or not: a folder event that changed nothing in it is ignored. */
     private String lastFileText;
+
+    private volatile Locations locations = Locations.none();
 
     Policies(Jdbi jdbi, Writer writer, PolicyStore store, Snapshots feed, Clock clock,
             Supplier<PolicyInventory> inventory) {
@@ -146,6 +149,33 @@ public final class Policies {
     }
 
     /**
+     * Places machines with {@code locations} from now on ({@code policy.geoip_database}); set once at start, before
+     * map streams read the policy.
+     */
+    public void useLocations(Locations locations) {
+        this.locations = locations;
+    }
+
+    /** The location database the policy is compiled with ({@code ip:country} posture conditions). */
+    public Locations locations() {
+        return locations;
+    }
+
+    /**
+     * Reads the location database file again (SIGHUP). When a new database is in force, every machine's location is
+     * looked up again: map streams hear of it as of a policy change, and peers get the filters it makes.
+     *
+     * @return whether a new database is in force
+     */
+    public boolean reloadLocations() {
+        if (!locations.reload()) {
+            return false;
+        }
+        feed.policyChanged(effective);
+        return true;
+    }
+
+    /**
      * Validates {@code text} as {@link #set} would, {@code tests} and {@code sshTests} included, without saving.
      *
      * @return the parsed policy
@@ -202,6 +232,27 @@ public final class Policies {
             throw MeshException.invalid(e.getMessage());
         }
         return CompiledPolicy.compile(policy.withGroupMembers(granted), inventory.get(), "");
+    }
+
+    /**
+     * As {@link #compile(Caller, String)}, with machine {@code nodeId} supposed to be in {@code country} (and
+     * {@code city}) for posture conditions, wherever the location database places it: what the policy preview
+     * answers when asked about a location.
+     */
+    public CompiledPolicy compile(Caller caller, String text, long nodeId, String country, String city) {
+        caller.require(READ_SCOPE);
+        Policy policy;
+        try {
+            policy = Policy.parse(text);
+        } catch (PolicyException e) {
+            throw MeshException.invalid(e.getMessage());
+        }
+        PolicyInventory all = inventory.get();
+        PolicyInventory placed = new PolicyInventory(all.users(), all.nodes().stream()
+                .map(node -> node.id() != nodeId ? node
+                        : node.withFacts(node.facts().withLocation(country.toUpperCase(java.util.Locale.ROOT), city)))
+                .toList());
+        return CompiledPolicy.compile(policy.withGroupMembers(granted), placed, "");
     }
 
     /** Whether the policy in force is still the default one (nothing saved, or the default saved again). */

@@ -24,19 +24,19 @@ class UnsupportedKeysReportTest {
     }
 
     @Test
-    void anIgnoredSettingWithoutSecurityWeightIsAWarning() {
-        LoadedConfig loaded = fixture.load("policy:\n  geoip_database: /var/lib/svc/GeoLite2-City.mmdb\n");
-        assertTrue(loaded.valid(), loaded.errors().toString());
-        assertEquals(List.of(
-                "policy.geoip_database is not supported yet and is ignored; remove it to silence this"), loaded.warnings());
+    void everyKeyIsActedOnNow() {
+        assertEquals(List.of(), ConfigSchema.instance().keys().stream()
+                .filter(key -> key.support() != ConfigKey.Support.SUPPORTED).map(ConfigKey::path).toList());
     }
 
     @Test
-    void theReportNamesTheVariableThatSetTheKey() {
-        LoadedConfig loaded = fixture.loadEnv(Map.of("SVC_POLICY_GEOIP_DATABASE", "/var/lib/svc/GeoLite2-City.mmdb"));
+    void theLocationDatabaseIsASettingLikeAnyOtherWithoutAWarning() {
+        LoadedConfig loaded = fixture.load("policy:\n  geoip_database: /var/lib/svc/GeoLite2-City.mmdb\n");
         assertTrue(loaded.valid(), loaded.errors().toString());
-        assertEquals(List.of("policy.geoip_database is not supported yet and is ignored (set by "
-                + "SVC_POLICY_GEOIP_DATABASE); remove it to silence this"), loaded.warnings());
+        assertEquals(List.of(), loaded.warnings());
+        assertEquals(Path.of("/var/lib/svc/GeoLite2-City.mmdb"), loaded.config().policy().geoipDatabase().orElseThrow());
+        LoadedConfig fromEnv = fixture.loadEnv(Map.of("SVC_POLICY_GEOIP_DATABASE", "/var/lib/svc/GeoLite2-City.mmdb"));
+        assertEquals(List.of(), fromEnv.warnings());
     }
 
     @Test

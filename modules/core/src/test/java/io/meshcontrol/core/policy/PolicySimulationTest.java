@@ -51,4 +51,24 @@ class PolicySimulationTest {
         assertEquals("[\"server\"]", simulate("\"approvedRoutes\": [\"10.34.0.0/16\"]")
                 .path("router").path("peers").toString(), "without advertisedRoutes a node advertises its approvals");
     }
+
+    @Test
+    void aNodesLocationAndClientInTheNetworkFileMeetPostureConditions() {
+        Policy policy = Policy.parse("""
+                {"tagOwners": {"tag:server": ["odin@example.com"]},
+                 "postures": {"posture:uk": ["ip:country == 'GB'", "node:tsVersion >= '1.60'"]},
+                 "acls": [{"action": "accept", "src": ["*"], "dst": ["tag:server:22"], "srcPosture": ["posture:uk"]}]}
+                """);
+        String network = """
+                {"users": [{"name": "odin", "email": "odin@example.com", "role": "owner"}],
+                 "nodes": [{"name": "london", "user": "odin", "ipv4": "100.64.0.1", "country": "gb", "city": "London",
+                            "os": "linux", "tsVersion": "1.80.3"},
+                           {"name": "paris", "user": "odin", "ipv4": "100.64.0.2", "country": "FR", "tsVersion": "1.80.3"},
+                           {"name": "old", "user": "odin", "ipv4": "100.64.0.3", "country": "GB", "tsVersion": "1.58.0"},
+                           {"name": "server", "tags": ["tag:server"], "ipv4": "100.64.0.9"}]}
+                """;
+        PolicyInventory inventory = PolicySimulation.readInventory(network, policy);
+        ObjectNode out = PolicySimulation.simulate(CompiledPolicy.compile(policy, inventory, ""), inventory, null);
+        assertEquals("[\"london\"]", out.path("server").path("peers").toString());
+    }
 }

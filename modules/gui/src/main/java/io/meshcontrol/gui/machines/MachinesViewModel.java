@@ -102,7 +102,8 @@ public final class MachinesViewModel {
             return !before.equals(new NodeView(after.id(), after.stableId(), after.name(), after.hostname(),
                     after.user(), after.tags(), after.ipv4(), after.ipv6(), after.machineKey(), after.nodeKey(),
                     after.authorized(), after.ephemeral(), after.expired(), after.registerMethod(), after.createdAt(),
-                    after.online(), before.lastSeen(), after.keyExpiry(), after.routes(), after.suspended()));
+                    after.online(), before.lastSeen(), after.keyExpiry(), after.routes(), after.suspended(),
+                    after.location()));
         }
         return !before.equals(after);
     }

@@ -28,6 +28,7 @@ import java.util.regex.Pattern;
 public final class NodeAccessRoutes {
 
     private static final Pattern NODE_ID = Pattern.compile("0|[1-9][0-9]{0,17}");
+    private static final Pattern COUNTRY = Pattern.compile("[A-Za-z]{2}");
 
     private final Nodes nodes;
     private final Policies policies;
@@ -81,8 +82,16 @@ public final class NodeAccessRoutes {
         MapInputs in = maps.current();
         String text = body.policy() != null ? body.policy() : policies.get(request.caller()).policy().text();
         // The policy in force is the compilation the maps use; a text not saved is compiled the same way.
-        CompiledPolicy compiled = body.policy() != null ? policies.compile(request.caller(), body.policy())
-                : in.access().compiled();
+        if (body.city() != null && body.country() == null) {
+            throw MeshException.invalid("\"city\" needs \"country\"");
+        }
+        if (body.country() != null && !COUNTRY.matcher(body.country()).matches()) {
+            throw MeshException.invalid("\"country\" is a two-letter country code (ISO 3166-1 alpha-2), got \""
+                    + body.country() + "\"");
+        }
+        CompiledPolicy compiled = body.country() != null
+                ? policies.compile(request.caller(), text, node.id(), body.country(), body.city())
+                : body.policy() != null ? policies.compile(request.caller(), body.policy()) : in.access().compiled();
         List<PolicyPreview.Reachable> reach = compiled.reachableFrom(node.id()).stream()
                 .flatMap(reachable -> in.snapshot().node(reachable.nodeId()).stream()
                         .map(target -> new PolicyPreview.Reachable(Long.toString(target.id()), target.givenName(),

@@ -1,5 +1,6 @@
 package io.meshcontrol.server.v1;
 
+import io.meshcontrol.core.location.Locations;
 import io.meshcontrol.api.GlobalExitNodeRequest;
 import io.meshcontrol.api.KeyExpiryRequest;
 import io.meshcontrol.api.NodeList;
@@ -31,7 +32,11 @@ public final class NodeRoutes {
     private final Clock clock;
 
     /** @param snapshots where owners are looked up: one listing must not cost a query per node */
-    public NodeRoutes(Nodes nodes, RouteApprovals approvals, RouteElection election, Snapshots snapshots, Clock clock) {
+    private final Locations locations;
+
+    public NodeRoutes(Nodes nodes, RouteApprovals approvals, RouteElection election, Snapshots snapshots, Clock clock,
+            Locations locations) {
+        this.locations = locations;
         this.nodes = nodes;
         this.approvals = approvals;
         this.election = election;
@@ -95,6 +100,7 @@ public final class NodeRoutes {
     private io.meshcontrol.api.NodeView view(Node node) {
         NetworkSnapshot snapshot = snapshots.current();
         User owner = snapshot.user(node.userId()).orElse(null);
-        return Views.node(node, owner, snapshot.isOnline(node.id()), election.current(), clock.instant());
+        return Views.node(node, owner, snapshot.isOnline(node.id()), election.current(), clock.instant(),
+                locations.current());
     }
 }

@@ -3,6 +3,7 @@ package io.meshcontrol.server.v1;
 import io.meshcontrol.api.ApiKeyView;
 import io.meshcontrol.api.FilterRuleView;
 import io.meshcontrol.api.NodeView;
+import io.meshcontrol.core.location.GeoDatabase;
 import io.meshcontrol.api.PreAuthKeyView;
 import io.meshcontrol.api.RoutesView;
 import io.meshcontrol.api.SettingsView;
@@ -54,12 +55,19 @@ final class Views {
      *     last-seen time (the end of its previous stream) is not shown while it is connected
      */
     static NodeView node(Node node, User owner, boolean online, RouteTable routes, Instant now) {
+        return node(node, owner, online, routes, now, GeoDatabase.NONE);
+    }
+
+    /** @param locations places the node by its endpoints */
+    static NodeView node(Node node, User owner, boolean online, RouteTable routes, Instant now,
+            GeoDatabase locations) {
         return new NodeView(Long.toString(node.id()), node.stableId(), node.givenName(), node.hostname(),
                 owner == null ? null : owner.name(), node.tags(), node.ipv4(), node.ipv6(), node.machineKey().toText(),
                 node.nodeKey().toText(), node.authorized(), node.ephemeral(), node.isKeyExpired(now),
                 node.registerMethod().wireName(), node.createdAt(), online, online ? now : node.lastSeen(),
                 node.keyExpiry(),
-                routes(node, routes), node.suspended());
+                routes(node, routes), node.suspended(), locations.locate(node.endpoints())
+                        .map(l -> new NodeView.LocationView(l.country(), l.city(), l.address())).orElse(null));
     }
 
     static RoutesView routes(Node node, RouteTable routes) {

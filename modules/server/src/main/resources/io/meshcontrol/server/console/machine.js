@@ -142,6 +142,7 @@ export default function Machine({ params, may }) {
       <dt>Host name</dt><dd>${node.hostname}</dd>
       <dt>Owner</dt><dd><${Owner} node=${node} /></dd>
       <dt>Addresses</dt><dd class="mono">${[node.ipv4, node.ipv6].filter(Boolean).join(', ')}</dd>
+      ${node.location && html`<dt>Location</dt><dd data-location=${node.location.country}>${[node.location.city, node.location.country].filter(Boolean).join(', ')} <span class="mono">(${node.location.address})</span></dd>`}
       <dt>Key expiry</dt><dd data-key-expiry=${node.keyExpiry ? 'on' : 'off'}>${node.keyExpiry ? when(node.keyExpiry) + ' (' + relative(node.keyExpiry) + ')' : 'never'}</dd>
       <dt>Joined</dt><dd>${when(node.createdAt)} (${node.registerMethod})</dd>
       <dt>Last seen</dt><dd>${node.online ? 'now' : node.lastSeen ? when(node.lastSeen) : 'never'}</dd>

@@ -60,13 +60,17 @@ function Preview({ text, action }) {
     .slice().sort((a, b) => a.name.localeCompare(b.name))), []);
   const [node, setNode] = useState('');
   const [which, setWhich] = useState('editor');
+  const [country, setCountry] = useState('');
   const [result, setResult] = useState(null);
   const chosen = node || (nodes && nodes.length ? nodes[0].id : '');
   const run = (e) => {
     e.preventDefault();
     action.run(async () => {
-      const answer = await api('POST', 'policy/preview', which === 'editor' ? { node: chosen, policy: text } : { node: chosen });
-      setResult({ ...answer.body, which, text, name: nodes.find((n) => n.id === chosen).name });
+      const body = which === 'editor' ? { node: chosen, policy: text } : { node: chosen };
+      // For ip:country posture conditions: where to suppose the machine is, instead of where it is placed.
+      if (country.trim()) body.country = country.trim();
+      const answer = await api('POST', 'policy/preview', body);
+      setResult({ ...answer.body, which, text, country: body.country, name: nodes.find((n) => n.id === chosen).name });
     });
   };
   const names = new Map();
@@ -79,6 +83,10 @@ function Preview({ text, action }) {
       <div><label for="preview-machine">Machine</label>
         <select id="preview-machine" value=${chosen} onChange=${(e) => setNode(e.target.value)}>
           ${nodes.map((n) => html`<option value=${n.id}>${n.name}</option>`)}</select></div>
+      <div><label for="preview-country">In country (optional)</label>
+        <input id="preview-country" size="4" maxLength="2" placeholder="GB" value=${country}
+          aria-describedby="preview-country-hint" onInput=${(e) => setCountry(e.target.value)} />
+        <small id="preview-country-hint" class="muted">for ip:country postures; empty: where it is</small></div>
       <fieldset class="choice"><legend>Under</legend>
         <label class="inline"><input type="radio" name="preview-policy" value="editor" checked=${which === 'editor'}
           onChange=${() => setWhich('editor')} /> the text in the editor</label>
@@ -88,7 +96,7 @@ function Preview({ text, action }) {
     </form>`}
     <div id="preview-result" aria-live="polite">
       <${Problem} error=${action.error} />
-      ${result && html`<h3>${result.name} may reach${result.which === 'editor' ? ' under the text in the editor' : ' under the saved policy'}</h3>
+      ${result && html`<h3>${result.name}${result.country ? ' in ' + result.country.toUpperCase() : ''} may reach${result.which === 'editor' ? ' under the text in the editor' : ' under the saved policy'}</h3>
         ${result.which === 'editor' && result.text !== text && html`<p class="notice">The text changed since this preview: preview again to see the change.</p>`}
         ${result.reach.length === 0 ? html`<p data-reach-empty>Nothing: no machine lets ${result.name} in.</p>`
           : html`<div class="table-wrap"><table class="responsive" aria-label=${'What ' + result.name + ' may reach'}>
