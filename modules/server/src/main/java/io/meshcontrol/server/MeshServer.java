@@ -40,6 +40,7 @@ import io.meshcontrol.server.login.ConsoleSignIn;
 import io.meshcontrol.server.login.KeySessions;
 import io.meshcontrol.server.login.OidcLogin;
 import io.meshcontrol.server.listener.PublicListener;
+import io.meshcontrol.server.live.EventStreamRoutes;
 import io.meshcontrol.server.metrics.DebugPages;
 import io.meshcontrol.server.metrics.DerpClientsPage;
 import io.meshcontrol.server.metrics.HttpMetrics;
@@ -180,6 +181,8 @@ public final class MeshServer implements AutoCloseable {
         new SettingsRoutes(network.settings()).register(routes);
         new DnsRoutes(network.dns(), settings.baseDomain()).register(routes);
         new AuditRoutes(network.auditLog()).register(routes);
+        // Server-sent events from the change feed: the console reads again what changed instead of polling.
+        new EventStreamRoutes(network.snapshots(), json, settings.listener().idleTimeout()).register(routes);
         new PolicyRoutes(network.policies()).register(routes);
         new AccessRequestRoutes(network.accessRequests(), network.snapshots()).register(routes);
         // OIDC login for people, when oidc.issuer is set: machines' AuthURLs lead to the issuer; browser sessions.
