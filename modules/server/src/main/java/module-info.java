@@ -33,6 +33,8 @@ module io.meshcontrol.server {
     exports io.meshcontrol.server.control to tools.jackson.databind;
     // The debug pages write their rows (records) as JSON.
     exports io.meshcontrol.server.metrics to tools.jackson.databind;
+    // The event stream's digests are written by Jackson.
+    exports io.meshcontrol.server.live to tools.jackson.databind;
     // GET /session and /admin/session answer records written by Jackson, and POST /admin/session reads one.
     exports io.meshcontrol.server.login to tools.jackson.databind;
     // The /api/v2 request bodies are package-private records that Jackson builds.

@@ -1,5 +1,6 @@
 package io.meshcontrol.server;
 
+import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.api.ServerInfo;
 import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.state.Network;
@@ -10,6 +11,7 @@ import io.meshcontrol.server.relay.RelayRuntime;
 import io.meshcontrol.server.v1.AccessRequestRoutes;
 import io.meshcontrol.server.v1.ApiKeyRoutes;
 import io.meshcontrol.server.v1.AppRoutes;
+import io.meshcontrol.server.live.EventStreamRoutes;
 import io.meshcontrol.server.v1.AuditRoutes;
 import io.meshcontrol.server.v1.DebugNodeRoutes;
 import io.meshcontrol.server.v1.DnsRoutes;
@@ -65,6 +67,9 @@ final class ApiWiring {
         new SettingsRoutes(network.settings()).register(routes);
         new DnsRoutes(network.dns(), settings.baseDomain()).register(routes);
         new AuditRoutes(network.auditLog()).register(routes);
+        // Server-sent events from the change feed: the console reads again what changed instead of polling.
+        new EventStreamRoutes(network.snapshots(), ApiJson.mapper(true), settings.listener().idleTimeout())
+                .register(routes);
         new PolicyRoutes(network.policies()).register(routes);
         new AccessRequestRoutes(network.accessRequests(), network.snapshots()).register(routes);
         // A node's peers and packet filter as its map carries them, and the policy preview.

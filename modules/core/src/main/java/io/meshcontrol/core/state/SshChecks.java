@@ -23,7 +23,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * Tailscale SSH check mode: a {@code "action": "check"} rule makes the destination machine hold an incoming session
@@ -87,7 +86,6 @@ public final class SshChecks {
 
     private final Map<String, Held> checks = new ConcurrentHashMap<>();
     private final Map<Pair, Instant> passed = new ConcurrentHashMap<>();
-    private final Jdbi jdbi;
     private final Writer writer;
     private final AuditStore audit;
     private final Snapshots snapshots;
@@ -95,8 +93,7 @@ public final class SshChecks {
     private final Clock clock;
     private volatile Compiled compiled;
 
-    SshChecks(Jdbi jdbi, Writer writer, AuditStore audit, Snapshots snapshots, Supplier<Policy> policy, Clock clock) {
-        this.jdbi = jdbi;
+    SshChecks(Writer writer, AuditStore audit, Snapshots snapshots, Supplier<Policy> policy, Clock clock) {
         this.writer = writer;
         this.audit = audit;
         this.snapshots = snapshots;
@@ -125,9 +122,9 @@ public final class SshChecks {
         Instant now = clock.instant();
         Node source = src.get();
         if (source.userId() == null || !source.tags().isEmpty()) {
-            jdbi.useTransaction(h -> audit.append(h, new AuditEntry(0, now, actor(dst), "", "ssh.check.reject", "",
+            writer.record(new AuditEntry(0, now, actor(dst), "", "ssh.check.reject", "",
                     Map.of("srcNode", source.givenName(), "dstNode", dst.givenName(), "localUser", localUser,
-                            "reason", "tagged source"))));
+                            "reason", "tagged source")));
             return new Answer.Reject(TAGGED_SOURCE);
         }
         Instant last = passed.get(new Pair(srcId, dstId, localUser));
@@ -138,9 +135,9 @@ public final class SshChecks {
                 MeshException.notFound("the source machine's owner is gone"));
         Check check = new Check(RandomText.alphanumeric(24), srcId, source.givenName(), owner.name(), dstId,
                 dst.givenName(), localUser, now, now.plus(LIFETIME));
-        jdbi.useTransaction(h -> audit.append(h, new AuditEntry(0, now, actor(dst), "", "ssh.check.request",
-                check.authId(), details(check, ""))));
+        // Held first: whoever hears of the entry on the feed finds the check waiting.
         checks.put(check.authId(), new Held(check, owner.id(), new CompletableFuture<>()));
+        writer.record(new AuditEntry(0, now, actor(dst), "", "ssh.check.request", check.authId(), details(check, "")));
         return new Answer.Hold(check.authId());
     }
 
@@ -223,8 +220,8 @@ public final class SshChecks {
             }
             synchronized (held) {
                 if (!held.verdict().isDone()) {
-                    jdbi.useTransaction(h -> audit.append(h, new AuditEntry(0, now, EXPIRY_ACTOR, "",
-                            "ssh.check.expire", held.check().authId(), details(held.check(), ""))));
+                    writer.record(new AuditEntry(0, now, EXPIRY_ACTOR, "", "ssh.check.expire",
+                            held.check().authId(), details(held.check(), "")));
                     held.verdict().complete(new Answer.Reject("the SSH check was not completed in time"));
                 }
             }

@@ -100,6 +100,17 @@ final class Writer {
         });
     }
 
+    /**
+     * Writes the audit entry of something no caller did (a machine's request, a lapse on the clock) in a transaction of
+     * its own, and puts it on the change feed once committed, as {@link #change} does for a caller's change.
+     */
+    void record(AuditEntry entry) {
+        jdbi.useTransaction(h -> {
+            AuditEntry written = audit.append(h, entry);
+            h.afterCommit(() -> feed.recorded(written));
+        });
+    }
+
     /** Runs {@code write} for {@code caller}, who needs {@code scope}, in one write transaction. */
     void write(Caller caller, String scope, Write write) {
         change(caller, scope, (h, now) -> {

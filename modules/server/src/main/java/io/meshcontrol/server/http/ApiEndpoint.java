@@ -4,7 +4,6 @@ import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
-import java.nio.ByteBuffer;
 import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -25,6 +24,9 @@ final class ApiEndpoint implements HttpHandler {
     @Override
     public void handleRequest(HttpServerExchange exchange) throws Exception {
         Reply reply = handler.handle(new ApiRequest(exchange, exchange.getAttachment(AuthenticationStage.CALLER), json));
+        if (reply == Reply.streamed()) {
+            return;
+        }
         exchange.setStatusCode(reply.status());
         for (Map.Entry<String, String> header : reply.headers().entrySet()) {
             HttpString name = HttpString.tryFromString(header.getKey());
@@ -40,10 +42,10 @@ final class ApiEndpoint implements HttpHandler {
         }
         if (reply.body() instanceof RawBody raw) {
             exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, raw.contentType());
-            exchange.getResponseSender().send(ByteBuffer.wrap(raw.bytes()));
+            exchange.getResponseSender().send(Compression.body(exchange, raw.bytes()));
             return;
         }
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/json");
-        exchange.getResponseSender().send(ByteBuffer.wrap(json.writeValueAsBytes(reply.body())));
+        exchange.getResponseSender().send(Compression.body(exchange, json.writeValueAsBytes(reply.body())));
     }
 }

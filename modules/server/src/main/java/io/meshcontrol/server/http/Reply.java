@@ -17,6 +17,13 @@ public record Reply(int status, Object body, Map<String, String> headers) {
         return new Reply(201, body, Map.of());
     }
 
+    /** For a handler that wrote its answer itself as it went (server-sent events): nothing more is written. */
+    public static Reply streamed() {
+        return STREAMED;
+    }
+
+    private static final Reply STREAMED = new Reply(200, null, Map.of());
+
     public static Reply noContent() {
         return new Reply(204, null, Map.of());
     }

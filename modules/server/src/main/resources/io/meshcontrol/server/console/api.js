@@ -46,6 +46,37 @@ export function api(method, path, body, headers = {}) {
 
 export const get = (path) => api('GET', path).then((answer) => answer.body);
 
+// Live updates: one EventSource per page on /api/v1/events, shared by every view that follows changes.
+const changeListeners = new Set();
+let changes = null;
+
+/**
+ * Calls `listener` with each change digest the server sends ({ nodes, users, policy, context, areas }), and with
+ * { reconnected: true } when the stream came back after a break (changes may have been missed: read again).
+ * Returns the function that stops listening; the stream closes with its last listener.
+ */
+export function onChange(listener) {
+  changeListeners.add(listener);
+  if (!changes) {
+    const source = new EventSource('../api/v1/events');
+    let connectedBefore = false;
+    const tell = (digest) => changeListeners.forEach((each) => each(digest));
+    source.addEventListener('ready', () => {
+      if (connectedBefore) tell({ reconnected: true });
+      connectedBefore = true;
+    });
+    source.addEventListener('change', (event) => tell(JSON.parse(event.data)));
+    changes = source;
+  }
+  return () => {
+    changeListeners.delete(listener);
+    if (changeListeners.size === 0 && changes) {
+      changes.close();
+      changes = null;
+    }
+  };
+}
+
 /** The console's own session endpoint (sign in, who am I, sign out). */
 export function session(method, body) {
   return call('session', method, body, {}).then((answer) => answer.body);

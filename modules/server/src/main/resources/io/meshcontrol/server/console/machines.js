@@ -1,9 +1,10 @@
-// Machines: the list, searchable and filterable, refreshed every few seconds (machines come and go live).
+// Machines: the list, searchable and filterable, kept current by the server's change events (machines come and go live).
 import { html, useState } from './vendor/preact-htm.js';
 import { api, get, relative, when } from './api.js';
 import { useLoad, useAction, Problem, Loading } from './ui.js';
 
-const REFRESH_MS = 3000;
+/** The list shows machines, their owners and what the policy lets them do. */
+const listChanged = (digest) => digest.nodes.length > 0 || digest.users.length > 0 || digest.policy;
 
 /** Advertised routes no one approved yet. */
 export function waitingRoutes(node) {
@@ -44,7 +45,7 @@ export function Owner({ node }) {
  * final). Shown only to a caller who may read them, and only while some wait.
  */
 function SshChecks() {
-  const [data, error, reload] = useLoad(() => get('auth/ssh-check'), [], REFRESH_MS);
+  const [data, error, reload] = useLoad(() => get('auth/ssh-check'), [], (digest) => digest.areas.includes('ssh'));
   const action = useAction();
   if (error || !data || data.sshChecks.length === 0) return null;
   const decide = (what, check) => action.run(async () => {
@@ -73,7 +74,7 @@ function SshChecks() {
 export default function Machines() {
   const [text, setText] = useState('');
   const [filter, setFilter] = useState('all');
-  const [data, error] = useLoad(() => get('node'), [], REFRESH_MS);
+  const [data, error] = useLoad(() => get('node'), [], listChanged);
   const nodes = data ? data.nodes.filter(FILTERS[filter]).filter((n) => matches(n, text)) : [];
   return html`<h1>Machines</h1>
     <div class="row" role="search">

@@ -1,19 +1,25 @@
 // Small shared pieces of the pages: loading with optional polling, error notices, a copy button, filter addresses.
 import { html, useState, useEffect, useCallback } from './vendor/preact-htm.js';
+import { onChange } from './api.js';
 
 /**
- * Loads with `load()` now and whenever `deps` change, and again every `everyMs` (live pages) while shown.
+ * Loads with `load()` now and whenever `deps` change. `refresh` keeps it current while shown: a function of a change
+ * digest from the server's event stream (true: this view shows something that changed, read again), or a number of
+ * milliseconds to poll (for what changes without a change of state, such as measured latencies).
  * Returns [data, error, reload].
  */
-export function useLoad(load, deps = [], everyMs = 0) {
+export function useLoad(load, deps = [], refresh = 0) {
   const [state, setState] = useState({ data: undefined, error: null });
   const reload = useCallback(() => load().then(
     (data) => setState({ data, error: null }),
     (error) => setState((old) => ({ data: old.data, error }))), deps);
   useEffect(() => {
     reload();
-    if (!everyMs) return undefined;
-    const timer = setInterval(reload, everyMs);
+    if (typeof refresh === 'function') {
+      return onChange((digest) => { if (digest.reconnected || refresh(digest)) reload(); });
+    }
+    if (!refresh) return undefined;
+    const timer = setInterval(reload, refresh);
     return () => clearInterval(timer);
   }, [reload]);
   return [state.data, state.error, reload];
