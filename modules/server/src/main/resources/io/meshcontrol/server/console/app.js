@@ -10,8 +10,14 @@ import Keys from './keys.js';
 import Users from './users.js';
 import Settings from './settings.js';
 import Dns from './dns.js';
+import Webhooks from './webhooks.js';
+import Apps from './apps.js';
+import Audit from './audit.js';
+import ExitNodes from './exit-nodes.js';
+import OAuthClients from './oauth.js';
+import AccessRequests from './access-requests.js';
 
-// One line per page: adding a page is a module and a line here. `scope`: what the caller needs to see it.
+// One line per page: adding a page is a module and a line here. `scope`: what the caller needs to see it (a list: any one).
 const PAGES = [
   { path: 'machines', title: 'Machines', scope: null, page: Machines, nav: true },
   { path: 'machines/:id', title: 'Machine', scope: null, page: Machine },
@@ -21,6 +27,12 @@ const PAGES = [
   { path: 'dns', title: 'DNS', scope: 'dns:read', page: Dns, nav: true },
   { path: 'keys', title: 'Keys', scope: null, page: Keys, nav: true },
   { path: 'settings', title: 'Settings', scope: 'feature_settings:read', page: Settings, nav: true },
+  { path: 'exit-nodes', title: 'Exit nodes', scope: 'devices:core:read', page: ExitNodes, nav: true },
+  { path: 'apps', title: 'Apps', scope: 'policy_file:read', page: Apps, nav: true },
+  { path: 'access-requests', title: 'Access requests', scope: null, page: AccessRequests, nav: true },
+  { path: 'webhooks', title: 'Webhooks', scope: 'webhooks:read', page: Webhooks, nav: true },
+  { path: 'oauth-clients', title: 'OAuth clients', scope: ['oauth_keys:read', 'federated_keys:read'], page: OAuthClients, nav: true },
+  { path: 'audit', title: 'Audit log', scope: 'logs:configuration:read', page: Audit, nav: true },
 ];
 
 function match(hash) {
@@ -92,7 +104,7 @@ function Brand({ state }) {
 function Shell({ me, onSignOut }) {
   const hash = useHash();
   const { entry, params } = match(hash);
-  const may = (scope) => covers(me.scopes, scope);
+  const may = (scope) => [].concat(scope).some((one) => covers(me.scopes, one));
   const allowed = !entry.scope || may(entry.scope);
   useEffect(() => { document.title = entry.title + ' · ' + brandName(me); }, [entry]);
   const Page = entry.page;

@@ -45,7 +45,32 @@ function Routes({ node, may, onChange }) {
             onClick=${() => set(routes.approved.filter((r) => !isExit(r)))}>Revoke exit node</button>`
         : html` <button type="button" class="primary" disabled=${action.busy}
             onClick=${() => set([...routes.approved, ...EXIT])}>Approve exit node</button>`)}</p>`}
+    ${exitOffered && html`<${GlobalExit} node=${node} canChange=${canChange} onChange=${onChange} />`}
   </section>`;
+}
+
+/** The global exit node mark and its priority (docs/routes.md, "Global exit nodes"). */
+function GlobalExit({ node, canChange, onChange }) {
+  const routes = node.routes;
+  const [priority, setPriority] = useState(String(routes.exitNodePriority));
+  const action = useAction();
+  const mark = (body) => action.run(async () => { await api('POST', 'node/' + node.id + '/global-exit-node', body); onChange(); });
+  return html`<div data-global-exit=${routes.globalExitNode ? 'marked' : 'not marked'}>
+    <p>Global exit node: ${routes.globalExitNode ? html`<strong>marked</strong>, priority ${routes.exitNodePriority}`
+      : 'not marked'} <a href="#/exit-nodes">(all exit nodes)</a></p>
+    <${Problem} error=${action.error} />
+    ${canChange && html`<form class="row" onSubmit=${(e) => { e.preventDefault();
+        mark({ enabled: true, priority: Number(priority) }); }}>
+      <div><label for="exit-priority">Priority (higher preferred, 0 last)</label>
+        <input id="exit-priority" type="number" min="0" step="1" required value=${priority}
+          onInput=${(e) => setPriority(e.target.value)} /></div>
+      <button type="submit" class="primary" disabled=${action.busy}>
+        ${routes.globalExitNode ? 'Set priority' : 'Mark as global exit node'}</button>
+      ${routes.globalExitNode && html`<button type="button" class="danger" disabled=${action.busy}
+        onClick=${() => confirm('Clear the global exit node mark of ' + node.name + '? Its priority goes back to 0.')
+          && mark({ enabled: false })}>Clear the mark</button>`}
+    </form>`}
+  </div>`;
 }
 
 /** Addresses to machine names, so that filter rules read as machines, not numbers. */
