@@ -293,4 +293,106 @@ class ConsoleAdminAreasTest {
                 .sorted((a, b) -> Long.compare(Long.parseLong(b.id()), Long.parseLong(a.id())))
                 .map(AccessRequestView::state).toList());
     }
+
+    @Test
+    void theAuditLogIsStreamedToADestinationAndTheStreamStopped() {
+        receiver = new LoopbackHttpServer().serve("/ingest", "{}");
+        MeshClient admin = start(b -> b.set("egress.allow_loopback_targets", "true"));
+        browser.go("log-streams");
+        browser.waitFor(By.cssSelector("[data-stream='none']"));
+        browser.type(By.id("stream-url"), receiver.url("/ingest"));
+        browser.type(By.id("stream-token"), "secret-token");
+        browser.click(button("Save"));
+        browser.waitFor(By.cssSelector("[data-stream='http']"));
+        admin.createUser(new UserRequest("bob", null, null, "member"));
+        browser.waitFor(By.xpath("//dd[@data-entries-sent][not(starts-with(normalize-space(), '0 '))]"));
+        assertTrue(receiver.requestsFor("/ingest") > 0, "the destination got the entries");
+        assertTrue(receiver.requests.stream().anyMatch(r -> r.body().contains("user.create")), "the audit entries");
+        browser.assertAccessibleEverywhere("console-log-streams");
+
+        String question = browser.clickAndConfirm(button("Stop streaming"));
+        assertTrue(question.contains("are not sent"), question);
+        browser.waitFor(By.cssSelector("[data-stream='none']"));
+    }
+
+    @Test
+    void aPostureIntegrationIsAddedItsSecretReplacedAndItIsRemoved() {
+        start(b -> b);
+        browser.go("posture");
+        browser.selectByText(By.id("posture-provider"), "Kolide");
+        browser.type(By.id("posture-clientId"), "kolide-client");
+        browser.type(By.id("posture-clientSecret"), "s3cret");
+        browser.click(button("Add integration"));
+        browser.waitFor(By.cssSelector("tr[data-posture='kolide']"));
+        assertFalse(browser.text().contains("s3cret"), "the secret is never shown");
+        browser.selectByText(By.id("posture-provider"), "Kolide");
+        browser.type(By.id("posture-clientSecret"), "again");
+        browser.click(button("Add integration"));
+        browser.waitForText("a posture integration for kolide exists already");
+        browser.assertAccessibleEverywhere("console-posture");
+
+        browser.type(By.cssSelector("tr[data-posture='kolide'] input[type='password']"), "n3w");
+        browser.click(button("Replace secret"));
+        browser.waitFor(By.xpath("//tr[@data-posture='kolide']//input[@type='password'][@value='' or not(@value)]"));
+        String question = browser.clickAndConfirm(button("Remove"));
+        assertTrue(question.contains("Its secret is deleted"), question);
+        browser.waitForText("No integrations.");
+    }
+
+    @Test
+    void aServiceIsCreatedGivenAddressesChangedAndRemoved() {
+        MeshClient admin = start(b -> b);
+        admin.setPolicy("{\"tagOwners\": {\"tag:web\": []}, \"acls\": [{\"action\": \"accept\", \"src\": [\"*\"], "
+                + "\"dst\": [\"*:*\"]}]}");
+        browser.go("services");
+        browser.type(By.id("service-name"), "web");
+        browser.type(By.id("service-ports"), "tcp:443");
+        browser.type(By.id("service-tags"), "tag:web");
+        browser.click(button("Save service"));
+        browser.waitFor(By.cssSelector("tr[data-service='svc:web']"));
+        String addresses = browser.waitFor(By.cssSelector("tr[data-service='svc:web'] td[data-label='Addresses']")).getText();
+        assertTrue(addresses.matches("100\\.\\d+\\.\\d+\\.\\d+, fd7a:.*"), addresses);
+        browser.assertAccessibleEverywhere("console-services");
+
+        browser.click(button("Edit svc:web"));
+        browser.type(By.id("service-ports"), "tcp:443, tcp:80");
+        browser.click(button("Save service"));
+        browser.waitFor(By.xpath("//tr[@data-service='svc:web']//span[normalize-space()='tcp:80']"));
+        assertEquals(addresses, browser.waitFor(By.cssSelector("tr[data-service='svc:web'] td[data-label='Addresses']"))
+                .getText(), "a replaced service keeps its addresses");
+        browser.type(By.id("service-name"), "bad name");
+        browser.click(button("Save service"));
+        browser.waitForText("invalid service name");
+
+        String question = browser.clickAndConfirm(button("Remove"));
+        assertTrue(question.contains("svc:web"), question);
+        browser.waitForText("No services.");
+    }
+
+    @Test
+    void aLostServerShowsOneClearStateWithARetryAndARoleChangeAsksFirst() {
+        MeshClient admin = start(b -> b);
+        admin.createUser(new UserRequest("bob", null, null, "member"));
+        browser.go("users");
+        browser.selectByText(By.cssSelector("select[aria-label='Role of bob']"), "auditor");
+        assertEquals("member", admin.user("bob").role(), "choosing a role does not save it");
+        String question = browser.clickAndConfirm(By.xpath("//tr[@data-user='bob']//button[normalize-space()='Save role']"));
+        assertTrue(question.contains("from member to auditor"), question);
+        browser.waitFor(By.xpath("//tr[@data-user='bob']//select[@aria-label='Role of bob']"));
+        browser.waitGone(By.xpath("//tr[@data-user='bob']//button[normalize-space()='Save role']"));
+        assertEquals("auditor", admin.user("bob").role());
+        browser.selectByText(By.cssSelector("select[aria-label='Role of alice']"), "member");
+        question = browser.clickAndConfirm(By.xpath("//tr[@data-user='alice']//button[normalize-space()='Save role']"));
+        assertTrue(question.contains("your own role") && question.contains("You may lose access"), question);
+
+        browser.go("machines");
+        server.close();
+        server = null;
+        browser.waitFor(By.cssSelector("[data-lost-server]"));
+        String page = browser.text();
+        assertTrue(page.contains("The server cannot be reached."), page);
+        assertFalse(page.contains("Failed to fetch") || page.contains("Loading machines"), page);
+        assertTrue(browser.present(button("Retry now")), page);
+        browser.assertAccessibleEverywhere("console-lost-server");
+    }
 }

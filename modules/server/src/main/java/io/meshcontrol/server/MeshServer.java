@@ -61,10 +61,13 @@ import io.meshcontrol.server.v1.AuthRoutes;
 import io.meshcontrol.server.v1.DebugNodeRoutes;
 import io.meshcontrol.server.v1.DerpSettingsRoutes;
 import io.meshcontrol.server.v1.DnsRoutes;
+import io.meshcontrol.server.v1.LogStreamRoutes;
 import io.meshcontrol.server.v1.NodeAccessRoutes;
 import io.meshcontrol.server.v1.NodeRoutes;
 import io.meshcontrol.server.v1.PolicyRoutes;
+import io.meshcontrol.server.v1.PostureIntegrationRoutes;
 import io.meshcontrol.server.v1.PreAuthKeyRoutes;
+import io.meshcontrol.server.v1.ServiceRoutes;
 import io.meshcontrol.server.v1.SettingsRoutes;
 import io.meshcontrol.server.v1.ServerRoutes;
 import io.meshcontrol.server.v1.UserRoutes;
@@ -182,6 +185,9 @@ public final class MeshServer implements AutoCloseable {
         new AuditRoutes(network.auditLog()).register(routes);
         new PolicyRoutes(network.policies()).register(routes);
         new AccessRequestRoutes(network.accessRequests(), network.snapshots()).register(routes);
+        new LogStreamRoutes(network.logStreams()).register(routes);
+        new PostureIntegrationRoutes(network.posture()).register(routes);
+        new ServiceRoutes(network.vipServices()).register(routes);
         // OIDC login for people, when oidc.issuer is set: machines' AuthURLs lead to the issuer; browser sessions.
         OidcLogin oidc = settings.oidc().enabled()
                 ? new OidcLogin(settings.oidc(), settings.serverUrl(), oidcIssuers, network, clock, settings.branding())

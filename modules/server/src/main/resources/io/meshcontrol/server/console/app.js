@@ -1,6 +1,6 @@
 // The console's shell: sign-in, the navigation, and the page the address's #/… names.
 import { html, render, useState, useEffect } from './vendor/preact-htm.js';
-import { session as sessionCall, useSession, covers, ApiError } from './api.js';
+import { session as sessionCall, useSession, covers, ApiError, watchServer } from './api.js';
 import { Problem } from './ui.js';
 import Machines from './machines.js';
 import Machine from './machine.js';
@@ -16,6 +16,9 @@ import Audit from './audit.js';
 import ExitNodes from './exit-nodes.js';
 import OAuthClients from './oauth.js';
 import AccessRequests from './access-requests.js';
+import LogStreams from './log-streams.js';
+import PostureIntegrations from './posture.js';
+import Services from './services.js';
 
 // One line per page: adding a page is a module and a line here. `scope`: what the caller needs to see it (a list: any one).
 const PAGES = [
@@ -33,6 +36,9 @@ const PAGES = [
   { path: 'webhooks', title: 'Webhooks', scope: 'webhooks:read', page: Webhooks, nav: true },
   { path: 'oauth-clients', title: 'OAuth clients', scope: ['oauth_keys:read', 'federated_keys:read'], page: OAuthClients, nav: true },
   { path: 'audit', title: 'Audit log', scope: 'logs:configuration:read', page: Audit, nav: true },
+  { path: 'log-streams', title: 'Log streaming', scope: 'log_streaming:read', page: LogStreams, nav: true },
+  { path: 'posture', title: 'Posture', scope: 'feature_settings:read', page: PostureIntegrations, nav: true },
+  { path: 'services', title: 'Services', scope: 'services:read', page: Services, nav: true },
 ];
 
 function match(hash) {
@@ -101,7 +107,21 @@ function Brand({ state }) {
     ${brandName(state)}</span>`;
 }
 
+/** One clear state while the server cannot be reached, instead of each page's own errors; retries by itself too. */
+function Lost({ title }) {
+  const [busy, setBusy] = useState(false);
+  const retry = () => { setBusy(true); sessionCall('GET').catch(() => {}).finally(() => setBusy(false)); };
+  useEffect(() => { const timer = setInterval(retry, 5000); return () => clearInterval(timer); }, []);
+  return html`<h1>${title}</h1>
+    <div class="notice error" role="alert" data-lost-server>
+      <p><strong>The server cannot be reached.</strong> Nothing on this page is shown until it answers again; the
+        console tries again every 5 seconds.</p>
+      <button type="button" onClick=${retry} disabled=${busy}>${busy ? 'Trying…' : 'Retry now'}</button></div>`;
+}
+
 function Shell({ me, onSignOut }) {
+  const [lost, setLost] = useState(false);
+  useEffect(() => watchServer((reachable) => setLost(!reachable)), []);
   const hash = useHash();
   const { entry, params } = match(hash);
   const may = (scope) => [].concat(scope).some((one) => covers(me.scopes, one));
@@ -122,7 +142,7 @@ function Shell({ me, onSignOut }) {
         <button type="button" onClick=${onSignOut}>Sign out</button></div>
     </header>
     <main id="main" tabindex="-1">
-      ${allowed ? html`<${Page} params=${params} may=${may} me=${me} />`
+      ${lost ? html`<${Lost} title=${entry.title} />` : allowed ? html`<${Page} params=${params} may=${may} me=${me} />`
         : html`<h1>${entry.title}</h1><p>Your role cannot see this page.</p>`}
     </main>
   </div>`;
@@ -135,7 +155,10 @@ function App() {
   const load = () => sessionCall('GET').then(setState, setError);
   useEffect(() => { load(); }, []);
   useSession(state && state.signedIn ? state : null, signedOut);
-  if (error) return html`<main id="main"><${Problem} error=${error} /></main>`;
+  if (error) {
+    return html`<main id="main"><${Problem} error=${error} />
+      <button type="button" onClick=${() => { setError(null); setState(undefined); load(); }}>Retry</button></main>`;
+  }
   if (state === undefined) return html`<p class="loading">Loading the console…</p>`;
   if (!state.signedIn) return html`<${SignIn} state=${state} onSignedIn=${setState} />`;
   const signOut = async () => {
