@@ -317,7 +317,7 @@ class ConsoleAdminAreasTest {
 
     @Test
     void aPostureIntegrationIsAddedItsSecretReplacedAndItIsRemoved() {
-        start(b -> b);
+        MeshClient admin = start(b -> b);
         browser.go("posture");
         browser.selectByText(By.id("posture-provider"), "Kolide");
         browser.type(By.id("posture-clientId"), "kolide-client");
@@ -331,9 +331,12 @@ class ConsoleAdminAreasTest {
         browser.waitForText("a posture integration for kolide exists already");
         browser.assertAccessibleEverywhere("console-posture");
 
-        browser.type(By.cssSelector("tr[data-posture='kolide'] input[type='password']"), "n3w");
+        By newSecret = By.cssSelector("tr[data-posture='kolide'] input[type='password']");
+        browser.type(newSecret, "n3w");
         browser.click(button("Replace secret"));
-        browser.waitFor(By.xpath("//tr[@data-posture='kolide']//input[@type='password'][@value='' or not(@value)]"));
+        browser.waitForValue(newSecret, ""); // emptied once saved
+        assertEquals("true", admin.audit(new AuditQuery(null, "posture.integration.update", null, null, null, null, 10))
+                .entries().getFirst().details().get("clientSecretChanged"), "the secret was replaced");
         String question = browser.clickAndConfirm(button("Remove"));
         assertTrue(question.contains("Its secret is deleted"), question);
         browser.waitForText("No integrations.");

@@ -95,6 +95,11 @@ final class ConsoleBrowser implements AutoCloseable {
         return waitFor(locator).getDomProperty("value");
     }
 
+    /** Waits until the form field's current value is {@code value}. */
+    void waitForValue(By locator, String value) {
+        wait.until(d -> value.equals(d.findElement(locator).getDomProperty("value")));
+    }
+
     /** Waits until nothing matches {@code locator} any more. */
     void waitGone(By locator) {
         wait.until(ExpectedConditions.invisibilityOfElementLocated(locator));
