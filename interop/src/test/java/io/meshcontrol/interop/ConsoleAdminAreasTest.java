@@ -179,7 +179,8 @@ class ConsoleAdminAreasTest {
     void aGlobalExitNodeIsMarkedGivenAPriorityAndClearedAndTheExitNodesPageShowsIt() {
         MeshClient admin = start(b -> b);
         String key = AuthKey.forUser("alice").reusable().preauthorized().create(server.network);
-        Node exit = Machine.named("exit-fra").advertising("0.0.0.0/0", "::/0").join(server.network, key);
+        Node exit = Machine.named("exit-fra").hostinfo("{\"Hostname\":\"exit-fra\",\"RoutableIPs\":[\"0.0.0.0/0\","
+                + "\"::/0\"],\"NetInfo\":{\"PreferredDERP\":900}}").join(server.network, key);
         Machine.named("exit-ams").advertising("0.0.0.0/0", "::/0").join(server.network, key);
         String id = Long.toString(exit.id());
         browser.go("exit-nodes");
@@ -204,6 +205,8 @@ class ConsoleAdminAreasTest {
 
         browser.go("exit-nodes");
         browser.waitFor(By.xpath("//tr[@data-exit-node='exit-fra']/td[@data-label='Priority'][normalize-space()='50']"));
+        assertEquals("DERP region 900", browser.waitFor(By.cssSelector("tr[data-exit-node='exit-fra'] td[data-region]"))
+                .getText(), "the home region exit-fra reports");
         String other = browser.waitFor(By.cssSelector("tr[data-exit-node='exit-ams'] td[data-pick]")).getText();
         assertEquals("not serving its exit routes", other, "exit-ams is not approved");
         browser.assertAccessibleEverywhere("console-exit-nodes");

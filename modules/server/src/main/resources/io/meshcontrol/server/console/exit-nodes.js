@@ -44,12 +44,14 @@ export default function ExitNodes({ may }) {
       : rows.length === 0 ? html`<p class="muted">No machine offers an exit route (<code>tailscale up --advertise-exit-node</code>).</p>`
       : html`<div class="table-wrap"><table class="responsive" aria-label="Exit nodes">
         <thead><tr><th scope="col">Machine</th><th scope="col">Status</th><th scope="col">Exit routes</th>
-          <th scope="col">Global mark</th><th scope="col">Priority</th><th scope="col">Which clients pick it</th></tr></thead>
+          <th scope="col">Home region</th><th scope="col">Global mark</th><th scope="col">Priority</th><th scope="col">Which clients pick it</th></tr></thead>
         <tbody>${rows.map(({ node, pick }) => html`<tr key=${node.id} data-exit-node=${node.name}>
           <td data-label="Machine">${may('devices:core:read') ? html`<a href=${'#/machines/' + node.id}>${node.name}</a>` : node.name}</td>
           <td data-label="Status">${node.online ? html`<span class="badge online">online</span>` : html`<span class="offline">offline</span>`}</td>
           <td data-label="Exit routes">${serves(node) ? 'serving' : node.routes.approved.some((r) => EXIT.includes(r))
             ? 'approved' : html`<span class="waiting">waiting for approval</span>`}</td>
+          <td data-label="Home region" data-region>${node.routes.homeRegion ? 'DERP region ' + node.routes.homeRegion
+            : html`<span class="muted">not reported</span>`}</td>
           <td data-label="Global mark">${node.routes.globalExitNode ? 'marked' : html`<span class="muted">not marked</span>`}</td>
           <td data-label="Priority">${node.routes.globalExitNode ? node.routes.exitNodePriority : '–'}</td>
           <td data-label="Picked by" data-pick>${pick}</td>
