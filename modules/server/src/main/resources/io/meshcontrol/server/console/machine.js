@@ -148,7 +148,8 @@ function Edit({ node, may, onChange }) {
       <button type="button" disabled=${action.busy || node.expired}
         onClick=${() => confirm('Expire the key of ' + node.name + '? It must log in again.') && post('expire')}>Expire key</button>
       <button type="button" disabled=${action.busy}
-        onClick=${() => post(node.suspended ? 'unsuspend' : 'suspend')}>${node.suspended ? 'Unsuspend' : 'Suspend'}</button>
+        onClick=${() => (node.suspended || confirm('Suspend ' + node.name + '? It loses its peers and is no one\'s peer, '
+          + 'subnet router or exit node until unsuspended.')) && post(node.suspended ? 'unsuspend' : 'suspend')}>${node.suspended ? 'Unsuspend' : 'Suspend'}</button>
       <button type="button" class="danger" disabled=${action.busy}
         onClick=${() => confirm('Delete ' + node.name + '? Its peers stop seeing it.')
           && action.run(async () => { await api('DELETE', 'node/' + node.id); location.hash = '#/machines'; })}>Delete machine</button>
