@@ -37,7 +37,7 @@ function Endpoint({ hook, canChange, action, onIssued, onChange }) {
     <p><strong class="mono">${hook.url}</strong> <span class="badge">${hook.provider || 'signed JSON'}</span></p>
     <p>${hook.subscriptions.length ? hook.subscriptions.map((s) => html`<span class="badge">${s}</span>`)
       : html`<span class="muted">no events</span>`}</p>
-    <p class="muted">Created ${when(hook.created)} by ${hook.creator}</p>
+    <p class="muted">Created ${when(hook.createdAt)} by ${hook.creator}</p>
     <div class="actions">
       <button type="button" aria-expanded=${open} onClick=${() => setOpen(!open)}>
         ${open ? 'Hide deliveries' : 'Show deliveries'}</button>
