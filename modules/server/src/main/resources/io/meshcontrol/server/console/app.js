@@ -107,14 +107,17 @@ function Brand({ state }) {
     ${brandName(state)}</span>`;
 }
 
-/** One clear state while the server cannot be reached, instead of each page's own errors; retries by itself too. */
+/**
+ * One clear state while the server cannot be reached, instead of each page's own errors; retries by itself too. The
+ * page stays mounted but hidden meanwhile, so that unsaved edits (a policy being written) survive the outage.
+ */
 function Lost({ title }) {
   const [busy, setBusy] = useState(false);
   const retry = () => { setBusy(true); sessionCall('GET').catch(() => {}).finally(() => setBusy(false)); };
   useEffect(() => { const timer = setInterval(retry, 5000); return () => clearInterval(timer); }, []);
   return html`<h1>${title}</h1>
     <div class="notice error" role="alert" data-lost-server>
-      <p><strong>The server cannot be reached.</strong> Nothing on this page is shown until it answers again; the
+      <p><strong>The server cannot be reached.</strong> The page comes back, with what you typed, once it answers again; the
         console tries again every 5 seconds.</p>
       <button type="button" onClick=${retry} disabled=${busy}>${busy ? 'Trying…' : 'Retry now'}</button></div>`;
 }
@@ -142,8 +145,9 @@ function Shell({ me, onSignOut }) {
         <button type="button" onClick=${onSignOut}>Sign out</button></div>
     </header>
     <main id="main" tabindex="-1">
-      ${lost ? html`<${Lost} title=${entry.title} />` : allowed ? html`<${Page} params=${params} may=${may} me=${me} />`
-        : html`<h1>${entry.title}</h1><p>Your role cannot see this page.</p>`}
+      ${lost && html`<${Lost} title=${entry.title} />`}
+      <div hidden=${lost}>${allowed ? html`<${Page} params=${params} may=${may} me=${me} />`
+        : html`<h1>${entry.title}</h1><p>Your role cannot see this page.</p>`}</div>
     </main>
   </div>`;
 }
