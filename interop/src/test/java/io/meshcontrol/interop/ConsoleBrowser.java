@@ -95,6 +95,11 @@ final class ConsoleBrowser implements AutoCloseable {
         return waitFor(locator).getDomProperty("value");
     }
 
+    /** Waits until the form field's current value is {@code value}. */
+    void waitForValue(By locator, String value) {
+        wait.until(d -> value.equals(d.findElement(locator).getDomProperty("value")));
+    }
+
     /** Waits until nothing matches {@code locator} any more. */
     void waitGone(By locator) {
         wait.until(ExpectedConditions.invisibilityOfElementLocated(locator));
@@ -128,6 +133,11 @@ final class ConsoleBrowser implements AutoCloseable {
         }
     }
 
+    /** The text of every element matching {@code locator}, in page order. */
+    List<String> texts(By locator) {
+        return driver.findElements(locator).stream().map(WebElement::getText).toList();
+    }
+
     boolean present(By locator) {
         return !driver.findElements(locator).isEmpty();
     }
@@ -138,6 +148,33 @@ final class ConsoleBrowser implements AutoCloseable {
 
     void click(By locator) {
         wait.until(ExpectedConditions.elementToBeClickable(locator)).click();
+    }
+
+    /** Clicks a button that asks first ({@code confirm}), accepts, and answers what the question said. */
+    String clickAndConfirm(By locator) {
+        click(locator);
+        org.openqa.selenium.Alert alert = wait.until(ExpectedConditions.alertIsPresent());
+        String question = alert.getText();
+        alert.accept();
+        return question;
+    }
+
+    /**
+     * Checks the page with axe-core at 1280 and 390 px wide, in the light and the dark scheme, saving a screenshot
+     * of each as {@code <name>-<width>-<scheme>}; leaves the window wide and light.
+     */
+    void assertAccessibleEverywhere(String name) {
+        for (boolean phone : new boolean[] {false, true}) {
+            for (boolean dark : new boolean[] {false, true}) {
+                phoneWidth(phone);
+                darkScheme(dark);
+                String shot = name + "-" + (phone ? "390" : "1280") + "-" + (dark ? "dark" : "light");
+                assertAccessible(shot);
+                screenshot(shot);
+            }
+        }
+        phoneWidth(false);
+        darkScheme(false);
     }
 
     void type(By locator, String text) {

@@ -138,7 +138,7 @@ class ConsoleDnsAndRelaysTest {
         browser.scrollTo(By.id("custom-relays-title"));
         browser.screenshot("console-relays");
 
-        browser.click(button("Remove relay fra"));
+        assertTrue(browser.clickAndConfirm(button("Remove relay fra")).contains("Remove relay fra?"), "removing asks first");
         browser.waitGone(By.cssSelector("tr[data-relay='fra']"));
         assertEquals(List.of(), admin.derp().value().relays());
     }

@@ -173,7 +173,8 @@ class ConsoleTest {
         browser.assertAccessible("keys");
         browser.screenshot("console-keys");
 
-        browser.click(By.xpath("//button[normalize-space()='Rotate ci']"));
+        assertTrue(browser.clickAndConfirm(By.xpath("//button[normalize-space()='Rotate ci']")).contains("stops working"),
+                "rotating asks first");
         browser.waitForText("The rotated key ci");
         String second = browser.waitFor(By.cssSelector("code[data-secret]")).getText();
         assertNotEquals(first, second);

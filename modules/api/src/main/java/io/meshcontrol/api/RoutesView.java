@@ -12,7 +12,15 @@ import java.util.List;
  *     several routers only on the primary one
  * @param globalExitNode whether the node is marked as a global exit node
  * @param exitNodePriority the mark's priority (higher preferred); 0 when not marked
+ * @param homeRegion the DERP region the node reports as its home (clients without priorities pick the closest
+ *     suggested exit node by it); 0 when it reported none
  */
 public record RoutesView(List<String> approved, List<String> available, List<String> serving, boolean globalExitNode,
-        int exitNodePriority) {
+        int exitNodePriority, int homeRegion) {
+
+    /** Routes of a node that reported no home region. */
+    public RoutesView(List<String> approved, List<String> available, List<String> serving, boolean globalExitNode,
+            int exitNodePriority) {
+        this(approved, available, serving, globalExitNode, exitNodePriority, 0);
+    }
 }

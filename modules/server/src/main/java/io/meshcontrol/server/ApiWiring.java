@@ -13,6 +13,9 @@ import io.meshcontrol.server.v1.ApiKeyRoutes;
 import io.meshcontrol.server.v1.AppRoutes;
 import io.meshcontrol.server.live.EventStreamRoutes;
 import io.meshcontrol.server.v1.AuditRoutes;
+import io.meshcontrol.server.v1.LogStreamRoutes;
+import io.meshcontrol.server.v1.PostureIntegrationRoutes;
+import io.meshcontrol.server.v1.ServiceRoutes;
 import io.meshcontrol.server.v1.DebugNodeRoutes;
 import io.meshcontrol.server.v1.DnsRoutes;
 import io.meshcontrol.server.v1.NodeAccessRoutes;
@@ -58,6 +61,9 @@ final class ApiWiring {
         new OAuthClientRoutes(network.oauthClients()).register(routes);
         new WebhookRoutes(network.webhooks()).register(routes);
         new AppRoutes(network.apps()).register(routes);
+        new LogStreamRoutes(network.logStreams()).register(routes);
+        new PostureIntegrationRoutes(network.posture()).register(routes);
+        new ServiceRoutes(network.vipServices()).register(routes);
         // /api/v2: every operation through one V2Routes, which /api/v2/docs lists.
         V2Routes v2 = new V2Routes(routes, network.tailnetId());
         new OAuthTokenRoutes(network.oauthClients(), oidcIssuers, w.failedCredentials()).register(v2);

@@ -14,6 +14,9 @@ import io.meshcontrol.api.OAuthClientRequest;
 import io.meshcontrol.api.PolicyDocument;
 import io.meshcontrol.api.PolicyPreviewRequest;
 import io.meshcontrol.api.WebhookRequest;
+import io.meshcontrol.api.LogStreamRequest;
+import io.meshcontrol.api.PostureIntegrationRequest;
+import io.meshcontrol.api.ServiceRequest;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.RoutesRequest;
 import io.meshcontrol.api.SettingsView;
@@ -191,6 +194,7 @@ class ApiContractTest {
             exerciseOAuthClients(admin);
             exerciseWebhooks(admin);
             exerciseApps(admin);
+            exerciseLogStreamsPostureAndServices(admin);
             exerciseNodes(admin);
             exerciseAccessRequests(admin);
             exerciseSshChecks(admin);
@@ -270,6 +274,38 @@ class ApiContractTest {
         call("GET", "/api/v1/preauthkey/" + preAuth, admin, null, 200);
         call("DELETE", "/api/v1/preauthkey/" + preAuth, admin, null, 204);
         call("GET", "/api/v1/preauthkey/" + preAuth, admin, null, 200);
+    }
+
+    private void exerciseLogStreamsPostureAndServices(String admin) {
+        call("GET", "/api/v1/log-stream/configuration", admin, null, 404);
+        call("PUT", "/api/v1/log-stream/configuration", admin, body(new LogStreamRequest("splunk",
+                "https://splunk.example.com/services/collector", null, "token", 10, "gzip")), 200);
+        call("PUT", "/api/v1/log-stream/configuration", admin, body(new LogStreamRequest("s3", "https://x.example",
+                null, null, null, null)), 400);
+        call("GET", "/api/v1/log-stream/configuration", admin, null, 200);
+        call("GET", "/api/v1/log-stream/configuration/status", admin, null, 200);
+        call("DELETE", "/api/v1/log-stream/configuration", admin, null, 204);
+
+        String kolide = JSON.readTree(call("POST", "/api/v1/posture-integration", admin,
+                body(new PostureIntegrationRequest("kolide", null, "client", null, "secret")), 201).body())
+                .get("id").asString();
+        call("POST", "/api/v1/posture-integration", admin,
+                body(new PostureIntegrationRequest("kolide", null, null, null, "secret")), 409);
+        call("POST", "/api/v1/posture-integration", admin,
+                body(new PostureIntegrationRequest("fleet", null, null, null, "secret")), 400);
+        call("GET", "/api/v1/posture-integration", admin, null, 200);
+        call("GET", "/api/v1/posture-integration/" + kolide, admin, null, 200);
+        call("PATCH", "/api/v1/posture-integration/" + kolide, admin,
+                body(new PostureIntegrationRequest(null, null, "other", null, null)), 200);
+        call("DELETE", "/api/v1/posture-integration/" + kolide, admin, null, 204);
+
+        call("PUT", "/api/v1/service/svc:web", admin, body(new ServiceRequest("the web", List.of("tcp:443"),
+                List.of(), Map.of("owner", "ops"))), 200);
+        call("PUT", "/api/v1/service/svc:web", admin, body(new ServiceRequest(null, List.of("tcp:nope"), null,
+                null)), 400);
+        call("GET", "/api/v1/service", admin, null, 200);
+        call("GET", "/api/v1/service/svc:web", admin, null, 200);
+        call("DELETE", "/api/v1/service/svc:web", admin, null, 204);
     }
 
     private void exerciseOAuthClients(String admin) {
@@ -541,7 +577,9 @@ class ApiContractTest {
             String template = operation.substring(operation.indexOf(' ') + 1);
             String path = template.replace("{id}", "999999").replace("{prefix}", "nosuchprefix")
                     .replace("{clientId}", "nosuchclient").replace("{endpointId}", "nosuchendpoint")
-                    .replace("{authId}", "nosuch");
+                    .replace("{authId}", "nosuch")
+                    .replace("{logType}", "network").replace("{integrationId}", "nosuchintegration")
+                    .replace("{name}", "svc:nosuch");
             String body = PROBE_BODIES.get(operation);
             Set<String> statuses = contract.unchecked();
             if (statuses.contains(operation + " 401")) {
@@ -587,7 +625,12 @@ class ApiContractTest {
             Map.entry("POST /api/v1/webhook", "{\"url\": \"http://10.0.0.1/hook\"}"),
             Map.entry("PATCH /api/v1/webhook/{endpointId}", "{\"subscriptions\": []}"),
             Map.entry("POST /api/v1/apps", "{\"name\": \"probe\", \"domains\": [\"example.com\"]}"),
-            Map.entry("PUT /api/v1/app/{id}", "{\"name\": \"probe\", \"domains\": [\"example.com\"]}"));
+            Map.entry("PUT /api/v1/app/{id}", "{\"name\": \"probe\", \"domains\": [\"example.com\"]}"),
+            Map.entry("PUT /api/v1/log-stream/{logType}",
+                    "{\"destinationType\": \"http\", \"url\": \"https://logs.example.com/in\"}"),
+            Map.entry("POST /api/v1/posture-integration", "{\"provider\": \"kolide\", \"clientSecret\": \"s\"}"),
+            Map.entry("PATCH /api/v1/posture-integration/{integrationId}", "{\"clientId\": \"probe\"}"),
+            Map.entry("PUT /api/v1/service/{name}", "{\"ports\": [\"tcp:443\"]}"));
 
     private Node join(String authKey, String hostname, String hostinfo) {
         return server.network.registrations().withAuthKey(new Registrations.Request(

@@ -88,6 +88,11 @@ class AuthMatrixTest {
                     "{\"group\": \"group:probe\", \"reason\": \"probe\", \"duration\": \"1h\"}"),
             Map.entry("POST /api/v1/webhook", "{\"url\": \"http://10.0.0.1/hook\"}"),
             Map.entry("PATCH /api/v1/webhook/{endpointId}", "{\"subscriptions\": []}"),
+            Map.entry("PUT /api/v1/log-stream/{logType}",
+                    "{\"destinationType\": \"http\", \"url\": \"https://logs.example.com/in\"}"),
+            Map.entry("POST /api/v1/posture-integration", "{\"provider\": \"kolide\", \"clientSecret\": \"s\"}"),
+            Map.entry("PATCH /api/v1/posture-integration/{integrationId}", "{\"clientId\": \"probe\"}"),
+            Map.entry("PUT /api/v1/service/{name}", "{\"ports\": [\"tcp:443\"]}"),
             Map.entry("POST /verify", "{\"NodePublic\": \"nodekey:" + "0".repeat(64) + "\"}"));
 
     @TempDir
@@ -318,7 +323,7 @@ class AuthMatrixTest {
 
     /** The template with each path parameter replaced by a target made for this one request. */
     private String concrete(String template) {
-        Map<String, Supplier<String>> targets = Map.of(
+        Map<String, Supplier<String>> targets = new java.util.LinkedHashMap<>(Map.of(
                 "/api/v1/webhook/{endpointId}", () -> post("/api/v1/webhook", "{\"url\": \"http://10.0.0.1/hook\"}",
                         201).get("webhook").get("id").asString(),
                 "/api/v1/user/{id}", () -> field(post("/api/v1/user",
@@ -334,7 +339,10 @@ class AuthMatrixTest {
                         .join(server.network, nodeKey).id()),
                 "/register/{authId}", () -> "nosuch",
                 "/api/v1/access-request/{id}", () -> "999999", // decisions check the scope before the id
-                "/api/v1/docs/{file}", () -> "swagger-ui.css");
+                "/api/v1/docs/{file}", () -> "swagger-ui.css"));
+        targets.put("/api/v1/log-stream/{logType}", () -> "configuration");
+        targets.put("/api/v1/posture-integration/{integrationId}", () -> "nosuchintegration");
+        targets.put("/api/v1/service/{name}", () -> "svc:probe");
         for (var target : targets.entrySet()) {
             if (template.startsWith(target.getKey())) {
                 String parameter = target.getKey().substring(target.getKey().lastIndexOf('{'));

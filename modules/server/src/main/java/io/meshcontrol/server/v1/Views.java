@@ -10,6 +10,7 @@ import io.meshcontrol.api.SettingsView;
 import io.meshcontrol.api.UserView;
 import io.meshcontrol.core.model.ApiKey;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.model.PreAuthKey;
 import io.meshcontrol.core.model.TailnetSettings;
 import io.meshcontrol.core.model.User;
@@ -73,7 +74,7 @@ final class Views {
     static RoutesView routes(Node node, RouteTable routes) {
         return new RoutesView(texts(node.approvedRoutes()), texts(RoutePrefixes.sorted(node.advertisedRoutes())),
                 texts(routes.servedBy(node)), node.isGlobalExitNode(),
-                node.isGlobalExitNode() ? node.globalExitPriority() : 0);
+                node.isGlobalExitNode() ? node.globalExitPriority() : 0, Hostinfo.homeRegion(node.hostinfo()));
     }
 
     private static List<String> texts(List<IpPrefix> prefixes) {

@@ -3,6 +3,15 @@
 
 let csrfToken = null;
 let onSignedOut = () => {};
+let onReachable = () => {};
+
+/** Tells `listener(true/false)` whether the server answered the last call at all (any status) or could not be reached. */
+export function watchServer(listener) {
+  onReachable = listener;
+}
+
+/** What a call that got no answer throws: the server is down or the network is gone, not a refusal. */
+export const UNREACHABLE = 'The server cannot be reached.';
 
 /** Remembers the session's CSRF token and what to do when the server says the session is over. */
 export function useSession(session, signedOut) {
@@ -23,10 +32,17 @@ async function call(url, method, body, headers) {
   const sent = { Accept: 'application/json', ...headers };
   if (body !== undefined) sent['Content-Type'] = 'application/json';
   if (method !== 'GET' && csrfToken) sent['X-CSRF-Token'] = csrfToken;
-  const response = await fetch(url, {
-    method, headers: sent, credentials: 'same-origin', cache: 'no-store',
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(url, {
+      method, headers: sent, credentials: 'same-origin', cache: 'no-store',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    onReachable(false);
+    throw new ApiError(0, { detail: UNREACHABLE });
+  }
+  onReachable(true);
   const text = await response.text();
   let data = null;
   if (text) {

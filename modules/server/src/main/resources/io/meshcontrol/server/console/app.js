@@ -1,6 +1,6 @@
 // The console's shell: sign-in, the navigation, and the page the address's #/… names.
 import { html, render, useState, useEffect } from './vendor/preact-htm.js';
-import { session as sessionCall, useSession, covers, ApiError } from './api.js';
+import { session as sessionCall, useSession, covers, ApiError, watchServer } from './api.js';
 import { Problem } from './ui.js';
 import Machines from './machines.js';
 import Machine from './machine.js';
@@ -10,8 +10,17 @@ import Keys from './keys.js';
 import Users from './users.js';
 import Settings from './settings.js';
 import Dns from './dns.js';
+import Webhooks from './webhooks.js';
+import Apps from './apps.js';
+import Audit from './audit.js';
+import ExitNodes from './exit-nodes.js';
+import OAuthClients from './oauth.js';
+import AccessRequests from './access-requests.js';
+import LogStreams from './log-streams.js';
+import PostureIntegrations from './posture.js';
+import Services from './services.js';
 
-// One line per page: adding a page is a module and a line here. `scope`: what the caller needs to see it.
+// One line per page: adding a page is a module and a line here. `scope`: what the caller needs to see it (a list: any one).
 const PAGES = [
   { path: 'machines', title: 'Machines', scope: null, page: Machines, nav: true },
   { path: 'machines/:id', title: 'Machine', scope: null, page: Machine },
@@ -21,6 +30,15 @@ const PAGES = [
   { path: 'dns', title: 'DNS', scope: 'dns:read', page: Dns, nav: true },
   { path: 'keys', title: 'Keys', scope: null, page: Keys, nav: true },
   { path: 'settings', title: 'Settings', scope: 'feature_settings:read', page: Settings, nav: true },
+  { path: 'exit-nodes', title: 'Exit nodes', scope: 'devices:core:read', page: ExitNodes, nav: true },
+  { path: 'apps', title: 'Apps', scope: 'policy_file:read', page: Apps, nav: true },
+  { path: 'access-requests', title: 'Access requests', scope: null, page: AccessRequests, nav: true },
+  { path: 'webhooks', title: 'Webhooks', scope: 'webhooks:read', page: Webhooks, nav: true },
+  { path: 'oauth-clients', title: 'OAuth clients', scope: ['oauth_keys:read', 'federated_keys:read'], page: OAuthClients, nav: true },
+  { path: 'audit', title: 'Audit log', scope: 'logs:configuration:read', page: Audit, nav: true },
+  { path: 'log-streams', title: 'Log streaming', scope: 'log_streaming:read', page: LogStreams, nav: true },
+  { path: 'posture', title: 'Posture', scope: 'feature_settings:read', page: PostureIntegrations, nav: true },
+  { path: 'services', title: 'Services', scope: 'services:read', page: Services, nav: true },
 ];
 
 function match(hash) {
@@ -89,10 +107,27 @@ function Brand({ state }) {
     ${brandName(state)}</span>`;
 }
 
+/**
+ * One clear state while the server cannot be reached, instead of each page's own errors; retries by itself too. The
+ * page stays mounted but hidden meanwhile, so that unsaved edits (a policy being written) survive the outage.
+ */
+function Lost({ title }) {
+  const [busy, setBusy] = useState(false);
+  const retry = () => { setBusy(true); sessionCall('GET').catch(() => {}).finally(() => setBusy(false)); };
+  useEffect(() => { const timer = setInterval(retry, 5000); return () => clearInterval(timer); }, []);
+  return html`<h1>${title}</h1>
+    <div class="notice error" role="alert" data-lost-server>
+      <p><strong>The server cannot be reached.</strong> The page comes back, with what you typed, once it answers again; the
+        console tries again every 5 seconds.</p>
+      <button type="button" onClick=${retry} disabled=${busy}>${busy ? 'Trying…' : 'Retry now'}</button></div>`;
+}
+
 function Shell({ me, onSignOut }) {
+  const [lost, setLost] = useState(false);
+  useEffect(() => watchServer((reachable) => setLost(!reachable)), []);
   const hash = useHash();
   const { entry, params } = match(hash);
-  const may = (scope) => covers(me.scopes, scope);
+  const may = (scope) => [].concat(scope).some((one) => covers(me.scopes, one));
   const allowed = !entry.scope || may(entry.scope);
   useEffect(() => { document.title = entry.title + ' · ' + brandName(me); }, [entry]);
   const Page = entry.page;
@@ -110,8 +145,9 @@ function Shell({ me, onSignOut }) {
         <button type="button" onClick=${onSignOut}>Sign out</button></div>
     </header>
     <main id="main" tabindex="-1">
-      ${allowed ? html`<${Page} params=${params} may=${may} me=${me} />`
-        : html`<h1>${entry.title}</h1><p>Your role cannot see this page.</p>`}
+      ${lost && html`<${Lost} title=${entry.title} />`}
+      <div hidden=${lost}>${allowed ? html`<${Page} params=${params} may=${may} me=${me} />`
+        : html`<h1>${entry.title}</h1><p>Your role cannot see this page.</p>`}</div>
     </main>
   </div>`;
 }
@@ -123,7 +159,10 @@ function App() {
   const load = () => sessionCall('GET').then(setState, setError);
   useEffect(() => { load(); }, []);
   useSession(state && state.signedIn ? state : null, signedOut);
-  if (error) return html`<main id="main"><${Problem} error=${error} /></main>`;
+  if (error) {
+    return html`<main id="main"><${Problem} error=${error} />
+      <button type="button" onClick=${() => { setError(null); setState(undefined); load(); }}>Retry</button></main>`;
+  }
   if (state === undefined) return html`<p class="loading">Loading the console…</p>`;
   if (!state.signedIn) return html`<${SignIn} state=${state} onSignedIn=${setState} />`;
   const signOut = async () => {

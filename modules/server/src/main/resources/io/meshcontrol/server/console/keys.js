@@ -44,10 +44,13 @@ function ApiKeys({ may }) {
         <td data-label="Expires">${key.expired ? html`<span class="bad">expired</span>` : when(key.expiresAt) || 'never'}</td>
         <td data-label="Last used">${when(key.lastUsedAt) || html`<span class="muted">never</span>`}</td>
         <td>${canChange && !key.expired && html`<button type="button" disabled=${action.busy}
-            onClick=${() => issue('The rotated key ' + (key.description || key.prefix) + '; the old secret no longer works.',
+            onClick=${() => confirm('Rotate the key ' + (key.description || key.prefix) + '? Its secret stops working at once, '
+              + 'and sessions signed in with it end; the new secret is shown once.')
+              && issue('The rotated key ' + (key.description || key.prefix) + '; the old secret no longer works.',
               () => api('POST', 'apikey/' + key.prefix + '/rotate'))}>Rotate ${key.description || key.prefix}</button>
           <button type="button" class="danger" disabled=${action.busy}
-            onClick=${() => action.run(async () => { await api('POST', 'apikey/' + key.prefix + '/expire'); reload(); })}>Expire</button>`}</td>
+            onClick=${() => confirm('Expire the key ' + (key.description || key.prefix) + '? It stops working at once.')
+              && action.run(async () => { await api('POST', 'apikey/' + key.prefix + '/expire'); reload(); })}>Expire</button>`}</td>
       </tr>`)}</tbody></table></div>`}
   </section>`;
 }
@@ -68,7 +71,9 @@ function PreAuthKeys({ may }) {
         <td data-label="State">${key.valid ? 'valid until ' + when(key.expiresAt) : html`<span class="muted">${key.invalidReason || 'not valid'}</span>`}</td>
         <td data-label="Used">${key.useCount}×</td>
         <td>${may('auth_keys') && key.valid && html`<button type="button" class="danger" disabled=${action.busy}
-          onClick=${() => action.run(async () => { await api('DELETE', 'preauthkey/' + key.id); reload(); })}>Revoke</button>`}</td>
+          onClick=${() => confirm('Revoke the pre-auth key ' + (key.description || key.prefix) + '? No machine can join with it '
+            + 'any more; machines that joined with it stay.')
+            && action.run(async () => { await api('DELETE', 'preauthkey/' + key.id); reload(); })}>Revoke</button>`}</td>
       </tr>`)}</tbody></table></div>`}
   </section>`;
 }

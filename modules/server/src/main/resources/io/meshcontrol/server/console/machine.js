@@ -45,7 +45,32 @@ function Routes({ node, may, onChange }) {
             onClick=${() => set(routes.approved.filter((r) => !isExit(r)))}>Revoke exit node</button>`
         : html` <button type="button" class="primary" disabled=${action.busy}
             onClick=${() => set([...routes.approved, ...EXIT])}>Approve exit node</button>`)}</p>`}
+    ${exitOffered && html`<${GlobalExit} node=${node} canChange=${canChange} onChange=${onChange} />`}
   </section>`;
+}
+
+/** The global exit node mark and its priority (docs/routes.md, "Global exit nodes"). */
+function GlobalExit({ node, canChange, onChange }) {
+  const routes = node.routes;
+  const [priority, setPriority] = useState(String(routes.exitNodePriority));
+  const action = useAction();
+  const mark = (body) => action.run(async () => { await api('POST', 'node/' + node.id + '/global-exit-node', body); onChange(); });
+  return html`<div data-global-exit=${routes.globalExitNode ? 'marked' : 'not marked'}>
+    <p>Global exit node: ${routes.globalExitNode ? html`<strong>marked</strong>, priority ${routes.exitNodePriority}`
+      : 'not marked'} <a href="#/exit-nodes">(all exit nodes)</a></p>
+    <${Problem} error=${action.error} />
+    ${canChange && html`<form class="row" onSubmit=${(e) => { e.preventDefault();
+        mark({ enabled: true, priority: Number(priority) }); }}>
+      <div><label for="exit-priority">Priority (higher preferred, 0 last)</label>
+        <input id="exit-priority" type="number" min="0" step="1" required value=${priority}
+          onInput=${(e) => setPriority(e.target.value)} /></div>
+      <button type="submit" class="primary" disabled=${action.busy}>
+        ${routes.globalExitNode ? 'Set priority' : 'Mark as global exit node'}</button>
+      ${routes.globalExitNode && html`<button type="button" class="danger" disabled=${action.busy}
+        onClick=${() => confirm('Clear the global exit node mark of ' + node.name + '? Its priority goes back to 0.')
+          && mark({ enabled: false })}>Clear the mark</button>`}
+    </form>`}
+  </div>`;
 }
 
 /** Addresses to machine names, so that filter rules read as machines, not numbers. */
@@ -71,7 +96,8 @@ function FilterRules({ rules, names, caption }) {
 /** The peers and the packet filter this machine's map gives it, refreshed with the page. */
 function Access({ node, may }) {
   const [data, error] = useLoad(() => Promise.all([get('node/' + node.id + '/peers'), get('node/' + node.id + '/packet-filter')])
-    .then(([peers, filter]) => ({ peers: peers.peers, rules: filter.rules })), [node.id], 3000);
+    .then(([peers, filter]) => ({ peers: peers.peers, rules: filter.rules })), [node.id],
+    (digest) => digest.nodes.length > 0 || digest.users.length > 0 || digest.policy);
   if (data === undefined) return html`<${Problem} error=${error} />${!error && html`<${Loading} what="peers and packet filter" />`}`;
   const names = namesOf(node, data.peers);
   return html`<section aria-labelledby="peers-title">
@@ -123,7 +149,8 @@ function Edit({ node, may, onChange }) {
       <button type="button" disabled=${action.busy || node.expired}
         onClick=${() => confirm('Expire the key of ' + node.name + '? It must log in again.') && post('expire')}>Expire key</button>
       <button type="button" disabled=${action.busy}
-        onClick=${() => post(node.suspended ? 'unsuspend' : 'suspend')}>${node.suspended ? 'Unsuspend' : 'Suspend'}</button>
+        onClick=${() => (node.suspended || confirm('Suspend ' + node.name + '? It loses its peers and is no one\'s peer, '
+          + 'subnet router or exit node until unsuspended.')) && post(node.suspended ? 'unsuspend' : 'suspend')}>${node.suspended ? 'Unsuspend' : 'Suspend'}</button>
       <button type="button" class="danger" disabled=${action.busy}
         onClick=${() => confirm('Delete ' + node.name + '? Its peers stop seeing it.')
           && action.run(async () => { await api('DELETE', 'node/' + node.id); location.hash = '#/machines'; })}>Delete machine</button>

@@ -91,7 +91,7 @@ function CustomRelays({ derp, put, busy, canChange }) {
       <tbody>${derp.relays.map((r) => html`<tr key=${r.regionId} data-relay=${r.code}><td data-label="Region">${r.regionId}</td>
         <td data-label="Code">${r.code}</td><td data-label="Host" class="mono">${r.host}</td>
         <td data-label="IPv4" class="mono">${r.ipv4 || ''}</td>
-        ${canChange && html`<td><button type="button" class="danger" disabled=${busy} onClick=${() => remove(r)}>
+        ${canChange && html`<td><button type="button" class="danger" disabled=${busy} onClick=${() => confirm('Remove relay ' + r.code + '? Machines whose home it is move to another region.') && remove(r)}>
           Remove relay ${r.code}</button></td>`}</tr>`)}</tbody>
     </table></div>` : html`<p class="muted">None.</p>`}
     ${canChange && html`<form onSubmit=${add} aria-label="Add a relay"><div class="row">

@@ -1,11 +1,28 @@
-// Users: the list with roles; create, change a role, delete, approve (users approval).
+// Users: the list with roles; create, change a role (asked first), delete, approve (users approval).
 import { html, useState } from './vendor/preact-htm.js';
 import { api, get, when } from './api.js';
 import { useLoad, useAction, Problem, Loading } from './ui.js';
 
 const ROLES = ['owner', 'admin', 'it-admin', 'network-admin', 'billing-admin', 'auditor', 'member'];
 
-export default function Users({ may }) {
+/**
+ * A user's role: choosing one only selects it (arrow keys move through the list without saving); *Save role* asks
+ * first, and warns when it is your own role, since you may lose access.
+ */
+function RoleChoice({ user, me, busy, onSave }) {
+  const [role, setRole] = useState(user.role);
+  const own = me && me.user === user.name;
+  const save = () => confirm(own
+    ? 'Change your own role from ' + user.role + ' to ' + role + '? You may lose access to pages and actions, '
+      + 'this page included, and only another administrator can give it back.'
+    : 'Change the role of ' + user.name + ' from ' + user.role + ' to ' + role + '?') && onSave(role);
+  return html`<span class="row">
+    <select aria-label=${'Role of ' + user.name} value=${role} disabled=${busy} onChange=${(e) => setRole(e.target.value)}>
+      ${ROLES.map((r) => html`<option value=${r}>${r}</option>`)}</select>
+    ${role !== user.role && html`<button type="button" disabled=${busy} onClick=${save}>Save role</button>`}</span>`;
+}
+
+export default function Users({ may, me }) {
   const [data, error, reload] = useLoad(() => get('user'));
   const [form, setForm] = useState({ name: '', email: '', role: 'member' });
   const action = useAction();
@@ -35,9 +52,8 @@ export default function Users({ may }) {
         <td data-label="Name">${user.name} ${user.displayName && html`<span class="muted">${user.displayName}</span>`}
           ${!user.approved && html` <span class="badge waiting">needs approval</span>`}</td>
         <td data-label="E-mail">${user.email}</td>
-        <td data-label="Role">${canChange ? html`<select aria-label=${'Role of ' + user.name} value=${user.role} disabled=${action.busy}
-            onChange=${(e) => change(() => api('PATCH', 'user/' + user.id, { role: e.target.value }))}>
-            ${ROLES.map((r) => html`<option value=${r}>${r}</option>`)}</select>` : user.role}</td>
+        <td data-label="Role">${canChange ? html`<${RoleChoice} user=${user} me=${me} busy=${action.busy}
+            onSave=${(role) => change(() => api('PATCH', 'user/' + user.id, { role }))} />` : user.role}</td>
         <td data-label="Since">${when(user.createdAt)}</td>
         <td>${canChange && html`${!user.approved && html`<button type="button" class="primary" disabled=${action.busy}
             onClick=${() => change(() => api('POST', 'user/' + user.id + '/approve'))}>Approve</button> `}
