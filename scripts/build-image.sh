@@ -17,7 +17,11 @@ out=$(realpath -m "${1:-$root/target/image}")
 . "$root/scripts/find-jdk.sh"
 svc_find_jdk || exit 1
 
-(cd "$root" && ./mvnw -B -q -DskipTests -pl modules/cli -am package)
+# What ./svc built from these sources is reused (scripts/build-stamp.sh); anything else is built now.
+. "$root/scripts/build-stamp.sh"
+if svc_build_stale "$root"; then
+  (cd "$root" && ./mvnw -B -q -DskipTests -pl modules/cli -am package)
+fi
 target=$root/modules/cli/target
 cli_jar=$(ls "$target"/meshcontrol-cli-*.jar | grep -v -- '-tests.jar' | head -n 1)
 

@@ -38,7 +38,7 @@ case "$flags" in *"-XX:TieredStopAtLevel=1"*"-XX:SharedArchiveFile=/tmp/a.jsa -X
 fake=$(mktemp -d)
 mkdir -p "$fake/scripts" "$fake/jdk/bin" "$fake/modules/cli/target/lib"
 cp "$root/svc" "$fake/"
-cp "$root/scripts/find-jdk.sh" "$root/scripts/client-jvm.sh" "$fake/scripts/"
+cp "$root/scripts/find-jdk.sh" "$root/scripts/client-jvm.sh" "$root/scripts/build-stamp.sh" "$fake/scripts/"
 echo 'JAVA_VERSION="25"' >"$fake/jdk/release"
 cat >"$fake/jdk/bin/java" <<'JAVA'
 #!/bin/sh

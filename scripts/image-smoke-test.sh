@@ -2,11 +2,12 @@
 # The jlinked image must run on its own: build it (scripts/build-image.sh), then start `bin/svc serve` from
 # the image in an empty folder and check that the database migrations ran (the image has no class path, so
 # Flyway must find them through the module layer), /version answers, and the image's CLI works locally.
+# SVC_IMAGE names an image built already (run-tests builds one for this test and installers/deb-test.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 work=$(mktemp -d)
-image=$work/image
-"$root/scripts/build-image.sh" "$image"
+image=${SVC_IMAGE:-$work/image}
+[ -n "${SVC_IMAGE:-}" ] || "$root/scripts/build-image.sh" "$image"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 port=$(free_port)

@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.core.testing.RefusingPort;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
@@ -158,9 +157,7 @@ class TailscaleNodeHarnessTest {
         return key.stringValue();
     }
 
-    private static int unusedLoopbackPort() throws IOException {
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return probe.getLocalPort();
-        }
+    private static int unusedLoopbackPort() {
+        return RefusingPort.number();
     }
 }

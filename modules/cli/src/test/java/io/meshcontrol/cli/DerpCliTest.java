@@ -6,10 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.DerpRelayView;
 import io.meshcontrol.api.DerpSettingsView;
+import io.meshcontrol.core.testing.RefusingPort;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -45,10 +44,7 @@ class DerpCliTest {
 
     @Test
     void afterAResetWithoutInternetSetStillWorksAndAddingAnUnreachableUrlSaysHowToRunOffline() throws IOException {
-        String unreachableDefault;
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            unreachableDefault = "http://127.0.0.1:" + socket.getLocalPort() + "/derpmap/default";
-        }
+        String unreachableDefault = RefusingPort.url("/derpmap/default");
         Path offline = folder.resolve("offline");
         try (TestServer server = TestServer.in(offline).relay(true).set("derp.urls", unreachableDefault)
                 .set("egress.allow_loopback_targets", "true").start()) {

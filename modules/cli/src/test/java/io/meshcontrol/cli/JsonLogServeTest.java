@@ -45,7 +45,7 @@ class JsonLogServeTest {
         Path log = folder.resolve("serve.log");
         // database.debug logs each statement at debug level on the thread that runs it: lines inside a request.
         Files.writeString(config, """
-                listen_addr: 127.0.0.1:%d
+                listen_addr: 127.0.0.1:0
                 metrics_listen_addr: null
                 derp:
                   urls: []
@@ -61,7 +61,7 @@ class JsonLogServeTest {
                 log:
                   level: debug
                   format: json
-                """.formatted(ServeProcess.freePort(), folder.resolve("data/db.sqlite"), credential));
+                """.formatted(folder.resolve("data/db.sqlite"), credential));
         server = ServeProcess.start(folder, config, log);
         MeshClient client = ServeProcess.awaitClient(credential, server);
         client.createUser(new UserRequest("alice", null, null, null));

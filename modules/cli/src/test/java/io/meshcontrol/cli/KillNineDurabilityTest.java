@@ -113,9 +113,8 @@ class KillNineDurabilityTest {
     void acknowledgedWritesOfConcurrentWritersSurviveKillNine() throws Exception {
         Path config = folder.resolve("config.yaml");
         Path credential = folder.resolve("data/cli.json");
-        int port = ServeProcess.freePort();
         IntFunction<String> configText = round -> """
-                listen_addr: 127.0.0.1:%d
+                listen_addr: 127.0.0.1:0
                 metrics_listen_addr: null
                 derp:
                   urls: []
@@ -128,7 +127,7 @@ class KillNineDurabilityTest {
                     wal_autocheckpoint: %d
                 cli:
                   local_credential_path: %s
-                """.formatted(port, folder.resolve("data/db.sqlite"), walAutocheckpoint(round), credential);
+                """.formatted(folder.resolve("data/db.sqlite"), walAutocheckpoint(round), credential);
         Files.writeString(config, configText.apply(1));
         random.setSeed(seed);
 

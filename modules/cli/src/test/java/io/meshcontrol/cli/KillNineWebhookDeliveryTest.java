@@ -73,7 +73,7 @@ class KillNineWebhookDeliveryTest {
         Path config = folder.resolve("config.yaml");
         Path credential = folder.resolve("data/cli.json");
         Files.writeString(config, """
-                listen_addr: 127.0.0.1:%d
+                listen_addr: 127.0.0.1:0
                 metrics_listen_addr: null
                 derp:
                   urls: []
@@ -87,7 +87,7 @@ class KillNineWebhookDeliveryTest {
                   local_credential_path: %s
                 egress:
                   allow_loopback_targets: true
-                """.formatted(ServeProcess.freePort(), folder.resolve("data/db.sqlite"), credential));
+                """.formatted(folder.resolve("data/db.sqlite"), credential));
         server = start(config);
         MeshClient client = ServeProcess.awaitClient(credential, server);
         IssuedWebhook hook = client.createWebhook(new WebhookRequest("http://127.0.0.1:" + port + "/events", null,

@@ -26,13 +26,13 @@ class LocalServerCliTest {
         Map<String, String> env = Map.of("XDG_RUNTIME_DIR", Files.createDirectories(folder.resolve("run")).toString());
         Path config = serverFolder.resolve("config.yaml");
         Files.writeString(config, """
-                listen_addr: 127.0.0.1:%d
+                listen_addr: 127.0.0.1:0
                 metrics_listen_addr: null
                 derp:
                   urls: []
                   server:
                     stun_listen_addr: 127.0.0.1:0
-                """.formatted(ServeProcess.freePort()));
+                """);
         Path credential = LocalAccess.defaultLocation(env, Path.of("unused"));
         Process serve = ServeProcess.start(serverFolder, config, folder.resolve("serve.log"), env);
         try {
@@ -55,7 +55,7 @@ class LocalServerCliTest {
         Path config = folder.resolve("config.yaml");
         Path credential = folder.resolve("data/cli.json");
         Files.writeString(config, """
-                listen_addr: 127.0.0.1:%d
+                listen_addr: 127.0.0.1:0
                 metrics_listen_addr: null
                 derp:
                   urls: []
@@ -63,7 +63,7 @@ class LocalServerCliTest {
                     stun_listen_addr: 127.0.0.1:0
                 cli:
                   local_credential_path: %s
-                """.formatted(ServeProcess.freePort(), credential));
+                """.formatted(credential));
         Process killed = ServeProcess.start(folder, config, folder.resolve("killed.log"));
         try {
             ServeProcess.awaitClient(credential, killed);

@@ -93,7 +93,7 @@ class PolicyFileServeTest {
     private Path config(Path policy) throws IOException {
         Path config = folder.resolve("config.yaml");
         Files.writeString(config, """
-                listen_addr: 127.0.0.1:%d
+                listen_addr: 127.0.0.1:0
                 metrics_listen_addr: null
                 derp:
                   server:
@@ -107,7 +107,7 @@ class PolicyFileServeTest {
                 policy:
                   mode: file
                   path: %s
-                """.formatted(ServeProcess.freePort(), folder.resolve("data/db.sqlite"), folder.resolve("data/cli.json"), policy));
+                """.formatted(folder.resolve("data/db.sqlite"), folder.resolve("data/cli.json"), policy));
         return config;
     }
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.api.LocalAccess;
 import io.meshcontrol.api.MeshClient;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,11 +57,5 @@ final class ServeProcess {
             Thread.sleep(100);
         }
         throw new AssertionError("svc serve did not start within 60 s");
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -12,12 +12,9 @@ import io.meshcontrol.core.state.Users;
 import io.meshcontrol.core.testing.AuthKey;
 import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.core.testing.MovableClock;
+import io.meshcontrol.core.testing.RefusingPort;
 import io.meshcontrol.server.http.Route;
 import io.meshcontrol.server.testing.TestServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -414,11 +411,7 @@ class AdministrativeChangesAreAuditedTest {
     }
 
     private static int closedPort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return RefusingPort.number();
     }
 
     private long lastAuditId() {

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.testing.LoopbackHttpServer;
+import io.meshcontrol.core.testing.RefusingPort;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -49,10 +49,7 @@ class MapUrlFetcherTest {
 
     @Test
     void anUnreachableMapSaysHowToRunOffline() throws Exception {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            closedPort = socket.getLocalPort();
-        }
+        int closedPort = RefusingPort.number();
         String message = refusal(loopbackAllowed, "http://127.0.0.1:" + closedPort + "/derpmap/default");
         assertTrue(message.startsWith("cannot fetch DERP map http://127.0.0.1:" + closedPort
                 + "/derpmap/default: the connection was refused"), message);

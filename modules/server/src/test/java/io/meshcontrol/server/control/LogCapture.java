@@ -1,5 +1,6 @@
 package io.meshcontrol.server.control;
 
+import io.meshcontrol.core.testing.Await;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
@@ -47,6 +48,15 @@ final class LogCapture implements AutoCloseable {
     List<String> settledLines() throws InterruptedException {
         Thread.sleep(300);
         return lines();
+    }
+
+    /**
+     * The lines once there are at least {@code expected} (awaited, so a slow machine is not a failure), after waiting
+     * a moment more so that a line too many is seen.
+     */
+    List<String> settledLines(int expected) throws InterruptedException {
+        Await.until(expected + " log lines", Await.DEFAULT_TIMEOUT, () -> lines.size() >= expected, lines::toString);
+        return settledLines();
     }
 
     @Override

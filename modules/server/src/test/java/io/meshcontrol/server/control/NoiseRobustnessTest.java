@@ -139,7 +139,7 @@ class NoiseRobustnessTest {
                             NoiseTestClient.readToEnd(socket), "every client still gets its error frame");
                 }
             }
-            List<String> lines = log.settledLines();
+            List<String> lines = log.settledLines(RateLimitedLog.DEFAULT_PER_INTERVAL);
             assertEquals(RateLimitedLog.DEFAULT_PER_INTERVAL, lines.size(), String.join("\n", lines));
             assertTrue(lines.stream().allMatch(line -> line.contains("ts2021 handshake from 127.0.0.1:")), lines::toString);
             assertTrue(lines.getLast().endsWith("(further ts2021 handshake warnings in this 1m are counted, not logged)"),
@@ -290,7 +290,7 @@ class NoiseRobustnessTest {
 
     private static void assertOneLine(LogCapture log, Socket socket, String stage, String problem)
             throws InterruptedException {
-        List<String> lines = log.settledLines();
+        List<String> lines = log.settledLines(1);
         assertEquals(1, lines.size(), "exactly one line: " + lines);
         String line = lines.getFirst();
         assertTrue(line.startsWith("WARNING "), line);

@@ -9,12 +9,11 @@ import io.meshcontrol.api.ApiKeyRequest;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.testing.LoopbackHttpServer;
+import io.meshcontrol.core.testing.RefusingPort;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DERPNode;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -333,10 +332,8 @@ class DerpSettingsApiTest {
         assertEquals(0, maps.requests.size());
     }
 
-    private static String unreachableUrl(String path) throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return "http://127.0.0.1:" + socket.getLocalPort() + path;
-        }
+    private static String unreachableUrl(String path) {
+        return RefusingPort.url(path);
     }
 
     @Test

@@ -74,6 +74,7 @@ public final class TestServer implements AutoCloseable {
         private String version = BuildInfo.version();
         private Clock clock = Clock.systemUTC();
         private final Map<String, String> environment = new LinkedHashMap<>();
+        private String reachable; // the server URL reachableServerUrl() set, if any
 
         private Builder(Path folder) {
             this.dataDir = folder.resolve("data");
@@ -102,7 +103,9 @@ public final class TestServer implements AutoCloseable {
 
         /**
          * {@code listen_addr} on a loopback port free now, and {@code server_url} naming it, for tests that follow
-         * URLs the server writes for others (a machine's AuthURL, the OIDC callback the issuer redirects to).
+         * URLs the server writes for others (a machine's AuthURL, the OIDC callback the issuer redirects to). The
+         * URL must name the port before the server binds it, so port 0 cannot be used: should something else take the
+         * port in between (a test running in parallel), {@link #start()} tries again on another.
          */
         public Builder reachableServerUrl() {
             int port;
@@ -111,6 +114,7 @@ public final class TestServer implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            reachable = "http://127.0.0.1:" + port;
             return set("listen_addr", "127.0.0.1:" + port).set("server_url", "http://127.0.0.1:" + port);
         }
 
@@ -149,9 +153,29 @@ public final class TestServer implements AutoCloseable {
         }
 
         public TestServer start() {
-            return new TestServer(dataDir, Application.start(config(),
-                    new Application.Launch(version, clock, MapUrlFetcher.Resolver.literalsOnly(),
-                            environment)));
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return new TestServer(dataDir, Application.start(config(),
+                            new Application.Launch(version, clock, MapUrlFetcher.Resolver.literalsOnly(),
+                                    environment)));
+                } catch (RuntimeException e) {
+                    // Another port only while the URL is still the one reachableServerUrl() chose.
+                    if (reachable == null || !reachable.equals(settings.get("server_url")) || attempt == 5
+                            || !portTaken(e)) {
+                        throw e;
+                    }
+                    reachableServerUrl();
+                }
+            }
+        }
+
+        private static boolean portTaken(Throwable e) {
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof java.net.BindException) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
