@@ -61,7 +61,7 @@ class LocationDatabaseServeTest {
     private Path config(Path database) throws IOException {
         Path config = folder.resolve("config.yaml");
         Files.writeString(config, """
-                listen_addr: 127.0.0.1:%d
+                listen_addr: 127.0.0.1:0
                 metrics_listen_addr: null
                 derp:
                   server:
@@ -74,7 +74,7 @@ class LocationDatabaseServeTest {
                   local_credential_path: %s
                 policy:
                   geoip_database: %s
-                """.formatted(ServeProcess.freePort(), folder.resolve("data/db.sqlite"),
+                """.formatted(folder.resolve("data/db.sqlite"),
                 folder.resolve("data/cli.json"), database));
         return config;
     }

@@ -37,6 +37,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -201,6 +202,20 @@ public final class MeshServer implements AutoCloseable {
         }
         if (metrics != null) {
             metrics.close();
+        }
+        // A request ending as the server stops (a map stream noting its machine offline) makes its last write now,
+        // not after the database has closed behind it (which would open the database file again).
+        awaitEnd(workers);
+        awaitEnd(housekeeping);
+    }
+
+    private static void awaitEnd(ExecutorService executor) {
+        try {
+            if (!executor.awaitTermination(SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.log(Level.WARNING, "requests still running " + SHUTDOWN_GRACE.toSeconds() + " s after the stop");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
