@@ -80,8 +80,8 @@ final class ChangesSeen implements Consumer<StateChange> {
     }
 
     private ChangeDigest take() {
-        ChangeDigest digest = new ChangeDigest(new ArrayList<>(nodes), new ArrayList<>(users), policy, context,
-                new ArrayList<>(areas));
+        ChangeDigest digest = new ChangeDigest(nodes.stream().map(String::valueOf).toList(),
+                users.stream().map(String::valueOf).toList(), policy, context, new ArrayList<>(areas));
         nodes.clear();
         users.clear();
         areas.clear();

@@ -160,7 +160,7 @@ function Edit({ node, may, onChange }) {
 
 export default function Machine({ params, may }) {
   const [node, error, reload] = useLoad(() => get('node/' + encodeURIComponent(params.id)), [params.id],
-    (digest) => digest.nodes.includes(Number(params.id)) || digest.users.length > 0 || digest.policy);
+    (digest) => digest.nodes.includes(String(params.id)) || digest.users.length > 0 || digest.policy);
   if (node === undefined) return html`<h1>Machine</h1><${Problem} error=${error} />${!error && html`<${Loading} what="the machine" />`}`;
   return html`<p><a href="#/machines">← All machines</a></p>
     <h1>${node.name}</h1>

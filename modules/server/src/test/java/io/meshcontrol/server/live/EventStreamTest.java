@@ -101,7 +101,7 @@ class EventStreamTest {
 
     private static List<Long> ids(JsonNode list) {
         List<Long> ids = new ArrayList<>();
-        list.forEach(id -> ids.add(id.asLong()));
+        list.forEach(id -> ids.add(Long.parseLong(id.asString())));
         return ids;
     }
 
