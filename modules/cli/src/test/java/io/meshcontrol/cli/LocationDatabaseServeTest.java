@@ -3,15 +3,13 @@ package io.meshcontrol.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.core.testing.Await;
 import io.meshcontrol.core.testing.GeoDatabases;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,15 +30,16 @@ class LocationDatabaseServeTest {
         Process serve = ServeProcess.start(folder, config(database), log);
         try {
             ServeProcess.awaitClient(folder.resolve("data/cli.json"), serve);
-            assertTrue(readLog(log).contains("location database " + database + "; reread on SIGHUP"), readLog(log));
-            Assumptions.assumeFalse(readLog(log).contains("SIGHUP is ignored in this process"),
+            assertTrue(ServeProcess.log(log).contains("location database " + database + "; reread on SIGHUP"), ServeProcess.log(log));
+            Assumptions.assumeFalse(ServeProcess.log(log).contains("SIGHUP is ignored in this process"),
                     "these tests run with SIGHUP ignored (nohup), which svc serve inherits");
 
             Files.move(GeoDatabases.write(folder.resolve("newer.mmdb"), "81.2.69.0/24=FR/Paris"), database,
                     StandardCopyOption.REPLACE_EXISTING);
             new ProcessBuilder("kill", "-HUP", Long.toString(serve.pid())).start().waitFor(10, TimeUnit.SECONDS);
-            assertTrue(eventually(() -> readLog(log).contains("location database reloaded: " + database)),
-                    readLog(log));
+            Await.until("SIGHUP rereads the location database", Await.DEFAULT_TIMEOUT,
+                    () -> ServeProcess.log(log).contains("location database reloaded: " + database),
+                    () -> ServeProcess.log(log));
             assertTrue(serve.isAlive(), "SIGHUP reloads; it does not end the server");
         } finally {
             serve.destroy();
@@ -55,7 +54,7 @@ class LocationDatabaseServeTest {
         Process serve = ServeProcess.start(folder, config(database), log);
         assertTrue(serve.waitFor(60, TimeUnit.SECONDS), "svc serve should stop");
         assertEquals(1, serve.exitValue());
-        assertTrue(readLog(log).contains("policy.geoip_database: cannot read " + database), readLog(log));
+        assertTrue(ServeProcess.log(log).contains("policy.geoip_database: cannot read " + database), ServeProcess.log(log));
     }
 
     private Path config(Path database) throws IOException {
@@ -79,22 +78,5 @@ class LocationDatabaseServeTest {
         return config;
     }
 
-    private static boolean eventually(BooleanSupplier check) throws InterruptedException {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        while (Instant.now().isBefore(deadline)) {
-            if (check.getAsBoolean()) {
-                return true;
-            }
-            Thread.sleep(200);
-        }
-        return false;
-    }
 
-    private static String readLog(Path log) {
-        try {
-            return Files.readString(log);
-        } catch (IOException e) {
-            return "";
-        }
-    }
 }

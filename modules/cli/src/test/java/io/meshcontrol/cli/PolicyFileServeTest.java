@@ -5,13 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.ApiException;
 import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.core.testing.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -47,12 +45,14 @@ class PolicyFileServeTest {
             assertEquals(409, refused.status());
 
             Files.writeString(policy, SECOND);
-            assertTrue(eventually(() -> client.policy().policy().equals(SECOND)), "an edited file is picked up");
+            Await.until("an edited file is picked up", Await.DEFAULT_TIMEOUT,
+                    () -> client.policy().policy().equals(SECOND), () -> ServeProcess.log(log));
 
-            Assumptions.assumeFalse(readLog(log).contains(HUP_IGNORED),
+            Assumptions.assumeFalse(ServeProcess.log(log).contains(HUP_IGNORED),
                     "these tests run with SIGHUP ignored (nohup), which svc serve inherits");
             hangUp(serve);
-            assertTrue(eventually(() -> readLog(log).contains("SIGHUP: reloading the policy file")), readLog(log));
+            Await.until("SIGHUP reloads the policy file", Await.DEFAULT_TIMEOUT,
+                    () -> ServeProcess.log(log).contains("SIGHUP: reloading the policy file"), () -> ServeProcess.log(log));
             assertTrue(serve.isAlive(), "SIGHUP reloads; it does not end the server");
             assertEquals(SECOND, client.policy().policy());
         } finally {
@@ -69,7 +69,8 @@ class PolicyFileServeTest {
         Process serve = ServeProcess.start(folder, config(policy), log, "nohup");
         try {
             ServeProcess.awaitClient(folder.resolve("data/cli.json"), serve);
-            assertTrue(eventually(() -> readLog(log).contains(HUP_IGNORED)), readLog(log));
+            Await.until("SIGHUP is ignored", Await.DEFAULT_TIMEOUT,
+                    () -> ServeProcess.log(log).contains(HUP_IGNORED), () -> ServeProcess.log(log));
             hangUp(serve);
             Thread.sleep(1000);
             assertTrue(serve.isAlive(), "an ignored SIGHUP ends nothing");
@@ -87,7 +88,7 @@ class PolicyFileServeTest {
         Process serve = ServeProcess.start(folder, config(policy), log);
         assertTrue(serve.waitFor(60, TimeUnit.SECONDS), "svc serve should stop");
         assertEquals(1, serve.exitValue());
-        assertTrue(readLog(log).contains("svc: policy file " + policy + ": src=tag not found: \"tag:x\""), readLog(log));
+        assertTrue(ServeProcess.log(log).contains("svc: policy file " + policy + ": src=tag not found: \"tag:x\""), ServeProcess.log(log));
     }
 
     private Path config(Path policy) throws IOException {
@@ -115,22 +116,5 @@ class PolicyFileServeTest {
         new ProcessBuilder("kill", "-HUP", Long.toString(serve.pid())).start().waitFor(10, TimeUnit.SECONDS);
     }
 
-    private static boolean eventually(BooleanSupplier check) throws InterruptedException {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        while (Instant.now().isBefore(deadline)) {
-            if (check.getAsBoolean()) {
-                return true;
-            }
-            Thread.sleep(200);
-        }
-        return false;
-    }
 
-    private static String readLog(Path log) {
-        try {
-            return Files.readString(log);
-        } catch (IOException e) {
-            return "";
-        }
-    }
 }

@@ -58,4 +58,13 @@ final class ServeProcess {
         }
         throw new AssertionError("svc serve did not start within 60 s");
     }
+
+    /** What the server has logged so far; empty before its log file exists. */
+    static String log(Path log) {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "";
+        }
+    }
 }

@@ -225,13 +225,7 @@ public final class Policies {
      */
     public CompiledPolicy compile(Caller caller, String text) {
         caller.require(READ_SCOPE);
-        Policy policy;
-        try {
-            policy = Policy.parse(text);
-        } catch (PolicyException e) {
-            throw MeshException.invalid(e.getMessage());
-        }
-        return CompiledPolicy.compile(policy.withGroupMembers(granted), inventory.get(), "");
+        return compiled(text, inventory.get());
     }
 
     /**
@@ -241,18 +235,23 @@ public final class Policies {
      */
     public CompiledPolicy compile(Caller caller, String text, long nodeId, String country, String city) {
         caller.require(READ_SCOPE);
+        PolicyInventory all = inventory.get();
+        PolicyInventory placed = new PolicyInventory(all.users(), all.nodes().stream()
+                .map(node -> node.id() != nodeId ? node
+                        : node.withFacts(node.facts().withLocation(country.toUpperCase(java.util.Locale.ROOT), city)))
+                .toList());
+        return compiled(text, placed);
+    }
+
+    /** {@code text} compiled over {@code machines} with the memberships access requests grant, for previews. */
+    private CompiledPolicy compiled(String text, PolicyInventory machines) {
         Policy policy;
         try {
             policy = Policy.parse(text);
         } catch (PolicyException e) {
             throw MeshException.invalid(e.getMessage());
         }
-        PolicyInventory all = inventory.get();
-        PolicyInventory placed = new PolicyInventory(all.users(), all.nodes().stream()
-                .map(node -> node.id() != nodeId ? node
-                        : node.withFacts(node.facts().withLocation(country.toUpperCase(java.util.Locale.ROOT), city)))
-                .toList());
-        return CompiledPolicy.compile(policy.withGroupMembers(granted), placed, "");
+        return CompiledPolicy.compile(policy.withGroupMembers(granted), machines, "");
     }
 
     /** Whether the policy in force is still the default one (nothing saved, or the default saved again). */
