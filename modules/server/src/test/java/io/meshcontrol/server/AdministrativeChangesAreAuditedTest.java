@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.AuditEntry;
+import io.meshcontrol.core.model.PostureIntegration;
 import io.meshcontrol.core.model.Role;
+import io.meshcontrol.core.state.Posture;
 import io.meshcontrol.core.state.Settings;
 import io.meshcontrol.core.state.Users;
 import io.meshcontrol.core.testing.AuthKey;
@@ -22,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -66,7 +69,6 @@ class AdministrativeChangesAreAuditedTest {
     Path folder;
     private final MovableClock clock = MovableClock.startingAt2026();
     private final AtomicInteger serial = new AtomicInteger();
-    private final AtomicInteger postureProviders = new AtomicInteger();
     private TestServer server;
     private String admin;
     private String nodeKey;
@@ -286,6 +288,25 @@ class AdministrativeChangesAreAuditedTest {
                     created("PUT", v2 + "/logging/configuration/stream", logStreamBody());
                     return new Call(v2 + "/logging/configuration/stream", null);
                 }),
+                Map.entry("POST /api/v1/posture-integration", () -> new Call("/api/v1/posture-integration",
+                        "{\"provider\": \"" + postureProvider() + "\", \"clientSecret\": \"x\"}")),
+                Map.entry("PATCH /api/v1/posture-integration/{integrationId}", () -> new Call(
+                        "/api/v1/posture-integration/" + postureIntegration(), "{\"clientId\": \"" + name() + "\"}")),
+                Map.entry("DELETE /api/v1/posture-integration/{integrationId}", () -> new Call(
+                        "/api/v1/posture-integration/" + postureIntegration(), null)),
+                Map.entry("PUT /api/v1/log-stream/{logType}", () -> new Call("/api/v1/log-stream/configuration",
+                        logStreamBody())),
+                Map.entry("DELETE /api/v1/log-stream/{logType}", () -> {
+                    created("PUT", "/api/v1/log-stream/configuration", logStreamBody());
+                    return new Call("/api/v1/log-stream/configuration", null);
+                }),
+                Map.entry("PUT /api/v1/service/{name}", () -> new Call("/api/v1/service/svc:" + name(),
+                        "{\"ports\": [\"tcp:443\"]}")),
+                Map.entry("DELETE /api/v1/service/{name}", () -> {
+                    String name = "svc:" + name();
+                    created("PUT", "/api/v1/service/" + name, "{\"ports\": [\"tcp:443\"]}");
+                    return new Call("/api/v1/service/" + name, null);
+                }),
                 Map.entry("PATCH /api/v2/tailnet/{tailnet}/settings", () -> new Call(v2 + "/settings",
                         "{\"devicesKeyDurationDays\": " + keyDurationDays() + "}")));
     }
@@ -387,10 +408,11 @@ class AdministrativeChangesAreAuditedTest {
         return id;
     }
 
-    /** Each provider holds one integration: a fresh one each time. */
+    /** Each provider holds one integration: one that holds none now. */
     private String postureProvider() {
-        List<String> providers = List.of("falcon", "sentinelone", "intune", "jamfpro", "kandji", "kolide");
-        return providers.get(postureProviders.getAndIncrement());
+        Set<String> taken = server.network.posture().integrations(Caller.localAdmin()).stream()
+                .map(PostureIntegration::provider).collect(Collectors.toSet());
+        return Posture.PROVIDERS.stream().filter(provider -> !taken.contains(provider)).findFirst().orElseThrow();
     }
 
     private String postureIntegration() {
