@@ -78,9 +78,13 @@ export function onChange(listener) {
     let connectedBefore = false;
     const tell = (digest) => changeListeners.forEach((each) => each(digest));
     source.addEventListener('ready', () => {
+      onReachable(true);
       if (connectedBefore) tell({ reconnected: true });
       connectedBefore = true;
     });
+    // The stream broke (the server stopped, the network went): the page shows the server as lost until the
+    // browser's own reconnection, or any other call, gets an answer.
+    source.addEventListener('error', () => onReachable(false));
     source.addEventListener('change', (event) => tell(JSON.parse(event.data)));
     changes = source;
   }
