@@ -297,6 +297,7 @@ class ApiContractTest {
         call("GET", "/api/v1/posture-integration/" + kolide, admin, null, 200);
         call("PATCH", "/api/v1/posture-integration/" + kolide, admin,
                 body(new PostureIntegrationRequest(null, null, "other", null, null)), 200);
+        call("PATCH", "/api/v1/posture-integration/" + kolide, admin, null, 400);
         call("DELETE", "/api/v1/posture-integration/" + kolide, admin, null, 204);
 
         call("PUT", "/api/v1/service/svc:web", admin, body(new ServiceRequest("the web", List.of("tcp:443"),
