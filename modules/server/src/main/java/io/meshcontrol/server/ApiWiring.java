@@ -1,6 +1,5 @@
 package io.meshcontrol.server;
 
-import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.api.ServerInfo;
 import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.state.Network;
@@ -74,7 +73,7 @@ final class ApiWiring {
         new DnsRoutes(network.dns(), settings.baseDomain()).register(routes);
         new AuditRoutes(network.auditLog()).register(routes);
         // Server-sent events from the change feed: the console reads again what changed instead of polling.
-        new EventStreamRoutes(network.snapshots(), ApiJson.mapper(true), settings.listener().idleTimeout())
+        new EventStreamRoutes(network.snapshots(), w.json(), settings.listener().idleTimeout())
                 .register(routes);
         new PolicyRoutes(network.policies()).register(routes);
         new AccessRequestRoutes(network.accessRequests(), network.snapshots()).register(routes);

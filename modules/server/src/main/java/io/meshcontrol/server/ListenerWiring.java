@@ -25,9 +25,9 @@ final class ListenerWiring {
     }
 
     /** @param credentials what a request's bearer credential or session is checked against */
-    static PublicListener.Setup main(Wiring w, Https https, RequestPipeline pipeline, Authenticator credentials,
-            JsonMapper json) {
+    static PublicListener.Setup main(Wiring w, Https https, RequestPipeline pipeline, Authenticator credentials) {
         ServerSettings settings = w.settings();
+        JsonMapper json = w.json();
         return new PublicListener.Setup(settings.listenHost(), settings.listenPort(), https.context(),
                 w.routes().build(pipeline, apiStyles(credentials, json, w.failedCredentials()), json,
                         settings.version()),

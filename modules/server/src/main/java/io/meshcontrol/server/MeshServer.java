@@ -39,7 +39,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import tools.jackson.databind.json.JsonMapper;
 
 /** A running server: the HTTP listener with every route, the metrics listener, the local CLI credential. */
 public final class MeshServer implements AutoCloseable {
@@ -86,7 +85,6 @@ public final class MeshServer implements AutoCloseable {
      */
     static MeshServer start(ServerSettings settings, Network network, Clock clock) {
         MachinePrivateKey noiseKey = loadNoiseKey(settings.noiseKeyPath());
-        JsonMapper json = ApiJson.mapper(true);
         PrometheusRegistry registry = new PrometheusRegistry();
         HttpMetrics httpMetrics = new HttpMetrics(registry);
         ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
@@ -95,7 +93,8 @@ public final class MeshServer implements AutoCloseable {
         String instance = RandomText.alphanumeric(16);
         ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
         Wiring wiring = new Wiring(settings, network, clock, new Routes(), registry, housekeeping, workers,
-                new FailedCredentials(clock, registry, settings.listener().failedCredentialsPerAddress()));
+                new FailedCredentials(clock, registry, settings.listener().failedCredentialsPerAddress()),
+                ApiJson.mapper(true));
         ControlWiring control = null;
         RelayRuntime relay = null;
         MetricsListener metrics = null;
@@ -113,7 +112,7 @@ public final class MeshServer implements AutoCloseable {
             // HTTPS when the configuration names a certificate or an ACME host name: the relay is then on server_url too.
             https = Https.from(settings.tls(), settings.listener(), clock);
             PublicListener.Setup main = ListenerWiring.main(wiring, https, pipeline, new Authenticator(network.apiKeys(),
-                    network.oauthClients(), localToken, console.sessions()), json);
+                    network.oauthClients(), localToken, console.sessions()));
             // Metrics first: once the main listener answers, everything about it can be scraped.
             metrics = MetricsWiring.start(wiring, control, relay);
             listener = PublicListener.start(main);

@@ -7,6 +7,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What every wiring part of {@link MeshServer} builds on ({@link ControlWiring}, {@link RelayWiring},
@@ -19,7 +20,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * @param housekeeping runs the timed jobs (expiry, ephemeral nodes, router probes, release lookups, challenge records)
  * @param workers the request threads
  * @param failedCredentials the back-off of addresses that send bad credentials, on both APIs and the console
+ * @param json the one mapper of API answers and error bodies
  */
 record Wiring(ServerSettings settings, Network network, Clock clock, Routes routes, PrometheusRegistry registry,
-              ScheduledExecutorService housekeeping, ExecutorService workers, FailedCredentials failedCredentials) {
+              ScheduledExecutorService housekeeping, ExecutorService workers, FailedCredentials failedCredentials,
+              JsonMapper json) {
 }
