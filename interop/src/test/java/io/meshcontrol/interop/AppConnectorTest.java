@@ -9,6 +9,7 @@ import io.meshcontrol.api.AppView;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.core.testing.Await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,11 +19,12 @@ import java.net.NetworkInterface;
 import java.net.Proxy;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,7 +80,7 @@ class AppConnectorTest {
     @ParameterizedTest(name = "tailscale {0}")
     @MethodSource("io.meshcontrol.interop.ClientVersions#all")
     void aPeerReachesAServiceThroughTheConnectorThatLearnedItsAddress(ClientVersion version) throws Exception {
-        assumeTrue(isRoot(), "the connector's own resolv.conf needs a mount namespace (root)");
+        assumeTrue(ThisHost.isRoot(), "the connector's own resolv.conf needs a mount namespace (root)");
         Inet4Address host = hostAddress().orElse(null);
         assumeTrue(host != null, "no non-loopback IPv4 address to put the service on");
         try (ServerSocket service = new ServerSocket(0, 50, host);
@@ -204,25 +206,22 @@ class AppConnectorTest {
         }
     }
 
+    /** Waits for {@code condition}, checked every 300 ms: most checks run a client's CLI. */
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + SOON.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(what + ": not within " + SOON.toSeconds() + "s");
-            }
-            Thread.sleep(300);
-        }
+        Await.until(what, SOON, Duration.ofMillis(300), condition, () -> "");
     }
 
-    private static boolean isRoot() throws IOException, InterruptedException {
-        Process id = new ProcessBuilder("id", "-u").redirectErrorStream(true).start();
-        String uid = new String(id.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
-        return id.waitFor() == 0 && uid.equals("0");
-    }
 
-    /** The machine's first IPv4 address on an interface that is up and not loopback. */
-    private static Optional<Inet4Address> hostAddress() throws SocketException {
-        for (NetworkInterface nic : List.copyOf(NetworkInterface.networkInterfaces().toList())) {
+    /**
+     * The machine's IPv4 address on the interface of its default route, else on the first interface that is up and
+     * not loopback. Not just the first: a test running beside this one in another JVM may add a veth pair with an
+     * address of its own (LocationPostureTest), gone before this test ends.
+     */
+    private static Optional<Inet4Address> hostAddress() throws IOException {
+        String defaultRoute = defaultRouteInterface().orElse(null);
+        List<NetworkInterface> nics = new ArrayList<>(NetworkInterface.networkInterfaces().toList());
+        nics.sort(Comparator.comparing(nic -> !nic.getName().equals(defaultRoute)));
+        for (NetworkInterface nic : nics) {
             if (nic.isUp() && !nic.isLoopback()) {
                 Optional<Inet4Address> v4 = nic.inetAddresses().filter(a -> a instanceof Inet4Address)
                         .map(a -> (Inet4Address) a).findFirst();
@@ -232,5 +231,16 @@ class AppConnectorTest {
             }
         }
         return Optional.empty();
+    }
+
+    /** The interface of the IPv4 default route, from the kernel's routing table. */
+    private static Optional<String> defaultRouteInterface() throws IOException {
+        Path routes = Path.of("/proc/net/route");
+        if (!Files.isReadable(routes)) {
+            return Optional.empty();
+        }
+        return Files.readAllLines(routes).stream().skip(1).map(line -> line.trim().split("\\s+"))
+                .filter(fields -> fields.length > 1 && fields[1].equals("00000000")).map(fields -> fields[0])
+                .findFirst();
     }
 }

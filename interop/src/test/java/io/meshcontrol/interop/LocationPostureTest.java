@@ -9,6 +9,7 @@ import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.testing.Await;
 import io.meshcontrol.core.testing.GeoDatabases;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -77,7 +78,7 @@ class LocationPostureTest {
     @ParameterizedTest(name = "tailscale {0}")
     @MethodSource("io.meshcontrol.interop.ClientVersions#all")
     void aClientsPublicAddressPlacesItAndMovingItChangesItsPeersFilter(ClientVersion version) throws Exception {
-        assumeTrue(isRoot(), "network namespaces need root");
+        assumeTrue(ThisHost.isRoot(), "network namespaces need root");
         Path database = GeoDatabases.write(folder.resolve("GeoLite2-City.mmdb"), "81.2.69.0/24=GB/London",
                 "89.160.20.0/24=SE/Linkoping");
         namespaceWithAddress(UK);
@@ -175,19 +176,8 @@ class LocationPostureTest {
         }
     }
 
+    /** Waits for {@code condition}, checked every 300 ms: most checks run a client's CLI. */
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + SOON.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(what + ": not within " + SOON.toSeconds() + "s");
-            }
-            Thread.sleep(300);
-        }
-    }
-
-    private static boolean isRoot() throws IOException, InterruptedException {
-        Process id = new ProcessBuilder("id", "-u").redirectErrorStream(true).start();
-        String uid = new String(id.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
-        return id.waitFor() == 0 && uid.equals("0");
+        Await.until(what, SOON, Duration.ofMillis(300), condition, () -> "");
     }
 }

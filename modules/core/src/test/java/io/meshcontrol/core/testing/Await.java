@@ -27,6 +27,15 @@ public final class Await {
     /** Like {@link #until(String, BooleanSupplier)}, adding {@code state} (read once, on failure) to the message. */
     public static void until(String what, Duration timeout, BooleanSupplier condition, Supplier<String> state)
             throws InterruptedException {
+        until(what, timeout, Duration.ofMillis(POLL_MILLIS), condition, state);
+    }
+
+    /**
+     * Like {@link #until(String, Duration, BooleanSupplier, Supplier)}, checking only every {@code poll}: for a
+     * condition that costs a process to check (a client's CLI).
+     */
+    public static void until(String what, Duration timeout, Duration poll, BooleanSupplier condition,
+            Supplier<String> state) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
@@ -34,7 +43,7 @@ public final class Await {
                 throw new AssertionError(what + ": not within " + timeout.toSeconds() + " s"
                         + (detail.isEmpty() ? "" : "; " + detail));
             }
-            Thread.sleep(POLL_MILLIS);
+            Thread.sleep(poll.toMillis());
         }
     }
 }
