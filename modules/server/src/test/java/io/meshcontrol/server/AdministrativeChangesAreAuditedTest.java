@@ -333,7 +333,8 @@ class AdministrativeChangesAreAuditedTest {
         io.meshcontrol.core.model.Node source = Machine.named(name()).join(server.network, nodeKey);
         io.meshcontrol.core.model.Node target = Machine.named(name()).join(server.network, nodeKey);
         return ((io.meshcontrol.core.state.SshChecks.Answer.Hold) server.network.sshChecks().request(
-                target.machineKey(), source.id(), target.id(), "ubuntu")).authId();
+                target.machineKey(), source.id(), target.id(), "ubuntu",
+                new io.meshcontrol.core.netmap.AccessControl(server.network.policies())::sshCheckPeriod)).authId();
     }
 
     /** A key lifetime other than the one in force. */

@@ -24,6 +24,7 @@ import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.state.SshChecks;
 import io.meshcontrol.core.state.Users;
@@ -488,7 +489,7 @@ class ApiContractTest {
 
     private String held(Node source, Node target, String localUser) {
         SshChecks.Answer answer = server.network.sshChecks().request(target.machineKey(), source.id(), target.id(),
-                localUser);
+                localUser, new AccessControl(server.network.policies())::sshCheckPeriod);
         if (!(answer instanceof SshChecks.Answer.Hold(String authId))) {
             throw new AssertionError("not held: " + answer + " " + target);
         }
