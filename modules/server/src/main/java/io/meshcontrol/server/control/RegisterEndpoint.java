@@ -123,7 +123,12 @@ public final class RegisterEndpoint implements MachineHandler {
             return known.map(this::success).orElseGet(() ->
                     RegisterResponse.authorizationPending(authUrl(pendingLogins.start(machine, request.ephemeral()))));
         }
-        Optional<Registrations.Registered> done = pendingLogins.await(authId, PendingLogins.LIFETIME.plus(Duration.ofSeconds(5)));
+        Optional<Registrations.Registered> done;
+        try {
+            done = pendingLogins.await(authId, PendingLogins.LIFETIME.plus(Duration.ofSeconds(5)));
+        } catch (MeshException refused) {
+            return RegisterResponse.failure(refused.getMessage()); // an administrator refused the login
+        }
         return done.map(this::success)
                 .orElseGet(() -> RegisterResponse.authorizationPending(authUrl(pendingLogins.start(machine, request.ephemeral()))));
     }
