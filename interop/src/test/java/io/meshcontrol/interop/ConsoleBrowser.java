@@ -85,7 +85,7 @@ final class ConsoleBrowser implements AutoCloseable {
     }
 
     /** Opens an address as a link from elsewhere does (a machine's login link), following its redirects. */
-    void open(URI address) {
+    void visit(URI address) {
         driver.get(address.toString());
         waitFor(By.tagName("h1"));
     }

@@ -64,7 +64,7 @@ class ConsoleRegisterTest {
         try (InteractiveLogin up = laptop.upAsync(console.network().loginServer(), "laptop")) {
             URI link = up.awaitAuthUrl(SOON);
             String authId = link.getPath().substring(link.getPath().lastIndexOf('/') + 1);
-            browser.open(link); // not signed in: the console's sign-in, at the register page's address
+            browser.visit(link); // not signed in: the console's sign-in, at the register page's address
             assertTrue(browser.url().endsWith("/admin/#/register/" + authId), browser.url());
             browser.signIn(aliceKey());
             assertTrue(browser.url().endsWith("/admin/#/register/" + authId), "back on the same page: "
@@ -99,8 +99,11 @@ class ConsoleRegisterTest {
                  "acls": [{"action": "accept", "src": ["*"], "dst": ["*:*"]}]}""");
         browser.signIn(aliceKey());
         TailscaleNode kiosk = console.network().node(ClientVersions.newest(), "kiosk");
+        String authId;
         try (InteractiveLogin up = kiosk.upAsync(console.network().loginServer(), "kiosk")) {
-            browser.open(up.awaitAuthUrl(SOON)); // signed in: straight to the register page
+            URI link = up.awaitAuthUrl(SOON);
+            authId = link.getPath().substring(link.getPath().lastIndexOf('/') + 1);
+            browser.visit(link); // signed in: straight to the register page
             browser.waitFor(By.cssSelector("[data-register-facts]"));
             browser.click(By.cssSelector("input[name='owner'][value='tags']"));
             browser.click(By.cssSelector("input[type='checkbox'][value='tag:kiosk']"));
@@ -116,7 +119,13 @@ class ConsoleRegisterTest {
         assertEquals(List.of("tag:kiosk"), view.tags());
         assertEquals(null, view.user());
 
-        browser.go("register/spentorunknown");
+        // the spent link: the server's own page says so, in the console's style
+        browser.visit(console.network().server().url().resolve("/register/" + authId));
+        browser.waitForText("Run tailscale up again on the machine for a new link.");
+        browser.assertAccessible("console-register-expired");
+        browser.screenshot("console-register-expired");
+        // the console's page for an id that waits no more
+        browser.go("register/" + authId);
         browser.waitFor(By.cssSelector("[data-register-expired]"));
         browser.waitForText("This login link expired.");
     }

@@ -97,7 +97,13 @@ function Decide({ machine, me, may, onDone }) {
   </form>`;
 }
 
+// Keyed by the id: another login's link opened in the same tab starts afresh (not with the last one's outcome).
 export default function Register({ params, may, me }) {
+  return html`<${Login} key=${params.id} authId=${params.id} may=${may} me=${me} />`;
+}
+
+function Login({ authId, may, me }) {
+  const params = { id: authId };
   const [machine, error] = useLoad(() => get('auth/register/' + encodeURIComponent(params.id)), [params.id]);
   const [done, setDone] = useState(null);
   const heading = html`<h1>A machine asks to join</h1>`;
