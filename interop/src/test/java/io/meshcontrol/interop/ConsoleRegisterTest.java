@@ -1,6 +1,8 @@
 package io.meshcontrol.interop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.ApiKeyRequest;
@@ -88,6 +90,25 @@ class ConsoleRegisterTest {
         assertEquals("bob", view.user());
         assertTrue(view.authorized(), "approved in the same click");
         assertEquals("interactive", view.registerMethod());
+    }
+
+    @Test
+    void aRefusedLoginEndsTailscaleUpWithTheRefusal() {
+        console = ConsoleOnNetwork.start(folder, nodes);
+        ConsoleBrowser browser = console.browser();
+        browser.signIn(aliceKey());
+        TailscaleNode stray = console.network().node(ClientVersions.newest(), "stray");
+        try (InteractiveLogin up = stray.upAsync(console.network().loginServer(), "stray")) {
+            browser.visit(up.awaitAuthUrl(SOON));
+            browser.click(By.cssSelector("[data-register-refuse]"));
+            browser.click(By.cssSelector("[data-register-refuse-confirm]"));
+            browser.waitFor(By.cssSelector("[data-register-refused]"));
+            CliResult result = up.await(SOON);
+            assertFalse(result.timedOut(), result.describe());
+            assertNotEquals(0, result.exitCode(), result.describe());
+            assertTrue(result.describe().contains("refused"), result.describe());
+        }
+        assertEquals(List.of(), console.admin().nodes(), "no machine joined");
     }
 
     @Test
