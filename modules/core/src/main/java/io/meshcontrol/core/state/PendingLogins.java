@@ -82,7 +82,24 @@ public final class PendingLogins {
 
     public boolean isPending(String authId) {
         Pending login = pending.get(authId);
-        return login != null && clock.instant().isBefore(login.expires());
+        return login != null && clock.instant().isBefore(login.expires()) && !login.done().isDone();
+    }
+
+    /**
+     * Why the login {@code authId} was refused ({@link #reject}), until it would have lapsed: a machine whose
+     * follow-up request comes after the refusal is told too. Empty when it was not refused.
+     */
+    public Optional<String> refusal(String authId) {
+        Pending login = pending.get(authId);
+        if (login == null || !login.done().isCompletedExceptionally()) {
+            return Optional.empty();
+        }
+        try {
+            login.done().join();
+            return Optional.empty();
+        } catch (java.util.concurrent.CompletionException e) {
+            return Optional.of(e.getCause().getMessage());
+        }
     }
 
     /** Registers the waiting machine for {@code userName} and wakes it. */
@@ -137,10 +154,9 @@ public final class PendingLogins {
                     "hostname", login.request().hostname(), "nodeKey", login.request().nodeKey().toText())));
             return null;
         });
-        if (pending.remove(authId, login)) {
-            login.done().completeExceptionally(MeshException.forbidden("an administrator refused this machine's "
-                    + "login; run tailscale up again to ask once more"));
-        }
+        // Kept (not pending any more) until it would have lapsed, so that a machine asking after the refusal hears it.
+        login.done().completeExceptionally(MeshException.forbidden("an administrator refused this machine's "
+                + "login; run tailscale up again to ask once more"));
     }
 
     /**
@@ -206,7 +222,7 @@ public final class PendingLogins {
 
     private Pending requirePending(String authId) {
         Pending login = pending.get(authId);
-        if (login == null || !clock.instant().isBefore(login.expires())) {
+        if (login == null || !clock.instant().isBefore(login.expires()) || login.done().isDone()) {
             throw MeshException.notFound("no pending login with auth id \"" + authId + "\" (it may have expired; "
                     + "run tailscale up again for a new one)");
         }
@@ -224,7 +240,7 @@ public final class PendingLogins {
     public java.util.List<Waiting> waiting() {
         Instant now = clock.instant();
         return pending.values().stream()
-                .filter(login -> now.isBefore(login.expires()))
+                .filter(login -> now.isBefore(login.expires()) && !login.done().isDone())
                 .map(login -> new Waiting(login.request().hostname(), login.request().nodeKey().toText(),
                         login.ephemeral(), login.expires()))
                 .sorted(java.util.Comparator.comparing(Waiting::expires))

@@ -137,6 +137,10 @@ class PendingLoginTest {
         logins.reject(net.admin, authId);
         assertTrue(waiting.get().contains("refused"), waiting.get());
         assertFalse(logins.isPending(authId));
+        assertTrue(logins.refusal(authId).orElseThrow().contains("refused"), "told to a follow-up that comes later");
+        assertThrows(MeshException.class, () -> logins.await(authId, Duration.ZERO), "a wait that starts later");
+        assertEquals(MeshException.Reason.NOT_FOUND, assertThrows(MeshException.class,
+                () -> logins.complete(net.admin, authId, "odin")).reason());
         assertEquals(MeshException.Reason.NOT_FOUND, assertThrows(MeshException.class,
                 () -> logins.reject(net.admin, authId)).reason());
     }

@@ -115,6 +115,10 @@ public final class RegisterEndpoint implements MachineHandler {
         String url = request.followup();
         int at = url.lastIndexOf(AUTH_PATH);
         String authId = at < 0 ? "" : url.substring(at + AUTH_PATH.length());
+        Optional<String> refusal = pendingLogins.refusal(authId);
+        if (refusal.isPresent()) {
+            return RegisterResponse.failure(refusal.get()); // refused before this follow-up arrived
+        }
         if (!pendingLogins.isPending(authId)) {
             // Completed before this follow-up arrived (the person was quick), or lapsed: a machine the server already
             // knows under this node key is done; anyone else logs in again.
