@@ -92,6 +92,23 @@ class ConsoleRegisterTest {
         assertEquals("interactive", view.registerMethod());
     }
 
+    /** A member may not add machines: the page says so (no form, no error), and the login waits on. */
+    @Test
+    void aMemberIsToldTheyMayNotAddMachines() {
+        console = ConsoleOnNetwork.start(folder, nodes);
+        ConsoleBrowser browser = console.browser();
+        console.admin().createUser(new UserRequest("bob", "Bob", "bob@example.com", "member"));
+        browser.signIn(console.admin().createApiKey(new ApiKeyRequest("bob", List.of(), "member", "24h")).secret());
+        String authId = console.network().server().network.pendingLogins().start(
+                io.meshcontrol.core.testing.Machine.named("laptop").request(), false);
+        browser.visit(console.network().server().url().resolve("/register/" + authId));
+        browser.waitFor(By.cssSelector("[data-register-forbidden]"));
+        browser.waitForText("You may not add machines to the network.");
+        assertFalse(browser.present(By.cssSelector("[data-register-approve]")));
+        browser.assertAccessible("console-register-member");
+        assertTrue(console.network().server().network.pendingLogins().isPending(authId));
+    }
+
     @Test
     void aRefusedLoginEndsTailscaleUpWithTheRefusal() {
         console = ConsoleOnNetwork.start(folder, nodes);
