@@ -5,8 +5,8 @@ import io.meshcontrol.core.RandomText;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.store.AuditStore;
-import io.meshcontrol.core.wire.HostinfoFields;
 import io.meshcontrol.core.wire.Hostinfo;
+import io.meshcontrol.core.wire.HostinfoFields;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -91,15 +92,8 @@ public final class PendingLogins {
      */
     public Optional<String> refusal(String authId) {
         Pending login = pending.get(authId);
-        if (login == null || !login.done().isCompletedExceptionally()) {
-            return Optional.empty();
-        }
-        try {
-            login.done().join();
-            return Optional.empty();
-        } catch (java.util.concurrent.CompletionException e) {
-            return Optional.of(e.getCause().getMessage());
-        }
+        return login != null && login.done().state() == Future.State.FAILED
+                ? Optional.of(login.done().exceptionNow().getMessage()) : Optional.empty();
     }
 
     /** Registers the waiting machine for {@code userName} and wakes it. */
