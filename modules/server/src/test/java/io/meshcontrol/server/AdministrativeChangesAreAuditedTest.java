@@ -198,6 +198,8 @@ class AdministrativeChangesAreAuditedTest {
                 Map.entry("POST /api/v1/auth/register", () -> new Call("/api/v1/auth/register",
                         "{\"user\": \"holder\", \"authId\": \"" + server.network.pendingLogins().start(
                                 Machine.named(name()).request(), false) + "\"}")),
+                Map.entry("DELETE /api/v1/auth/register/{authId}", () -> new Call("/api/v1/auth/register/"
+                        + server.network.pendingLogins().start(Machine.named(name()).request(), false), null)),
                 Map.entry("POST /api/v1/auth/approve", () -> new Call("/api/v1/auth/approve",
                         "{\"authId\": \"" + heldSshCheck() + "\"}")),
                 Map.entry("POST /api/v1/auth/reject", () -> new Call("/api/v1/auth/reject",

@@ -66,6 +66,8 @@ class ApiContractTest {
     private static final Map<String, String> NOT_PROVOKED = Map.of(
             "GET /health 503", "needs a database that stops answering",
             "GET /ssh/check/{authId} 302", "needs an OIDC issuer (SshCheckLoginTest follows the redirect)",
+            "GET /register/{authId} 302", "needs an OIDC issuer (OidcLoginTest and RegisterPageTest follow it)",
+            "GET /register/{authId} 502", "needs an OIDC issuer that does not answer (OidcLoginTest)",
             "GET /api/v1/events 200", "a stream that stays open: EventStreamTest follows it",
             "GET /api/v1/events 503", "needs 1,000 streams open at once");
 
@@ -420,10 +422,19 @@ class ApiContractTest {
 
         String authId = server.network.pendingLogins().start(new Registrations.Request(
                 MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "kiosk", "{}"), false);
-        call("GET", "/register/" + authId, null, null, 200);
+        call("GET", "/register/" + authId, null, null, 303);
+        call("GET", "/api/v1/auth/register/" + authId, admin, null, 200);
+        call("GET", "/api/v1/auth/register/nosuch", admin, null, 404);
+        call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("nobody", authId)), 404);
+        call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", authId, List.of("tag:x"),
+                true)), 400);
         call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", authId)), 200);
         call("GET", "/register/" + authId, null, null, 404);
         call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", authId)), 404);
+        String refusedId = server.network.pendingLogins().start(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "stray", "{}"), false);
+        call("DELETE", "/api/v1/auth/register/" + refusedId, admin, null, 204);
+        call("DELETE", "/api/v1/auth/register/" + refusedId, admin, null, 404);
         String stolenKey = server.network.pendingLogins().start(new Registrations.Request(
                 MachinePrivateKey.generate().publicKey(), router.nodeKey(), "thief", "{}"), false);
         call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", stolenKey)), 409);

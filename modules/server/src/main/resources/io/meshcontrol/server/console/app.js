@@ -19,6 +19,7 @@ import AccessRequests from './access-requests.js';
 import LogStreams from './log-streams.js';
 import PostureIntegrations from './posture.js';
 import Services from './services.js';
+import Register from './register.js';
 
 // One line per page: adding a page is a module and a line here. `scope`: what the caller needs to see it (a list: any one).
 const PAGES = [
@@ -39,6 +40,7 @@ const PAGES = [
   { path: 'log-streams', title: 'Log streaming', scope: 'log_streaming:read', page: LogStreams, nav: true },
   { path: 'posture', title: 'Posture', scope: 'feature_settings:read', page: PostureIntegrations, nav: true },
   { path: 'services', title: 'Services', scope: 'services:read', page: Services, nav: true },
+  { path: 'register/:id', title: 'A machine asks to join', scope: null, page: Register },
 ];
 
 function match(hash) {
