@@ -1,5 +1,6 @@
 package io.meshcontrol.server;
 
+import io.meshcontrol.api.NewPreAuthKeyDefaults;
 import io.meshcontrol.api.ServerInfo;
 import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.state.Network;
@@ -85,7 +86,7 @@ final class ApiWiring {
                     .register(routes);
         }
         ServerInfo info = new ServerInfo(settings.version(), network.tailnetId(), settings.serverUrl(),
-                settings.baseDomain());
+                settings.baseDomain(), NewPreAuthKeyDefaults.STANDARD);
         new ServerRoutes(info, instance, network::databaseReachable, () -> relay.relay().stunProblem())
                 .register(routes);
         new VendorApi(network, settings.baseDomain(), settings.version(), clock).register(v2);
