@@ -46,7 +46,7 @@ export default function AddMachine({ may, me }) {
       <label class="inline"><input type="checkbox" checked=${form.ephemeral} onChange=${set('ephemeral')} /> Ephemeral (removed when offline)</label>
       <label class="inline"><input type="checkbox" checked=${form.preauthorized} onChange=${set('preauthorized')} /> Pre-approved</label>
       <${Problem} error=${action.error} />
-      <div class="actions"><button class="primary" type="submit" disabled=${action.busy}>Make the key</button></div>
+      <div class="actions"><button class="primary" type="submit" disabled=${action.busy || !defaults}>Make the key</button></div>
     </form>
     ${issued && html`<section aria-labelledby="join-title">
       <h2 id="join-title">Join the machine</h2>
