@@ -34,7 +34,7 @@ function LatencyChart({ relays }) {
       <title id="latency-chart-title">Median relay latency by region: ${measured.map((r) => (r.name || r.code || r.regionId)
         + ' ' + Math.round(r.medianMs) + ' ms').join(', ')}</title>
       ${measured.map((r, i) => html`<g data-region=${r.regionId} transform=${'translate(0,' + i * row + ')'}>
-        <text x="0" y="18" class="chart-label">${r.name || r.code || 'region ' + r.regionId}</text>
+        <text x="0" y="18" class="chart-label">${short(r)}</text>
         <rect x=${label} y="6" height="16" rx="3" class="chart-bar"
           width=${Math.max(2, (r.medianMs / slowest) * bar)} />
         <text x=${label + Math.max(2, (r.medianMs / slowest) * bar) + 6} y="18" class="chart-label">${Math.round(r.medianMs)} ms</text>
@@ -42,6 +42,12 @@ function LatencyChart({ relays }) {
     </svg>
     <figcaption class="muted">Median round trip the machines measured to each relay region.</figcaption>
   </figure>`;
+}
+
+/** A region's label that fits beside its bar: its code, else its name, cut to 16 characters. */
+function short(region) {
+  const label = region.code || region.name || 'region ' + region.regionId;
+  return label.length > 16 ? label.slice(0, 15) + '…' : label;
 }
 
 const STATUS = { up: ['online', 'up'], down: ['bad', 'down'], unknown: ['muted', 'not measured yet'] };
