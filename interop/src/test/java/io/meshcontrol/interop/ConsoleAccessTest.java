@@ -145,7 +145,7 @@ class ConsoleAccessTest {
                 const field = document.getElementById('policy-text');
                 arguments[arguments.length - 1](field.value.substring(field.selectionStart, field.selectionStart + 14));
                 """);
-        assertEquals("\"tag:gone:443\"", selected, "the link puts the caret on the value");
+        assertEquals("\"tag:gone:443\"", selected, "the link puts the caret at the value");
         browser.assertAccessible("access controls (unknown tag)");
         browser.screenshot("console-policy-error-position");
 

@@ -48,14 +48,18 @@ function Editor({ text, onInput, readOnly, marked }) {
   </div>`;
 }
 
-/** Selects a line of the policy text (from {@code column} when given), and puts it in view. */
+/**
+ * Selects a line of the policy text and puts it in view; with a column, puts the caret there instead (a selection
+ * would hide the value behind its colour).
+ */
 function goToLine(line, column) {
   const field = document.getElementById('policy-text');
   if (!field) return;
   const lines = field.value.split('\n');
   const start = lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0);
   field.focus();
-  field.setSelectionRange(start + Math.max(0, (column || 1) - 1), start + (lines[line - 1] || '').length);
+  if (column) field.setSelectionRange(start + column - 1, start + column - 1);
+  else field.setSelectionRange(start, start + (lines[line - 1] || '').length);
 }
 
 /** A link to the place of a refusal the server placed (line and column of its problem). */
