@@ -92,7 +92,8 @@ class NodesCliTest {
         Files.writeString(file, "{\"tagOwners\": {\"tag:x\": [\"group:none\"]}}");
         CliRun refused = svc("policy", "set", "--file", file.toString());
         assertEquals(1, refused.exitCode());
-        assertEquals("svc: tagOwners[\"tag:x\"]: group not found: \"group:none\" (HTTP 400)\n", refused.err());
+        assertEquals("svc: tagOwners[\"tag:x\"]: group not found: \"group:none\" (line 1, column 26)"
+                + " (HTTP 400)\n", refused.err());
         assertEquals(text, svc("policy", "get").out(), "a rejected policy changes nothing");
     }
 

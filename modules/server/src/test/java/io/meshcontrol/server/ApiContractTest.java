@@ -538,6 +538,7 @@ class ApiContractTest {
         call("DELETE", "/api/v1/derp", admin, null, 200);
         call("POST", "/api/v1/derp/refresh", admin, null, 200);
         call("GET", "/api/v1/derp/latency", admin, null, 200);
+        call("GET", "/api/v1/overview", admin, null, 200);
     }
 
     private void exerciseDns(String admin) {

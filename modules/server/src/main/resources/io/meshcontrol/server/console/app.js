@@ -20,9 +20,11 @@ import LogStreams from './log-streams.js';
 import PostureIntegrations from './posture.js';
 import Services from './services.js';
 import Register from './register.js';
+import Overview from './overview.js';
 
 // One line per page: adding a page is a module and a line here. `scope`: what the caller needs to see it (a list: any one).
 const PAGES = [
+  { path: 'overview', title: 'Overview', scope: 'devices:core:read', page: Overview, nav: true },
   { path: 'machines', title: 'Machines', scope: null, page: Machines, nav: true },
   { path: 'machines/:id', title: 'Machine', scope: null, page: Machine },
   { path: 'add', title: 'Add a machine', scope: 'auth_keys', page: AddMachine, nav: true },
