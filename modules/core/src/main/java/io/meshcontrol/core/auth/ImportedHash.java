@@ -19,8 +19,8 @@ final class ImportedHash {
     static boolean matchesBcrypt(String secret, String stored) {
         try {
             return OpenBSDBCrypt.checkPassword(stored, secret.toCharArray());
-        } catch (IllegalArgumentException e) {
-            return false; // a malformed hash matches nothing
+        } catch (RuntimeException e) {
+            return false; // a malformed hash (its length, its salt) matches nothing
         }
     }
 }

@@ -2,6 +2,7 @@ package io.meshcontrol.core.importing.headscale;
 
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.config.ConfigSchema;
+import io.meshcontrol.core.config.ValueType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,13 +116,16 @@ final class HeadscaleConfig {
                 ? Optional.empty() : Optional.of(node.asString());
     }
 
-    /** Descends into mappings while the path is a section here or unknown here; our keys' values are kept whole. */
+    /** Descends into mappings; the mapping values of our keys that take one are kept whole. */
     private static void flatten(String prefix, JsonNode node, Map<String, JsonNode> entries) {
         for (Map.Entry<String, JsonNode> field : node.properties()) {
             String path = prefix + field.getKey();
             JsonNode value = field.getValue();
-            boolean ourKey = ConfigSchema.instance().key(path).isPresent() || RENAMED.containsKey(path);
-            if (value.isObject() && !ourKey && !value.isEmpty()) {
+            // A mapping is one value only where our key takes a mapping (split DNS, extra_params); elsewhere it is
+            // a section, even where we have a plain key of that name (headscale's node.routes.ha holds settings).
+            boolean mapValue = ConfigSchema.instance().key(path).map(key -> key.type() == ValueType.STRING_MAP
+                    || key.type() == ValueType.STRING_LIST_MAP).orElse(false);
+            if (value.isObject() && !mapValue && !value.isEmpty()) {
                 flatten(path + ".", value, entries);
             } else {
                 entries.put(path, value);
