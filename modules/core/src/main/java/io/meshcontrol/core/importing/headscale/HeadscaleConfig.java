@@ -11,6 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -148,7 +150,7 @@ final class HeadscaleConfig {
                 notCarried.add(new NotCarried(key, "svc has no such setting"));
                 continue;
             }
-            carried.put(ours, entry.getValue());
+            carried.put(ours, durationInHours(ours, entry.getValue()));
         }
         HEADSCALE_DEFAULTS.forEach((key, value) -> {
             boolean set = carried.containsKey(key) || entries.keySet().stream()
@@ -157,11 +159,43 @@ final class HeadscaleConfig {
                 carried.put(key, value);
             }
         });
+        // headscale 0.29 gives machines of OIDC logins node.expiry (oidc.expiry is gone there); ours has its own key.
+        if (carried.containsKey("oidc.issuer") && !carried.containsKey("oidc.expiry")) {
+            carried.put("oidc.expiry", carried.getOrDefault("node.expiry", JsonNodeFactory.instance.stringNode("0s")));
+        }
         // The OIDC keys are written only when OIDC is used at all.
         if (!carried.containsKey("oidc.issuer")) {
             carried.keySet().removeIf(key -> key.startsWith("oidc."));
         }
         return new Translation(carried, notCarried);
+    }
+
+    private static final Pattern LONG_UNITS = Pattern.compile("(?:(\\d+)y)?(?:(\\d+)w)?(?:(\\d+)d)?(?:(\\d+)h)?(.*)");
+
+    /**
+     * headscale reads durations with years, weeks and days ({@code 180d}, {@code 1w2d}); ours stop at hours, so those
+     * units become hours. {@code 0} means none in both.
+     */
+    static JsonNode durationInHours(String key, JsonNode value) {
+        boolean duration = ConfigSchema.instance().key(key).map(k -> k.type() == ValueType.DURATION).orElse(false);
+        if (!duration || !value.isString()) {
+            return value;
+        }
+        String text = value.asString().strip();
+        if (text.equals("0")) {
+            return JsonNodeFactory.instance.stringNode("0s");
+        }
+        Matcher units = LONG_UNITS.matcher(text);
+        if (!units.matches() || (units.group(1) == null && units.group(2) == null && units.group(3) == null)) {
+            return value;
+        }
+        long hours = 24 * (365 * number(units.group(1)) + 7 * number(units.group(2)) + number(units.group(3)))
+                + number(units.group(4));
+        return JsonNodeFactory.instance.stringNode(hours + "h" + units.group(5));
+    }
+
+    private static long number(String digits) {
+        return digits == null ? 0 : Long.parseLong(digits);
     }
 
     private static String reasonNotCarried(String key) {

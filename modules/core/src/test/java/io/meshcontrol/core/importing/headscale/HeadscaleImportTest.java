@@ -85,6 +85,7 @@ class HeadscaleImportTest {
                   extra_records:
                     - {name: grafana.tail.example.com, type: A, value: 100.64.0.9}
                 node:
+                  expiry: 180d
                   routes:
                     ha:
                       probe_interval: 15s
@@ -202,6 +203,9 @@ class HeadscaleImportTest {
         assertTrue(yaml.contains("issuer: \"https://id.example.com/\""), yaml);
         assertTrue(yaml.contains("override_local_dns: true"), "headscale's default, which differs from ours: " + yaml);
         assertTrue(yaml.contains("update_frequency: \"3h\""), yaml);
+        assertTrue(yaml.contains("expiry: \"4320h\""), "days become hours: " + yaml);
+        assertTrue(yaml.contains("oidc:") && yaml.split("expiry: \"4320h\"").length == 3,
+                "OIDC machines keep node.expiry, as in headscale 0.29: " + yaml);
         assertFalse(yaml.contains("/var/lib/headscale/db.sqlite\"\n"), "svc keeps its own database: " + yaml);
         for (String key : List.of("grpc_listen_addr", "database.sqlite.path", "noise.private_key_path",
                 "tuning.batch_change_delay", "logtail.enabled", "policy.mode")) {
@@ -238,6 +242,19 @@ class HeadscaleImportTest {
         MeshException notHeadscale = assertThrows(MeshException.class,
                 () -> HeadscaleImport.plan(folder.resolve("none.sqlite").toString(), null, null));
         assertTrue(notHeadscale.getMessage().startsWith("no headscale database at"), notHeadscale.getMessage());
+    }
+
+    @Test
+    void durationsInDaysWeeksAndYearsBecomeHours() {
+        tools.jackson.databind.node.JsonNodeFactory json = tools.jackson.databind.node.JsonNodeFactory.instance;
+        assertEquals("4320h", HeadscaleConfig.durationInHours("node.expiry", json.stringNode("180d")).asString());
+        assertEquals("228h30m", HeadscaleConfig.durationInHours("node.expiry", json.stringNode("1w2d12h30m"))
+                .asString());
+        assertEquals("8760h", HeadscaleConfig.durationInHours("node.expiry", json.stringNode("1y")).asString());
+        assertEquals("0s", HeadscaleConfig.durationInHours("node.expiry", json.stringNode("0")).asString());
+        assertEquals("90s", HeadscaleConfig.durationInHours("node.expiry", json.stringNode("90s")).asString());
+        assertEquals("180d", HeadscaleConfig.durationInHours("server_url", json.stringNode("180d")).asString(),
+                "only durations");
     }
 
     @Test
