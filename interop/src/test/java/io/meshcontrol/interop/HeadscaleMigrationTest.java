@@ -160,6 +160,9 @@ class HeadscaleMigrationTest {
             assertEquals(node.name() + ".hs.test.", self.dnsName(), node.name() + " keeps its MagicDNS name");
             for (PeerStatus peer : status.peerList()) {
                 node.ping(peer.tailscaleIps().get(0)).requireOk();
+                CliResult query = node.cli("dns", "query", peer.dnsName()).requireOk();
+                assertTrue(query.stdout().contains(peer.tailscaleIps().get(0)),
+                        node.name() + " resolves " + peer.dnsName() + ": " + query.stdout());
             }
         }
         a.awaitStatus("r's route again", s -> serves(s, "r"), SOON);
@@ -168,6 +171,8 @@ class HeadscaleMigrationTest {
         assertEquals(before.get("e").id(), seen.json().path("ExitNodeStatus").path("ID").asString(),
                 "a's exit node preference still names e");
         assertEquals(List.of("tag:server"), seen.peer("t").orElseThrow().tags());
+        CliResult extra = a.cli("dns", "query", "grafana.hs.test.").requireOk();
+        assertTrue(extra.stdout().contains("100.64.0.50"), "headscale's extra record: " + extra.stdout());
         assertEquals(4, server.adminClient().nodes().size(), "no node registered again");
 
         TailscaleNode n = join(version, "n", url, key);
@@ -241,6 +246,8 @@ class HeadscaleMigrationTest {
                   override_local_dns: true
                   nameservers:
                     global: [192.0.2.53]
+                  extra_records:
+                    - {name: grafana.hs.test, type: A, value: 100.64.0.50}
                 log:
                   level: info
                 """.formatted(port, port, freePort(), freePort(), dir.resolve("headscale.sock"),

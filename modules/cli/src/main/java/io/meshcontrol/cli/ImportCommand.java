@@ -6,6 +6,8 @@ import io.meshcontrol.core.config.LoadedConfig;
 import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.importing.headscale.HeadscaleImport;
 import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.net.IpAddress;
+import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkOptions;
 import java.io.IOException;
@@ -95,6 +97,7 @@ final class ImportCommand extends CommandGroup {
             plan.summary().forEach(line -> context.line("import: " + line));
             plan.problems().forEach(p -> context.line((p.blocker() ? "blocker: " : "warning: ") + p.text()));
             plan.notCarried().forEach(line -> context.line("not carried: " + line));
+            outsidePrefixes(plan, config).forEach(line -> context.line("warning: " + line));
             String notEmpty = Files.exists(databaseFile) ? notEmptyReason(config) : null;
             if (notEmpty != null) {
                 context.line("blocker: " + notEmpty);
@@ -127,6 +130,23 @@ final class ImportCommand extends CommandGroup {
             context.line("imported into " + databaseFile + "; stop headscale for good and start "
                     + context.commandName() + " serve on headscale's server_url: machines reconnect by themselves");
             return 0;
+        }
+
+        /** Addresses svc's prefixes do not hold: its address pool would not know them as taken. */
+        private static java.util.List<String> outsidePrefixes(HeadscaleImport.Plan plan, MeshConfig config) {
+            java.util.List<String> lines = new java.util.ArrayList<>();
+            for (io.meshcontrol.core.model.Node node : plan.contents().nodes()) {
+                for (String[] address : new String[][] {{node.ipv4(), config.prefixes().v4(), "v4"},
+                        {node.ipv6(), config.prefixes().v6(), "v6"}}) {
+                    if (address[0] != null && address[1] != null && !address[1].isEmpty() && !IpPrefix.parse(address[1])
+                            .contains(IpPrefix.single(IpAddress.parse(address[0])))) {
+                        lines.add("node " + node.id() + " " + node.givenName() + ": " + address[0]
+                                + " is outside svc's prefixes." + address[2] + " (" + address[1]
+                                + "); set prefixes as the configuration made from headscale's does");
+                    }
+                }
+            }
+            return lines;
         }
 
         private static String notEmptyReason(MeshConfig config) {

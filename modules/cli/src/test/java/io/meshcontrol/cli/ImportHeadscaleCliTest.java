@@ -96,6 +96,16 @@ class ImportHeadscaleCliTest {
     }
 
     @Test
+    void addressesOutsideSvcsPrefixesAreNamed() throws Exception {
+        Files.writeString(svcConfig, Files.readString(svcConfig) + "prefixes:\n  v4: 100.100.0.0/16\n");
+        CliRun dryRun = importing("--dry-run");
+        assertEquals(0, dryRun.exitCode(), dryRun.toString());
+        assertTrue(dryRun.out().contains("warning: node 1 laptop: 100.64.0.1 is outside svc's prefixes.v4 "
+                + "(100.100.0.0/16)"), dryRun.out());
+        assertFalse(dryRun.out().contains("fd7a:115c:a1e0::1 is outside"), dryRun.out());
+    }
+
+    @Test
     void aPostgresqlDatabaseIsNotSupportedYetAndSaysSo() {
         CliRun run = CliRun.withConfig(folder, svcConfig, "import", "headscale", "--db",
                 "postgres://headscale@localhost/headscale", "--dry-run");
