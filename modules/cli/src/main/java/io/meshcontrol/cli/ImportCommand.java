@@ -98,6 +98,11 @@ final class ImportCommand extends CommandGroup {
             plan.problems().forEach(p -> context.line((p.blocker() ? "blocker: " : "warning: ") + p.text()));
             plan.notCarried().forEach(line -> context.line("not carried: " + line));
             outsidePrefixes(plan, config).forEach(line -> context.line("warning: " + line));
+            if (plan.contents().policy() != null && config.policy().mode() == MeshConfig.Policy.Mode.FILE) {
+                context.line("warning: svc's policy.mode is file: the imported policy is saved in the database, "
+                        + "but the server reads " + config.policy().path().map(Object::toString).orElse("policy.path")
+                        + " (set policy.mode: database, or put the policy in that file)");
+            }
             String notEmpty = Files.exists(databaseFile) ? notEmptyReason(config) : null;
             if (notEmpty != null) {
                 context.line("blocker: " + notEmpty);

@@ -81,7 +81,8 @@ public final class NetworkImport {
     public void apply(Caller caller, Contents contents) {
         Writer.Permission allAccess = held -> {
             if (!held.isAllAccess()) {
-                throw MeshException.forbidden("only an all-access caller (the local administrator) may import");
+                throw MeshException.forbidden("only an all-access caller (svc import on the server's machine) may "
+                        + "import a network");
             }
         };
         writer.change(caller, allAccess, (h, now) -> {

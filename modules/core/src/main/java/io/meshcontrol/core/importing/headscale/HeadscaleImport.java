@@ -198,9 +198,8 @@ public final class HeadscaleImport {
         Map<Long, PreAuthKey> keys = new java.util.LinkedHashMap<>();
         for (HeadscaleData.PreAuthKey source : data.preAuthKeys()) {
             if (source.prefix() == null || source.hash() == null) {
-                String shown = source.legacyKey() == null ? "" : " " + source.legacyKey().substring(0,
-                        Math.min(8, source.legacyKey().length())) + "…";
-                notCarried.add("pre-auth key " + source.id() + shown + ": an old plain-text key, whose form svc does "
+                // Its text is the secret itself: not printed.
+                notCarried.add("pre-auth key " + source.id() + ": an old plain-text key, whose form svc does "
                         + "not accept; make a new one with `svc preauthkeys create`");
                 continue;
             }

@@ -177,8 +177,9 @@ class HeadscaleImportTest {
         assertNull(tagged.userId());
         assertEquals(List.of("tag:server"), tagged.tags());
         assertEquals(HeadscaleImport.NO_EXPIRY, tagged.expiresAt(), "no expiry in headscale: none here either");
-        assertTrue(plan.notCarried().stream().anyMatch(n -> n.startsWith("pre-auth key 3 01234567")
+        assertTrue(plan.notCarried().stream().anyMatch(n -> n.startsWith("pre-auth key 3: an old plain-text key")
                 && n.contains("svc preauthkeys create")), plan.notCarried().toString());
+        assertFalse(plan.notCarried().toString().contains("0123456789abcdef"), "a plain-text secret is not shown");
         assertTrue(plan.notCarried().stream().anyMatch(n -> n.startsWith("API key hskey-api-ApiPrefix123")
                 && n.contains("svc apikeys create")), plan.notCarried().toString());
     }
