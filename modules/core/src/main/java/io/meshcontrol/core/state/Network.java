@@ -60,6 +60,7 @@ public final class Network {
     private final Apps apps;
     private final LogStreams logStreams;
     private final MapContextState mapContext;
+    private final NetworkImport networkImport;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -126,6 +127,7 @@ public final class Network {
         this.apiKeys = new ApiKeys(jdbi, writer, new ApiKeyStore(), userStore, audit, options.maxKeyLifetimes(), clock);
         this.preAuthKeys = new PreAuthKeys(jdbi, writer, new PreAuthKeyStore(), userStore, policies, options.maxKeyLifetimes(),
                 clock);
+        this.networkImport = new NetworkImport(jdbi, writer, userStore, nodeStore, new PreAuthKeyStore(), policies);
         this.nodes = new Nodes(jdbi, writer, nodeStore, snapshots, policies, routeApprovals, settingsStore,
                 options, clock);
         this.settings = new Settings(jdbi, writer, settingsStore);
@@ -292,6 +294,11 @@ public final class Network {
     }
 
     /** The map context in force (DNS, services, apps, the DERP map, the latest client release). */
+    /** Fills an empty network from another control server ({@code svc import headscale}). */
+    public NetworkImport networkImport() {
+        return networkImport;
+    }
+
     public MapContextState mapContext() {
         return mapContext;
     }

@@ -28,6 +28,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -287,6 +288,25 @@ public final class Policies {
         });
         approvals.approveAllowedRoutes();
         return next;
+    }
+
+    /**
+     * Saves a policy imported from another control server, in the import's own transaction ({@link NetworkImport}):
+     * checked as {@link #set} checks a policy, except against the inventory, which that transaction is still writing.
+     */
+    void saveImported(Handle h, Caller caller, String text, Instant now) {
+        Limits.bytes("policy", text, Limits.POLICY_BYTES);
+        Current next;
+        try {
+            next = new Current(Policy.parse(text), etag(text));
+        } catch (PolicyException e) {
+            throw MeshException.invalid("the imported policy is not valid here: " + e.getMessage());
+        }
+        store.write(h, text, now, caller.actor());
+        audit.append(h, caller.audited(now, "policy.update", "policy", AuditDetails.of()
+                .change("etag", current.etag(), next.etag()).map()));
+        h.afterCommit(() -> putInForce(next));
+        feed.publishOnCommit(h, new MeshEvent.PolicyUpdated(now, caller.actor()));
     }
 
     /**
