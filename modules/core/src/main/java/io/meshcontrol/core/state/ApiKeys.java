@@ -99,6 +99,45 @@ public final class ApiKeys {
     }
 
     /**
+     * Revokes many keys in one transaction, all or nothing: when any prefix is unknown or names a key the caller may
+     * not manage, nothing changes and the refusal names every such prefix. Each key revoked gets its own
+     * {@code apikey.expire} entry; keys already expired are left alone.
+     *
+     * @return the prefixes revoked and those already expired, in the order asked
+     */
+    public BulkOutcome<String> expireAll(Caller caller, List<String> prefixes) {
+        BulkRefusals.requireSize(prefixes);
+        return writer.change(caller, held -> KeyMinting.requireMayManageKeys(held, "expire"), (h, now) -> {
+            BulkRefusals refusals = new BulkRefusals("API keys");
+            Map<String, ApiKey> found = new java.util.LinkedHashMap<>();
+            for (String prefix : new java.util.LinkedHashSet<>(prefixes)) {
+                try {
+                    ApiKey key = byPrefix(h, prefix);
+                    Caller target = standingFor(h, key).orElseThrow(() -> unknownKey(prefix));
+                    KeyMinting.requireMayManage(caller, "expire", target);
+                    found.put(prefix, key);
+                } catch (MeshException e) {
+                    refusals.add(prefix, e);
+                }
+            }
+            refusals.throwIfAny();
+            List<String> changed = new java.util.ArrayList<>();
+            List<String> unchanged = new java.util.ArrayList<>();
+            found.forEach((prefix, key) -> {
+                if (key.isExpired(now)) {
+                    unchanged.add(prefix);
+                    return;
+                }
+                keys.revoke(h, key.id(), now);
+                audit.append(h, caller.audited(now, "apikey.expire", key.id(),
+                        Map.of("prefix", key.prefix(), "bulk", "true")));
+                changed.add(prefix);
+            });
+            return new BulkOutcome<>(changed, unchanged);
+        });
+    }
+
+    /**
      * New secret and prefix; id, owner, creator, scopes and description stay. The expiry stays unless a new
      * lifetime is given (counted from now, at most {@code api_keys.max_expiration}).
      */

@@ -116,6 +116,39 @@ public final class PreAuthKeys {
     }
 
     /**
+     * Revokes many keys in one transaction, all or nothing: when any id is unknown, nothing changes and the refusal
+     * names every such id. Each key revoked gets its own {@code preauthkey.revoke} entry; keys already revoked are
+     * left alone.
+     *
+     * @return the ids revoked and those revoked before, in the order asked
+     */
+    public BulkOutcome<Long> revokeAll(Caller caller, List<Long> ids) {
+        BulkRefusals.requireSize(ids);
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
+            BulkRefusals refusals = new BulkRefusals("pre-auth keys");
+            java.util.Map<Long, PreAuthKey> found = new java.util.LinkedHashMap<>();
+            for (long id : new java.util.LinkedHashSet<>(ids)) {
+                keys.byId(h, id).ifPresentOrElse(key -> found.put(id, key),
+                        () -> refusals.add(Long.toString(id), unknown(id)));
+            }
+            refusals.throwIfAny();
+            List<Long> changed = new java.util.ArrayList<>();
+            List<Long> unchanged = new java.util.ArrayList<>();
+            for (PreAuthKey key : found.values()) {
+                if (key.revokedAt() != null) {
+                    unchanged.add(key.id());
+                    continue;
+                }
+                keys.revoke(h, key.id(), now);
+                audit.append(h, caller.audited(now, "preauthkey.revoke", Long.toString(key.id()),
+                        AuditDetails.of().put("prefix", key.prefix()).put("bulk", "true").map()));
+                changed.add(key.id());
+            }
+            return new BulkOutcome<>(changed, unchanged);
+        });
+    }
+
+    /**
      * The key a node presents, if it may register now. Runs in the registration's transaction so that a
      * single-use key cannot be used twice.
      */
