@@ -12,9 +12,12 @@ import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.state.Settings;
 import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.core.testing.MovableClock;
+import io.meshcontrol.core.testing.StoredNodes;
 import io.meshcontrol.server.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -180,5 +183,50 @@ class NodeListQueryTest {
             assertTrue(answer.body().contains(bad.get(1)), bad.get(0) + ": " + answer.body());
         }
         assertEquals(0, list("?q=").total(), "an empty search matches everything there is");
+    }
+
+    /**
+     * 10,000 machines in the store ({@link StoredNodes}: registering them one by one takes minutes); the list reads
+     * its nodes from the store, so they are all there for it.
+     */
+    @Test
+    void aPageOfTenThousandMachinesIsTheRightOne() {
+        int count = 10_000;
+        long odin = server.network.users().requireByName("odin").id();
+        long seeding = System.nanoTime();
+        List<Node> nodes = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String name = String.format("n%05d", i);
+            String hostinfo = "{\"Hostname\":\"" + name + "\",\"OS\":\"" + (i % 3 == 0 ? "windows" : "linux")
+                    + "\",\"IPNVersion\":\"" + (i % 2 == 0 ? "1.80.3" : "1.102.5") + "-tdeadbeef\"}";
+            nodes.add(new Node(0, "n" + i + "STORED", MachinePrivateKey.generate().publicKey(),
+                    NodePrivateKey.generate().publicKey(), null, name, name, odin, List.of(),
+                    "100.80." + (i / 250) + "." + (i % 250 + 1), "fd7a:115c:a1e0::ab:" + Integer.toHexString(i),
+                    hostinfo, List.of(), true, false, null, Node.RegisterMethod.API, clock.instant(), null,
+                    null, List.of(), List.of(), false, null, false));
+        }
+        StoredNodes.write(folder.resolve("data/db.sqlite"), nodes);
+        seeding = System.nanoTime() - seeding;
+        long listing = System.nanoTime();
+        NodeList page = list("?os=linux&version=1.102&sort=name&order=desc&offset=100&limit=50");
+        listing = System.nanoTime() - listing;
+        // linux: i % 3 != 0; 1.102: i odd. Those names from the top, skipping 100.
+        List<String> expected = java.util.stream.IntStream.iterate(count - 1, i -> i >= 0, i -> i - 1)
+                .filter(i -> i % 3 != 0 && i % 2 == 1).skip(100).limit(50)
+                .mapToObj(i -> String.format("n%05d", i)).toList();
+        assertEquals(expected, page.nodes().stream().map(NodeView::name).toList());
+        assertEquals((int) java.util.stream.IntStream.range(0, count).filter(i -> i % 3 != 0 && i % 2 == 1).count(),
+                page.total());
+        assertTrue(page.nodes().stream().allMatch(v -> "odin".equals(v.user()) && "linux".equals(v.client().os())));
+        long again = System.nanoTime();
+        list("?os=linux&version=1.102&sort=name&order=desc&offset=200&limit=50");
+        again = System.nanoTime() - again;
+        long whole = System.nanoTime();
+        assertEquals(count, list("").nodes().size(), "unpaged: every one of them");
+        whole = System.nanoTime() - whole;
+        // Figures only, never judged (no timed assertions).
+        System.out.printf("%d machines: stored in %d ms; a filtered, sorted page of 50 in %d ms, the next"
+                + " in %d ms; the whole list in %d ms%n", count, seeding / 1_000_000, listing / 1_000_000,
+                again / 1_000_000, whole / 1_000_000);
     }
 }

@@ -46,6 +46,7 @@ public final class NodeRoutes {
 
     /** the latest client release and the relay map, for each node's client facts */
     private final MapContextState context;
+    private final HostinfoFieldsCache hostinfo = new HostinfoFieldsCache();
 
     public NodeRoutes(Nodes nodes, RouteApprovals approvals, RouteElection election, Snapshots snapshots, Clock clock,
             Locations locations, MapContextState context) {
@@ -136,6 +137,6 @@ public final class NodeRoutes {
         GeoDatabase places = locations.current();
         Instant now = clock.instant();
         return list.stream().map(node -> Views.node(node, snapshot.user(node.userId()).orElse(null),
-                snapshot.isOnline(node.id()), table, now, places, map)).toList();
+                snapshot.isOnline(node.id()), table, now, places, map, hostinfo.of(node.hostinfo()))).toList();
     }
 }

@@ -10,7 +10,6 @@ import io.meshcontrol.api.SettingsView;
 import io.meshcontrol.api.UserView;
 import io.meshcontrol.core.model.ApiKey;
 import io.meshcontrol.core.model.Node;
-import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.wire.HostinfoFields;
 import io.meshcontrol.core.wire.DERPRegion;
 import io.meshcontrol.core.netmap.context.MapContext;
@@ -60,16 +59,16 @@ final class Views {
      *     last-seen time (the end of its previous stream) is not shown while it is connected
      */
     static NodeView node(Node node, User owner, boolean online, RouteTable routes, Instant now) {
-        return node(node, owner, online, routes, now, GeoDatabase.NONE, null);
+        return node(node, owner, online, routes, now, GeoDatabase.NONE, null, HostinfoFieldsCache.parse(node.hostinfo()));
     }
 
     /**
      * @param locations places the node by its endpoints
      * @param context the latest client release and the relay map, for the client's facts; null without them
+     * @param info the known fields of the node's stored Hostinfo
      */
     static NodeView node(Node node, User owner, boolean online, RouteTable routes, Instant now,
-            GeoDatabase locations, MapContext context) {
-        Hostinfo info = hostinfo(node);
+            GeoDatabase locations, MapContext context, HostinfoFields info) {
         return new NodeView(Long.toString(node.id()), node.stableId(), node.givenName(), node.hostname(),
                 owner == null ? null : owner.name(), node.tags(), node.ipv4(), node.ipv6(), node.machineKey().toText(),
                 node.nodeKey().toText(), node.authorized(), node.ephemeral(), node.isKeyExpired(now),
@@ -80,26 +79,18 @@ final class Views {
                 client(node, info, online, context));
     }
 
-    private static final Hostinfo NO_HOSTINFO = Hostinfo.parse("{}");
-
-    /** The stored Hostinfo, parsed once per view; an empty one for a node that sent none. */
-    private static Hostinfo hostinfo(Node node) {
-        return node.hostinfo() == null || node.hostinfo().isBlank() ? NO_HOSTINFO : Hostinfo.parse(node.hostinfo());
-    }
-
     /**
      * What the client reports, and the two things the server can tell from it: whether a newer release is known, and
      * whether the client said UDP does not work where it is (then it can only be reached through a relay). Which
      * path two clients use between them is not reported to the server, so anything else is {@code unknown}.
      */
-    static NodeView.ClientView client(Node node, Hostinfo info, boolean online, MapContext context) {
-        HostinfoFields fields = info.fields();
+    static NodeView.ClientView client(Node node, HostinfoFields fields, boolean online, MapContext context) {
         String version = fields.ipnVersion() == null || fields.ipnVersion().isEmpty() ? null
                 : fields.ipnVersion().split("-", 2)[0];
         String latest = context == null || context.latestClientVersion() == null
                 || context.latestClientVersion().isEmpty() ? null : context.latestClientVersion();
         Boolean update = version == null || latest == null ? null : ReleaseVersions.compare(version, latest) < 0;
-        int region = info.homeRegion();
+        int region = homeRegion(fields);
         String regionName = region == 0 || context == null || context.derpMap() == null
                 || context.derpMap().regions() == null ? null
                 : java.util.Optional.ofNullable(context.derpMap().regions().get(region)).map(DERPRegion::regionName)
@@ -114,13 +105,18 @@ final class Views {
     }
 
     static RoutesView routes(Node node, RouteTable routes) {
-        return routes(node, routes, hostinfo(node));
+        return routes(node, routes, HostinfoFieldsCache.parse(node.hostinfo()));
     }
 
-    private static RoutesView routes(Node node, RouteTable routes, Hostinfo info) {
+    /** The client's home relay region ({@code NetInfo.PreferredDERP}); 0 when it reported none. */
+    private static int homeRegion(HostinfoFields fields) {
+        return fields.netInfo() == null ? 0 : fields.netInfo().preferredDerp();
+    }
+
+    private static RoutesView routes(Node node, RouteTable routes, HostinfoFields info) {
         return new RoutesView(texts(node.approvedRoutes()), texts(RoutePrefixes.sorted(node.advertisedRoutes())),
                 texts(routes.servedBy(node)), node.isGlobalExitNode(),
-                node.isGlobalExitNode() ? node.globalExitPriority() : 0, info.homeRegion());
+                node.isGlobalExitNode() ? node.globalExitPriority() : 0, homeRegion(info));
     }
 
     private static List<String> texts(List<IpPrefix> prefixes) {
