@@ -195,6 +195,7 @@ export default function Machines({ may = () => true }) {
   const [order, setOrder] = useState('asc');
   const [offset, setOffset] = useState(0);
   const [selected, setSelected] = useState(new Set());
+  const canChange = may('devices:core');
   const typed = useSettled({ text, version, tag, user });
   const query = listQuery({ ...typed, show, os, sort, order, offset });
   const [data, error, reload] = useLoad(() => get('node?' + query), [query], listChanged);
@@ -242,13 +243,13 @@ export default function Machines({ may = () => true }) {
     ${data === undefined ? html`<${Loading} what="machines" />` : html`<div class="table-wrap">
     <table class="responsive">
       <caption class="skip">Machines</caption>
-      <thead><tr><th scope="col"><input type="checkbox" aria-label="Select every machine on this page"
-          checked=${allOnPage} onChange=${toggleAll} /></th>
+      <thead><tr>${canChange && html`<th scope="col"><input type="checkbox" aria-label="Select every machine on this page"
+          checked=${allOnPage} onChange=${toggleAll} /></th>`}
         ${head('name', 'Machine')}${head('user', 'Owner or tags')}${head('ipv4', 'Addresses')}${head('os', 'OS and client')}
         ${head('region', 'Relay')}${head('lastSeen', 'Status')}${head('keyExpiry', 'Key expiry')}${head('createdAt', 'Created')}</tr></thead>
       <tbody>${nodes.map((node) => html`<tr key=${node.id} data-machine=${node.name}>
-        <td><input type="checkbox" aria-label=${'Select ' + node.name} checked=${selected.has(node.id)}
-          onChange=${() => toggle(node.id)} /></td>
+        ${canChange && html`<td><input type="checkbox" aria-label=${'Select ' + node.name} checked=${selected.has(node.id)}
+          onChange=${() => toggle(node.id)} /></td>`}
         <td data-label="Machine"><a href=${'#/machines/' + node.id}>${node.name}</a>
           ${node.hostname !== node.name && html`<div class="muted">${node.hostname}</div>`}</td>
         <td data-label="Owner"><${Owner} node=${node} /></td>
