@@ -167,7 +167,8 @@ class BulkActionsApiTest {
                 List.of("{\"action\": \"approve\", \"ids\": " + ids(a, "seven", "-1") + "}", "\\\"seven\\\", \\\"-1\\\""),
                 List.of("{\"action\": \"approve\", \"ids\": []}", "ids"),
                 List.of("{\"action\": \"approve\"}", "ids"),
-                List.of("{\"action\": \"add-tags\", \"ids\": " + ids(a) + "}", "tags"))) {
+                List.of("{\"action\": \"add-tags\", \"ids\": " + ids(a) + "}", "tags"),
+                List.of("{\"action\": \"approve\", \"ids\": " + ids(a) + ", \"tags\": [\"tag:web\"]}", "approve takes none"))) {
             HttpResponse<String> answer = bulk("node", bad.get(0));
             assertEquals(400, answer.statusCode(), bad.get(0) + ": " + answer.body());
             assertTrue(answer.body().contains(bad.get(1)), bad.get(0) + ": " + answer.body());

@@ -15,6 +15,9 @@ import io.meshcontrol.core.store.UserStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -109,8 +112,8 @@ public final class ApiKeys {
         BulkRefusals.requireSize(prefixes);
         return writer.change(caller, held -> KeyMinting.requireMayManageKeys(held, "expire"), (h, now) -> {
             BulkRefusals refusals = new BulkRefusals("API keys");
-            Map<String, ApiKey> found = new java.util.LinkedHashMap<>();
-            for (String prefix : new java.util.LinkedHashSet<>(prefixes)) {
+            Map<String, ApiKey> found = new LinkedHashMap<>();
+            for (String prefix : new LinkedHashSet<>(prefixes)) {
                 try {
                     ApiKey key = byPrefix(h, prefix);
                     Caller target = standingFor(h, key).orElseThrow(() -> unknownKey(prefix));
@@ -121,8 +124,8 @@ public final class ApiKeys {
                 }
             }
             refusals.throwIfAny();
-            List<String> changed = new java.util.ArrayList<>();
-            List<String> unchanged = new java.util.ArrayList<>();
+            List<String> changed = new ArrayList<>();
+            List<String> unchanged = new ArrayList<>();
             found.forEach((prefix, key) -> {
                 if (key.isExpired(now)) {
                     unchanged.add(prefix);

@@ -15,8 +15,13 @@ import io.meshcontrol.core.store.VipServiceStore;
 import io.meshcontrol.core.net.IpPrefix;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.jdbi.v3.core.Handle;
@@ -334,8 +339,8 @@ public final class Nodes {
         }
 
         /** The action with this wire name; empty for any other text. */
-        public static java.util.Optional<BulkAction> fromWireName(String name) {
-            return java.util.Arrays.stream(values()).filter(a -> a.wireName.equals(name)).findFirst();
+        public static Optional<BulkAction> fromWireName(String name) {
+            return Arrays.stream(values()).filter(a -> a.wireName.equals(name)).findFirst();
         }
     }
 
@@ -350,17 +355,20 @@ public final class Nodes {
      */
     public BulkOutcome<Long> bulk(Caller caller, BulkAction action, List<Long> ids, List<String> tags) {
         BulkRefusals.requireSize(ids);
-        List<String> given = action == BulkAction.ADD_TAGS || action == BulkAction.REMOVE_TAGS
-                ? requireTags(action, tags) : List.of();
+        boolean tagging = action == BulkAction.ADD_TAGS || action == BulkAction.REMOVE_TAGS;
+        if (!tagging && tags != null) {
+            throw MeshException.invalid("tags are for add-tags and remove-tags; " + action.wireName() + " takes none");
+        }
+        List<String> given = tagging ? requireTags(action, tags) : List.of();
         return writer.change(caller, WRITE_SCOPE, (h, now) -> {
             BulkRefusals refusals = new BulkRefusals("nodes");
-            java.util.Map<Long, Node> found = new java.util.LinkedHashMap<>();
-            for (long id : new java.util.LinkedHashSet<>(ids)) {
+            Map<Long, Node> found = new LinkedHashMap<>();
+            for (long id : new LinkedHashSet<>(ids)) {
                 store.byId(h, id).ifPresentOrElse(node -> found.put(id, node),
                         () -> refusals.add(Long.toString(id), unknown(id)));
             }
-            java.util.Map<Long, Node> changed = new java.util.LinkedHashMap<>();
-            List<Long> unchanged = new java.util.ArrayList<>();
+            Map<Long, Node> changed = new LinkedHashMap<>();
+            List<Long> unchanged = new ArrayList<>();
             for (Node node : found.values()) {
                 try {
                     Node after = bulkChange(h, caller, action, node, given, now);
@@ -393,7 +401,7 @@ public final class Nodes {
                     case DISABLE_KEY_EXPIRY -> new MeshEvent.NodeChanged(now, after, "key expiry disabled");
                     default -> new MeshEvent.NodeChanged(now, after, "tags changed");
                 });
-                Map<String, String> details = new java.util.LinkedHashMap<>(changes(before, after));
+                Map<String, String> details = new LinkedHashMap<>(changes(before, after));
                 details.put("bulk", "true");
                 audit.append(h, caller.audited(now, "node.update", Long.toString(before.id()), details));
             }
@@ -416,7 +424,7 @@ public final class Nodes {
             case EXPIRE -> node.isKeyExpired(now) ? node : node.withKeyExpiry(now);
             case DISABLE_KEY_EXPIRY -> node.keyExpiryDisabled() ? node : node.withKeyExpiryDisabled();
             case ADD_TAGS, REMOVE_TAGS -> {
-                java.util.LinkedHashSet<String> next = new java.util.LinkedHashSet<>(node.tags());
+                LinkedHashSet<String> next = new LinkedHashSet<>(node.tags());
                 if (action == BulkAction.ADD_TAGS) {
                     next.addAll(tags);
                 } else {

@@ -13,7 +13,11 @@ import io.meshcontrol.core.store.UserStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -126,14 +130,14 @@ public final class PreAuthKeys {
         BulkRefusals.requireSize(ids);
         return writer.change(caller, WRITE_SCOPE, (h, now) -> {
             BulkRefusals refusals = new BulkRefusals("pre-auth keys");
-            java.util.Map<Long, PreAuthKey> found = new java.util.LinkedHashMap<>();
-            for (long id : new java.util.LinkedHashSet<>(ids)) {
+            Map<Long, PreAuthKey> found = new LinkedHashMap<>();
+            for (long id : new LinkedHashSet<>(ids)) {
                 keys.byId(h, id).ifPresentOrElse(key -> found.put(id, key),
                         () -> refusals.add(Long.toString(id), unknown(id)));
             }
             refusals.throwIfAny();
-            List<Long> changed = new java.util.ArrayList<>();
-            List<Long> unchanged = new java.util.ArrayList<>();
+            List<Long> changed = new ArrayList<>();
+            List<Long> unchanged = new ArrayList<>();
             for (PreAuthKey key : found.values()) {
                 if (key.revokedAt() != null) {
                     unchanged.add(key.id());

@@ -1,17 +1,25 @@
 package io.meshcontrol.server.v1;
 
-import io.meshcontrol.core.location.Locations;
+import io.meshcontrol.api.BulkRequest;
+import io.meshcontrol.api.BulkResult;
 import io.meshcontrol.api.GlobalExitNodeRequest;
 import io.meshcontrol.api.KeyExpiryRequest;
 import io.meshcontrol.api.NodeList;
 import io.meshcontrol.api.NodeRequest;
+import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.RoutesRequest;
 import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.location.GeoDatabase;
+import io.meshcontrol.core.location.Locations;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.netmap.context.MapContext;
+import io.meshcontrol.core.routes.RouteTable;
+import io.meshcontrol.core.state.BulkOutcome;
+import io.meshcontrol.core.state.MapContextState;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Nodes;
-import io.meshcontrol.core.state.RouteElection;
 import io.meshcontrol.core.state.RouteApprovals;
+import io.meshcontrol.core.state.RouteElection;
 import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.server.http.ApiRequest;
 import io.meshcontrol.server.http.Reply;
@@ -20,18 +28,11 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import io.meshcontrol.api.BulkRequest;
-import io.meshcontrol.api.BulkResult;
-import io.meshcontrol.api.NodeView;
-import io.meshcontrol.core.location.GeoDatabase;
-import io.meshcontrol.core.netmap.context.MapContext;
-import io.meshcontrol.core.routes.RouteTable;
-import io.meshcontrol.core.state.BulkOutcome;
-import io.meshcontrol.core.state.MapContextState;
 
 /**
- * {@code /api/v1/node}: list (filtered, sorted, paged: {@link NodeQuery}), show, change many at once (bulk), rename, tag, expire, turn key expiry on or off, approve, suspend, delete; read and approve its routes, mark
- * it as a global exit node.
+ * {@code /api/v1/node}: list (filtered, sorted, paged: {@link NodeQuery}), show, rename, tag, expire, turn key expiry
+ * on or off, approve, suspend, delete, one node or many at once (bulk); read and approve its routes, mark it as a
+ * global exit node.
  */
 public final class NodeRoutes {
 
