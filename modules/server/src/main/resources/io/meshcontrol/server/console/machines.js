@@ -196,7 +196,8 @@ export default function Machines({ may = () => true }) {
   const [offset, setOffset] = useState(0);
   const [selected, setSelected] = useState(new Set());
   const canChange = may('devices:core');
-  const typed = useSettled({ text, version, tag, user });
+  // Settled as text: a string compares by value, so the list is read again only when a typed filter changed.
+  const typed = JSON.parse(useSettled(JSON.stringify({ text, version, tag, user })));
   const query = listQuery({ ...typed, show, os, sort, order, offset });
   const [data, error, reload] = useLoad(() => get('node?' + query), [query], listChanged);
   // A changed filter starts again at the first page, with nothing selected.
