@@ -126,7 +126,7 @@ class ConsoleBulkActionsTest {
     }
 
     @Test
-    void severalPreAuthKeysAreRevokedAtOnceAfterAQuestion() {
+    void severalPreAuthKeysAndApiKeysAreRevokedAtOnceAfterAQuestion() {
         for (String name : List.of("first", "second", "kept")) {
             admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, false, false, false, name, null));
         }
@@ -142,6 +142,19 @@ class ConsoleBulkActionsTest {
         assertEquals(List.of("kept"), admin.preAuthKeys().stream().filter(PreAuthKeyView::valid)
                 .map(PreAuthKeyView::description).toList());
         assertEquals(keys.size(), admin.preAuthKeys().size(), "revoked keys stay listed as invalid");
+
+        for (String name : List.of("ci one", "ci two")) {
+            admin.createApiKey(new ApiKeyRequest(null, List.of("devices:core:read"), name, "24h"));
+        }
+        browser.reload();
+        for (String name : List.of("ci one", "ci two")) {
+            browser.click(By.cssSelector("input[aria-label='Select " + name + "']"));
+        }
+        question = browser.clickAndConfirm(By.xpath("//button[normalize-space()='Expire 2 API keys']"));
+        assertTrue(question.contains("They stop working at once"), question);
+        browser.waitGone(By.xpath("//button[normalize-space()='Expire 2 API keys']"));
+        assertEquals(List.of("ci one", "ci two"), admin.apiKeys().stream().filter(k -> k.expired())
+                .map(k -> k.description()).sorted().toList(), "the console's own key keeps working");
     }
 
     private void awaitShown(List<String> names) throws InterruptedException {
