@@ -98,6 +98,11 @@ class NodeListQueryTest {
         assertEquals("relayed", known.connection(), "online and without working UDP: only through a relay");
         assertEquals(List.of("old"), names("?updateAvailable=true"));
         assertEquals(List.of("fresh"), names("?updateAvailable=false"));
+
+        server.network.nodes().updateFromClient(old.id(), null, null,
+                "{\"Hostname\":\"old\",\"OS\":\"linux\",\"IPNVersion\":\"1.92.0-tcafe\"}", null);
+        assertEquals(List.of(), names("?updateAvailable=true"), "a new Hostinfo is read again, not the one listed before");
+        assertEquals("1.92.0", admin.node(Long.toString(old.id())).client().version());
     }
 
     @Test

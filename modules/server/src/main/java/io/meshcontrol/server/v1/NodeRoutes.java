@@ -138,6 +138,6 @@ public final class NodeRoutes {
         GeoDatabase places = locations.current();
         Instant now = clock.instant();
         return list.stream().map(node -> Views.node(node, snapshot.user(node.userId()).orElse(null),
-                snapshot.isOnline(node.id()), table, now, places, map, hostinfo.of(node.hostinfo()))).toList();
+                snapshot.isOnline(node.id()), table, now, places, map, hostinfo.of(node.id(), node.hostinfo()))).toList();
     }
 }
