@@ -316,7 +316,22 @@ public final class MeshClient {
 
     /** Completes a waiting interactive login; returns the registered node. */
     public NodeView registerAuth(String user, String authId) {
-        return send("POST", "api/v1/auth/register", new AuthRegisterRequest(user, authId), NodeView.class);
+        return registerAuth(new AuthRegisterRequest(user, authId));
+    }
+
+    /** Completes a waiting interactive login for a user or for tags, approving it if asked; returns the node. */
+    public NodeView registerAuth(AuthRegisterRequest request) {
+        return send("POST", "api/v1/auth/register", request, NodeView.class);
+    }
+
+    /** The machine waiting for the interactive login {@code authId}. */
+    public PendingRegistrationView pendingRegistration(String authId) {
+        return send("GET", "api/v1/auth/register/" + path(authId), null, PendingRegistrationView.class);
+    }
+
+    /** Refuses the interactive login {@code authId}: the waiting {@code tailscale up} ends with the refusal. */
+    public void refuseRegistration(String authId) {
+        send("DELETE", "api/v1/auth/register/" + path(authId), null, Void.class);
     }
 
     /** Lets an SSH session held by a {@code check} rule in. */

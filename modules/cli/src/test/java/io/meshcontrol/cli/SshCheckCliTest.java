@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.state.SshChecks;
 import io.meshcontrol.core.testing.AuthKey;
 import io.meshcontrol.core.testing.Machine;
@@ -40,7 +41,8 @@ class SshCheckCliTest {
 
     private String held() {
         return assertInstanceOf(SshChecks.Answer.Hold.class, cli.server().network.sshChecks()
-                .request(target.machineKey(), laptop.id(), target.id(), "root")).authId();
+                .request(target.machineKey(), laptop.id(), target.id(), "root",
+                        new AccessControl(cli.server().network.policies())::sshCheckPeriod)).authId();
     }
 
     private SshChecks.Answer verdict(String authId) throws InterruptedException {

@@ -55,7 +55,8 @@ record ControlWiring(ControlTransport transport, AccessControl access, MapInputs
                 .add("POST", "/machine/map", new MapEndpoint(network.snapshots(), network.presence(), network.nodes(),
                         mapSessions))
                 .add("POST", SSHEventNotifyRequest.NOTIFY_PATH, new SshRecordingFailureEndpoint(network.nodes()))
-                .add("GET", SshActionEndpoint.PATH, new SshActionEndpoint(network.sshChecks(), settings.serverUrl()))
+                .add("GET", SshActionEndpoint.PATH,
+                        new SshActionEndpoint(network.sshChecks(), accessControl::sshCheckPeriod, settings.serverUrl()))
                 .add("HEAD", RouterProbes.ANSWER_PATH, new ProbeAnswerEndpoint(network.snapshots(), probes))
                 .add("POST", SetDNSRequest.PATH, new SetDnsEndpoint(network.snapshots(), network.mapContext(),
                         ChallengeRecords.from(settings.httpsCertificates(), settings.baseDomain(), clock,

@@ -204,6 +204,8 @@ class AdministrativeChangesAreAuditedTest {
                 Map.entry("POST /api/v1/auth/register", () -> new Call("/api/v1/auth/register",
                         "{\"user\": \"holder\", \"authId\": \"" + server.network.pendingLogins().start(
                                 Machine.named(name()).request(), false) + "\"}")),
+                Map.entry("DELETE /api/v1/auth/register/{authId}", () -> new Call("/api/v1/auth/register/"
+                        + server.network.pendingLogins().start(Machine.named(name()).request(), false), null)),
                 Map.entry("POST /api/v1/auth/approve", () -> new Call("/api/v1/auth/approve",
                         "{\"authId\": \"" + heldSshCheck() + "\"}")),
                 Map.entry("POST /api/v1/auth/reject", () -> new Call("/api/v1/auth/reject",
@@ -339,7 +341,8 @@ class AdministrativeChangesAreAuditedTest {
         io.meshcontrol.core.model.Node source = Machine.named(name()).join(server.network, nodeKey);
         io.meshcontrol.core.model.Node target = Machine.named(name()).join(server.network, nodeKey);
         return ((io.meshcontrol.core.state.SshChecks.Answer.Hold) server.network.sshChecks().request(
-                target.machineKey(), source.id(), target.id(), "ubuntu")).authId();
+                target.machineKey(), source.id(), target.id(), "ubuntu",
+                new io.meshcontrol.core.netmap.AccessControl(server.network.policies())::sshCheckPeriod)).authId();
     }
 
     /** A key lifetime other than the one in force. */

@@ -24,6 +24,7 @@ import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.state.SshChecks;
 import io.meshcontrol.core.state.Users;
@@ -65,6 +66,8 @@ class ApiContractTest {
     private static final Map<String, String> NOT_PROVOKED = Map.of(
             "GET /health 503", "needs a database that stops answering",
             "GET /ssh/check/{authId} 302", "needs an OIDC issuer (SshCheckLoginTest follows the redirect)",
+            "GET /register/{authId} 302", "needs an OIDC issuer (OidcLoginTest and RegisterPageTest follow it)",
+            "GET /register/{authId} 502", "needs an OIDC issuer that does not answer (OidcLoginTest)",
             "GET /api/v1/events 200", "a stream that stays open: EventStreamTest follows it",
             "GET /api/v1/events 503", "needs 1,000 streams open at once");
 
@@ -429,10 +432,19 @@ class ApiContractTest {
 
         String authId = server.network.pendingLogins().start(new Registrations.Request(
                 MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "kiosk", "{}"), false);
-        call("GET", "/register/" + authId, null, null, 200);
+        call("GET", "/register/" + authId, null, null, 303);
+        call("GET", "/api/v1/auth/register/" + authId, admin, null, 200);
+        call("GET", "/api/v1/auth/register/nosuch", admin, null, 404);
+        call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("nobody", authId)), 404);
+        call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", authId, List.of("tag:x"),
+                true)), 400);
         call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", authId)), 200);
         call("GET", "/register/" + authId, null, null, 404);
         call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", authId)), 404);
+        String refusedId = server.network.pendingLogins().start(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "stray", "{}"), false);
+        call("DELETE", "/api/v1/auth/register/" + refusedId, admin, null, 204);
+        call("DELETE", "/api/v1/auth/register/" + refusedId, admin, null, 404);
         String stolenKey = server.network.pendingLogins().start(new Registrations.Request(
                 MachinePrivateKey.generate().publicKey(), router.nodeKey(), "thief", "{}"), false);
         call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", stolenKey)), 409);
@@ -498,7 +510,7 @@ class ApiContractTest {
 
     private String held(Node source, Node target, String localUser) {
         SshChecks.Answer answer = server.network.sshChecks().request(target.machineKey(), source.id(), target.id(),
-                localUser);
+                localUser, new AccessControl(server.network.policies())::sshCheckPeriod);
         if (!(answer instanceof SshChecks.Answer.Hold(String authId))) {
             throw new AssertionError("not held: " + answer + " " + target);
         }
@@ -536,6 +548,7 @@ class ApiContractTest {
         call("DELETE", "/api/v1/derp", admin, null, 200);
         call("POST", "/api/v1/derp/refresh", admin, null, 200);
         call("GET", "/api/v1/derp/latency", admin, null, 200);
+        call("GET", "/api/v1/overview", admin, null, 200);
     }
 
     private void exerciseDns(String admin) {

@@ -344,6 +344,7 @@ class AuthMatrixTest {
                 "/api/v1/access-request/{id}", () -> "999999", // decisions check the scope before the id
                 "/api/v1/docs/{file}", () -> "swagger-ui.css"));
         targets.put("/api/v1/log-stream/{logType}", () -> "configuration");
+        targets.put("/api/v1/auth/register/{authId}", () -> "nosuch");
         targets.put("/api/v1/posture-integration/{integrationId}", () -> "nosuchintegration");
         targets.put("/api/v1/service/{name}", () -> "svc:probe");
         for (var target : targets.entrySet()) {

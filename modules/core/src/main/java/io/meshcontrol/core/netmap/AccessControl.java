@@ -5,8 +5,10 @@ import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.policy.PolicyInventory;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Policies;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The access rules for the policy in force and the current snapshot, shared by every map stream. Compiling is
@@ -69,6 +71,11 @@ public final class AccessControl {
         this.serverUrl = serverUrl;
         this.funnelAllowed = funnelAllowed;
         this.recordingFailuresReported = recordingFailuresReported;
+    }
+
+    /** The rules' answer for an SSH check ({@link io.meshcontrol.core.state.SshChecks.CheckRules}). */
+    public Optional<Duration> sshCheckPeriod(NetworkSnapshot snapshot, long srcId, long dstId, String localUser) {
+        return rules(snapshot).compiled().sshCheckPeriod(srcId, dstId, localUser);
     }
 
     public AccessRules rules(NetworkSnapshot snapshot) {

@@ -131,8 +131,8 @@ public final class Network {
         this.settings = new Settings(jdbi, writer, settingsStore);
         this.registrations = new Registrations(jdbi, writer, nodeStore, userStore, settingsStore, preAuthKeys, policies,
                 routeApprovals, options, snapshots, clock);
-        this.pendingLogins = new PendingLogins(registrations, users, clock);
-        this.sshChecks = new SshChecks(writer, audit, snapshots, policies::policy, clock);
+        this.pendingLogins = new PendingLogins(registrations, users, policies, writer, audit, clock);
+        this.sshChecks = new SshChecks(writer, audit, snapshots, clock);
         this.browserSessions = new BrowserSessions(jdbi, new BrowserSessionStore(), userStore, clock);
         this.savedDerpSettings = new SavedDerpSettings(jdbi, writer, new DerpSettingsStore(), audit);
         this.oauthClients = new OAuthClients(jdbi, writer, new OAuthClientStore(), new AccessTokenStore(), audit, policies,

@@ -197,7 +197,7 @@ public final class Policies {
             policy = Policy.parse(text);
             PolicyChecks.checkDomains(policy, inventory.get());
         } catch (PolicyException e) {
-            throw MeshException.invalid(e.getMessage());
+            throw e.refused();
         }
         return PolicyChecks.failedTests(policy, inventory.get());
     }
@@ -212,7 +212,7 @@ public final class Policies {
         try {
             return PolicyChecks.preview(Policy.parse(text), inventory.get(), type, previewFor);
         } catch (PolicyException e) {
-            throw MeshException.invalid(e.getMessage());
+            throw e.refused();
         }
     }
 
@@ -249,7 +249,7 @@ public final class Policies {
         try {
             policy = Policy.parse(text);
         } catch (PolicyException e) {
-            throw MeshException.invalid(e.getMessage());
+            throw e.refused();
         }
         return CompiledPolicy.compile(policy.withGroupMembers(granted), machines, "");
     }
@@ -378,7 +378,7 @@ public final class Policies {
             PolicyChecks.check(policy, inventory.get());
             return policy;
         } catch (PolicyException e) {
-            throw MeshException.invalid(e.getMessage());
+            throw e.refused();
         }
     }
 

@@ -7,8 +7,6 @@ import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
-import io.meshcontrol.core.policy.CompiledPolicy;
-import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.store.AuditStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,7 +20,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 
 /**
  * Tailscale SSH check mode: a {@code "action": "check"} rule makes the destination machine hold an incoming session
@@ -72,6 +69,16 @@ public final class SshChecks {
             String dstNode, String localUser, Instant requested, Instant expires) {
     }
 
+    /**
+     * The rules in force, as the maps of a snapshot carry them: the {@code checkPeriod} of the check rule that covers
+     * a session, if one does. The server's access control answers it, so a check is judged by the very rules the
+     * destination was sent (postures and locations included), compiled once.
+     */
+    @FunctionalInterface
+    public interface CheckRules {
+        Optional<Duration> checkPeriod(NetworkSnapshot snapshot, long srcId, long dstId, String localUser);
+    }
+
     /** A check and its decision, once made. */
     private record Held(Check check, long srcOwnerId, CompletableFuture<Answer> verdict) {
     }
@@ -80,32 +87,26 @@ public final class SshChecks {
     private record Pair(long src, long dst, String localUser) {
     }
 
-    /** The policy compiled for one snapshot, kept while neither changes: checks are rare, compiling is not free. */
-    private record Compiled(Policy policy, long version, CompiledPolicy compiled) {
-    }
-
     private final Map<String, Held> checks = new ConcurrentHashMap<>();
     private final Map<Pair, Instant> passed = new ConcurrentHashMap<>();
     private final Writer writer;
     private final AuditStore audit;
     private final Snapshots snapshots;
-    private final Supplier<Policy> policy;
     private final Clock clock;
-    private volatile Compiled compiled;
 
-    SshChecks(Writer writer, AuditStore audit, Snapshots snapshots, Supplier<Policy> policy, Clock clock) {
+    SshChecks(Writer writer, AuditStore audit, Snapshots snapshots, Clock clock) {
         this.writer = writer;
         this.audit = audit;
         this.snapshots = snapshots;
-        this.policy = policy;
         this.clock = clock;
     }
 
     /**
      * A session from machine {@code srcId} to {@code dstId} as {@code localUser} waits: the destination, whose
-     * machine key {@code asker} is (a request from any other machine is refused), asks what to do.
+     * machine key {@code asker} is (a request from any other machine is refused), asks what to do under
+     * {@code rules}.
      */
-    public Answer request(MachinePublicKey asker, long srcId, long dstId, String localUser) {
+    public Answer request(MachinePublicKey asker, long srcId, long dstId, String localUser, CheckRules rules) {
         dropLapsed();
         NetworkSnapshot snapshot = snapshots.current();
         Node dst = snapshot.node(dstId).filter(node -> node.machineKey().equals(asker)).orElseThrow(() ->
@@ -114,7 +115,7 @@ public final class SshChecks {
         if (src.isEmpty()) {
             return new Answer.Reject("the source machine is not in this network");
         }
-        Optional<Duration> period = compiled(snapshot).sshCheckPeriod(srcId, dstId, localUser);
+        Optional<Duration> period = rules.checkPeriod(snapshot, srcId, dstId, localUser);
         if (period.isEmpty()) {
             // The policy changed since the destination's map: its next map tells it the new rules.
             return new Answer.Reject("the policy no longer asks for a check for this session; try again");
@@ -259,17 +260,6 @@ public final class SshChecks {
                     + "connect again for a new one)");
         }
         return held;
-    }
-
-    private CompiledPolicy compiled(NetworkSnapshot snapshot) {
-        Policy now = policy.get();
-        Compiled kept = compiled;
-        if (kept == null || kept.policy() != now || kept.version() != snapshot.version()) {
-            kept = new Compiled(now, snapshot.version(),
-                    CompiledPolicy.compile(now, PolicyInventories.of(snapshot), ""));
-            compiled = kept;
-        }
-        return kept.compiled();
     }
 
     private static String actor(Node dst) {

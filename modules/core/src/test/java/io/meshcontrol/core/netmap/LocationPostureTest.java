@@ -2,6 +2,7 @@ package io.meshcontrol.core.netmap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.auth.Caller;
@@ -9,6 +10,7 @@ import io.meshcontrol.core.location.Locations;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.state.Network;
+import io.meshcontrol.core.state.SshChecks;
 import io.meshcontrol.core.state.StateChange;
 import io.meshcontrol.core.state.Users;
 import io.meshcontrol.core.testing.AuthKey;
@@ -19,6 +21,7 @@ import io.meshcontrol.core.wire.FilterRule;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -149,5 +152,26 @@ class LocationPostureTest {
         assertFalse(sourcesTo(control, server, 22).contains(laptop.ipv4()), "placed in Sweden once postures apply");
         reports(laptop, "81.2.69.7:41641");
         assertTrue(sourcesTo(control, server, 22).contains(laptop.ipv4()));
+    }
+
+    @Test
+    void anSshCheckRuleWithALocationPostureIsJudgedByTheRulesTheDestinationWasSent() {
+        network.policies().set(admin, """
+                {"tagOwners": {"tag:server": ["autogroup:admin"]},
+                 "postures": {"posture:uk": ["ip:country IN ['GB']"]},
+                 "ssh": [{"action": "check", "src": ["autogroup:member"], "dst": ["tag:server"], "users": ["root"],
+                          "srcPosture": ["posture:uk"], "checkPeriod": "2h"}]}""", null);
+        AccessControl control = new AccessControl(network.policies());
+        Node server = join(Machine.named("server"), AuthKey.forTags("tag:server"));
+        Node laptop = join(Machine.named("laptop"), AuthKey.forUser("alice"));
+        reports(laptop, "89.160.20.7:41641");
+        assertInstanceOf(SshChecks.Answer.Reject.class, network.sshChecks().request(server.machineKey(), laptop.id(),
+                server.id(), "root", control::sshCheckPeriod), "in Sweden: no check rule covers the session");
+
+        reports(laptop, "81.2.69.7:41641");
+        assertEquals(Optional.of(Duration.ofHours(2)),
+                control.sshCheckPeriod(network.snapshots().current(), laptop.id(), server.id(), "root"));
+        assertInstanceOf(SshChecks.Answer.Hold.class, network.sshChecks().request(server.machineKey(), laptop.id(),
+                server.id(), "root", control::sshCheckPeriod), "in the UK: held for the person's check");
     }
 }

@@ -12,6 +12,7 @@ import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.testing.AuthKey;
 import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.core.testing.TestNetwork;
@@ -51,8 +52,13 @@ class SshChecksTest {
         checks = net.network.sshChecks();
     }
 
+    /** The rules as the server's access control compiles them for the destination's maps. */
+    private SshChecks.CheckRules rules() {
+        return new AccessControl(net.network.policies())::sshCheckPeriod;
+    }
+
     private String held(Node src, String localUser) {
-        SshChecks.Answer answer = checks.request(server.machineKey(), src.id(), server.id(), localUser);
+        SshChecks.Answer answer = checks.request(server.machineKey(), src.id(), server.id(), localUser, rules());
         return assertInstanceOf(SshChecks.Answer.Hold.class, answer).authId();
     }
 
@@ -114,7 +120,7 @@ class SshChecksTest {
     @Test
     void taggedSourceCannotBeChecked() {
         Node ci = net.join(Machine.named("ci"), AuthKey.forTags("tag:ci").create(net.network));
-        SshChecks.Answer answer = checks.request(server.machineKey(), ci.id(), server.id(), "root");
+        SshChecks.Answer answer = checks.request(server.machineKey(), ci.id(), server.id(), "root", rules());
         assertEquals(new SshChecks.Answer.Reject(SshChecks.TAGGED_SOURCE), answer);
         assertEquals(List.of("ssh.check.reject"), auditActions());
     }
@@ -124,7 +130,7 @@ class SshChecksTest {
         checks.approve(net.admin, held(laptop, "root"));
         net.clock.advance(Duration.ofMinutes(59));
         assertInstanceOf(SshChecks.Answer.Accept.class,
-                checks.request(server.machineKey(), laptop.id(), server.id(), "root"));
+                checks.request(server.machineKey(), laptop.id(), server.id(), "root", rules()));
         held(laptop, "ubuntu"); // another local user asks again
         net.clock.advance(Duration.ofMinutes(1));
         held(laptop, "root");
@@ -136,7 +142,7 @@ class SshChecksTest {
         checks.approve(net.admin, held(laptop, "root"));
         net.clock.advance(Duration.ofHours(12).minusSeconds(1));
         assertInstanceOf(SshChecks.Answer.Accept.class,
-                checks.request(server.machineKey(), laptop.id(), server.id(), "root"));
+                checks.request(server.machineKey(), laptop.id(), server.id(), "root", rules()));
         net.clock.advance(Duration.ofSeconds(1));
         held(laptop, "root");
     }
@@ -155,7 +161,7 @@ class SshChecksTest {
     @Test
     void onlyTheDestinationMachineMayAsk() {
         MeshException refused = assertThrows(MeshException.class, () -> checks.request(
-                MachinePrivateKey.generate().publicKey(), laptop.id(), server.id(), "root"));
+                MachinePrivateKey.generate().publicKey(), laptop.id(), server.id(), "root", rules()));
         assertEquals(MeshException.Reason.FORBIDDEN, refused.reason());
         String authId = held(laptop, "root");
         assertThrows(MeshException.class, () -> checks.await(laptop.machineKey(), authId, Duration.ZERO));
@@ -164,7 +170,7 @@ class SshChecksTest {
     @Test
     void sessionTheRulesDoNotCheckIsRefused() {
         Node other = net.join(Machine.named("other"), AuthKey.forUser("thor").create(net.network));
-        SshChecks.Answer answer = checks.request(other.machineKey(), laptop.id(), other.id(), "root");
+        SshChecks.Answer answer = checks.request(other.machineKey(), laptop.id(), other.id(), "root", rules());
         assertInstanceOf(SshChecks.Answer.Reject.class, answer);
     }
 

@@ -30,15 +30,17 @@ public final class SshActionEndpoint implements MachineHandler {
     static final Duration POLL = Duration.ofSeconds(50);
 
     private final SshChecks checks;
+    private final SshChecks.CheckRules rules;
     private final String serverUrl;
     private final Duration poll;
 
-    public SshActionEndpoint(SshChecks checks, String serverUrl) {
-        this(checks, serverUrl, POLL);
+    public SshActionEndpoint(SshChecks checks, SshChecks.CheckRules rules, String serverUrl) {
+        this(checks, rules, serverUrl, POLL);
     }
 
-    SshActionEndpoint(SshChecks checks, String serverUrl, Duration poll) {
+    SshActionEndpoint(SshChecks checks, SshChecks.CheckRules rules, String serverUrl, Duration poll) {
         this.checks = checks;
+        this.rules = rules;
         this.serverUrl = serverUrl;
         this.poll = poll;
     }
@@ -63,7 +65,7 @@ public final class SshActionEndpoint implements MachineHandler {
     }
 
     private SSHAction first(MachinePublicKey asker, long src, long dst, String localUser) {
-        SshChecks.Answer answer = checks.request(asker, src, dst, localUser);
+        SshChecks.Answer answer = checks.request(asker, src, dst, localUser, rules);
         if (answer instanceof SshChecks.Answer.Hold(String authId)) {
             SSHAction hold = SSHAction.holdAndDelegate(followUp(src, dst, localUser, authId));
             return new SSHAction(message(serverUrl + CHECK_PAGE + authId), false, false, null, false,

@@ -2,6 +2,7 @@
 import { html, useState } from './vendor/preact-htm.js';
 import { api, get, when } from './api.js';
 import { useLoad, useAction, Problem, Loading, Secret } from './ui.js';
+import { DurationField, KEY_PRESETS, toGo } from './duration.js';
 
 /**
  * Several keys picked by checkbox, then revoked with one request (POST <list>/bulk), asked first.
@@ -35,7 +36,7 @@ function BulkRevoke({ selection, what, verb, list, action, onDone, consequence }
 
 function ApiKeys({ may }) {
   const [data, error, reload] = useLoad(() => get('apikey'));
-  const [form, setForm] = useState({ description: '', scopes: '', expiration: '2160h' });
+  const [form, setForm] = useState({ description: '', scopes: '', expiration: '90 days' });
   const [issued, setIssued] = useState(null);
   const action = useAction();
   const canChange = may('api_access_tokens');
@@ -49,7 +50,7 @@ function ApiKeys({ may }) {
     e.preventDefault();
     const scopes = form.scopes.split(/[\s,]+/).filter(Boolean);
     issue('The new API key.', () => api('POST', 'apikey', {
-      description: form.description || null, scopes: scopes.length ? scopes : null, expiration: form.expiration || null,
+      description: form.description || null, scopes: scopes.length ? scopes : null, expiration: toGo(form.expiration),
     }));
   };
   return html`<section aria-labelledby="apikeys-title"><h2 id="apikeys-title">API keys</h2>
@@ -61,8 +62,8 @@ function ApiKeys({ may }) {
       <div><label for="apikey-scopes">Scopes (empty: all your role allows)</label>
         <input id="apikey-scopes" value=${form.scopes} placeholder="devices:core:read, policy_file"
           onInput=${(e) => setForm({ ...form, scopes: e.target.value })} /></div>
-      <div><label for="apikey-expiration">Valid for</label>
-        <input id="apikey-expiration" size="7" value=${form.expiration} onInput=${(e) => setForm({ ...form, expiration: e.target.value })} /></div>
+      <${DurationField} id="apikey-expiration" label="Valid for" value=${form.expiration} presets=${KEY_PRESETS}
+        onChange=${(expiration) => setForm({ ...form, expiration })} />
       <button class="primary" type="submit" disabled=${action.busy}>Create API key</button>
     </div></form>`}
     ${canChange && html`<${BulkRevoke} selection=${selection} what="API key" verb="Expire" list="apikey" action=${action}

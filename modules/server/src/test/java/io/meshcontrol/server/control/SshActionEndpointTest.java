@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.testing.AuthKey;
 import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.server.testing.TestServer;
@@ -127,7 +128,7 @@ class SshActionEndpointTest {
                 .filter(n -> n.hostname().equals("server")).findFirst().orElseThrow();
         var checks = server.network.sshChecks();
         var held = (io.meshcontrol.core.state.SshChecks.Answer.Hold) checks.request(target.machineKey(), laptop.id(),
-                target.id(), "root");
+                target.id(), "root", new AccessControl(server.network.policies())::sshCheckPeriod);
         HttpResponse<String> rejected = server.request("POST", "/api/v1/auth/reject", server.localToken(),
                 "{\"authId\": \"" + held.authId() + "\"}");
         assertEquals(200, rejected.statusCode(), rejected.body());
@@ -142,7 +143,9 @@ class SshActionEndpointTest {
     void undecidedFollowUpIsAnsweredWithTheSameFollowUpUrlToAskAgain() throws Exception {
         // The same endpoint with a short wait, so that a follow-up ends undecided.
         server.server.machineRoutes().add("GET", "/test/ssh/action/{src}/to/{dst}",
-                new SshActionEndpoint(server.network.sshChecks(), server.url().toString(), Duration.ofMillis(100)));
+                new SshActionEndpoint(server.network.sshChecks(),
+                        new AccessControl(server.network.policies())::sshCheckPeriod, server.url().toString(),
+                        Duration.ofMillis(100)));
         InetSocketAddress address = new InetSocketAddress("127.0.0.1", server.server.httpAddress().getPort());
         try (NoiseTestClient noise = NoiseTestClient.connect(address, server.server.noisePublicKey(), 131);
                 Http2TestClient http2 = new Http2TestClient(noise)) {

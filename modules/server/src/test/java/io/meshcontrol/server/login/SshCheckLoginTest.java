@@ -8,6 +8,7 @@ import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.netmap.AccessControl;
 import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.state.SshChecks;
 import io.meshcontrol.core.testing.AuthKey;
@@ -81,7 +82,7 @@ class SshCheckLoginTest {
 
     private String held() {
         return assertInstanceOf(SshChecks.Answer.Hold.class, server.network.sshChecks().request(target.machineKey(),
-                laptop.id(), target.id(), "root")).authId();
+                laptop.id(), target.id(), "root", new AccessControl(server.network.policies())::sshCheckPeriod)).authId();
     }
 
     private SshChecks.Answer verdict(String authId) throws InterruptedException {
