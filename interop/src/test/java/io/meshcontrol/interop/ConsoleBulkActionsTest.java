@@ -108,6 +108,10 @@ class ConsoleBulkActionsTest {
                 "only the selected machines");
 
         browser.replaceText(By.id("machine-version"), "");
+        browser.go("machines/show/approval"); // where the overview's "Waiting for approval" leads
+        browser.waitForValue(By.id("machine-filter"), "approval");
+        awaitShown(List.of("win-c"));
+        browser.go("machines");
         browser.selectByText(By.id("machine-filter"), "Needs approval");
         awaitShown(List.of("win-c"));
         browser.selectByText(By.id("machine-filter"), "All machines");

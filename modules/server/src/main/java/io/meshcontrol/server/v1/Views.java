@@ -13,7 +13,6 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.wire.HostinfoFields;
 import io.meshcontrol.core.wire.DERPRegion;
 import io.meshcontrol.core.netmap.context.MapContext;
-import io.meshcontrol.core.netmap.context.ReleaseVersions;
 import io.meshcontrol.core.model.PreAuthKey;
 import io.meshcontrol.core.model.TailnetSettings;
 import io.meshcontrol.core.model.User;
@@ -89,7 +88,9 @@ final class Views {
                 : fields.ipnVersion().split("-", 2)[0];
         String latest = context == null || context.latestClientVersion() == null
                 || context.latestClientVersion().isEmpty() ? null : context.latestClientVersion();
-        Boolean update = version == null || latest == null ? null : ReleaseVersions.compare(version, latest) < 0;
+        // The map's rule, so that the list, the overview and the client's own notice agree.
+        Boolean update = version == null || latest == null ? null
+                : !context.clientVersionFor(fields.ipnVersion()).runningLatest();
         int region = homeRegion(fields);
         String regionName = region == 0 || context == null || context.derpMap() == null
                 || context.derpMap().regions() == null ? null

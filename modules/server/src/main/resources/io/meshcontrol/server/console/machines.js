@@ -184,9 +184,16 @@ function BulkBar({ selected, onDone, may }) {
   </section>`;
 }
 
-export default function Machines({ may = () => true }) {
+/** A "Show" choice named by the address (#/machines/show/<choice>, as the overview links), or all machines. */
+function shown(params) {
+  return params && SHOW.some(([value]) => value === params.show) ? params.show : 'all';
+}
+
+export default function Machines({ may = () => true, params }) {
   const [text, setText] = useState('');
-  const [show, setShow] = useState('all');
+  const [show, setShow] = useState(shown(params));
+  // The page stays mounted from one address to the next (#/machines/show/approval, then #/machines): follow it.
+  useEffect(() => setShow(shown(params)), [params && params.show]);
   const [os, setOs] = useState('');
   const [version, setVersion] = useState('');
   const [tag, setTag] = useState('');
