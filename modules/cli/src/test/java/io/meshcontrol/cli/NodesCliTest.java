@@ -55,6 +55,23 @@ class NodesCliTest {
     }
 
     @Test
+    void bulkApprovesManyNodesWithOneRequestAndNamesUnknownOnes() {
+        assertEquals(0, svc("settings", "set", "--device-approval", "on").exitCode());
+        String key = svc("preauthkeys", "create", "--user", "odin", "--reusable").firstLine();
+        String a = Long.toString(join(key, "a").id());
+        String b = Long.toString(join(key, "b").id());
+
+        CliRun unknown = svc("nodes", "bulk", "approve", a, "999999", b);
+        assertEquals(1, unknown.exitCode(), unknown.toString());
+        assertTrue(unknown.err().contains("999999") && unknown.err().contains("nothing was changed"), unknown.err());
+
+        CliRun approved = svc("nodes", "bulk", "approve", a, b, "-o", "json");
+        assertEquals(0, approved.exitCode(), approved.toString());
+        assertTrue(approved.out().contains("\"changed\" : [ \"" + a + "\", \"" + b + "\" ]"), approved.out());
+        assertTrue(cli.server().network.snapshots().current().nodes().values().stream().allMatch(Node::authorized));
+    }
+
+    @Test
     void preAuthKeyLifecycle() {
         CliRun created = svc("preauthkeys", "create", "--user", "odin", "--reusable", "--expiration", "24h");
         assertEquals(0, created.exitCode(), created.toString());

@@ -70,7 +70,7 @@ final class ApiWiring {
         new OAuthTokenRoutes(network.oauthClients(), oidcIssuers, w.failedCredentials()).register(v2);
         new KeyRoutes(network.preAuthKeys(), network.oauthClients(), clock).register(v2);
         new NodeRoutes(network.nodes(), network.routeApprovals(), network.routeElection(), network.snapshots(), clock,
-                network.policies().locations()).register(routes);
+                network.policies().locations(), network.mapContext()).register(routes);
         new SettingsRoutes(network.settings()).register(routes);
         new DnsRoutes(network.dns(), settings.baseDomain()).register(routes);
         new AuditRoutes(network.auditLog()).register(routes);

@@ -140,6 +140,12 @@ class AdministrativeChangesAreAuditedTest {
                         + "/expire", null)),
                 Map.entry("POST /api/v1/apikey/{prefix}/rotate", () -> new Call("/api/v1/apikey/" + apiKeyPrefix()
                         + "/rotate", null)),
+                Map.entry("POST /api/v1/apikey/bulk", () -> new Call("/api/v1/apikey/bulk",
+                        "{\"action\": \"expire\", \"ids\": [\"" + apiKeyPrefix() + "\"]}")),
+                Map.entry("POST /api/v1/preauthkey/bulk", () -> new Call("/api/v1/preauthkey/bulk",
+                        "{\"action\": \"revoke\", \"ids\": [\"" + preAuthKey() + "\"]}")),
+                Map.entry("POST /api/v1/node/bulk", () -> new Call("/api/v1/node/bulk",
+                        "{\"action\": \"delete\", \"ids\": [\"" + node() + "\"]}")), // one entry per node: BulkActionsApiTest
                 Map.entry("POST /api/v1/preauthkey", () -> new Call("/api/v1/preauthkey", "{\"user\": \"holder\"}")),
                 Map.entry("DELETE /api/v1/preauthkey/{id}", () -> new Call("/api/v1/preauthkey/" + preAuthKey(),
                         null)),

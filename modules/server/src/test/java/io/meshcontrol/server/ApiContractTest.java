@@ -265,6 +265,8 @@ class ApiContractTest {
                 body(ApiKeyRequest.rotate("24h")), 200));
         call("POST", "/api/v1/apikey/" + rotated + "/expire", admin, null, 200);
         call("POST", "/api/v1/apikey/" + rotated + "/rotate", admin, null, 400);
+        call("POST", "/api/v1/apikey/bulk", admin, "{\"action\": \"expire\", \"ids\": [\"" + rotated + "\"]}", 200);
+        refused("POST", "/api/v1/apikey/bulk", admin, "{\"action\": \"rotate\", \"ids\": [\"" + rotated + "\"]}", 400);
 
         String preAuth = JSON.readTree(call("POST", "/api/v1/preauthkey", admin,
                 body(new PreAuthKeyRequest("odin", null, true, false, true, "lab", "24h")), 201).body())
@@ -276,6 +278,8 @@ class ApiContractTest {
         call("GET", "/api/v1/preauthkey", admin, null, 200);
         call("GET", "/api/v1/preauthkey/" + preAuth, admin, null, 200);
         call("DELETE", "/api/v1/preauthkey/" + preAuth, admin, null, 204);
+        call("POST", "/api/v1/preauthkey/bulk", admin, "{\"action\": \"revoke\", \"ids\": [\"" + preAuth + "\"]}", 200);
+        refused("POST", "/api/v1/preauthkey/bulk", admin, "{\"action\": \"revoke\", \"ids\": [\"x\"]}", 400);
         call("GET", "/api/v1/preauthkey/" + preAuth, admin, null, 200);
     }
 
@@ -389,6 +393,12 @@ class ApiContractTest {
         String id = Long.toString(router.id());
         call("GET", "/api/v1/node", admin, null, 200);
         call("GET", "/api/v1/node/" + id, admin, null, 200);
+        call("GET", "/api/v1/node?q=router&os=linux&needsApproval=false&sort=name&order=desc&offset=0&limit=1", admin,
+                null, 200);
+        call("GET", "/api/v1/node?limit=0", admin, null, 400);
+        call("POST", "/api/v1/node/bulk", admin, "{\"action\": \"disable-key-expiry\", \"ids\": [\"" + id + "\", \""
+                + laptop.id() + "\"]}", 200);
+        refused("POST", "/api/v1/node/bulk", admin, "{\"action\": \"explode\", \"ids\": [\"" + id + "\"]}", 400);
         call("POST", "/api/v1/node/" + id + "/rename", admin, body(new NodeRequest("gateway", null)), 200);
         refused("POST", "/api/v1/node/" + id + "/rename", admin, body(new NodeRequest("not a label!", null)), 400);
         call("POST", "/api/v1/node/" + laptop.id() + "/rename", admin, body(new NodeRequest("gateway", null)), 409);
@@ -620,6 +630,9 @@ class ApiContractTest {
             Map.entry("POST /api/v1/preauthkey", "{\"user\": \"odin\"}"),
             Map.entry("PATCH /api/v1/user/{id}", "{\"role\": \"member\"}"),
             Map.entry("POST /api/v1/node/{id}/rename", "{\"name\": \"probe\"}"),
+            Map.entry("POST /api/v1/node/bulk", "{\"action\": \"approve\", \"ids\": [\"999999\"]}"),
+            Map.entry("POST /api/v1/apikey/bulk", "{\"action\": \"expire\", \"ids\": [\"nosuchprefix\"]}"),
+            Map.entry("POST /api/v1/preauthkey/bulk", "{\"action\": \"revoke\", \"ids\": [\"999999\"]}"),
             Map.entry("POST /api/v1/node/{id}/tags", "{\"tags\": []}"),
             Map.entry("POST /api/v1/node/{id}/routes", "{\"routes\": []}"),
             Map.entry("POST /api/v1/node/{id}/key-expiry", "{\"disabled\": true}"),

@@ -26,6 +26,7 @@ import Overview from './overview.js';
 const PAGES = [
   { path: 'overview', title: 'Overview', scope: 'devices:core:read', page: Overview, nav: true },
   { path: 'machines', title: 'Machines', scope: null, page: Machines, nav: true },
+  { path: 'machines/show/:show', title: 'Machines', scope: null, page: Machines },
   { path: 'machines/:id', title: 'Machine', scope: null, page: Machine },
   { path: 'add', title: 'Add a machine', scope: 'auth_keys', page: AddMachine, nav: true },
   { path: 'policy', title: 'Access controls', scope: 'policy_file:read', page: Policy, nav: true },

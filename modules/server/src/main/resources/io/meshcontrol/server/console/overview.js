@@ -63,12 +63,12 @@ export default function Overview({ may }) {
     <${Problem} error=${error} />
     <section aria-labelledby="overview-machines"><h2 id="overview-machines">Machines</h2>
       <dl class="facts-grid">
-        <${Fact} name="online" note=${'Online of ' + m.total} value=${m.online} href="#/machines" />
-        <${Fact} name="waiting" note="Waiting for approval" value=${m.waitingForApproval} href="#/machines" tone="waiting" />
+        <${Fact} name="online" note=${'Online of ' + m.total} value=${m.online} href="#/machines/show/online" />
+        <${Fact} name="waiting" note="Waiting for approval" value=${m.waitingForApproval} href="#/machines/show/approval" tone="waiting" />
         <${Fact} name="outdated" note=${m.latestClientVersion ? 'Clients older than ' + m.latestClientVersion : 'Clients out of date (no release lookup)'}
-          value=${m.latestClientVersion ? m.updateAvailable : null} href="#/machines" tone="waiting" />
-        <${Fact} name="machine-keys-soon" note="Machine keys expiring within 7 days" value=${m.keysExpiringSoon} href="#/machines" tone="waiting" />
-        <${Fact} name="machine-keys-expired" note="Machine keys expired" value=${m.keysExpired} href="#/machines" tone="bad" />
+          value=${m.latestClientVersion ? m.updateAvailable : null} href="#/machines/show/update" tone="waiting" />
+        <${Fact} name="machine-keys-soon" note="Machine keys expiring within 7 days" value=${m.keysExpiringSoon} href="#/machines/show/expiring" tone="waiting" />
+        <${Fact} name="machine-keys-expired" note="Machine keys expired" value=${m.keysExpired} href="#/machines/show/expired" tone="bad" />
       </dl>
     </section>
     <section aria-labelledby="overview-keys"><h2 id="overview-keys">Keys expiring within 7 days</h2>
