@@ -1,6 +1,7 @@
 package io.meshcontrol.gui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.ApiKeyRequest;
@@ -102,6 +103,9 @@ class ConnectionScreenTest {
         app.await("the failure", () -> !app.text("#connectionMessage").isEmpty());
         assertTrue(app.text("#connectionMessage").startsWith("cannot reach the server at http://127.0.0.1:" + closedPort),
                 app.text("#connectionMessage"));
+        // Said in words, not as the JDK's exception class.
+        assertTrue(app.text("#connectionMessage").contains("the connection was refused"), app.text("#connectionMessage"));
+        assertFalse(app.text("#connectionMessage").contains("Exception"), app.text("#connectionMessage"));
     }
 
     @Test

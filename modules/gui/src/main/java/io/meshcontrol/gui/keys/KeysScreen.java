@@ -73,7 +73,7 @@ public final class KeysScreen implements Screen {
         apiKeys.getColumns().add(column("Created", key -> time(key.createdAt())));
         apiKeys.getColumns().add(column("Expires", key -> key.expired() ? "expired" : time(key.expiresAt())));
         apiKeys.getColumns().add(column("Last used", key -> time(key.lastUsedAt())));
-        apiKeys.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        io.meshcontrol.gui.screen.Controls.fitToContent(apiKeys);
         apiKeys.setPrefHeight(180);
         TextField description = new TextField();
         description.setId("apiKeyDescription");
@@ -100,24 +100,35 @@ public final class KeysScreen implements Screen {
         preAuthKeys.getColumns().add(column("Used", key -> Integer.toString(key.useCount())));
         preAuthKeys.getColumns().add(column("Valid", key -> key.valid() ? "yes" : key.invalidReason()));
         preAuthKeys.getColumns().add(column("Expires", key -> time(key.expiresAt())));
-        preAuthKeys.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        io.meshcontrol.gui.screen.Controls.fitToContent(preAuthKeys);
         preAuthKeys.setPrefHeight(180);
         ComboBox<String> user = new ComboBox<>(model.users());
         user.setId("preAuthUser");
-        user.setEditable(true);
-        user.setPromptText("user");
+        user.setPromptText("owner");
+        // The list is read with the keys; the first real user is the likely choice.
+        model.users().addListener((javafx.collections.ListChangeListener<String>) change -> {
+            if (user.getValue() == null || !model.users().contains(user.getValue())) {
+                user.setValue(model.users().size() > 1 ? model.users().get(1) : null);
+            }
+        });
         TextField tags = new TextField();
         tags.setId("preAuthTags");
         tags.setPromptText("tags (tag:server)");
         CheckBox reusable = new CheckBox("reusable");
         reusable.setId("preAuthReusable");
         CheckBox ephemeral = new CheckBox("ephemeral");
+        ephemeral.setId("preAuthEphemeral");
+        CheckBox preApproved = new CheckBox("pre-approved");
+        preApproved.setId("preAuthPreApproved");
+        preApproved.setTooltip(new javafx.scene.control.Tooltip(
+                "Machines joining with this key need no administrator's approval"));
         TextField keyExpiration = new TextField();
+        keyExpiration.setId("preAuthExpiration");
         keyExpiration.setPromptText("expires in (24h)");
         Button createPreAuth = new Button("Create pre-auth key");
         createPreAuth.setId("createPreAuthKey");
-        createPreAuth.setOnAction(event -> model.createPreAuthKey(user.getEditor().getText(), tags.getText(),
-                reusable.isSelected(), ephemeral.isSelected(), keyExpiration.getText()));
+        createPreAuth.setOnAction(event -> model.createPreAuthKey(user.getValue(), tags.getText(),
+                reusable.isSelected(), ephemeral.isSelected(), preApproved.isSelected(), keyExpiration.getText()));
         Button revoke = new Button("Revoke selected");
         revoke.setId("revokePreAuthKey");
         revoke.disableProperty().bind(preAuthKeys.getSelectionModel().selectedItemProperty().isNull());
@@ -126,7 +137,7 @@ public final class KeysScreen implements Screen {
         root.getChildren().addAll(issued,
                 heading("API keys"), apiKeys, row(description, expiration, create, expire),
                 heading("Pre-auth keys (join machines)"), preAuthKeys,
-                row(user, tags, reusable, ephemeral, keyExpiration, createPreAuth, revoke));
+                row(user, tags, reusable, ephemeral, preApproved, keyExpiration, createPreAuth, revoke));
         root.setPadding(new Insets(8));
     }
 
