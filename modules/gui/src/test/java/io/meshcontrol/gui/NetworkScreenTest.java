@@ -41,8 +41,12 @@ class NetworkScreenTest {
     }
 
     private void open() throws Exception {
+        open("Users, settings");
+    }
+
+    private void open(String tab) throws Exception {
         app = RunningApp.start(folder.resolve("config"), server.localCredentialPath()).connectLocally();
-        app.click("Users, settings, relays");
+        app.click(tab);
     }
 
     @SuppressWarnings("unchecked")
@@ -107,7 +111,7 @@ class NetworkScreenTest {
                 + "\"900-v4\":0.050}}}").join(server.network, key);
         Machine.named("far").hostinfo("{\"NetInfo\":{\"PreferredDERP\":999,\"DERPLatency\":{\"999-v4\":0.030}}}")
                 .join(server.network, key);
-        open();
+        open("Relays");
 
         app.await("the relay settings", () -> app.text("#derpSummary").contains("Embedded relay: on"));
         String summary = app.text("#derpSummary");

@@ -132,7 +132,17 @@ public final class RunningApp implements AutoCloseable {
         try {
             WaitForAsyncUtils.waitFor(WAIT_SECONDS, TimeUnit.SECONDS, () -> onFx(condition));
         } catch (TimeoutException e) {
-            throw new AssertionError("never happened: " + what, e);
+            throw new AssertionError("never happened: " + what + statusBar(), e);
+        }
+    }
+
+    /** The status bar's last outcome, which usually says why what a test waits for did not happen. */
+    private String statusBar() {
+        try {
+            return robot.lookup("#statusMessage").tryQuery().map(node -> " (status bar: \""
+                    + ((Labeled) node).getText() + "\")").orElse("");
+        } catch (RuntimeException e) {
+            return "";
         }
     }
 

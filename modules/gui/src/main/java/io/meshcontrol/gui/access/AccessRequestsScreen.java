@@ -39,6 +39,7 @@ public final class AccessRequestsScreen implements Screen {
                 column("Decided by", request -> Controls.orEmpty(request.decidedBy())),
                 column("Until", request -> Controls.time(request.expiresAt())));
         table.setPlaceholder(new Label("No access requests"));
+        Controls.keepSelection(table, AccessRequestView::id);
         table.setPrefHeight(260);
 
         Button approve = new Button("Approve");

@@ -34,8 +34,8 @@ public final class AccessRequestsViewModel {
         AccessRequestRequest request = new AccessRequestRequest(Controls.blankToNull(user), Controls.blankToNull(group),
                 Controls.blankToNull(reason), Controls.blankToNull(duration));
         background.run("Asking for " + group, () -> client.createAccessRequest(request), created -> {
+            refresh(); // first: a new read clears the status bar, which then says what was done
             background.tell("Asked for " + created.group() + " (" + created.state() + ")");
-            refresh();
         });
     }
 
@@ -43,9 +43,9 @@ public final class AccessRequestsViewModel {
     public void decide(AccessRequestView request, String decision) {
         background.run(title(decision) + " the request of " + request.user() + " for " + request.group(),
                 () -> client.decideAccessRequest(request.id(), decision), decided -> {
+                    refresh(); // first: a new read clears the status bar, which then says what was done
                     background.tell("The request of " + decided.user() + " for " + decided.group() + " is "
                             + decided.state());
-                    refresh();
                 });
     }
 

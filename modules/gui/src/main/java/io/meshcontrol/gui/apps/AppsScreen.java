@@ -38,6 +38,7 @@ public final class AppsScreen implements Screen {
                         .collect(Collectors.joining("; "))),
                 column("Description", app -> Controls.orEmpty(app.description())));
         table.setPlaceholder(new Label("No apps: route a domain through connector machines below"));
+        Controls.keepSelection(table, AppView::id);
         table.setPrefHeight(240);
 
         TextField name = Controls.field("appName", "github");

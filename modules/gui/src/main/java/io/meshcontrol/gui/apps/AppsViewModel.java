@@ -33,15 +33,15 @@ public final class AppsViewModel {
 
     public void create(AppRequest request) {
         background.run("Creating the app " + request.name(), () -> client.createApp(request), created -> {
+            refresh(); // first: a new read clears the status bar, which then says what was done
             background.tell("Created the app " + created.name());
-            refresh();
         });
     }
 
     public void update(AppView app, AppRequest request) {
         background.run("Saving the app " + app.name(), () -> client.updateApp(app.id(), request), saved -> {
+            refresh(); // first: a new read clears the status bar, which then says what was done
             background.tell("Saved the app " + saved.name());
-            refresh();
         });
     }
 
@@ -50,8 +50,8 @@ public final class AppsViewModel {
             client.deleteApp(app.id());
             return app;
         }, deleted -> {
+            refresh(); // first: a new read clears the status bar, which then says what was done
             background.tell("Deleted the app " + deleted.name());
-            refresh();
         });
     }
 

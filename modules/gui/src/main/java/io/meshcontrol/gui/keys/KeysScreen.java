@@ -52,6 +52,7 @@ public final class KeysScreen implements Screen {
         copyCommand.visibleProperty().bind(model.joinCommand().isNotEmpty());
         copyCommand.setOnAction(event -> copy(model.joinCommand().get()));
         Button done = new Button("Done");
+        done.setId("dismissSecret");
         done.setOnAction(event -> model.dismissSecret());
         Label note = new Label();
         note.textProperty().bind(model.secretNote());
@@ -74,6 +75,7 @@ public final class KeysScreen implements Screen {
         apiKeys.getColumns().add(column("Expires", key -> key.expired() ? "expired" : time(key.expiresAt())));
         apiKeys.getColumns().add(column("Last used", key -> time(key.lastUsedAt())));
         io.meshcontrol.gui.screen.Controls.fitToContent(apiKeys);
+        io.meshcontrol.gui.screen.Controls.keepSelection(apiKeys, ApiKeyView::prefix);
         apiKeys.setPrefHeight(180);
         TextField description = new TextField();
         description.setId("apiKeyDescription");
@@ -101,6 +103,7 @@ public final class KeysScreen implements Screen {
         preAuthKeys.getColumns().add(column("Valid", key -> key.valid() ? "yes" : key.invalidReason()));
         preAuthKeys.getColumns().add(column("Expires", key -> time(key.expiresAt())));
         io.meshcontrol.gui.screen.Controls.fitToContent(preAuthKeys);
+        io.meshcontrol.gui.screen.Controls.keepSelection(preAuthKeys, PreAuthKeyView::id);
         preAuthKeys.setPrefHeight(180);
         ComboBox<String> user = new ComboBox<>(model.users());
         user.setId("preAuthUser");

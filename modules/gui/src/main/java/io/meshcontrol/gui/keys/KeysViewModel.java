@@ -73,8 +73,8 @@ public final class KeysViewModel {
     public void expireApiKey(ApiKeyView key) {
         background.run("Expiring API key " + key.prefix(), () -> client.expireApiKey(key.prefix()), expired -> {
             forgetSecretOf("api:" + key.prefix());
+            refresh(); // first: a new read clears the status bar, which then says what was done
             background.tell("Expired API key " + key.prefix());
-            refresh();
         });
     }
 
@@ -101,8 +101,8 @@ public final class KeysViewModel {
             return key;
         }, revoked -> {
             forgetSecretOf("preauth:" + key.id());
+            refresh(); // first: a new read clears the status bar, which then says what was done
             background.tell("Revoked pre-auth key " + key.prefix());
-            refresh();
         });
     }
 

@@ -34,6 +34,7 @@ public final class NetworkScreen implements Screen {
         users.getColumns().add(column("Role", UserView::role));
         users.getColumns().add(column("Approved", user -> user.approved() ? "yes" : "waiting"));
         io.meshcontrol.gui.screen.Controls.fitToContent(users);
+        io.meshcontrol.gui.screen.Controls.keepSelection(users, UserView::id);
         users.setPrefHeight(160);
         TextField name = new TextField();
         name.setId("newUserName");

@@ -36,6 +36,7 @@ public final class OAuthClientsScreen implements Screen {
                 column("Created", client -> Controls.time(client.createdAt())),
                 column("State", client -> client.revoked() ? "revoked" : "active"));
         table.setPlaceholder(new Label("No OAuth clients or federated identities"));
+        Controls.keepSelection(table, OAuthClientView::id);
         table.setPrefHeight(260);
 
         TextField description = Controls.field("oauthDescription", "description");

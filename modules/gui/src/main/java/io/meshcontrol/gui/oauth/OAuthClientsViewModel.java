@@ -50,8 +50,8 @@ public final class OAuthClientsViewModel {
             return oauthClient;
         }, revoked -> {
             secret.forget(revoked.id());
+            refresh(); // first: a new read clears the status bar, which then says what was done
             background.tell("Revoked the OAuth client " + revoked.id());
-            refresh();
         });
     }
 

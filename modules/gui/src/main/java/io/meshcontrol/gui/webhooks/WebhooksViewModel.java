@@ -108,8 +108,8 @@ public final class WebhooksViewModel {
         }, deleted -> {
             secret.forget(deleted.id());
             selected.set(null);
+            refresh(); // first: a new read clears the status bar, which then says what was done
             background.tell("Deleted the webhook " + deleted.url());
-            refresh();
         });
     }
 
