@@ -158,4 +158,52 @@ class MachinesScreenTest {
         app.await("gone from the server", () -> server.adminClient().nodes().isEmpty());
         app.await("gone from the table", () -> rows().isEmpty());
     }
+
+    @Test
+    void suspendKeyExpiryAndTheGlobalExitNodeMarkApply() {
+        Node exit = join("exit", "0.0.0.0/0", "::/0");
+        select("exit");
+        String id = Long.toString(exit.id());
+
+        app.click("#suspendMachine");
+        app.answerDialog("OK");
+        app.await("suspended on the server", () -> server.adminClient().node(id).suspended());
+        app.await("resumable", () -> app.text("#suspendMachine").equals("Resume"));
+        app.click("#suspendMachine");
+        app.await("resumed on the server", () -> !server.adminClient().node(id).suspended());
+
+        boolean expiresBefore = server.adminClient().node(id).keyExpiry() != null;
+        app.await("the key expiry box drawn", () -> app.robot.lookup("#keyNeverExpires").tryQuery().isPresent());
+        app.click("#keyNeverExpires");
+        app.await("key expiry turned " + (expiresBefore ? "off" : "on"),
+                () -> (server.adminClient().node(id).keyExpiry() == null) == expiresBefore);
+
+        app.click("#globalExitNode");
+        app.type("#exitNodePriority", "7");
+        app.click("#saveExitNode");
+        app.await("marked on the server", () -> server.adminClient().nodeRoutes(id).globalExitNode()
+                && server.adminClient().nodeRoutes(id).exitNodePriority() == 7);
+        app.screenshot("desktop-machine-exit-node");
+    }
+
+    @Test
+    void aMachinesPeersAndPacketFilterAreShown() {
+        join("alpha");
+        join("beta");
+        select("alpha");
+        app.await("beta among alpha's peers", () -> app.robot.from(app.robot.lookup("#machinePeers").queryAll())
+                .lookup(".table-cell").lookup((javafx.scene.Node cell) ->
+                        "beta".equals(((javafx.scene.control.TableCell<?, ?>) cell).getText())).tryQuery().isPresent());
+        app.await("a filter rule", () -> !app.robot.lookup("#machinePacketFilter")
+                .queryAs(javafx.scene.control.ListView.class).getItems().isEmpty());
+        app.screenshot("desktop-machine-peers");
+    }
+
+    @Test
+    void aMachineThatOffersNoExitRouteCannotBeMarked() {
+        join("plain");
+        select("plain");
+        app.await("said", () -> app.robot.lookup("This machine offers no exit route.").tryQuery().isPresent());
+        assertFalse(app.robot.lookup("#saveExitNode").tryQuery().isPresent());
+    }
 }

@@ -110,12 +110,13 @@ public final class Controls {
                 last[0] = key.apply(item);
             }
         });
-        table.getItems().addListener((ListChangeListener<T>) change -> {
+        // Later: the table's selection model reacts to the same change, and may clear the selection after us.
+        table.getItems().addListener((ListChangeListener<T>) change -> Platform.runLater(() -> {
             if (table.getSelectionModel().getSelectedItem() == null && last[0] != null) {
                 table.getItems().stream().filter(item -> last[0].equals(key.apply(item))).findFirst()
                         .ifPresent(item -> table.getSelectionModel().select(item));
             }
-        });
+        }));
     }
 
     /** A text field with an id and a hint. */
