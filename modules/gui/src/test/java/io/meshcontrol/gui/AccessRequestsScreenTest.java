@@ -78,6 +78,7 @@ class AccessRequestsScreenTest {
         AccessRequestView filed = server.adminClient().accessRequests().getFirst();
         assertEquals("loki", filed.user());
         app.clickCell("#accessRequests", "deploy");
+        app.await("Deny enabled", () -> !app.robot.lookup("#denyRequest").query().isDisabled());
         app.click("#denyRequest");
         app.await("denied on the server", () -> state(filed.id()).equals("denied"));
     }

@@ -2,6 +2,7 @@ package io.meshcontrol.gui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.SettingsView;
@@ -161,6 +162,9 @@ class MachinesScreenTest {
 
     @Test
     void suspendKeyExpiryAndTheGlobalExitNodeMarkApply() {
+        SettingsView settings = server.adminClient().settings();
+        server.adminClient().updateSettings(new SettingsView(settings.devicesApprovalOn(), settings.usersApprovalOn(),
+                30));
         Node exit = join("exit", "0.0.0.0/0", "::/0");
         select("exit");
         String id = Long.toString(exit.id());
@@ -172,11 +176,13 @@ class MachinesScreenTest {
         app.click("#suspendMachine");
         app.await("resumed on the server", () -> !server.adminClient().node(id).suspended());
 
-        boolean expiresBefore = server.adminClient().node(id).keyExpiry() != null;
+        // Its key expires in 30 days; "Key never expires" turns that off.
+        assertNotNull(server.adminClient().node(id).keyExpiry());
         app.await("the key expiry box drawn", () -> app.robot.lookup("#keyNeverExpires").tryQuery().isPresent());
         app.click("#keyNeverExpires");
-        app.await("key expiry turned " + (expiresBefore ? "off" : "on"),
-                () -> (server.adminClient().node(id).keyExpiry() == null) == expiresBefore);
+        app.await("key expiry turned off", () -> server.adminClient().node(id).keyExpiry() == null);
+        app.await("the box ticked", () -> app.robot.lookup("#keyNeverExpires")
+                .queryAs(javafx.scene.control.CheckBox.class).isSelected());
 
         app.click("#globalExitNode");
         app.type("#exitNodePriority", "7");

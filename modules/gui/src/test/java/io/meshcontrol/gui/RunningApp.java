@@ -111,14 +111,24 @@ public final class RunningApp implements AutoCloseable {
 
     /** Sets a text field's content at once (long texts, where typing key by key adds nothing). */
     public void setText(String query, String text) {
-        robot.interact(() -> robot.lookup(query).queryAs(TextInputControl.class).setText(text));
+        robot.interact(() -> {
+            Node node = robot.lookup(query).query();
+            if (node instanceof org.fxmisc.richtext.GenericStyledArea<?, ?, ?> area) {
+                area.replaceText(text);
+            } else {
+                ((TextInputControl) node).setText(text);
+            }
+        });
     }
 
     public String text(String query) {
         return onFx(() -> {
             Node node = robot.lookup(query).query();
-            return node instanceof Labeled labeled ? labeled.getText()
-                    : ((TextInputControl) node).getText();
+            return switch (node) {
+                case Labeled labeled -> labeled.getText();
+                case org.fxmisc.richtext.GenericStyledArea<?, ?, ?> area -> area.getText();
+                default -> ((TextInputControl) node).getText();
+            };
         });
     }
 

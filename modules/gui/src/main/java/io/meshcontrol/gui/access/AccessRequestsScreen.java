@@ -10,6 +10,7 @@ import io.meshcontrol.gui.screen.Background;
 import io.meshcontrol.gui.screen.Change;
 import io.meshcontrol.gui.screen.Controls;
 import io.meshcontrol.gui.screen.Screen;
+import io.meshcontrol.gui.screen.Selection;
 import java.util.Map;
 import javafx.geometry.Insets;
 import javafx.scene.Parent;
@@ -26,6 +27,7 @@ public final class AccessRequestsScreen implements Screen {
     private final AccessRequestsViewModel model;
     private final VBox root = new VBox(10);
     private final TableView<AccessRequestView> table;
+    private final Selection<AccessRequestView> selection;
 
     public AccessRequestsScreen(Connection connection, Background background) {
         model = new AccessRequestsViewModel(connection.client(), background);
@@ -39,7 +41,7 @@ public final class AccessRequestsScreen implements Screen {
                 column("Decided by", request -> Controls.orEmpty(request.decidedBy())),
                 column("Until", request -> Controls.time(request.expiresAt())));
         table.setPlaceholder(new Label("No access requests"));
-        Controls.keepSelection(table, AccessRequestView::id);
+        selection = Selection.of(table, AccessRequestView::id);
         table.setPrefHeight(260);
 
         Button approve = new Button("Approve");
@@ -52,12 +54,12 @@ public final class AccessRequestsScreen implements Screen {
         revoke.setId("revokeRequest");
         revoke.getStyleClass().add("danger");
         revoke.setOnAction(event -> {
-            AccessRequestView request = table.getSelectionModel().getSelectedItem();
+            AccessRequestView request = selection.get();
             Controls.confirm(root, "Revoke the access of " + request.user() + " to " + request.group() + "?",
                     () -> model.decide(request, "revoke"));
         });
         for (Button button : new Button[] {approve, deny, revoke}) {
-            button.disableProperty().bind(table.getSelectionModel().selectedItemProperty().isNull());
+            button.disableProperty().bind(selection.none());
         }
 
         TextField group = Controls.field("requestGroup", "group:oncall");
@@ -74,7 +76,7 @@ public final class AccessRequestsScreen implements Screen {
     }
 
     private void approveSelected() {
-        AccessRequestView request = table.getSelectionModel().getSelectedItem();
+        AccessRequestView request = selection.get();
         if (request != null) {
             Controls.confirm(root, "Let " + request.user() + " into " + request.group() + " for "
                     + Controls.orEmpty(request.duration()) + "?", () -> model.decide(request, "approve"));
@@ -82,7 +84,7 @@ public final class AccessRequestsScreen implements Screen {
     }
 
     private void decideSelected(String decision) {
-        AccessRequestView request = table.getSelectionModel().getSelectedItem();
+        AccessRequestView request = selection.get();
         if (request != null) {
             model.decide(request, decision);
         }

@@ -9,6 +9,7 @@ import io.meshcontrol.gui.connect.Connection;
 import io.meshcontrol.gui.screen.Background;
 import io.meshcontrol.gui.screen.Controls;
 import io.meshcontrol.gui.screen.Screen;
+import io.meshcontrol.gui.screen.Selection;
 import java.util.stream.Collectors;
 import javafx.geometry.Insets;
 import javafx.scene.Parent;
@@ -38,7 +39,7 @@ public final class AppsScreen implements Screen {
                         .collect(Collectors.joining("; "))),
                 column("Description", app -> Controls.orEmpty(app.description())));
         table.setPlaceholder(new Label("No apps: route a domain through connector machines below"));
-        Controls.keepSelection(table, AppView::id);
+        Selection<AppView> selection = Selection.of(table, AppView::id);
         table.setPrefHeight(240);
 
         TextField name = Controls.field("appName", "github");
@@ -50,7 +51,7 @@ public final class AppsScreen implements Screen {
             field.setPrefColumnCount(30);
         }
         table.getSelectionModel().selectedItemProperty().addListener((observable, was, app) -> {
-            if (app != null) {
+            if (app != null && (was == null || !was.id().equals(app.id()))) {
                 name.setText(app.name());
                 description.setText(Controls.orEmpty(app.description()));
                 domains.setText(String.join(", ", app.domains()));
@@ -73,15 +74,15 @@ public final class AppsScreen implements Screen {
                 domains.getText(), connectors.getText(), routes.getText())));
         Button save = new Button("Save selected");
         save.setId("saveApp");
-        save.disableProperty().bind(table.getSelectionModel().selectedItemProperty().isNull());
-        save.setOnAction(event -> model.update(table.getSelectionModel().getSelectedItem(), AppsViewModel.request(
+        save.disableProperty().bind(selection.none());
+        save.setOnAction(event -> model.update(selection.get(), AppsViewModel.request(
                 name.getText(), description.getText(), domains.getText(), connectors.getText(), routes.getText())));
         Button delete = new Button("Delete selected");
         delete.setId("deleteApp");
         delete.getStyleClass().add("danger");
-        delete.disableProperty().bind(table.getSelectionModel().selectedItemProperty().isNull());
+        delete.disableProperty().bind(selection.none());
         delete.setOnAction(event -> {
-            AppView app = table.getSelectionModel().getSelectedItem();
+            AppView app = selection.get();
             Controls.confirm(root, "Delete the app " + app.name() + "? Its domains stop going through its connectors.",
                     () -> model.delete(app));
         });

@@ -9,6 +9,7 @@ import io.meshcontrol.api.PreAuthKeyView;
 import io.meshcontrol.gui.connect.Connection;
 import io.meshcontrol.gui.screen.Background;
 import io.meshcontrol.gui.screen.Screen;
+import io.meshcontrol.gui.screen.Selection;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -75,7 +76,7 @@ public final class KeysScreen implements Screen {
         apiKeys.getColumns().add(column("Expires", key -> key.expired() ? "expired" : time(key.expiresAt())));
         apiKeys.getColumns().add(column("Last used", key -> time(key.lastUsedAt())));
         io.meshcontrol.gui.screen.Controls.fitToContent(apiKeys);
-        io.meshcontrol.gui.screen.Controls.keepSelection(apiKeys, ApiKeyView::prefix);
+        Selection<ApiKeyView> apiKey = Selection.of(apiKeys, ApiKeyView::prefix);
         apiKeys.setPrefHeight(180);
         TextField description = new TextField();
         description.setId("apiKeyDescription");
@@ -88,8 +89,8 @@ public final class KeysScreen implements Screen {
         create.setOnAction(event -> model.createApiKey(description.getText(), expiration.getText()));
         Button expire = new Button("Expire selected");
         expire.setId("expireApiKey");
-        expire.disableProperty().bind(apiKeys.getSelectionModel().selectedItemProperty().isNull());
-        expire.setOnAction(event -> model.expireApiKey(apiKeys.getSelectionModel().getSelectedItem()));
+        expire.disableProperty().bind(apiKey.none());
+        expire.setOnAction(event -> model.expireApiKey(apiKey.get()));
 
         // Pre-auth keys
         TableView<PreAuthKeyView> preAuthKeys = new TableView<>(model.preAuthKeys());
@@ -103,7 +104,7 @@ public final class KeysScreen implements Screen {
         preAuthKeys.getColumns().add(column("Valid", key -> key.valid() ? "yes" : key.invalidReason()));
         preAuthKeys.getColumns().add(column("Expires", key -> time(key.expiresAt())));
         io.meshcontrol.gui.screen.Controls.fitToContent(preAuthKeys);
-        io.meshcontrol.gui.screen.Controls.keepSelection(preAuthKeys, PreAuthKeyView::id);
+        Selection<PreAuthKeyView> preAuthKey = Selection.of(preAuthKeys, PreAuthKeyView::id);
         preAuthKeys.setPrefHeight(180);
         ComboBox<String> user = new ComboBox<>(model.users());
         user.setId("preAuthUser");
@@ -134,8 +135,8 @@ public final class KeysScreen implements Screen {
                 reusable.isSelected(), ephemeral.isSelected(), preApproved.isSelected(), keyExpiration.getText()));
         Button revoke = new Button("Revoke selected");
         revoke.setId("revokePreAuthKey");
-        revoke.disableProperty().bind(preAuthKeys.getSelectionModel().selectedItemProperty().isNull());
-        revoke.setOnAction(event -> model.revokePreAuthKey(preAuthKeys.getSelectionModel().getSelectedItem()));
+        revoke.disableProperty().bind(preAuthKey.none());
+        revoke.setOnAction(event -> model.revokePreAuthKey(preAuthKey.get()));
 
         root.getChildren().addAll(issued,
                 heading("API keys"), apiKeys, row(description, expiration, create, expire),

@@ -8,6 +8,7 @@ import io.meshcontrol.api.UserView;
 import io.meshcontrol.gui.connect.Connection;
 import io.meshcontrol.gui.screen.Background;
 import io.meshcontrol.gui.screen.Screen;
+import io.meshcontrol.gui.screen.Selection;
 import javafx.geometry.Insets;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
@@ -34,7 +35,7 @@ public final class NetworkScreen implements Screen {
         users.getColumns().add(column("Role", UserView::role));
         users.getColumns().add(column("Approved", user -> user.approved() ? "yes" : "waiting"));
         io.meshcontrol.gui.screen.Controls.fitToContent(users);
-        io.meshcontrol.gui.screen.Controls.keepSelection(users, UserView::id);
+        Selection<UserView> user = Selection.of(users, UserView::id);
         users.setPrefHeight(160);
         TextField name = new TextField();
         name.setId("newUserName");
@@ -44,12 +45,12 @@ public final class NetworkScreen implements Screen {
         create.setOnAction(event -> model.createUser(name.getText()));
         Button approve = new Button("Approve selected");
         approve.setId("approveUser");
-        approve.disableProperty().bind(users.getSelectionModel().selectedItemProperty().isNull());
-        approve.setOnAction(event -> model.approveUser(users.getSelectionModel().getSelectedItem()));
+        approve.disableProperty().bind(user.none());
+        approve.setOnAction(event -> model.approveUser(user.get()));
         Button delete = new Button("Delete selected");
         delete.setId("deleteUser");
-        delete.disableProperty().bind(users.getSelectionModel().selectedItemProperty().isNull());
-        delete.setOnAction(event -> model.deleteUser(users.getSelectionModel().getSelectedItem()));
+        delete.disableProperty().bind(user.none());
+        delete.setOnAction(event -> model.deleteUser(user.get()));
 
         CheckBox devicesApproval = new CheckBox("New machines need an administrator's approval");
         devicesApproval.setId("devicesApproval");

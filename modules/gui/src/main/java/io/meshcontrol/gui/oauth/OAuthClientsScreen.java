@@ -9,6 +9,7 @@ import io.meshcontrol.gui.connect.Connection;
 import io.meshcontrol.gui.screen.Background;
 import io.meshcontrol.gui.screen.Controls;
 import io.meshcontrol.gui.screen.Screen;
+import io.meshcontrol.gui.screen.Selection;
 import javafx.geometry.Insets;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
@@ -36,7 +37,7 @@ public final class OAuthClientsScreen implements Screen {
                 column("Created", client -> Controls.time(client.createdAt())),
                 column("State", client -> client.revoked() ? "revoked" : "active"));
         table.setPlaceholder(new Label("No OAuth clients or federated identities"));
-        Controls.keepSelection(table, OAuthClientView::id);
+        Selection<OAuthClientView> selection = Selection.of(table, OAuthClientView::id);
         table.setPrefHeight(260);
 
         TextField description = Controls.field("oauthDescription", "description");
@@ -49,9 +50,9 @@ public final class OAuthClientsScreen implements Screen {
         Button revoke = new Button("Revoke selected");
         revoke.setId("revokeOAuthClient");
         revoke.getStyleClass().add("danger");
-        revoke.disableProperty().bind(table.getSelectionModel().selectedItemProperty().isNull());
+        revoke.disableProperty().bind(selection.none());
         revoke.setOnAction(event -> {
-            OAuthClientView client = table.getSelectionModel().getSelectedItem();
+            OAuthClientView client = selection.get();
             Controls.confirm(root, "Revoke " + client.id() + "? Its secret and every token it got stop at once.",
                     () -> model.revoke(client));
         });

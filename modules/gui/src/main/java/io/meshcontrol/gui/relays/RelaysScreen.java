@@ -10,6 +10,7 @@ import io.meshcontrol.gui.connect.Connection;
 import io.meshcontrol.gui.screen.Background;
 import io.meshcontrol.gui.screen.Controls;
 import io.meshcontrol.gui.screen.Screen;
+import io.meshcontrol.gui.screen.Selection;
 import javafx.geometry.Insets;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
@@ -50,11 +51,12 @@ public final class RelaysScreen implements Screen {
         Button remove = new Button("Remove selected");
         remove.setId("removeRelay");
         remove.getStyleClass().add("danger");
-        remove.disableProperty().bind(relays.getSelectionModel().selectedItemProperty().isNull());
+        Selection<DerpRelayView> relay = Selection.of(relays, item -> item.regionId() + "/" + item.host());
+        remove.disableProperty().bind(relay.none());
         remove.setOnAction(event -> {
-            DerpRelayView relay = relays.getSelectionModel().getSelectedItem();
-            Controls.confirm(root, "Remove the relay " + relay.host() + "? Machines stop using it.",
-                    () -> model.remove(relay));
+            DerpRelayView chosen = relay.get();
+            Controls.confirm(root, "Remove the relay " + chosen.host() + "? Machines stop using it.",
+                    () -> model.remove(chosen));
         });
 
         TableView<DerpLatencyReport.Region> latency = Controls.table("derpLatency", model.regions(),

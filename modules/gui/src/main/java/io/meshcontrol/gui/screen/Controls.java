@@ -99,26 +99,6 @@ public final class Controls {
         return measured.getLayoutBounds().getWidth();
     }
 
-    /**
-     * Keeps the row with the same {@code key} selected when the rows are read again (a refresh, a live update): the
-     * table's own selection is lost when its items are replaced.
-     */
-    public static <T> void keepSelection(TableView<T> table, Function<T, String> key) {
-        String[] last = {null};
-        table.getSelectionModel().selectedItemProperty().addListener((observable, was, item) -> {
-            if (item != null) {
-                last[0] = key.apply(item);
-            }
-        });
-        // Later: the table's selection model reacts to the same change, and may clear the selection after us.
-        table.getItems().addListener((ListChangeListener<T>) change -> Platform.runLater(() -> {
-            if (table.getSelectionModel().getSelectedItem() == null && last[0] != null) {
-                table.getItems().stream().filter(item -> last[0].equals(key.apply(item))).findFirst()
-                        .ifPresent(item -> table.getSelectionModel().select(item));
-            }
-        }));
-    }
-
     /** A text field with an id and a hint. */
     public static TextField field(String id, String prompt) {
         TextField field = new TextField();

@@ -41,7 +41,7 @@ public final class WebhooksScreen implements Screen {
                 column("Events", hook -> String.join(", ", hook.subscriptions())),
                 column("Created", hook -> Controls.time(hook.createdAt())));
         hooks.setPlaceholder(new Label("No webhooks: add an endpoint below"));
-        Controls.keepSelection(hooks, WebhookView::id);
+        io.meshcontrol.gui.screen.Selection.of(hooks, WebhookView::id);
         hooks.setPrefHeight(170);
         hooks.getSelectionModel().selectedItemProperty().addListener((observable, was, hook) -> {
             if (hook != null) {
