@@ -29,6 +29,11 @@ public final class MemoryBench {
         report("after every screen");
         System.gc();
         report("after a full GC");
+        if (Boolean.getBoolean("bench.hold")) {
+            System.out.println("holding " + ProcessHandle.current().pid());
+            System.out.flush();
+            System.in.read(); // for a look with jcmd (GC.class_histogram), until standard input closes
+        }
         app.close();
         System.exit(0);
     }

@@ -263,8 +263,8 @@ public final class MachinesScreen implements Screen {
         detail.getChildren().addAll(title, facts,
                 section("Name"), new HBox(8, name, rename),
                 section("Tags"), new HBox(8, tags, setTags),
-                section("Access"), new HBox(8, approve, expire, suspend, delete), neverExpires,
-                section("Routes"), routes, new HBox(8, approveRoutes, saveRoutes),
+                section("Access"), buttons(approve, expire, suspend, delete), neverExpires,
+                section("Routes"), routes, buttons(approveRoutes, saveRoutes),
                 section("Exit node"), exitPart,
                 section("Peers (what its map carries)"), peers,
                 section("Packet filter (who may reach it)"), packetFilter);
@@ -279,6 +279,14 @@ public final class MachinesScreen implements Screen {
     private String typed(TextField field, String value, String oldValue, NodeView node) {
         boolean sameMachine = shownNode != null && shownNode.id().equals(node.id());
         return sameMachine && field != null && !field.getText().equals(oldValue) ? field.getText() : value;
+    }
+
+    /** Buttons that wrap onto another line in a narrow pane rather than being cut ("Expir..."). */
+    private static javafx.scene.layout.FlowPane buttons(Button... buttons) {
+        for (Button button : buttons) {
+            button.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        }
+        return new javafx.scene.layout.FlowPane(8, 8, buttons);
     }
 
     private static Label section(String text) {
