@@ -91,6 +91,17 @@ class MachinesScreenTest {
     }
 
     @Test
+    void theSelectedMachineIsApprovedWithTheKeyboard() {
+        server.adminClient().updateSettings(new SettingsView(true, null, null));
+        Node laptop = join("laptop");
+        select("laptop");
+        app.robot.press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.SHIFT,
+                javafx.scene.input.KeyCode.A).release(javafx.scene.input.KeyCode.A, javafx.scene.input.KeyCode.SHIFT,
+                javafx.scene.input.KeyCode.CONTROL);
+        app.await("approved on the server", () -> server.adminClient().node(Long.toString(laptop.id())).authorized());
+    }
+
+    @Test
     void waitingRoutesAreApprovedFromTheDetailPane() {
         Node router = join("router", "10.1.0.0/24");
         app.await("router listed", () -> rows().stream().anyMatch(node -> node.name().equals("router")));

@@ -83,6 +83,9 @@ class PolicyScreenTest {
         app.await("saved", () -> server.adminClient().policy().policy().equals(GOOD));
         app.await("the error gone", () -> errors().isEmpty());
         assertEquals("Policy saved", app.text("#statusMessage"));
+        // The status bar tells of the last action only: reading the keys is not "Policy saved".
+        app.click("Keys");
+        app.await("the old outcome gone", () -> app.text("#statusMessage").isEmpty());
     }
 
     @Test

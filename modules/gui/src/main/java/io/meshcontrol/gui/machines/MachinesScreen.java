@@ -193,7 +193,7 @@ public final class MachinesScreen implements Screen {
         setTags.setId("setTags");
         setTags.setOnAction(event -> model.setTags(tags.getText()));
 
-        Button approve = new Button("Approve machine");
+        Button approve = new Button("Approve machine (Ctrl+Shift+A)");
         approve.setId("approveMachine");
         approve.setDisable(node.authorized());
         approve.setOnAction(event -> model.approve());
@@ -301,7 +301,8 @@ public final class MachinesScreen implements Screen {
 
     @Override
     public java.util.Map<javafx.scene.input.KeyCombination, Runnable> shortcuts() {
-        return java.util.Map.of(javafx.scene.input.KeyCombination.keyCombination("Shortcut+F"), filter::requestFocus);
+        return java.util.Map.of(javafx.scene.input.KeyCombination.keyCombination("Shortcut+F"), filter::requestFocus,
+                javafx.scene.input.KeyCombination.keyCombination("Shortcut+Shift+A"), model::approve);
     }
 
     @Override
