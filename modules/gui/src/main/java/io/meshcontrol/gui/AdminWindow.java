@@ -45,6 +45,7 @@ public final class AdminWindow {
                 this::toggleTheme);
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.ESCAPE), background::cancelAll);
         stage.setTitle("Mesh Control");
+        stage.getIcons().setAll(AppIcon.image(64), AppIcon.image(32));
         stage.setScene(scene);
         stage.setOnHidden(event -> {
             settings.window(scene.getWidth(), scene.getHeight(), theme.name());

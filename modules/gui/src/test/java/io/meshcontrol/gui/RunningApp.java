@@ -65,6 +65,7 @@ public final class RunningApp implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             awaitShown(query);
             try {
+                scrollTo(query);
                 robot.clickOn(query);
                 return;
             } catch (RuntimeException e) {
@@ -75,6 +76,23 @@ public final class RunningApp implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Scrolls the scroll pane holding the control (the machine's detail pane) so that a user could see it. */
+    private void scrollTo(String query) {
+        robot.interact(() -> robot.lookup(query).tryQuery().ifPresent(node -> {
+            for (Node parent = node.getParent(); parent != null; parent = parent.getParent()) {
+                if (parent instanceof javafx.scene.control.ScrollPane pane && pane.getContent() != null) {
+                    Node content = pane.getContent();
+                    double y = content.sceneToLocal(node.localToScene(node.getBoundsInLocal())).getMinY();
+                    double room = content.getBoundsInLocal().getHeight() - pane.getViewportBounds().getHeight();
+                    if (room > 0) {
+                        pane.setVvalue(Math.max(0, Math.min(1, (y - 20) / room)));
+                    }
+                    return;
+                }
+            }
+        }));
     }
 
     /**
@@ -95,6 +113,28 @@ public final class RunningApp implements AutoCloseable {
     public void clickCell(String table, String text) {
         await(text + " drawn in " + table, () -> cell(table, text).isPresent());
         robot.clickOn(onFx(() -> cell(table, text).orElseThrow()));
+    }
+
+    /**
+     * Clicks the row of {@code table} showing {@code text} until the table has it selected. The live updates replace
+     * a table's rows, which can clear the selection a click made a moment before (a user then clicks again).
+     */
+    public void selectRow(String table, String text) {
+        for (int attempt = 1; ; attempt++) {
+            clickCell(table, text);
+            try {
+                WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> onFx(() -> {
+                    Object item = robot.lookup(table).queryAs(javafx.scene.control.TableView.class).getSelectionModel()
+                            .getSelectedItem();
+                    return item != null && cell(table, text).isPresent();
+                }));
+                return;
+            } catch (TimeoutException e) {
+                if (attempt == 3) {
+                    throw new AssertionError("the row of " + text + " in " + table + " never got selected", e);
+                }
+            }
+        }
     }
 
     private java.util.Optional<Node> cell(String table, String text) {
