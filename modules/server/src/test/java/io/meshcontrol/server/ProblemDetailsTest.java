@@ -202,6 +202,10 @@ class ProblemDetailsTest {
         assertEquals("GET, POST", wrongMethod.headers().firstValue("Allow").orElse(""), "RFC 9110: a 405 says what is allowed");
         assertEquals("DELETE, GET, PATCH", server.request("TRACE", "/api/v1/user/1", server.localToken(), null)
                 .headers().firstValue("Allow").orElse(""));
+        // A fixed path beside a template of another method: "GET /node/bulk" is not node "bulk" (found by fuzzing)
+        HttpResponse<String> bulkRead = server.request("GET", "/api/v1/node/bulk", server.localToken(), null);
+        problem(bulkRead, 405);
+        assertEquals("POST", bulkRead.headers().firstValue("Allow").orElse(""));
     }
 
     /** Issue 21: Undertow's template matching stops at a decoded '?', so "/node/1%3F/approve" matched "/node/{id}". */

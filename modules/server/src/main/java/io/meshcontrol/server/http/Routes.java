@@ -7,6 +7,7 @@ import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import io.undertow.util.PathTemplateMatcher;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,6 +78,8 @@ public final class Routes {
             refuseMethod.handleRequest(exchange);
         });
         HttpHandler noRoute = routing.getFallbackHandler();
+        HttpHandler wrongMethod = routing.getInvalidMethodHandler();
+        Map<String, Set<String>> literal = literalPaths();
         HttpString versionHeader = HttpString.tryFromString(MeshClient.VERSION_HEADER);
         return exchange -> {
             exchange.getResponseHeaders().put(versionHeader, version);
@@ -86,8 +89,26 @@ public final class Routes {
                 noRoute.handleRequest(exchange);
                 return;
             }
+            Set<String> methods = literal.get(exchange.getRelativePath());
+            if (methods != null && !methods.contains(exchange.getRequestMethod().toString())) {
+                // "GET /node/bulk" is a wrong method for the route "POST /node/bulk", not node "bulk" of
+                // "GET /node/{id}": Undertow matches each method's templates alone.
+                wrongMethod.handleRequest(exchange);
+                return;
+            }
             routing.handleRequest(exchange);
         };
+    }
+
+    /** The paths without a template part, with the methods they are served for. */
+    private Map<String, Set<String>> literalPaths() {
+        Map<String, Set<String>> methods = new HashMap<>();
+        for (Route route : routes) {
+            if (route.template().indexOf('{') < 0) {
+                methods.computeIfAbsent(route.template(), path -> new TreeSet<>()).add(route.method());
+            }
+        }
+        return methods;
     }
 
     /**
