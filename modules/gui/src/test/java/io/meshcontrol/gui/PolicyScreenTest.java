@@ -68,9 +68,9 @@ class PolicyScreenTest {
         app.await("the error", () -> !errors().isEmpty());
         PolicyError error = errors().getFirst();
         assertEquals(4, error.line(), error.toString());
-        assertEquals(35, error.column(), "at the name the error quotes: " + error);
+        assertEquals(34, error.column(), "at the value, where the server places it: " + error);
         assertTrue(error.message().contains("group:eng"), error.message());
-        assertEquals("group:eng\"], \"dst\": [\"*:22\"]}",
+        assertEquals("\"group:eng\"], \"dst\": [\"*:22\"]}",
                 app.onFx(() -> app.robot.lookup("#policyEditor").queryAs(CodeArea.class).getSelectedText()),
                 "the editor selects the error's line from its column");
         assertEquals(List.of("error-line"), app.onFx(() -> List.copyOf(app.robot.lookup("#policyEditor")

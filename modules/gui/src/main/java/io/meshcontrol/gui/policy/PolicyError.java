@@ -5,8 +5,8 @@ import java.util.regex.Pattern;
 
 /**
  * A validation error of the policy and where in the text it points (line and column from 1; 0 when it cannot be
- * placed). The server's errors are the vendor's texts, which name what is wrong but seldom a place: the place is the
- * one the error states ("line 4", "line 4, column 7", "4:7"), else the first line holding a name the error quotes
+ * placed). The place is the one the error states: the server places syntax errors and unknown names ("line 4, column
+ * 7", "4:7"); else, for an error that names no place, the first line holding a name the error quotes
  * ({@code group not found: "group:eng"}), at that name.
  */
 public record PolicyError(int line, int column, String message) {
