@@ -12,7 +12,8 @@ import javax.sql.DataSource;
 import org.jdbi.v3.core.ConnectionFactory;
 
 /**
- * At most {@link #SIZE} SQLite connections, kept open and handed from one handle to the next. Opening a connection
+ * At most a given number of connections (SQLite: {@link #SQLITE_SIZE}; PostgreSQL: {@code database.postgres.pool_size}),
+ * kept open and handed from one handle to the next. Opening a SQLite connection
  * costs about 0.4 ms (the file, the pragmas, then the schema parsed again at the first statement), twenty times a
  * simple query; and each open connection holds its own page cache, so thousands of threads reaching the database at
  * once opened thousands of them (2 GB of native memory in a 10,000-node reconnect, docs/performance.md). A thread past
@@ -22,15 +23,16 @@ import org.jdbi.v3.core.ConnectionFactory;
 final class ConnectionPool implements ConnectionFactory, AutoCloseable {
 
     /** Enough for reads beside a writer: SQLite calls run in native code, which holds a carrier thread anyway. */
-    static final int SIZE = 8;
+    static final int SQLITE_SIZE = 8;
 
     private final DataSource source;
-    private final Semaphore permits = new Semaphore(SIZE, true);
+    private final Semaphore permits;
     private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
     private volatile boolean closed;
 
-    ConnectionPool(DataSource source) {
+    ConnectionPool(DataSource source, int size) {
         this.source = source;
+        this.permits = new Semaphore(size, true);
     }
 
     /**
