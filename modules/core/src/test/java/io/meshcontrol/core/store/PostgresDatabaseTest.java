@@ -25,7 +25,7 @@ class PostgresDatabaseTest {
 
     @Test
     void aFreshDatabaseGetsEveryMigrationWithThePostgresVersionsOfTheEngineSpecificOnes() {
-        Database db = Database.open(PostgresCluster.shared().newDatabase(), QUIET);
+        Database db = Database.open(PostgresCluster.shared().newEmptyDatabase(), QUIET);
         assertEquals(Dialect.POSTGRES, db.dialect());
         assertNull(db.file());
         List<Integer> applied = db.jdbi().withHandle(h -> h.createQuery("SELECT CAST(version AS INTEGER) FROM "
