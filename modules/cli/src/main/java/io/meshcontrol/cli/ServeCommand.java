@@ -1,10 +1,10 @@
 package io.meshcontrol.cli;
 
+import io.meshcontrol.core.DatabaseUnreachable;
 import io.meshcontrol.core.config.ConfigLoader;
 import io.meshcontrol.core.config.ConfigProblem;
 import io.meshcontrol.core.config.LoadedConfig;
 import io.meshcontrol.core.config.MeshConfig;
-import io.meshcontrol.core.store.Database;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.server.Application;
 import io.meshcontrol.server.ConfiguredFiles;
@@ -97,7 +97,7 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
             context.note("svc: not starting: fix the policy file (" + context.commandName()
                     + " policy simulate checks it offline)");
             return Svc.FAILED;
-        } catch (Database.DatabaseUnreachable e) {
+        } catch (DatabaseUnreachable e) {
             context.note("svc: " + e.getMessage());
             context.note("svc: not starting: check database.postgres.* and that the server is up");
             return Svc.FAILED;

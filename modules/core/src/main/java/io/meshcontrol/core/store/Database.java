@@ -1,5 +1,6 @@
 package io.meshcontrol.core.store;
 
+import io.meshcontrol.core.DatabaseUnreachable;
 import io.meshcontrol.core.OwnerOnlyFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -127,13 +128,6 @@ public final class Database implements AutoCloseable {
         SerializedTransactions transactions = new SerializedTransactions(jdbi.getTransactionHandler());
         jdbi.setTransactionHandler(transactions);
         return new Database(dialect, file, jdbi, connections, transactions, checkpointsOnSchedule);
-    }
-
-    /** No connection could be made to the configured database server. */
-    public static final class DatabaseUnreachable extends RuntimeException {
-        DatabaseUnreachable(String message, Throwable cause) {
-            super(message, cause);
-        }
     }
 
     private static void migrate(Dialect dialect, DataSource dataSource) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.core.DatabaseUnreachable;
 import io.meshcontrol.core.testing.PostgresCluster;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,7 +75,7 @@ class PostgresDatabaseTest {
     void aServerThatDoesNotAnswerIsOneMessageNamingWhereItWasLookedFor() {
         PostgresSettings nowhere = new PostgresSettings("127.0.0.1", 1, "svc", "svc", "",
                 PostgresSettings.TlsMode.DISABLE, 1);
-        Database.DatabaseUnreachable refused = assertThrows(Database.DatabaseUnreachable.class,
+        DatabaseUnreachable refused = assertThrows(DatabaseUnreachable.class,
                 () -> Database.open(nowhere, QUIET));
         assertTrue(refused.getMessage().startsWith("cannot connect to PostgreSQL at svc@127.0.0.1:1/svc: "),
                 refused.getMessage());
