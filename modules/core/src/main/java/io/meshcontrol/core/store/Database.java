@@ -97,6 +97,37 @@ public final class Database implements AutoCloseable {
      * @throws DatabaseUnreachable when no connection can be made
      */
     public static Database open(PostgresSettings settings, SqlLogger log) {
+        DataSource dataSource = dataSource(settings);
+        try (Connection probe = dataSource.getConnection()) {
+            probe.isValid(CONNECT_TIMEOUT_SECONDS);
+        } catch (SQLException e) {
+            throw unreachable(settings, e);
+        }
+        return open(Dialect.POSTGRES, null, dataSource, settings.poolSize(), log, false);
+    }
+
+    /** The tables in the user's default schema of the PostgreSQL database: none before the first start. */
+    public static List<String> existingTables(PostgresSettings settings) {
+        try (Connection connection = dataSource(settings).getConnection();
+                var statement = connection.prepareStatement("SELECT table_name FROM information_schema.tables "
+                        + "WHERE table_schema = current_schema() ORDER BY table_name");
+                var rows = statement.executeQuery()) {
+            List<String> tables = new java.util.ArrayList<>();
+            while (rows.next()) {
+                tables.add(rows.getString(1));
+            }
+            return tables;
+        } catch (SQLException e) {
+            throw unreachable(settings, e);
+        }
+    }
+
+    private static DatabaseUnreachable unreachable(PostgresSettings settings, SQLException e) {
+        return new DatabaseUnreachable("cannot connect to PostgreSQL at " + settings.describe() + ": "
+                + e.getMessage(), e);
+    }
+
+    private static PGSimpleDataSource dataSource(PostgresSettings settings) {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setServerNames(new String[] {settings.host()});
         dataSource.setPortNumbers(new int[] {settings.port()});
@@ -108,13 +139,7 @@ public final class Database implements AutoCloseable {
         dataSource.setSslMode(settings.tls().sslmode());
         dataSource.setApplicationName("svc");
         dataSource.setConnectTimeout(CONNECT_TIMEOUT_SECONDS);
-        try (Connection probe = dataSource.getConnection()) {
-            probe.isValid(CONNECT_TIMEOUT_SECONDS);
-        } catch (SQLException e) {
-            throw new DatabaseUnreachable("cannot connect to PostgreSQL at " + settings.describe() + ": "
-                    + e.getMessage(), e);
-        }
-        return open(Dialect.POSTGRES, null, dataSource, settings.poolSize(), log, false);
+        return dataSource;
     }
 
     private static Database open(Dialect dialect, Path file, DataSource dataSource, int poolSize, SqlLogger log,

@@ -1,5 +1,6 @@
 package io.meshcontrol.core.store;
 
+import java.util.List;
 import org.jdbi.v3.core.Handle;
 
 /**
@@ -15,6 +16,13 @@ public enum Dialect {
             // Rows written on this connection since it was opened.
             return handle.createQuery("SELECT total_changes()").mapTo(Long.class).one();
         }
+
+        @Override
+        public List<String> tables(Handle handle) {
+            return handle.createQuery("SELECT name FROM sqlite_master WHERE type = 'table' "
+                    + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> :history ORDER BY name")
+                    .bind("history", HISTORY).mapTo(String.class).list();
+        }
     },
 
     POSTGRES("postgres") {
@@ -24,7 +32,17 @@ public enum Dialect {
             return handle.createQuery("SELECT COALESCE(SUM(n_tup_ins + n_tup_upd + n_tup_del), 0) "
                     + "FROM pg_stat_xact_user_tables").mapTo(Long.class).one();
         }
+
+        @Override
+        public List<String> tables(Handle handle) {
+            return handle.createQuery("SELECT table_name FROM information_schema.tables WHERE table_schema = "
+                    + "current_schema() AND table_type = 'BASE TABLE' AND table_name <> :history ORDER BY table_name")
+                    .bind("history", HISTORY).mapTo(String.class).list();
+        }
     };
+
+    /** Flyway's own table: which migrations ran. */
+    static final String HISTORY = "flyway_schema_history";
 
     private final String folder;
 
@@ -42,4 +60,7 @@ public enum Dialect {
      * transaction: two readings in one transaction tell whether it wrote between them.
      */
     public abstract long rowsChangedSoFar(Handle handle);
+
+    /** The network's tables (not Flyway's), by name. */
+    public abstract List<String> tables(Handle handle);
 }
