@@ -149,6 +149,11 @@ public final class PostgresCluster {
         return name;
     }
 
+    /** The {@code postgres://} URL of a new, empty database (for modules that do not see core's store package). */
+    public String newEmptyDatabaseUrl() {
+        return url(newEmptyDatabase().name());
+    }
+
     /** How to reach the database {@code name} of this cluster. */
     public PostgresSettings settings(String name) {
         return new PostgresSettings("127.0.0.1", port, name, USER, "", PostgresSettings.TlsMode.DISABLE, 4);
