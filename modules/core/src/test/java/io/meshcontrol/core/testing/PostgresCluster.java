@@ -59,13 +59,30 @@ public final class PostgresCluster {
         }
         run(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", USER, "--auth=trust", "-E", "UTF8",
                 "--locale=C", "--no-sync");
-        this.port = freePort();
-        // fsync off: a test cluster never has to survive a crash, and every test's database is made and migrated.
-        run(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", folder.resolve("server.log").toString(),
-                "-w", "-t", String.valueOf(START_SECONDS), "-o", "-p " + port + " -k " + folder
-                        + " -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
-                        + " -c full_page_writes=off -c max_connections=300",
-                "start");
+        this.port = start();
+    }
+
+    /**
+     * Starts the server on a port found free: a handover (postgres takes its port on the command line, and the
+     * driver cannot reach its Unix socket), so a port taken in between is answered by trying another.
+     */
+    private int start() throws IOException, InterruptedException {
+        IllegalStateException failed = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            int candidate = freePort();
+            try {
+                // fsync off: a test cluster never has to survive a crash, and every test makes a database.
+                run(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l",
+                        folder.resolve("server.log").toString(), "-w", "-t", String.valueOf(START_SECONDS), "-o",
+                        "-p " + candidate + " -k " + folder + " -c listen_addresses=127.0.0.1 -c fsync=off"
+                                + " -c synchronous_commit=off -c full_page_writes=off -c max_connections=300",
+                        "start");
+                return candidate;
+            } catch (IllegalStateException e) {
+                failed = e;
+            }
+        }
+        throw failed;
     }
 
     /** True when this test JVM runs its {@link TestNetwork}s on PostgreSQL ({@value #ENGINE_PROPERTY}=postgres). */
