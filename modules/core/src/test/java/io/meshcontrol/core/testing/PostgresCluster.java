@@ -17,6 +17,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -169,6 +170,14 @@ public final class PostgresCluster {
     /** The {@code postgres://} URL of a new, empty database (for modules that do not see core's store package). */
     public String newEmptyDatabaseUrl() {
         return url(newEmptyDatabase().name());
+    }
+
+    /** The {@code database.*} configuration keys of a new, empty database, for a server under test. */
+    public Map<String, String> newEmptyDatabaseConfig() {
+        PostgresSettings settings = newEmptyDatabase();
+        return Map.of("database.type", "postgres", "database.postgres.host", settings.host(),
+                "database.postgres.port", String.valueOf(settings.port()), "database.postgres.name", settings.name(),
+                "database.postgres.user", settings.user(), "database.postgres.tls", "disable");
     }
 
     /** How to reach the database {@code name} of this cluster. */
