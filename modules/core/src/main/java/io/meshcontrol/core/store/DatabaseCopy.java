@@ -54,7 +54,8 @@ public final class DatabaseCopy {
         }
         try {
             List<String> ordered = to.jdbi().withHandle(h -> parentsFirst(h.getConnection(), tables));
-            to.jdbi().useTransaction(target -> from.jdbi().useHandle(source -> {
+            // The source is read in a transaction too: PostgreSQL's driver streams rows (fetch size) only inside one.
+            to.jdbi().useTransaction(target -> from.jdbi().useTransaction(source -> {
                 for (String table : ordered.reversed()) {
                     target.execute("DELETE FROM " + table);
                 }
@@ -67,8 +68,8 @@ public final class DatabaseCopy {
         }
         List<TableFigures> copied = new ArrayList<>();
         for (String table : tables) {
-            TableFigures source = from.jdbi().withHandle(h -> figures(h, table));
-            TableFigures target = to.jdbi().withHandle(h -> figures(h, table));
+            TableFigures source = from.jdbi().inTransaction(h -> figures(h, table));
+            TableFigures target = to.jdbi().inTransaction(h -> figures(h, table));
             if (!source.equals(target)) {
                 throw new IllegalStateException("the copy of " + table + " does not match: source " + source.rows()
                         + " rows, checksum " + source.checksum() + "; target " + target.rows() + " rows, checksum "
@@ -82,7 +83,7 @@ public final class DatabaseCopy {
     /** The row count and checksum of {@code table}, comparable across the two engines. */
     public static TableFigures figures(Handle handle, String table) {
         List<String> rows = new ArrayList<>();
-        try (PreparedStatement select = handle.getConnection().prepareStatement("SELECT * FROM " + table);
+        try (PreparedStatement select = streaming(handle.getConnection().prepareStatement("SELECT * FROM " + table));
                 ResultSet result = select.executeQuery()) {
             ResultSetMetaData columns = result.getMetaData();
             while (result.next()) {
@@ -125,8 +126,9 @@ public final class DatabaseCopy {
         List<String> names = new ArrayList<>(types.keySet());
         String insert = "INSERT INTO " + table + " (" + String.join(", ", names) + ") VALUES ("
                 + String.join(", ", names.stream().map(n -> "?").toList()) + ")";
-        try (PreparedStatement select = source.prepareStatement("SELECT " + String.join(", ", names) + " FROM "
-                + table); ResultSet rows = select.executeQuery(); PreparedStatement into = target.prepareStatement(insert)) {
+        try (PreparedStatement select = streaming(source.prepareStatement("SELECT " + String.join(", ", names)
+                + " FROM " + table)); ResultSet rows = select.executeQuery();
+                PreparedStatement into = target.prepareStatement(insert)) {
             int pending = 0;
             while (rows.next()) {
                 for (int i = 0; i < names.size(); i++) {
@@ -142,6 +144,12 @@ public final class DatabaseCopy {
                 into.executeBatch();
             }
         }
+    }
+
+    /** Rows fetched a batch at a time, not a whole audit log in memory at once. */
+    private static PreparedStatement streaming(PreparedStatement select) throws SQLException {
+        select.setFetchSize(BATCH);
+        return select;
     }
 
     /** Binds {@code value} as the target column's type: a SQLite boolean arrives as 0 or 1, a number as either. */
