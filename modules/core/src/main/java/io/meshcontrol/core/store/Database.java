@@ -30,6 +30,8 @@ public final class Database implements AutoCloseable {
 
     private static final int BUSY_TIMEOUT_MILLIS = 10_000;
     private static final int CONNECT_TIMEOUT_SECONDS = 10;
+    /** A PostgreSQL connection kept this long is checked before it is lent again (ConnectionPool). */
+    static final Duration CHECK_AFTER_IDLE = Duration.ofSeconds(10);
     /** SQLite's own default for {@code wal_autocheckpoint}, in pages. */
     public static final int DEFAULT_WAL_AUTOCHECKPOINT = 1000;
 
@@ -86,7 +88,7 @@ public final class Database implements AutoCloseable {
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         SQLiteDataSource dataSource = new SQLiteDataSource(config);
         dataSource.setUrl("jdbc:sqlite:" + file.toAbsolutePath());
-        return open(Dialect.SQLITE, file, dataSource, ConnectionPool.SQLITE_SIZE, log,
+        return open(Dialect.SQLITE, file, dataSource, new ConnectionPool(dataSource, ConnectionPool.SQLITE_SIZE), log,
                 writeAheadLog && walAutocheckpoint == 0);
     }
 
@@ -97,13 +99,19 @@ public final class Database implements AutoCloseable {
      * @throws DatabaseUnreachable when no connection can be made
      */
     public static Database open(PostgresSettings settings, SqlLogger log) {
+        return open(settings, log, CHECK_AFTER_IDLE);
+    }
+
+    /** @param checkAfterIdle how long a kept connection may idle before it is checked: for tests */
+    static Database open(PostgresSettings settings, SqlLogger log, Duration checkAfterIdle) {
         DataSource dataSource = dataSource(settings);
         try (Connection probe = dataSource.getConnection()) {
             probe.isValid(CONNECT_TIMEOUT_SECONDS);
         } catch (SQLException e) {
             throw unreachable(settings, e);
         }
-        return open(Dialect.POSTGRES, null, dataSource, settings.poolSize(), log, false);
+        return open(Dialect.POSTGRES, null, dataSource, new ConnectionPool(dataSource, settings.poolSize(),
+                checkAfterIdle), log, false);
     }
 
     /** The tables in the user's default schema of the PostgreSQL database: none before the first start. */
@@ -142,10 +150,9 @@ public final class Database implements AutoCloseable {
         return dataSource;
     }
 
-    private static Database open(Dialect dialect, Path file, DataSource dataSource, int poolSize, SqlLogger log,
-            boolean checkpointsOnSchedule) {
+    private static Database open(Dialect dialect, Path file, DataSource dataSource, ConnectionPool connections,
+            SqlLogger log, boolean checkpointsOnSchedule) {
         migrate(dialect, dataSource);
-        ConnectionPool connections = new ConnectionPool(dataSource, poolSize);
         Jdbi jdbi = Jdbi.create(connections);
         jdbi.setSqlLogger(log);
         // On PostgreSQL too, for now: one server process writes, and one writer at a time keeps a read-modify-write

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.DatabaseUnreachable;
+import io.meshcontrol.core.testing.Await;
 import io.meshcontrol.core.testing.PostgresCluster;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,6 +61,33 @@ class PostgresDatabaseTest {
             h.execute("DELETE FROM probe");
             assertEquals(start + 5, Dialect.POSTGRES.rowsChangedSoFar(h));
         });
+        db.close();
+    }
+
+    @Test
+    void aKeptConnectionTheServerEndedIsReplacedBeforeItIsLent() throws Exception {
+        PostgresSettings settings = PostgresCluster.shared().newDatabase();
+        Database db = Database.open(settings, QUIET, Duration.ZERO);
+        int backend = db.jdbi().withHandle(h -> h.createQuery("SELECT pg_backend_pid()").mapTo(Integer.class).one());
+        assertEquals(1, db.idleConnections());
+        // As a restarted server or a dropped idle link would: the kept connection's session ends.
+        try (var admin = PostgresCluster.shared().connect(settings.name());
+                var end = admin.prepareStatement("SELECT pg_terminate_backend(?)")) {
+            end.setInt(1, backend);
+            end.execute();
+            var gone = admin.prepareStatement("SELECT COUNT(*) FROM pg_stat_activity WHERE pid = ?");
+            gone.setInt(1, backend);
+            Await.until("the session ended", () -> {
+                try (var rows = gone.executeQuery()) {
+                    return rows.next() && rows.getInt(1) == 0;
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
+        int next = db.jdbi().withHandle(h -> h.createQuery("SELECT pg_backend_pid()").mapTo(Integer.class).one());
+        assertTrue(next != backend, "a new session answered");
+        assertEquals(1, db.idleConnections(), "the dead connection was closed, not kept");
         db.close();
     }
 
