@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -120,7 +121,7 @@ public final class Database implements AutoCloseable {
                 var statement = connection.prepareStatement("SELECT table_name FROM information_schema.tables "
                         + "WHERE table_schema = current_schema() ORDER BY table_name");
                 var rows = statement.executeQuery()) {
-            List<String> tables = new java.util.ArrayList<>();
+            List<String> tables = new ArrayList<>();
             while (rows.next()) {
                 tables.add(rows.getString(1));
             }
