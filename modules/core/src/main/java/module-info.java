@@ -29,6 +29,7 @@ module io.meshcontrol.core {
     exports io.meshcontrol.core.config;
     exports io.meshcontrol.core.crypto;
     exports io.meshcontrol.core.event;
+    exports io.meshcontrol.core.importing.headscale;
     exports io.meshcontrol.core.key;
     exports io.meshcontrol.core.location;
     exports io.meshcontrol.core.model;

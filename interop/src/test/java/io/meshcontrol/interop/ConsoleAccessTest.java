@@ -130,6 +130,34 @@ class ConsoleAccessTest {
     }
 
     @Test
+    void anUnknownTagIsMarkedAtItsLineAndTheLinkGoesThere() {
+        start();
+        browser.go("policy");
+        String text = POLICY.replace("\"dst\": [\"tag:web:22\"]}],", "\"dst\": [\"tag:web:22\"]},\n"
+                + "    {\"action\": \"accept\", \"src\": [\"*\"], \"dst\": [\"tag:gone:443\"]}],");
+        browser.replaceText(By.id("policy-text"), text);
+        browser.click(By.xpath("//button[normalize-space()='Run tests']"));
+        browser.waitForText("dst=\"tag:gone\": tag not found: \"tag:gone\"");
+        assertEquals("4", browser.waitFor(By.cssSelector(".gutter .err")).getText().strip(),
+                "the line of the unknown tag is marked, though the message names no line");
+        browser.click(By.cssSelector("button[data-error-line='4']"));
+        Object selected = browser.inPage("""
+                const field = document.getElementById('policy-text');
+                arguments[arguments.length - 1](field.value.substring(field.selectionStart, field.selectionStart + 14));
+                """);
+        assertEquals("\"tag:gone:443\"", selected, "the link puts the caret at the value");
+        browser.assertAccessible("access controls (unknown tag)");
+        browser.screenshot("console-policy-error-position");
+
+        browser.replaceText(By.id("policy-text"), "{\n  \"acls\": [\n    {\"action\": accept}]}");
+        browser.click(By.xpath("//button[normalize-space()='Run tests']"));
+        browser.waitForText("unexpected word \"accept\"");
+        assertFalse(browser.waitFor(By.cssSelector("[role='alert']")).getText().contains("Unrecognized token"),
+                "the parser's own words stay out");
+        assertEquals("3", browser.waitFor(By.cssSelector(".gutter .err")).getText().strip());
+    }
+
+    @Test
     void theEditorColoursHuJson() {
         start();
         browser.go("policy");

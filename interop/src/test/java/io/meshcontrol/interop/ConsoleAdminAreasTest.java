@@ -270,7 +270,8 @@ class ConsoleAdminAreasTest {
         browser.type(By.id("access-user"), "bob");
         browser.type(By.id("access-group"), "group:oncall");
         browser.type(By.id("access-reason"), "incident 42");
-        browser.type(By.id("access-duration"), "2h");
+        browser.selectByText(By.id("access-duration"), "other…");
+        browser.type(By.id("access-duration-other"), "2 hours"); // as a person writes it; sent as 2h
         browser.click(button("Ask"));
         browser.waitFor(By.cssSelector("tr[data-access-request][data-state='pending']"));
         browser.assertAccessibleEverywhere("console-access-requests");

@@ -84,6 +84,12 @@ final class ConsoleBrowser implements AutoCloseable {
         waitFor(By.tagName("h1"));
     }
 
+    /** Opens an address as a link from elsewhere does (a machine's login link), following its redirects. */
+    void visit(URI address) {
+        driver.get(address.toString());
+        waitFor(By.tagName("h1"));
+    }
+
     /** Loads the page again from the server, as the browser's reload button does. */
     void reload() {
         driver.navigate().refresh();

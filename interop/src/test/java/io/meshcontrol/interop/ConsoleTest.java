@@ -9,9 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.ApiKeyRequest;
 import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.SettingsView;
 import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.core.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -121,6 +123,14 @@ class ConsoleTest {
         network.joined(ClientVersions.newest(), "laptop", command.substring(prefix.length()));
         browser.waitFor(By.cssSelector("tr[data-machine='laptop']"));
         browser.waitForText("online");
+        // The facts a real client reports: its OS, its release and the endpoints it can be reached at.
+        String release = ClientVersions.newest().version().replaceFirst("^v", "");
+        NodeView.ClientView client = network.view("laptop").client();
+        assertEquals("linux", client.os());
+        assertEquals(release, client.version());
+        Await.until("the client reports its endpoints", () -> !network.view("laptop").client().endpoints().isEmpty());
+        browser.waitFor(By.xpath("//tr[@data-machine='laptop']//td[@data-label='OS and client'][contains(., '"
+                + release + "')]"));
     }
 
     @Test

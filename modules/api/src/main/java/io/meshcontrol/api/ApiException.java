@@ -6,7 +6,7 @@ public final class ApiException extends RuntimeException {
     private final Problem problem;
 
     public ApiException(Problem problem) {
-        super(problem.detail() == null || problem.detail().isBlank() ? problem.title() : problem.detail());
+        super(problem.readable());
         this.problem = problem;
     }
 

@@ -224,8 +224,33 @@ public final class MeshClient {
         return send("GET", "api/v1/node", null, NodeList.class).nodes();
     }
 
+    /**
+     * The nodes a query picks: its filters, sort and page as {@code GET /api/v1/node} takes them ({@code os},
+     * {@code updateAvailable}, {@code sort}, {@code limit}, ...: docs/api.md, "Listing nodes"), in the order given.
+     */
+    public NodeList nodes(java.util.Map<String, String> query) {
+        String text = query.entrySet().stream().map(e -> query(e.getKey()) + "=" + query(e.getValue()))
+                .collect(java.util.stream.Collectors.joining("&"));
+        return send("GET", "api/v1/node" + (text.isEmpty() ? "" : "?" + text), null, NodeList.class);
+    }
+
     public NodeView node(String id) {
         return send("GET", "api/v1/node/" + path(id), null, NodeView.class);
+    }
+
+    /** One action on many nodes with one request, all or nothing ({@code POST /api/v1/node/bulk}). */
+    public BulkResult bulkNodes(BulkRequest request) {
+        return send("POST", "api/v1/node/bulk", request, BulkResult.class);
+    }
+
+    /** Expires (revokes) many API keys by prefix with one request, all or nothing. */
+    public BulkResult expireApiKeys(List<String> prefixes) {
+        return send("POST", "api/v1/apikey/bulk", new BulkRequest("expire", prefixes, null), BulkResult.class);
+    }
+
+    /** Revokes many pre-auth keys by id with one request, all or nothing. */
+    public BulkResult revokePreAuthKeys(List<String> ids) {
+        return send("POST", "api/v1/preauthkey/bulk", new BulkRequest("revoke", ids, null), BulkResult.class);
     }
 
     public NodeView renameNode(String id, String name) {
@@ -291,7 +316,22 @@ public final class MeshClient {
 
     /** Completes a waiting interactive login; returns the registered node. */
     public NodeView registerAuth(String user, String authId) {
-        return send("POST", "api/v1/auth/register", new AuthRegisterRequest(user, authId), NodeView.class);
+        return registerAuth(new AuthRegisterRequest(user, authId));
+    }
+
+    /** Completes a waiting interactive login for a user or for tags, approving it if asked; returns the node. */
+    public NodeView registerAuth(AuthRegisterRequest request) {
+        return send("POST", "api/v1/auth/register", request, NodeView.class);
+    }
+
+    /** The machine waiting for the interactive login {@code authId}. */
+    public PendingRegistrationView pendingRegistration(String authId) {
+        return send("GET", "api/v1/auth/register/" + path(authId), null, PendingRegistrationView.class);
+    }
+
+    /** Refuses the interactive login {@code authId}: the waiting {@code tailscale up} ends with the refusal. */
+    public void refuseRegistration(String authId) {
+        send("DELETE", "api/v1/auth/register/" + path(authId), null, Void.class);
     }
 
     /** Lets an SSH session held by a {@code check} rule in. */

@@ -33,7 +33,8 @@ final class AccessRequestsCommand extends CommandGroup {
         @Option(names = "--reason", required = true, description = "Why, for the approvers")
         String reason;
 
-        @Option(names = "--duration", required = true, description = "How long once approved: 30m, 8h, ... (1m to 720h)")
+        @Option(names = "--duration", required = true, converter = DurationOption.class,
+                description = "How long once approved: 30m, 8h, 1d, 2 weeks ... (1 minute to 30 days)")
         String duration;
 
         @Option(names = "--user", description = "The user who is to join (default: the credential's own user)")

@@ -55,7 +55,8 @@ final class ApiKeysCommand extends CommandGroup {
         @Option(names = "--description", description = "What the key is for")
         String description;
 
-        @Option(names = "--expiration", description = "Lifetime as a duration such as 720h (default: 90 days)")
+        @Option(names = "--expiration", converter = DurationOption.class,
+                description = "Lifetime: 30d, 2w, 90 days, 720h ... (default: 90 days)")
         String expiration;
 
         @Mixin
@@ -102,7 +103,8 @@ final class ApiKeysCommand extends CommandGroup {
         @Option(names = "--prefix", required = true, description = "The key's current prefix")
         String prefix;
 
-        @Option(names = "--expiration", description = "New lifetime from now, e.g. 720h (default: keep the expiry)")
+        @Option(names = "--expiration", converter = DurationOption.class,
+                description = "New lifetime from now: 30d, 2w, 720h ... (default: keep the expiry)")
         String expiration;
 
         @Mixin

@@ -1,5 +1,6 @@
 package io.meshcontrol.cli;
 
+import io.meshcontrol.api.AuthRegisterRequest;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.SshCheckList;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "auth", description = "Complete interactive logins of machines; decide SSH checks.",
-        subcommands = {AuthCommand.Register.class, AuthCommand.Approve.class, AuthCommand.Reject.class,
+        subcommands = {AuthCommand.Register.class, AuthCommand.RefuseLogin.class, AuthCommand.Approve.class, AuthCommand.Reject.class,
                 AuthCommand.Checks.class})
 final class AuthCommand extends CommandGroup {
 
@@ -24,10 +25,18 @@ final class AuthCommand extends CommandGroup {
             new Output.Column<>("AS", SshCheckView::localUser),
             new Output.Column<>("LAPSES", SshCheckView::expiresAt));
 
-    @Command(name = "register", description = "Let the machine waiting with this auth id join as the user's machine.")
+    @Command(name = "register", description = "Let the machine waiting with this auth id join as the user's machine "
+            + "(or the tags' machine); the console's register page does the same.")
     static final class Register extends Subcommand implements Callable<Integer> {
-        @Option(names = "--user", required = true, description = "User the machine belongs to")
+        @Option(names = "--user", description = "User the machine belongs to")
         String user;
+
+        @Option(names = "--tags", split = ",", description = "Tags the machine belongs to instead of a user "
+                + "(comma-separated, from the policy's tagOwners)")
+        List<String> tags;
+
+        @Option(names = "--approve", description = "With device approval on, approve the machine in the same step")
+        boolean approve;
 
         @Option(names = "--auth-id", required = true, description = "Last part of the URL the machine printed")
         String authId;
@@ -37,8 +46,22 @@ final class AuthCommand extends CommandGroup {
 
         @Override
         public Integer call() {
-            NodeView node = client().registerAuth(user, authId);
+            NodeView node = client().registerAuth(new AuthRegisterRequest(user, authId, tags, approve));
             output.print(context(), node, List.of(node), NodesCommand.COLUMNS);
+            return 0;
+        }
+    }
+
+    @Command(name = "refuse-login", description = "Refuse the interactive login of the machine waiting with this "
+            + "auth id: its tailscale up ends with the refusal.")
+    static final class RefuseLogin extends Subcommand implements Callable<Integer> {
+        @Option(names = "--auth-id", required = true, description = "Last part of the URL the machine printed")
+        String authId;
+
+        @Override
+        public Integer call() {
+            client().refuseRegistration(authId);
+            context().line("refused the login " + authId);
             return 0;
         }
     }

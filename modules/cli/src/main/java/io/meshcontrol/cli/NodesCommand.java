@@ -1,5 +1,7 @@
 package io.meshcontrol.cli;
 
+import io.meshcontrol.api.BulkRequest;
+import io.meshcontrol.api.BulkResult;
 import io.meshcontrol.api.GlobalExitNodeRequest;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.NodeList;
@@ -12,13 +14,14 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 @Command(name = "nodes", description = "Manage the machines in the network.",
         subcommands = {NodesCommand.ListNodes.class, NodesCommand.Show.class, NodesCommand.Rename.class,
                 NodesCommand.Tag.class, NodesCommand.Expire.class, NodesCommand.Approve.class, NodesCommand.Suspend.class,
                 NodesCommand.Unsuspend.class, NodesCommand.Delete.class,
                 NodesCommand.ListRoutes.class, NodesCommand.ApproveRoutes.class,
-                NodesCommand.GlobalExitNode.class})
+                NodesCommand.GlobalExitNode.class, NodesCommand.Bulk.class})
 final class NodesCommand extends CommandGroup {
 
     static final List<Output.Column<NodeView>> COLUMNS = List.of(
@@ -210,6 +213,33 @@ final class NodesCommand extends CommandGroup {
             String id = resolve(client);
             client.deleteNode(id);
             context().note("deleted node " + identifier);
+            return 0;
+        }
+    }
+
+    @Command(name = "bulk", description = "One action on many nodes with one request, all or nothing: approve, delete, "
+            + "expire, disable-key-expiry, add-tags or remove-tags (with --tags). If any id is unknown or refused, "
+            + "nothing changes and the error names them.")
+    static final class Bulk extends Subcommand implements Callable<Integer> {
+        @Parameters(index = "0", description = "approve, delete, expire, disable-key-expiry, add-tags or remove-tags")
+        String action;
+
+        @Parameters(index = "1..*", arity = "1..*", description = "Node ids")
+        List<String> ids;
+
+        @Option(names = "--tags", split = ",", description = "Tags to add or remove (add-tags, remove-tags)")
+        List<String> tags;
+
+        @Mixin
+        Output output;
+
+        @Override
+        public Integer call() {
+            BulkResult result = client().bulkNodes(new BulkRequest(action, ids, tags));
+            output.print(context(), result, List.of(result), List.of(
+                    new Output.Column<>("ACTION", BulkResult::action),
+                    new Output.Column<>("CHANGED", r -> String.join(",", r.changed())),
+                    new Output.Column<>("UNCHANGED", r -> String.join(",", r.unchanged()))));
             return 0;
         }
     }

@@ -2,7 +2,7 @@ package io.meshcontrol.cli;
 
 import io.meshcontrol.api.IssuedPreAuthKey;
 import io.meshcontrol.api.PreAuthKeyList;
-import io.meshcontrol.api.PreAuthKeyRequest;
+import io.meshcontrol.api.NewPreAuthKeyDefaults;
 import io.meshcontrol.api.PreAuthKeyView;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -35,18 +35,19 @@ final class PreAuthKeysCommand extends CommandGroup {
         List<String> tags;
 
         @Option(names = "--reusable", description = "Usable for many machines (default: once)")
-        boolean reusable;
+        Boolean reusable;
 
         @Option(names = "--ephemeral", description = "Machines are removed after going offline")
-        boolean ephemeral;
+        Boolean ephemeral;
 
         @Option(names = "--preauthorized", description = "Machines skip device approval")
-        boolean preauthorized;
+        Boolean preauthorized;
 
         @Option(names = "--description", description = "What the key is for")
         String description;
 
-        @Option(names = "--expiration", description = "Lifetime such as 24h (default: 90 days)")
+        @Option(names = "--expiration", converter = DurationOption.class,
+                description = "Lifetime: 1h, 7d, 2w, 90 days, 1h30m ... (default: 1 day, as in the console)")
         String expiration;
 
         @Mixin
@@ -54,8 +55,8 @@ final class PreAuthKeysCommand extends CommandGroup {
 
         @Override
         public Integer call() {
-            IssuedPreAuthKey issued = client().createPreAuthKey(new PreAuthKeyRequest(user, tags, reusable, ephemeral,
-                    preauthorized, description, expiration));
+            IssuedPreAuthKey issued = client().createPreAuthKey(NewPreAuthKeyDefaults.STANDARD.request(user, tags,
+                    reusable, ephemeral, preauthorized, description, expiration));
             output.printSecret(context(), issued, issued.secret(), List.of("pre-auth key " + issued.preAuthKey().id()
                     + " expires " + issued.preAuthKey().expiresAt() + "; the secret above is not shown again"));
             return 0;

@@ -30,6 +30,7 @@ import picocli.CommandLine.Option;
                 DebugCommand.class,
                 AdminCommand.class,
                 DbCommand.class,
+                ImportCommand.class,
                 HelpCommand.class,
         })
 final class RootCommand extends CommandGroup {

@@ -28,6 +28,7 @@ public final class Svc {
     public static int run(CliContext context, String... args) {
         CommandLine commandLine = new CommandLine(new RootCommand(context));
         addHelpOption(commandLine);
+        ImportCommand.ownConfigOption(commandLine);
         commandLine.setOut(new java.io.PrintWriter(context.out(), true));
         commandLine.setErr(new java.io.PrintWriter(context.err(), true));
         commandLine.setParameterExceptionHandler((e, arguments) -> {

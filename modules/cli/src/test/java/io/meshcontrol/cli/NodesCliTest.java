@@ -1,6 +1,7 @@
 package io.meshcontrol.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.model.Node;
@@ -54,6 +55,23 @@ class NodesCliTest {
     }
 
     @Test
+    void bulkApprovesManyNodesWithOneRequestAndNamesUnknownOnes() {
+        assertEquals(0, svc("settings", "set", "--device-approval", "on").exitCode());
+        String key = svc("preauthkeys", "create", "--user", "odin", "--reusable").firstLine();
+        String a = Long.toString(join(key, "a").id());
+        String b = Long.toString(join(key, "b").id());
+
+        CliRun unknown = svc("nodes", "bulk", "approve", a, "999999", b);
+        assertEquals(1, unknown.exitCode(), unknown.toString());
+        assertTrue(unknown.err().contains("999999") && unknown.err().contains("nothing was changed"), unknown.err());
+
+        CliRun approved = svc("nodes", "bulk", "approve", a, b, "-o", "json");
+        assertEquals(0, approved.exitCode(), approved.toString());
+        assertTrue(approved.out().contains("\"changed\" : [ \"" + a + "\", \"" + b + "\" ]"), approved.out());
+        assertTrue(cli.server().network.snapshots().current().nodes().values().stream().allMatch(Node::authorized));
+    }
+
+    @Test
     void preAuthKeyLifecycle() {
         CliRun created = svc("preauthkeys", "create", "--user", "odin", "--reusable", "--expiration", "24h");
         assertEquals(0, created.exitCode(), created.toString());
@@ -91,7 +109,8 @@ class NodesCliTest {
         Files.writeString(file, "{\"tagOwners\": {\"tag:x\": [\"group:none\"]}}");
         CliRun refused = svc("policy", "set", "--file", file.toString());
         assertEquals(1, refused.exitCode());
-        assertEquals("svc: tagOwners[\"tag:x\"]: group not found: \"group:none\" (HTTP 400)\n", refused.err());
+        assertEquals("svc: tagOwners[\"tag:x\"]: group not found: \"group:none\" (line 1, column 26)"
+                + " (HTTP 400)\n", refused.err());
         assertEquals(text, svc("policy", "get").out(), "a rejected policy changes nothing");
     }
 
@@ -149,8 +168,7 @@ class NodesCliTest {
     void authRegisterCompletesAnInteractiveLogin() throws Exception {
         String authId = cli.server().network.pendingLogins().start(Machine.named("kiosk").request(), false);
         var page = cli.server().request("GET", "/register/" + authId, null, null);
-        assertEquals(200, page.statusCode());
-        assertTrue(page.body().contains("svc auth register --user &lt;USER&gt; --auth-id " + authId), page.body());
+        assertEquals(303, page.statusCode(), "to the console's register page");
 
         CliRun registered = svc("auth", "register", "--user", "odin", "--auth-id", authId);
         assertEquals(0, registered.exitCode(), registered.toString());
@@ -161,6 +179,29 @@ class NodesCliTest {
         assertEquals(1, again.exitCode());
         assertTrue(again.err().startsWith("svc: no pending login with auth id"), again.err());
         assertEquals(404, cli.server().request("GET", "/register/" + authId, null, null).statusCode());
+    }
+
+    @Test
+    void authRegisterGivesTagsAndApprovesOrRefusesTheLogin() throws Exception {
+        cli.server().network.policies().set(io.meshcontrol.core.auth.Caller.localAdmin(), """
+                {"tagOwners": {"tag:kiosk": []}, "acls": [{"action": "accept", "src": ["*"], "dst": ["*:*"]}]}""",
+                null);
+        cli.server().network.settings().update(io.meshcontrol.core.auth.Caller.localAdmin(),
+                new io.meshcontrol.core.state.Settings.Change(true, null, null, null));
+        String authId = cli.server().network.pendingLogins().start(Machine.named("kiosk").request(), false);
+        CliRun registered = svc("auth", "register", "--tags", "tag:kiosk", "--approve", "--auth-id", authId,
+                "-o", "json");
+        assertEquals(0, registered.exitCode(), registered.toString());
+        assertTrue(registered.out().contains("\"tags\" : [ \"tag:kiosk\" ]"), registered.out());
+        assertTrue(registered.out().contains("\"authorized\" : true"), registered.out());
+
+        String refused = cli.server().network.pendingLogins().start(Machine.named("stray").request(), false);
+        CliRun refusal = svc("auth", "refuse-login", "--auth-id", refused);
+        assertEquals(0, refusal.exitCode(), refusal.toString());
+        assertFalse(cli.server().network.pendingLogins().isPending(refused));
+        CliRun neither = svc("auth", "register", "--auth-id", authId);
+        assertEquals(1, neither.exitCode());
+        assertTrue(neither.err().startsWith("svc: auth/register needs"), neither.err());
     }
 
     @Test

@@ -111,4 +111,26 @@ class KeysScreenTest {
                 () -> Machine.named("late").join(server.network, revoked.secret()), "a revoked key joins no machine");
         assertTrue(refused.getMessage().contains("revoked"), refused.getMessage());
     }
+
+    @Test
+    void aPreAuthKeyStartsFromTheSharedDefaultsAndReadsHumanDurations() {
+        app.type(".combo-box .text-field", "odin");
+        app.click("#createPreAuthKey");
+        app.await("the first key", () -> server.adminClient().preAuthKeys().size() == 1);
+        PreAuthKeyView standard = server.adminClient().preAuthKeys().getFirst();
+        assertEquals(io.meshcontrol.api.NewPreAuthKeyDefaults.STANDARD.reusable(), standard.reusable());
+        assertEquals(io.meshcontrol.api.NewPreAuthKeyDefaults.STANDARD.preauthorized(), standard.preauthorized());
+        assertEquals(24 * 60, Math.round(java.time.Duration.between(standard.createdAt(), standard.expiresAt())
+                .toSeconds() / 60.0), "the shared default, one day");
+
+        app.click("Done");
+        app.type(".combo-box .text-field", "odin");
+        app.type("#preAuthExpiration", "2w");
+        app.click("#createPreAuthKey");
+        app.await("the second key", () -> server.adminClient().preAuthKeys().size() == 2);
+        PreAuthKeyView twoWeeks = server.adminClient().preAuthKeys().stream()
+                .filter(key -> !key.id().equals(standard.id())).findFirst().orElseThrow();
+        assertEquals(14 * 24 * 60, Math.round(java.time.Duration.between(twoWeeks.createdAt(), twoWeeks.expiresAt())
+                .toSeconds() / 60.0));
+    }
 }

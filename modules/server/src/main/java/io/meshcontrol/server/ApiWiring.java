@@ -1,5 +1,6 @@
 package io.meshcontrol.server;
 
+import io.meshcontrol.api.NewPreAuthKeyDefaults;
 import io.meshcontrol.api.ServerInfo;
 import io.meshcontrol.core.netmap.MapInputs;
 import io.meshcontrol.core.state.Network;
@@ -21,6 +22,7 @@ import io.meshcontrol.server.v1.NodeAccessRoutes;
 import io.meshcontrol.server.v1.NodeRoutes;
 import io.meshcontrol.server.v1.OAuthClientRoutes;
 import io.meshcontrol.server.v1.PolicyRoutes;
+import io.meshcontrol.server.v1.OverviewRoutes;
 import io.meshcontrol.server.v1.PreAuthKeyRoutes;
 import io.meshcontrol.server.v1.ServerRoutes;
 import io.meshcontrol.server.v1.SettingsRoutes;
@@ -68,7 +70,7 @@ final class ApiWiring {
         new OAuthTokenRoutes(network.oauthClients(), oidcIssuers, w.failedCredentials()).register(v2);
         new KeyRoutes(network.preAuthKeys(), network.oauthClients(), clock).register(v2);
         new NodeRoutes(network.nodes(), network.routeApprovals(), network.routeElection(), network.snapshots(), clock,
-                network.policies().locations()).register(routes);
+                network.policies().locations(), network.mapContext()).register(routes);
         new SettingsRoutes(network.settings()).register(routes);
         new DnsRoutes(network.dns(), settings.baseDomain()).register(routes);
         new AuditRoutes(network.auditLog()).register(routes);
@@ -76,6 +78,8 @@ final class ApiWiring {
         new EventStreamRoutes(network.snapshots(), w.json(), settings.listener().idleTimeout())
                 .register(routes);
         new PolicyRoutes(network.policies()).register(routes);
+        new OverviewRoutes(network.snapshots(), network.mapContext(), network.preAuthKeys(), network.apiKeys(),
+                () -> relay.configuration().map(), () -> relay.relay().stunProblem(), clock).register(routes);
         new AccessRequestRoutes(network.accessRequests(), network.snapshots()).register(routes);
         // A node's peers and packet filter as its map carries them, and the policy preview.
         new NodeAccessRoutes(network.nodes(), network.policies(), mapInputs).register(routes);
@@ -85,7 +89,7 @@ final class ApiWiring {
                     .register(routes);
         }
         ServerInfo info = new ServerInfo(settings.version(), network.tailnetId(), settings.serverUrl(),
-                settings.baseDomain());
+                settings.baseDomain(), NewPreAuthKeyDefaults.STANDARD);
         new ServerRoutes(info, instance, network::databaseReachable, () -> relay.relay().stunProblem())
                 .register(routes);
         new VendorApi(network, settings.baseDomain(), settings.version(), clock).register(v2);

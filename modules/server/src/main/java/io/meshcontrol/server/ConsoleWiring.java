@@ -7,8 +7,8 @@ import io.meshcontrol.server.http.SessionAuthentication;
 import io.meshcontrol.server.identity.OidcIssuers;
 import io.meshcontrol.server.login.ConsoleSignIn;
 import io.meshcontrol.server.login.KeySessions;
-import io.meshcontrol.server.login.MachineLogin;
 import io.meshcontrol.server.login.OidcLogin;
+import io.meshcontrol.server.login.RegisterPage;
 import io.meshcontrol.server.v1.AuthRoutes;
 import io.meshcontrol.server.v1.SshCheckRoutes;
 import java.util.Optional;
@@ -35,16 +35,17 @@ record ConsoleWiring(KeySessions keySessions, OidcLogin oidc) {
             oidc.checkIssuer();
             oidc.register(w.routes());
         }
-        new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), w.clock(),
-                oidc == null ? MachineLogin.byAdministrator(settings.branding()) : oidc).register(w.routes());
         new SshCheckRoutes(network.sshChecks(), settings.branding(), oidc == null ? null : oidc::startSshCheck)
                 .register(w.routes());
         KeySessions consoleSessions = new KeySessions(new Authenticator(network.apiKeys(), network.oauthClients(),
                 localToken), settings.serverUrl(), w.clock());
+        ConsoleWiring wiring = new ConsoleWiring(consoleSessions, oidc);
+        new AuthRoutes(network.pendingLogins(), network.routeElection(), network.snapshots(), w.clock(),
+                new RegisterPage(settings.branding(), wiring.sessions(), oidc)).register(w.routes());
         new ConsoleSignIn(consoleSessions, Optional.ofNullable(oidc).map(OidcLogin::sessionCookies),
                 settings.branding(), w.failedCredentials()).register(w.routes());
         new ConsoleRoutes().register(w.routes());
-        return new ConsoleWiring(consoleSessions, oidc);
+        return wiring;
     }
 
     /** The browser sessions the APIs accept: the console's key sessions, and OIDC logins' when on. */

@@ -140,6 +140,12 @@ class AdministrativeChangesAreAuditedTest {
                         + "/expire", null)),
                 Map.entry("POST /api/v1/apikey/{prefix}/rotate", () -> new Call("/api/v1/apikey/" + apiKeyPrefix()
                         + "/rotate", null)),
+                Map.entry("POST /api/v1/apikey/bulk", () -> new Call("/api/v1/apikey/bulk",
+                        "{\"action\": \"expire\", \"ids\": [\"" + apiKeyPrefix() + "\"]}")),
+                Map.entry("POST /api/v1/preauthkey/bulk", () -> new Call("/api/v1/preauthkey/bulk",
+                        "{\"action\": \"revoke\", \"ids\": [\"" + preAuthKey() + "\"]}")),
+                Map.entry("POST /api/v1/node/bulk", () -> new Call("/api/v1/node/bulk",
+                        "{\"action\": \"delete\", \"ids\": [\"" + node() + "\"]}")), // one entry per node: BulkActionsApiTest
                 Map.entry("POST /api/v1/preauthkey", () -> new Call("/api/v1/preauthkey", "{\"user\": \"holder\"}")),
                 Map.entry("DELETE /api/v1/preauthkey/{id}", () -> new Call("/api/v1/preauthkey/" + preAuthKey(),
                         null)),
@@ -198,6 +204,8 @@ class AdministrativeChangesAreAuditedTest {
                 Map.entry("POST /api/v1/auth/register", () -> new Call("/api/v1/auth/register",
                         "{\"user\": \"holder\", \"authId\": \"" + server.network.pendingLogins().start(
                                 Machine.named(name()).request(), false) + "\"}")),
+                Map.entry("DELETE /api/v1/auth/register/{authId}", () -> new Call("/api/v1/auth/register/"
+                        + server.network.pendingLogins().start(Machine.named(name()).request(), false), null)),
                 Map.entry("POST /api/v1/auth/approve", () -> new Call("/api/v1/auth/approve",
                         "{\"authId\": \"" + heldSshCheck() + "\"}")),
                 Map.entry("POST /api/v1/auth/reject", () -> new Call("/api/v1/auth/reject",

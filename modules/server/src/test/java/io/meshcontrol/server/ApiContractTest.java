@@ -66,6 +66,8 @@ class ApiContractTest {
     private static final Map<String, String> NOT_PROVOKED = Map.of(
             "GET /health 503", "needs a database that stops answering",
             "GET /ssh/check/{authId} 302", "needs an OIDC issuer (SshCheckLoginTest follows the redirect)",
+            "GET /register/{authId} 302", "needs an OIDC issuer (OidcLoginTest and RegisterPageTest follow it)",
+            "GET /register/{authId} 502", "needs an OIDC issuer that does not answer (OidcLoginTest)",
             "GET /api/v1/events 200", "a stream that stays open: EventStreamTest follows it",
             "GET /api/v1/events 503", "needs 1,000 streams open at once");
 
@@ -263,6 +265,8 @@ class ApiContractTest {
                 body(ApiKeyRequest.rotate("24h")), 200));
         call("POST", "/api/v1/apikey/" + rotated + "/expire", admin, null, 200);
         call("POST", "/api/v1/apikey/" + rotated + "/rotate", admin, null, 400);
+        call("POST", "/api/v1/apikey/bulk", admin, "{\"action\": \"expire\", \"ids\": [\"" + rotated + "\"]}", 200);
+        refused("POST", "/api/v1/apikey/bulk", admin, "{\"action\": \"rotate\", \"ids\": [\"" + rotated + "\"]}", 400);
 
         String preAuth = JSON.readTree(call("POST", "/api/v1/preauthkey", admin,
                 body(new PreAuthKeyRequest("odin", null, true, false, true, "lab", "24h")), 201).body())
@@ -274,6 +278,8 @@ class ApiContractTest {
         call("GET", "/api/v1/preauthkey", admin, null, 200);
         call("GET", "/api/v1/preauthkey/" + preAuth, admin, null, 200);
         call("DELETE", "/api/v1/preauthkey/" + preAuth, admin, null, 204);
+        call("POST", "/api/v1/preauthkey/bulk", admin, "{\"action\": \"revoke\", \"ids\": [\"" + preAuth + "\"]}", 200);
+        refused("POST", "/api/v1/preauthkey/bulk", admin, "{\"action\": \"revoke\", \"ids\": [\"x\"]}", 400);
         call("GET", "/api/v1/preauthkey/" + preAuth, admin, null, 200);
     }
 
@@ -387,6 +393,12 @@ class ApiContractTest {
         String id = Long.toString(router.id());
         call("GET", "/api/v1/node", admin, null, 200);
         call("GET", "/api/v1/node/" + id, admin, null, 200);
+        call("GET", "/api/v1/node?q=router&os=linux&needsApproval=false&sort=name&order=desc&offset=0&limit=1", admin,
+                null, 200);
+        call("GET", "/api/v1/node?limit=0", admin, null, 400);
+        call("POST", "/api/v1/node/bulk", admin, "{\"action\": \"disable-key-expiry\", \"ids\": [\"" + id + "\", \""
+                + laptop.id() + "\"]}", 200);
+        refused("POST", "/api/v1/node/bulk", admin, "{\"action\": \"explode\", \"ids\": [\"" + id + "\"]}", 400);
         call("POST", "/api/v1/node/" + id + "/rename", admin, body(new NodeRequest("gateway", null)), 200);
         refused("POST", "/api/v1/node/" + id + "/rename", admin, body(new NodeRequest("not a label!", null)), 400);
         call("POST", "/api/v1/node/" + laptop.id() + "/rename", admin, body(new NodeRequest("gateway", null)), 409);
@@ -420,10 +432,19 @@ class ApiContractTest {
 
         String authId = server.network.pendingLogins().start(new Registrations.Request(
                 MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "kiosk", "{}"), false);
-        call("GET", "/register/" + authId, null, null, 200);
+        call("GET", "/register/" + authId, null, null, 303);
+        call("GET", "/api/v1/auth/register/" + authId, admin, null, 200);
+        call("GET", "/api/v1/auth/register/nosuch", admin, null, 404);
+        call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("nobody", authId)), 404);
+        call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", authId, List.of("tag:x"),
+                true)), 400);
         call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", authId)), 200);
         call("GET", "/register/" + authId, null, null, 404);
         call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", authId)), 404);
+        String refusedId = server.network.pendingLogins().start(new Registrations.Request(
+                MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "stray", "{}"), false);
+        call("DELETE", "/api/v1/auth/register/" + refusedId, admin, null, 204);
+        call("DELETE", "/api/v1/auth/register/" + refusedId, admin, null, 404);
         String stolenKey = server.network.pendingLogins().start(new Registrations.Request(
                 MachinePrivateKey.generate().publicKey(), router.nodeKey(), "thief", "{}"), false);
         call("POST", "/api/v1/auth/register", admin, body(new AuthRegisterRequest("odin", stolenKey)), 409);
@@ -527,6 +548,7 @@ class ApiContractTest {
         call("DELETE", "/api/v1/derp", admin, null, 200);
         call("POST", "/api/v1/derp/refresh", admin, null, 200);
         call("GET", "/api/v1/derp/latency", admin, null, 200);
+        call("GET", "/api/v1/overview", admin, null, 200);
     }
 
     private void exerciseDns(String admin) {
@@ -608,6 +630,9 @@ class ApiContractTest {
             Map.entry("POST /api/v1/preauthkey", "{\"user\": \"odin\"}"),
             Map.entry("PATCH /api/v1/user/{id}", "{\"role\": \"member\"}"),
             Map.entry("POST /api/v1/node/{id}/rename", "{\"name\": \"probe\"}"),
+            Map.entry("POST /api/v1/node/bulk", "{\"action\": \"approve\", \"ids\": [\"999999\"]}"),
+            Map.entry("POST /api/v1/apikey/bulk", "{\"action\": \"expire\", \"ids\": [\"nosuchprefix\"]}"),
+            Map.entry("POST /api/v1/preauthkey/bulk", "{\"action\": \"revoke\", \"ids\": [\"999999\"]}"),
             Map.entry("POST /api/v1/node/{id}/tags", "{\"tags\": []}"),
             Map.entry("POST /api/v1/node/{id}/routes", "{\"routes\": []}"),
             Map.entry("POST /api/v1/node/{id}/key-expiry", "{\"disabled\": true}"),

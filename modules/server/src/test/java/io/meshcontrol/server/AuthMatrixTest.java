@@ -67,6 +67,9 @@ class AuthMatrixTest {
             Map.entry("PATCH /api/v1/user/{id}", "{\"displayName\": \"Probe\"}"),
             Map.entry("POST /api/v1/preauthkey", "{\"user\": \"holder\"}"),
             Map.entry("POST /api/v1/node/{id}/rename", "{\"name\": \"probe\"}"),
+            Map.entry("POST /api/v1/node/bulk", "{\"action\": \"approve\", \"ids\": [\"999999\"]}"),
+            Map.entry("POST /api/v1/apikey/bulk", "{\"action\": \"expire\", \"ids\": [\"nosuchprefix\"]}"),
+            Map.entry("POST /api/v1/preauthkey/bulk", "{\"action\": \"revoke\", \"ids\": [\"999999\"]}"),
             Map.entry("POST /api/v1/node/{id}/tags", "{\"tags\": []}"),
             Map.entry("POST /api/v1/node/{id}/routes", "{\"routes\": []}"),
             Map.entry("POST /api/v1/node/{id}/key-expiry", "{\"disabled\": true}"),
@@ -341,6 +344,7 @@ class AuthMatrixTest {
                 "/api/v1/access-request/{id}", () -> "999999", // decisions check the scope before the id
                 "/api/v1/docs/{file}", () -> "swagger-ui.css"));
         targets.put("/api/v1/log-stream/{logType}", () -> "configuration");
+        targets.put("/api/v1/auth/register/{authId}", () -> "nosuch");
         targets.put("/api/v1/posture-integration/{integrationId}", () -> "nosuchintegration");
         targets.put("/api/v1/service/{name}", () -> "svc:probe");
         for (var target : targets.entrySet()) {

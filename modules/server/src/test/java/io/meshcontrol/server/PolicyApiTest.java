@@ -1,8 +1,11 @@
 package io.meshcontrol.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.api.ApiException;
+import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.PolicyCheck;
 import io.meshcontrol.api.UserRequest;
@@ -14,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /** {@code /api/v1/policy}: checking without saving, and the refusal to save in file mode, over HTTP. */
 class PolicyApiTest {
@@ -87,6 +91,36 @@ class PolicyApiTest {
             assertEquals(400, call.statusCode(), call.body());
             assertTrue(call.body().contains("nested too deeply"), call.body());
         }
+    }
+
+    @Test
+    void anUnknownTagIsRefusedWithItsLineAndColumnInTheProblem() {
+        String text = "{\n  \"acls\": [\n    {\"action\": \"accept\", \"src\": [\"*\"], \"dst\": [\"tag:gone:22\"]},\n  ],\n}";
+        for (String call : new String[] {"PUT /api/v1/policy", "POST /api/v1/policy/check"}) {
+            String[] route = call.split(" ");
+            HttpResponse<String> refused = server.request(route[0], route[1], server.localToken(),
+                    "{\"policy\": " + quoted(text) + "}");
+            assertEquals(400, refused.statusCode(), call);
+            assertEquals("application/problem+json", refused.headers().firstValue("Content-Type").orElseThrow());
+            JsonNode problem = ApiJson.mapper(false).readTree(refused.body());
+            assertEquals("dst=\"tag:gone\": tag not found: \"tag:gone\"", problem.path("detail").stringValue(), call);
+            assertEquals(3, problem.path("line").intValue(), refused.body());
+            assertEquals(48, problem.path("column").intValue(), refused.body());
+        }
+        ApiException viaClient = assertThrows(ApiException.class, () -> admin.setPolicy(text));
+        assertEquals(3, viaClient.problem().line());
+        assertTrue(viaClient.getMessage().endsWith("(line 3, column 48)"), viaClient.getMessage());
+    }
+
+    @Test
+    void aSyntaxErrorIsPlacedAndWordedWithoutTheParsersTerms() {
+        HttpResponse<String> refused = server.request("POST", "/api/v1/policy/check", server.localToken(),
+                "{\"policy\": " + quoted("{\n  \"acls\": [\n    {\"action\": accept}]}") + "}");
+        assertEquals(400, refused.statusCode());
+        JsonNode problem = ApiJson.mapper(false).readTree(refused.body());
+        assertEquals(3, problem.path("line").intValue(), refused.body());
+        assertTrue(problem.path("detail").stringValue().contains("unexpected word \"accept\""), refused.body());
+        assertTrue(!refused.body().contains("Unrecognized token"), refused.body());
     }
 
     private static String quoted(String text) {

@@ -51,6 +51,9 @@ public record KeySecret(Kind kind, String prefix, String secret) {
 
     private static final int PREFIX_LENGTH = 12;
     private static final int SECRET_LENGTH = 32;
+    /** The text prefix of headscale's pre-auth keys, accepted for keys imported from it. */
+    public static final String HEADSCALE_AUTH = "hskey-auth-";
+    private static final int HEADSCALE_SECRET_LENGTH = 64;
 
     public static KeySecret generate(Kind kind) {
         return new KeySecret(kind, RandomText.lowerAlphanumeric(PREFIX_LENGTH), RandomText.alphanumeric(SECRET_LENGTH));
@@ -58,6 +61,9 @@ public record KeySecret(Kind kind, String prefix, String secret) {
 
     /** Parses a presented key; empty when the text is not a key of this kind. */
     public static Optional<KeySecret> parse(Kind kind, String text) {
+        if (kind == Kind.AUTH && text != null && text.startsWith(HEADSCALE_AUTH)) {
+            return parseHeadscale(kind, text.substring(HEADSCALE_AUTH.length()));
+        }
         String accepted = text == null ? null : kind.acceptedPrefixOf(text);
         if (accepted == null) {
             return Optional.empty();
@@ -68,6 +74,18 @@ public record KeySecret(Kind kind, String prefix, String secret) {
             return Optional.empty();
         }
         return Optional.of(new KeySecret(kind, rest.substring(0, dash), rest.substring(dash + 1)));
+    }
+
+    /**
+     * A pre-auth key carried over from headscale ({@code svc import headscale}): {@code hskey-auth-}, a 12-character
+     * prefix and a 64-character secret, both URL-safe base64 characters (so either may hold a dash: the split is by
+     * length). Its stored hash is headscale's bcrypt hash of the secret.
+     */
+    private static Optional<KeySecret> parseHeadscale(Kind kind, String rest) {
+        if (rest.length() != PREFIX_LENGTH + 1 + HEADSCALE_SECRET_LENGTH || rest.charAt(PREFIX_LENGTH) != '-') {
+            return Optional.empty();
+        }
+        return Optional.of(new KeySecret(kind, rest.substring(0, PREFIX_LENGTH), rest.substring(PREFIX_LENGTH + 1)));
     }
 
     /** Accepts a prefix as typed by a person: bare, or with the kind's text prefix. */
@@ -87,6 +105,9 @@ public record KeySecret(Kind kind, String prefix, String secret) {
     public boolean matches(String storedHash) {
         if (SlowHash.isSlowHash(storedHash)) {
             return SlowHash.matches(secret, storedHash);
+        }
+        if (ImportedHash.isBcrypt(storedHash)) {
+            return ImportedHash.matchesBcrypt(secret, storedHash);
         }
         return MessageDigest.isEqual(sha256Hex(secret).getBytes(StandardCharsets.US_ASCII),
                 storedHash.getBytes(StandardCharsets.US_ASCII));

@@ -93,7 +93,11 @@ public final class MachinePrivateKey extends Curve25519Key {
         return key;
     }
 
-    private void store(Path file) throws IOException {
+    /**
+     * Writes the key to {@code file} as {@link #loadOrCreate} does, replacing what is there: how an imported Noise key
+     * ({@code svc import headscale}) becomes the server's.
+     */
+    public void store(Path file) throws IOException {
         OwnerOnlyFiles.write(file, (toText() + "\n").getBytes(StandardCharsets.US_ASCII));
     }
 

@@ -63,7 +63,11 @@ public record Policy(String text, Map<String, List<String>> groups, Map<String, 
      * refused as a whole, with the vendor's error text where there is one.
      */
     public static Policy parse(String text) {
-        return PolicyParser.parse(text);
+        try {
+            return PolicyParser.parse(text);
+        } catch (PolicyException e) {
+            throw e.located(text);
+        }
     }
 
     /** Whether the policy has neither {@code acls} nor {@code grants}: then every machine may reach every other. */

@@ -22,9 +22,14 @@ public final class PolicyChecks {
      */
     public static void check(Policy policy, PolicyInventory inventory) {
         checkDomains(policy, inventory);
-        List<String> failures = failedTests(policy, inventory).stream().flatMap(f -> f.errors().stream()).toList();
+        List<PolicyTestFailure> failed = failedTests(policy, inventory);
+        List<String> failures = failed.stream().flatMap(f -> f.errors().stream()).toList();
         if (!failures.isEmpty()) {
-            throw new PolicyException("test(s) failed: " + String.join("; ", failures));
+            // placed at the first failing test's src
+            String source = failed.getFirst().source();
+            boolean inTests = policy.tests().stream().anyMatch(test -> test.src().equals(source));
+            throw new PolicyException("test(s) failed: " + String.join("; ", failures))
+                    .about(source, inTests ? "tests" : "sshTests").located(policy.text());
         }
     }
 
@@ -126,7 +131,11 @@ public final class PolicyChecks {
 
     /** @throws PolicyException naming a domain of {@code user:*@domain} no user of the network has */
     public static void checkDomains(Policy policy, PolicyInventory inventory) {
-        checkDomains(policy, domains(inventory));
+        try {
+            checkDomains(policy, domains(inventory));
+        } catch (PolicyException e) {
+            throw e.located(policy.text());
+        }
     }
 
     private static void checkDomains(Policy policy, Set<String> domains) {
@@ -140,29 +149,29 @@ public final class PolicyChecks {
         for (List<Alias> src : sources) {
             for (Alias alias : src) {
                 if (alias instanceof Alias.Domain(String domain) && !domains.contains(domain)) {
-                    throw notAssociated("", domain);
+                    throw notAssociated("", domain, "user:*@" + domain);
                 }
             }
         }
         for (SshRule rule : policy.ssh()) {
             for (Alias alias : rule.src()) {
                 if (alias instanceof Alias.Domain(String domain) && !domains.contains(domain)) {
-                    throw notAssociated("[ssh] ", domain);
+                    throw notAssociated("[ssh] ", domain, "user:*@" + domain);
                 }
             }
             for (String user : rule.users()) {
                 if (SshPolicies.isLocalPart(user)) {
                     String domain = user.substring(SshPolicies.LOCALPART.length());
                     if (!domains.contains(domain)) {
-                        throw notAssociated("", domain);
+                        throw notAssociated("", domain, user);
                     }
                 }
             }
         }
     }
 
-    private static PolicyException notAssociated(String prefix, String domain) {
+    private static PolicyException notAssociated(String prefix, String domain, String subject) {
         return new PolicyException(prefix + domain
-                + " is not associated with this Tailnet and cannot be used in user:*@<domain> expressions");
+                + " is not associated with this Tailnet and cannot be used in user:*@<domain> expressions", subject);
     }
 }

@@ -42,7 +42,7 @@ final class PolicyParser {
         }
         for (String key : root.propertyNames()) {
             if (!SECTIONS.contains(key)) {
-                throw new PolicyException("unknown field \"" + key + "\"");
+                throw new PolicyException("unknown field \"" + key + "\"", key);
             }
         }
         return new PolicyParser(root).policy(text);
@@ -105,10 +105,10 @@ final class PolicyParser {
             for (String owner : entry.getValue()) {
                 String where = "tagOwners[\"" + tag + "\"]: ";
                 if (owner.startsWith("group:") && !groups.containsKey(owner)) {
-                    throw new PolicyException(where + "group not found: \"" + owner + "\"");
+                    throw new PolicyException(where + "group not found: \"" + owner + "\"", owner);
                 }
                 if (owner.startsWith("tag:") && !owners.containsKey(owner)) {
-                    throw new PolicyException(where + "tag not found: \"" + owner + "\"");
+                    throw new PolicyException(where + "tag not found: \"" + owner + "\"", owner);
                 }
                 if (owner.startsWith(AutoGroup.PREFIX) && AutoGroup.parse(owner).isEmpty()) {
                     throw new PolicyException(where + "autogroup \"" + owner + "\" is not valid");
@@ -231,10 +231,10 @@ final class PolicyParser {
             try {
                 alias = Alias.parse(text);
             } catch (PolicyException e) {
-                throw new PolicyException(where + ": " + e.getMessage());
+                throw new PolicyException(where + ": " + e.getMessage(), text);
             }
             refs.missing(alias).ifPresent(reason -> {
-                throw new PolicyException(where + ": " + reason);
+                throw new PolicyException(where + ": " + reason, text);
             });
             aliases.add(alias);
         }

@@ -24,7 +24,7 @@ record References(Map<String, List<String>> groups, Map<String, List<String>> ta
     Alias source(String text) {
         Alias alias = parse(text, "src=");
         missing(alias).ifPresent(reason -> {
-            throw new PolicyException("src=" + reason);
+            throw new PolicyException("src=" + reason, text.strip());
         });
         return alias;
     }
@@ -33,7 +33,7 @@ record References(Map<String, List<String>> groups, Map<String, List<String>> ta
     Alias destination(String text) {
         Alias alias = parse(text, "dst=\"" + text.strip() + "\": ");
         missing(alias).ifPresent(reason -> {
-            throw new PolicyException("dst=\"" + text.strip() + "\": " + reason);
+            throw new PolicyException("dst=\"" + text.strip() + "\": " + reason, text.strip());
         });
         return alias;
     }
@@ -43,7 +43,7 @@ record References(Map<String, List<String>> groups, Map<String, List<String>> ta
         try {
             return Alias.parse(text.strip());
         } catch (PolicyException e) {
-            throw new PolicyException(where + e.getMessage());
+            throw new PolicyException(where + e.getMessage(), text.strip());
         }
     }
 }

@@ -15,6 +15,9 @@ import io.meshcontrol.core.store.UserStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -95,6 +98,45 @@ public final class ApiKeys {
             keys.revoke(h, key.id(), now);
             audit.append(h, caller.audited(now, "apikey.expire", key.id(), Map.of("prefix", key.prefix())));
             return new Listed(keys.byPrefix(h, key.prefix()).orElseThrow(), target.owner());
+        });
+    }
+
+    /**
+     * Revokes many keys in one transaction, all or nothing: when any prefix is unknown or names a key the caller may
+     * not manage, nothing changes and the refusal names every such prefix. Each key revoked gets its own
+     * {@code apikey.expire} entry; keys already expired are left alone.
+     *
+     * @return the prefixes revoked and those already expired, in the order asked
+     */
+    public BulkOutcome<String> expireAll(Caller caller, List<String> prefixes) {
+        BulkRefusals.requireSize(prefixes);
+        return writer.change(caller, held -> KeyMinting.requireMayManageKeys(held, "expire"), (h, now) -> {
+            BulkRefusals refusals = new BulkRefusals("API keys");
+            Map<String, ApiKey> found = new LinkedHashMap<>();
+            for (String prefix : new LinkedHashSet<>(prefixes)) {
+                try {
+                    ApiKey key = byPrefix(h, prefix);
+                    Caller target = standingFor(h, key).orElseThrow(() -> unknownKey(prefix));
+                    KeyMinting.requireMayManage(caller, "expire", target);
+                    found.put(prefix, key);
+                } catch (MeshException e) {
+                    refusals.add(prefix, e);
+                }
+            }
+            refusals.throwIfAny();
+            List<String> changed = new ArrayList<>();
+            List<String> unchanged = new ArrayList<>();
+            found.forEach((prefix, key) -> {
+                if (key.isExpired(now)) {
+                    unchanged.add(prefix);
+                    return;
+                }
+                keys.revoke(h, key.id(), now);
+                audit.append(h, caller.audited(now, "apikey.expire", key.id(),
+                        Map.of("prefix", key.prefix(), "bulk", "true")));
+                changed.add(prefix);
+            });
+            return new BulkOutcome<>(changed, unchanged);
         });
     }
 

@@ -64,6 +64,7 @@ public final class Network {
     private final Apps apps;
     private final LogStreams logStreams;
     private final MapContextState mapContext;
+    private final NetworkImport networkImport;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -161,12 +162,13 @@ public final class Network {
         this.apiKeys = new ApiKeys(jdbi, writer, new ApiKeyStore(), userStore, audit, options.maxKeyLifetimes(), clock);
         this.preAuthKeys = new PreAuthKeys(jdbi, writer, new PreAuthKeyStore(), userStore, policies, options.maxKeyLifetimes(),
                 clock);
+        this.networkImport = new NetworkImport(jdbi, writer, userStore, nodeStore, new PreAuthKeyStore(), policies);
         this.nodes = new Nodes(jdbi, writer, nodeStore, snapshots, policies, routeApprovals, settingsStore,
                 options, clock);
         this.settings = new Settings(jdbi, writer, settingsStore);
         this.registrations = new Registrations(jdbi, writer, nodeStore, userStore, settingsStore, preAuthKeys, policies,
                 routeApprovals, options, snapshots, clock);
-        this.pendingLogins = new PendingLogins(registrations, users, clock);
+        this.pendingLogins = new PendingLogins(registrations, users, policies, writer, audit, clock);
         this.sshChecks = new SshChecks(writer, audit, snapshots, clock);
         this.browserSessions = new BrowserSessions(jdbi, new BrowserSessionStore(), userStore, clock);
         this.savedDerpSettings = new SavedDerpSettings(jdbi, writer, new DerpSettingsStore(), audit);
@@ -327,6 +329,11 @@ public final class Network {
     }
 
     /** The map context in force (DNS, services, apps, the DERP map, the latest client release). */
+    /** Fills an empty network from another control server ({@code svc import headscale}). */
+    public NetworkImport networkImport() {
+        return networkImport;
+    }
+
     public MapContextState mapContext() {
         return mapContext;
     }

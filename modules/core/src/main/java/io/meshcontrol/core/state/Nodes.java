@@ -15,8 +15,13 @@ import io.meshcontrol.core.store.VipServiceStore;
 import io.meshcontrol.core.net.IpPrefix;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.jdbi.v3.core.Handle;
@@ -312,6 +317,131 @@ public final class Nodes {
             audit.append(h, caller.audited(now, "node.delete", Long.toString(id), AuditDetails.of()
                     .put("name", node.givenName()).put("ipv4", node.ipv4()).map()));
         });
+    }
+
+    /** What one bulk request does to each node it names ({@link #bulk}); the wire names are the API's. */
+    public enum BulkAction {
+        APPROVE("approve"),
+        DELETE("delete"),
+        EXPIRE("expire"),
+        DISABLE_KEY_EXPIRY("disable-key-expiry"),
+        ADD_TAGS("add-tags"),
+        REMOVE_TAGS("remove-tags");
+
+        private final String wireName;
+
+        BulkAction(String wireName) {
+            this.wireName = wireName;
+        }
+
+        public String wireName() {
+            return wireName;
+        }
+
+        /** The action with this wire name; empty for any other text. */
+        public static Optional<BulkAction> fromWireName(String name) {
+            return Arrays.stream(values()).filter(a -> a.wireName.equals(name)).findFirst();
+        }
+    }
+
+    /**
+     * One action on many nodes in one transaction, all or nothing: when any id is unknown or its change is refused
+     * (a tag the caller may not apply, a tagged node left without tags), nothing is written and the refusal names
+     * every such id. Each node changed gets its own audit entry and event, as the single-node operation writes them,
+     * so the audit log reads the same whichever way a change was made; nodes already as asked (an approved node)
+     * are left alone, without an entry.
+     *
+     * @param tags for {@link BulkAction#ADD_TAGS} and {@link BulkAction#REMOVE_TAGS}: the tags; ignored otherwise
+     */
+    public BulkOutcome<Long> bulk(Caller caller, BulkAction action, List<Long> ids, List<String> tags) {
+        BulkRefusals.requireSize(ids);
+        boolean tagging = action == BulkAction.ADD_TAGS || action == BulkAction.REMOVE_TAGS;
+        if (!tagging && tags != null) {
+            throw MeshException.invalid("tags are for add-tags and remove-tags; " + action.wireName() + " takes none");
+        }
+        List<String> given = tagging ? requireTags(action, tags) : List.of();
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
+            BulkRefusals refusals = new BulkRefusals("nodes");
+            Map<Long, Node> found = new LinkedHashMap<>();
+            for (long id : new LinkedHashSet<>(ids)) {
+                store.byId(h, id).ifPresentOrElse(node -> found.put(id, node),
+                        () -> refusals.add(Long.toString(id), unknown(id)));
+            }
+            Map<Long, Node> changed = new LinkedHashMap<>();
+            List<Long> unchanged = new ArrayList<>();
+            for (Node node : found.values()) {
+                try {
+                    Node after = bulkChange(h, caller, action, node, given, now);
+                    if (after.equals(node) && action != BulkAction.DELETE) {
+                        unchanged.add(node.id());
+                    } else {
+                        changed.put(node.id(), after);
+                    }
+                } catch (MeshException e) {
+                    refusals.add(Long.toString(node.id()), e);
+                }
+            }
+            refusals.throwIfAny();
+            for (Node after : changed.values()) {
+                Node before = found.get(after.id());
+                if (action == BulkAction.DELETE) {
+                    store.delete(h, before.id());
+                    feed.publishOnCommit(h, new MeshEvent.NodeDeleted(now, before));
+                    audit.append(h, caller.audited(now, "node.delete", Long.toString(before.id()), AuditDetails.of()
+                            .put("name", before.givenName()).put("ipv4", before.ipv4()).put("bulk", "true").map()));
+                    continue;
+                }
+                if (action == BulkAction.EXPIRE) {
+                    store.markKeyExpiryAnnounced(h, before.id(), now);
+                }
+                store.update(h, after);
+                feed.publishOnCommit(h, switch (action) {
+                    case APPROVE -> new MeshEvent.NodeApproved(now, after);
+                    case EXPIRE -> new MeshEvent.NodeKeyExpired(now, after);
+                    case DISABLE_KEY_EXPIRY -> new MeshEvent.NodeChanged(now, after, "key expiry disabled");
+                    default -> new MeshEvent.NodeChanged(now, after, "tags changed");
+                });
+                Map<String, String> details = new LinkedHashMap<>(changes(before, after));
+                details.put("bulk", "true");
+                audit.append(h, caller.audited(now, "node.update", Long.toString(before.id()), details));
+            }
+            return new BulkOutcome<>(List.copyOf(changed.keySet()), unchanged);
+        });
+    }
+
+    private static List<String> requireTags(BulkAction action, List<String> tags) {
+        if (tags == null || tags.isEmpty()) {
+            throw MeshException.invalid(action.wireName() + " needs the field \"tags\" with at least one tag");
+        }
+        return Tags.requireValid(tags);
+    }
+
+    /** The node after {@code action}; throws when it is refused for this node. */
+    private Node bulkChange(Handle h, Caller caller, BulkAction action, Node node, List<String> tags, Instant now) {
+        return switch (action) {
+            case APPROVE -> node.withAuthorized(true);
+            case DELETE -> node;
+            case EXPIRE -> node.isKeyExpired(now) ? node : node.withKeyExpiry(now);
+            case DISABLE_KEY_EXPIRY -> node.keyExpiryDisabled() ? node : node.withKeyExpiryDisabled();
+            case ADD_TAGS, REMOVE_TAGS -> {
+                LinkedHashSet<String> next = new LinkedHashSet<>(node.tags());
+                if (action == BulkAction.ADD_TAGS) {
+                    next.addAll(tags);
+                } else {
+                    next.removeAll(tags);
+                }
+                List<String> valid = List.copyOf(next);
+                if (valid.equals(node.tags())) {
+                    yield node;
+                }
+                TagRules.requireCallerMayApply(policies.policy(), caller, valid);
+                if (valid.isEmpty() && node.userId() == null) {
+                    throw MeshException.invalid("node " + node.givenName()
+                            + " belongs to its tags and has no user; it keeps at least one tag");
+                }
+                yield approvals.autoApprove(h, node.withTags(valid));
+            }
+        };
     }
 
     private Node change(Caller caller, long id, Function<Node, Node> change,

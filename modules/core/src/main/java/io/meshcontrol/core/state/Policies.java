@@ -28,6 +28,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -197,7 +198,7 @@ public final class Policies {
             policy = Policy.parse(text);
             PolicyChecks.checkDomains(policy, inventory.get());
         } catch (PolicyException e) {
-            throw MeshException.invalid(e.getMessage());
+            throw e.refused();
         }
         return PolicyChecks.failedTests(policy, inventory.get());
     }
@@ -212,7 +213,7 @@ public final class Policies {
         try {
             return PolicyChecks.preview(Policy.parse(text), inventory.get(), type, previewFor);
         } catch (PolicyException e) {
-            throw MeshException.invalid(e.getMessage());
+            throw e.refused();
         }
     }
 
@@ -249,7 +250,7 @@ public final class Policies {
         try {
             policy = Policy.parse(text);
         } catch (PolicyException e) {
-            throw MeshException.invalid(e.getMessage());
+            throw e.refused();
         }
         return CompiledPolicy.compile(policy.withGroupMembers(granted), machines, "");
     }
@@ -287,6 +288,25 @@ public final class Policies {
         });
         approvals.approveAllowedRoutes();
         return next;
+    }
+
+    /**
+     * Saves a policy imported from another control server, in the import's own transaction ({@link NetworkImport}):
+     * checked as {@link #set} checks a policy, except against the inventory, which that transaction is still writing.
+     */
+    void saveImported(Handle h, Caller caller, String text, Instant now) {
+        Limits.bytes("policy", text, Limits.POLICY_BYTES);
+        Current next;
+        try {
+            next = new Current(Policy.parse(text), etag(text));
+        } catch (PolicyException e) {
+            throw MeshException.invalid("the imported policy is not valid here: " + e.getMessage());
+        }
+        store.write(h, text, now, caller.actor());
+        audit.append(h, caller.audited(now, "policy.update", "policy", AuditDetails.of()
+                .change("etag", current.etag(), next.etag()).map()));
+        h.afterCommit(() -> putInForce(next));
+        feed.publishOnCommit(h, new MeshEvent.PolicyUpdated(now, caller.actor()));
     }
 
     /**
@@ -378,7 +398,7 @@ public final class Policies {
             PolicyChecks.check(policy, inventory.get());
             return policy;
         } catch (PolicyException e) {
-            throw MeshException.invalid(e.getMessage());
+            throw e.refused();
         }
     }
 

@@ -13,7 +13,11 @@ import io.meshcontrol.core.store.UserStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -112,6 +116,39 @@ public final class PreAuthKeys {
             audit.append(h, caller.audited(now, "preauthkey.revoke", Long.toString(id),
                     AuditDetails.of().put("prefix", key.prefix()).map()));
             return new Listed(keys.byId(h, id).orElseThrow(), user(h, key));
+        });
+    }
+
+    /**
+     * Revokes many keys in one transaction, all or nothing: when any id is unknown, nothing changes and the refusal
+     * names every such id. Each key revoked gets its own {@code preauthkey.revoke} entry; keys already revoked are
+     * left alone.
+     *
+     * @return the ids revoked and those revoked before, in the order asked
+     */
+    public BulkOutcome<Long> revokeAll(Caller caller, List<Long> ids) {
+        BulkRefusals.requireSize(ids);
+        return writer.change(caller, WRITE_SCOPE, (h, now) -> {
+            BulkRefusals refusals = new BulkRefusals("pre-auth keys");
+            Map<Long, PreAuthKey> found = new LinkedHashMap<>();
+            for (long id : new LinkedHashSet<>(ids)) {
+                keys.byId(h, id).ifPresentOrElse(key -> found.put(id, key),
+                        () -> refusals.add(Long.toString(id), unknown(id)));
+            }
+            refusals.throwIfAny();
+            List<Long> changed = new ArrayList<>();
+            List<Long> unchanged = new ArrayList<>();
+            for (PreAuthKey key : found.values()) {
+                if (key.revokedAt() != null) {
+                    unchanged.add(key.id());
+                    continue;
+                }
+                keys.revoke(h, key.id(), now);
+                audit.append(h, caller.audited(now, "preauthkey.revoke", Long.toString(key.id()),
+                        AuditDetails.of().put("prefix", key.prefix()).put("bulk", "true").map()));
+                changed.add(key.id());
+            }
+            return new BulkOutcome<>(changed, unchanged);
         });
     }
 

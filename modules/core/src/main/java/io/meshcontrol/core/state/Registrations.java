@@ -147,16 +147,49 @@ public final class Registrations {
      * @param registrar the administrator who completed the login, or the person who logged in at the OIDC issuer
      */
     Registered forUser(Request request, User user, boolean ephemeral, KeyLife life, Caller registrar) {
-        List<String> tags = TagRules.forRegistration(policies.policy(), user, List.of(), request.requestTags());
+        return interactive(request, new Owner(user, List.of(), false), ephemeral, life, registrar);
+    }
+
+    /**
+     * Who a machine of an interactive login belongs to, as the administrator who completes it chose.
+     *
+     * @param user its user, when {@code tags} is empty
+     * @param tags tags chosen by the administrator instead of a user (the registrar must be allowed to give them)
+     * @param approved device approval given in the same step (the registrar may approve machines)
+     */
+    record Owner(User user, List<String> tags, boolean approved) {
+        Owner {
+            tags = List.copyOf(tags);
+        }
+    }
+
+    /** An interactive login completed for {@code owner}: see {@link #forUser}. */
+    Registered interactive(Request request, Owner owner, boolean ephemeral, KeyLife life, Caller registrar) {
+        List<String> tags;
+        if (owner.tags().isEmpty()) {
+            tags = TagRules.forRegistration(policies.policy(), owner.user(), List.of(), request.requestTags());
+        } else {
+            tags = Tags.requireValid(owner.tags());
+            TagRules.requireCallerMayApply(policies.policy(), registrar, tags);
+        }
+        User user = tags.isEmpty() ? owner.user() : null;
         // Who may register was decided where the login was completed (PendingLogins, the debug endpoint).
         return writer.change(registrar, Writer.Permission.OWN_RULE, (h, now) -> {
             Optional<Node> before = nodes.byMachineKey(h, request.machineKey());
-            Registered registered = upsert(h, request, new Grant(tags.isEmpty() ? user : null, tags, ephemeral, false,
+            Registered registered = upsert(h, request, new Grant(user, tags, ephemeral, owner.approved(),
                     null, Node.RegisterMethod.INTERACTIVE, life), now);
             publishOnCommit(h, registered, now);
             Node node = registered.node();
-            AuditDetails details = AuditDetails.of().put("name", node.givenName()).put("user", user.name())
-                    .put("ipv4", node.ipv4());
+            AuditDetails details = AuditDetails.of().put("name", node.givenName());
+            if (user != null) {
+                details.put("user", user.name());
+            } else {
+                details.put("tags", String.join(",", tags));
+            }
+            details.put("ipv4", node.ipv4());
+            if (owner.approved()) {
+                details.put("approved", true);
+            }
             if (before.isPresent()) {
                 details.put("oldKeyExpiry", before.get().keyExpiry()).put("newKeyExpiry", node.keyExpiry());
             } else {
@@ -165,6 +198,21 @@ public final class Registrations {
             audit.append(h, registrar.audited(now, "node.register", Long.toString(node.id()), details.map()));
             return registered;
         });
+    }
+
+    /**
+     * Who the machine with this key belongs to now, when it is a node already (a re-login): its user's name, or its
+     * tags; empty for a new machine.
+     */
+    Optional<Owner> currentOwner(MachinePublicKey machineKey) {
+        return jdbi.withHandle(h -> nodes.byMachineKey(h, machineKey).map(node -> new Owner(
+                node.userId() == null ? null : users.byId(h, node.userId()).orElse(null), node.tags(),
+                node.authorized())));
+    }
+
+    /** Whether machines registering without a pre-authorized key wait for an administrator (device approval). */
+    boolean devicesApprovalOn() {
+        return jdbi.withHandle(h -> settings.read(h).devicesApprovalOn());
     }
 
     /**

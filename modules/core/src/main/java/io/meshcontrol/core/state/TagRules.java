@@ -27,17 +27,23 @@ final class TagRules {
      */
     static void requireCallerMayApply(Policy policy, Caller caller, List<String> tags) {
         refuseIfAny(tags.stream().filter(tag -> !policy.definesTag(tag)).toList());
-        Set<String> held = Set.copyOf(caller.tags());
-        List<String> notOwned = tags.stream().filter(tag -> !(caller.kind() == Caller.Kind.ACCESS_TOKEN
-                ? policy.tagsOwn(held, tag)
-                : caller.may(Policies.WRITE_SCOPE) || (caller.owner() != null && owns(policy, caller.owner(), tag))))
-                .toList();
+        List<String> notOwned = tags.stream().filter(tag -> !owns(policy, caller, tag)).toList();
         if (!notOwned.isEmpty()) {
             // Defined tags the caller may not give: a refusal of who asks (403), which names the tags.
             throw MeshException.forbidden("requested tags [" + String.join(" ", notOwned) + "] are not permitted: "
                     + (caller.kind() == Caller.Kind.ACCESS_TOKEN ? "the token's tags " + caller.tags() + " do not own them"
                             : "this credential neither edits the policy nor owns them") + " in the policy's tagOwners");
         }
+    }
+
+    /** The tags of {@code tagOwners} that {@code caller} may give, as {@link #requireCallerMayApply} decides. */
+    static List<String> applicableBy(Policy policy, Caller caller) {
+        return policy.tagOwners().keySet().stream().filter(tag -> owns(policy, caller, tag)).sorted().toList();
+    }
+
+    private static boolean owns(Policy policy, Caller caller, String tag) {
+        return caller.kind() == Caller.Kind.ACCESS_TOKEN ? policy.tagsOwn(Set.copyOf(caller.tags()), tag)
+                : caller.may(Policies.WRITE_SCOPE) || (caller.owner() != null && owns(policy, caller.owner(), tag));
     }
 
     /**

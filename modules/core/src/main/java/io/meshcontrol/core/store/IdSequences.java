@@ -20,4 +20,13 @@ final class IdSequences {
                 .mapTo(Long.class)
                 .one();
     }
+
+    /** Makes sure {@code sequence} hands out only ids above {@code used} (rows written with ids of their own). */
+    static void reserveThrough(Handle handle, String sequence, long used) {
+        handle.createUpdate("UPDATE id_sequences SET next_value = CASE WHEN next_value > :after THEN next_value "
+                        + "ELSE :after END WHERE name = :name")
+                .bind("after", used + 1)
+                .bind("name", sequence)
+                .execute();
+    }
 }

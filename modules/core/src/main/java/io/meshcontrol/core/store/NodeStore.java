@@ -31,6 +31,11 @@ public final class NodeStore {
         return IdSequences.next(handle, "nodes");
     }
 
+    /** For nodes imported with the ids they had elsewhere: later nodes get higher ids. */
+    public void reserveIdsThrough(Handle handle, long used) {
+        IdSequences.reserveThrough(handle, "nodes", used);
+    }
+
     public void insert(Handle handle, Node node) {
         CommitListener.requireTransaction(handle);
         handle.createUpdate("INSERT INTO nodes (" + COLUMNS + ") VALUES (:id, :stableId, :machineKey, :nodeKey, :discoKey, "

@@ -19,6 +19,11 @@ public final class PreAuthKeyStore {
         return IdSequences.next(handle, "pre_auth_keys");
     }
 
+    /** For keys imported with the ids they had elsewhere: later keys get higher ids. */
+    public void reserveIdsThrough(Handle handle, long used) {
+        IdSequences.reserveThrough(handle, "pre_auth_keys", used);
+    }
+
     public void insert(Handle handle, PreAuthKey key) {
         handle.createUpdate("INSERT INTO pre_auth_keys (" + COLUMNS + ") VALUES (:id, :prefix, :hash, :user, :tags, "
                         + ":reusable, :ephemeral, :preauthorized, :description, :createdAt, :expiresAt, :revokedAt, "

@@ -34,8 +34,19 @@ public final class UserStore {
     public User insert(Handle handle, NewRow row) {
         CommitListener.requireTransaction(handle);
         long id = IdSequences.next(handle, "users");
-        User user = new User(id, row.name(), row.displayName(), row.email(), row.role(), row.createdAt(),
-                row.approved());
+        return insert(handle, new User(id, row.name(), row.displayName(), row.email(), row.role(), row.createdAt(),
+                row.approved()));
+    }
+
+    /** Inserts a user imported with the id it had elsewhere; later users get higher ids. */
+    public User insertImported(Handle handle, User user) {
+        CommitListener.requireTransaction(handle);
+        IdSequences.reserveThrough(handle, "users", user.id());
+        return insert(handle, user);
+    }
+
+    private User insert(Handle handle, User user) {
+        long id = user.id();
         handle.createUpdate("INSERT INTO users (" + COLUMNS + ") "
                         + "VALUES (:id, :name, :displayName, :email, :role, :createdAt, :approved)")
                 .bind("id", id)

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.model.Node;
@@ -81,5 +82,66 @@ class PendingLoginTest {
         assertEquals(MeshException.Reason.NOT_FOUND, lapsed.reason());
         assertThrows(MeshException.class, () -> logins.complete(net.admin, "nope", "odin"));
         assertEquals(List.of(), net.network.nodes().list(net.admin));
+    }
+
+    @Test
+    void anAdministratorGivesTagsAndApprovesInTheSameStep() {
+        net.network.policies().set(net.admin, """
+                {"tagOwners": {"tag:kiosk": ["odin@"], "tag:vault": []},
+                 "acls": [{"action": "accept", "src": ["*"], "dst": ["*:*"]}]}""", null);
+        net.network.settings().update(net.admin, new Settings.Change(true, null, null, null));
+        String authId = logins.start(request(MachinePrivateKey.generate().publicKey()), false);
+        assertEquals(List.of("tag:kiosk", "tag:vault"), logins.facts(net.admin, authId).applicableTags());
+
+        Node node = logins.complete(net.admin, authId, new PendingLogins.Choice(null, List.of("tag:kiosk"), true))
+                .node();
+        assertEquals(List.of("tag:kiosk"), node.tags());
+        assertEquals(null, node.userId());
+        assertTrue(node.authorized(), "approved with the registration");
+    }
+
+    @Test
+    void tagsTheRegistrarDoesNotOwnAreRefusedAndTheLoginWaitsOn() {
+        net.network.policies().set(net.admin, """
+                {"tagOwners": {"tag:kiosk": ["odin@"], "tag:vault": []},
+                 "acls": [{"action": "accept", "src": ["*"], "dst": ["*:*"]}]}""", null);
+        net.user("thor", Role.IT_ADMIN); // devices:core, but no policy_file and owns no tag
+        Caller thor = net.callerFor("thor", List.of());
+        String authId = logins.start(request(MachinePrivateKey.generate().publicKey()), false);
+        assertEquals(List.of(), logins.facts(thor, authId).applicableTags());
+        MeshException refused = assertThrows(MeshException.class, () -> logins.complete(thor, authId,
+                new PendingLogins.Choice(null, List.of("tag:vault"), false)));
+        assertEquals(MeshException.Reason.FORBIDDEN, refused.reason());
+        assertThrows(MeshException.class, () -> logins.complete(net.admin, authId,
+                new PendingLogins.Choice("odin", List.of("tag:kiosk"), false)), "a user or tags, not both");
+        assertTrue(logins.isPending(authId));
+        assertEquals(List.of(), net.network.nodes().list(net.admin));
+    }
+
+    @Test
+    void aRefusedLoginWakesTheMachineWithTheRefusal() throws Exception {
+        String authId = logins.start(request(MachinePrivateKey.generate().publicKey()), false);
+        CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                logins.await(authId, Duration.ofSeconds(30));
+                return "completed";
+            } catch (MeshException e) {
+                return e.getMessage();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        MeshException member = assertThrows(MeshException.class, () -> logins.reject(
+                net.callerFor("odin", List.of()), authId));
+        assertEquals(MeshException.Reason.FORBIDDEN, member.reason());
+        logins.reject(net.admin, authId);
+        assertTrue(waiting.get().contains("refused"), waiting.get());
+        assertFalse(logins.isPending(authId));
+        assertTrue(logins.refusal(authId).orElseThrow().contains("refused"), "told to a follow-up that comes later");
+        assertThrows(MeshException.class, () -> logins.await(authId, Duration.ZERO), "a wait that starts later");
+        assertEquals(MeshException.Reason.NOT_FOUND, assertThrows(MeshException.class,
+                () -> logins.complete(net.admin, authId, "odin")).reason());
+        assertEquals(MeshException.Reason.NOT_FOUND, assertThrows(MeshException.class,
+                () -> logins.reject(net.admin, authId)).reason());
     }
 }

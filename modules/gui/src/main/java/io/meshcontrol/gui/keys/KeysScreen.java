@@ -5,6 +5,8 @@ import static io.meshcontrol.gui.screen.Controls.heading;
 import static io.meshcontrol.gui.screen.Controls.row;
 
 import io.meshcontrol.api.ApiKeyView;
+import io.meshcontrol.api.HumanDuration;
+import io.meshcontrol.api.NewPreAuthKeyDefaults;
 import io.meshcontrol.api.PreAuthKeyView;
 import io.meshcontrol.gui.connect.Connection;
 import io.meshcontrol.gui.screen.Background;
@@ -80,7 +82,7 @@ public final class KeysScreen implements Screen {
         description.setPromptText("description");
         TextField expiration = new TextField();
         expiration.setId("apiKeyExpiration");
-        expiration.setPromptText("expires in (720h; empty: 90 days)");
+        expiration.setPromptText("expires in (30d, 2w, 720h; empty: 90 days)");
         Button create = new Button("Create API key");
         create.setId("createApiKey");
         create.setOnAction(event -> model.createApiKey(description.getText(), expiration.getText()));
@@ -109,11 +111,16 @@ public final class KeysScreen implements Screen {
         TextField tags = new TextField();
         tags.setId("preAuthTags");
         tags.setPromptText("tags (tag:server)");
+        // a new key starts as in the console and the CLI (NewPreAuthKeyDefaults)
         CheckBox reusable = new CheckBox("reusable");
         reusable.setId("preAuthReusable");
+        reusable.setSelected(NewPreAuthKeyDefaults.STANDARD.reusable());
         CheckBox ephemeral = new CheckBox("ephemeral");
+        ephemeral.setSelected(NewPreAuthKeyDefaults.STANDARD.ephemeral());
         TextField keyExpiration = new TextField();
-        keyExpiration.setPromptText("expires in (24h)");
+        keyExpiration.setId("preAuthExpiration");
+        keyExpiration.setPromptText("expires in (empty: "
+                + HumanDuration.describe(HumanDuration.parse(NewPreAuthKeyDefaults.STANDARD.expiration())) + "; 7d, 2w)");
         Button createPreAuth = new Button("Create pre-auth key");
         createPreAuth.setId("createPreAuthKey");
         createPreAuth.setOnAction(event -> model.createPreAuthKey(user.getEditor().getText(), tags.getText(),

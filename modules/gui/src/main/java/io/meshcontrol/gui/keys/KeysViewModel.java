@@ -2,9 +2,11 @@ package io.meshcontrol.gui.keys;
 
 import io.meshcontrol.api.ApiKeyRequest;
 import io.meshcontrol.api.ApiKeyView;
+import io.meshcontrol.api.HumanDuration;
 import io.meshcontrol.api.IssuedApiKey;
 import io.meshcontrol.api.IssuedPreAuthKey;
 import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.NewPreAuthKeyDefaults;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.PreAuthKeyView;
 import io.meshcontrol.api.UserView;
@@ -52,10 +54,18 @@ public final class KeysViewModel {
     }
 
     /**
-     * @param expiration a Go duration such as {@code 720h}; empty for the server's default (90 days)
+     * @param expiration as typed ({@code 30d}, {@code 2w}, {@code 720h}: {@link HumanDuration}); empty for the
+     *     server's default (90 days)
      */
     public void createApiKey(String description, String expiration) {
-        ApiKeyRequest request = new ApiKeyRequest(null, null, blankToNull(description), blankToNull(expiration));
+        String lifetime;
+        try {
+            lifetime = HumanDuration.wire(expiration);
+        } catch (IllegalArgumentException e) {
+            background.tell("Expires in: " + e.getMessage());
+            return;
+        }
+        ApiKeyRequest request = new ApiKeyRequest(null, null, blankToNull(description), lifetime);
         background.run("Creating an API key", () -> client.createApiKey(request), (IssuedApiKey issued) -> {
             showSecret(issued.secret(), "API key " + issued.apiKey().prefix() + ": copy it now, it is not shown again.",
                     "");
@@ -67,11 +77,21 @@ public final class KeysViewModel {
         background.run("Expiring API key " + key.prefix(), () -> client.expireApiKey(key.prefix()), expired -> refresh());
     }
 
-    /** @param tags separated by commas or spaces; a key with tags joins machines as those tags */
+    /**
+     * @param tags separated by commas or spaces; a key with tags joins machines as those tags
+     * @param expiration as typed ({@link HumanDuration}); empty for the default of a new key
+     *     ({@link NewPreAuthKeyDefaults}, as in the console and the CLI)
+     */
     public void createPreAuthKey(String user, String tags, boolean reusable, boolean ephemeral, String expiration) {
         List<String> tagList = Arrays.stream(tags.split("[,\\s]+")).filter(tag -> !tag.isEmpty()).toList();
-        PreAuthKeyRequest request = new PreAuthKeyRequest(blankToNull(user), tagList.isEmpty() ? null : tagList,
-                reusable, ephemeral, null, null, blankToNull(expiration));
+        PreAuthKeyRequest request;
+        try {
+            request = NewPreAuthKeyDefaults.STANDARD.request(blankToNull(user), tagList.isEmpty() ? null : tagList,
+                    reusable, ephemeral, null, null, expiration);
+        } catch (IllegalArgumentException e) {
+            background.tell("Expires in: " + e.getMessage());
+            return;
+        }
         background.run("Creating a pre-auth key", () -> client.createPreAuthKey(request), (IssuedPreAuthKey issued) -> {
             showSecret(issued.secret(), "Pre-auth key " + issued.preAuthKey().prefix()
                     + ": copy it or the command now, it is not shown again.",

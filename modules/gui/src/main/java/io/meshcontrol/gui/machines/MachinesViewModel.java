@@ -103,7 +103,7 @@ public final class MachinesViewModel {
                     after.user(), after.tags(), after.ipv4(), after.ipv6(), after.machineKey(), after.nodeKey(),
                     after.authorized(), after.ephemeral(), after.expired(), after.registerMethod(), after.createdAt(),
                     after.online(), before.lastSeen(), after.keyExpiry(), after.routes(), after.suspended(),
-                    after.location()));
+                    after.location(), after.client()));
         }
         return !before.equals(after);
     }

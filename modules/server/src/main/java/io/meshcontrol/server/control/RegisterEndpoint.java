@@ -115,6 +115,10 @@ public final class RegisterEndpoint implements MachineHandler {
         String url = request.followup();
         int at = url.lastIndexOf(AUTH_PATH);
         String authId = at < 0 ? "" : url.substring(at + AUTH_PATH.length());
+        Optional<String> refusal = pendingLogins.refusal(authId);
+        if (refusal.isPresent()) {
+            return RegisterResponse.failure(refusal.get()); // refused before this follow-up arrived
+        }
         if (!pendingLogins.isPending(authId)) {
             // Completed before this follow-up arrived (the person was quick), or lapsed: a machine the server already
             // knows under this node key is done; anyone else logs in again.
@@ -123,7 +127,12 @@ public final class RegisterEndpoint implements MachineHandler {
             return known.map(this::success).orElseGet(() ->
                     RegisterResponse.authorizationPending(authUrl(pendingLogins.start(machine, request.ephemeral()))));
         }
-        Optional<Registrations.Registered> done = pendingLogins.await(authId, PendingLogins.LIFETIME.plus(Duration.ofSeconds(5)));
+        Optional<Registrations.Registered> done;
+        try {
+            done = pendingLogins.await(authId, PendingLogins.LIFETIME.plus(Duration.ofSeconds(5)));
+        } catch (MeshException refused) {
+            return RegisterResponse.failure(refused.getMessage()); // an administrator refused the login
+        }
         return done.map(this::success)
                 .orElseGet(() -> RegisterResponse.authorizationPending(authUrl(pendingLogins.start(machine, request.ephemeral()))));
     }

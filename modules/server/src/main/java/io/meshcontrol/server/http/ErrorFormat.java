@@ -1,5 +1,6 @@
 package io.meshcontrol.server.http;
 
+import io.meshcontrol.core.TextPosition;
 import io.undertow.server.HttpServerExchange;
 
 /**
@@ -11,6 +12,11 @@ public interface ErrorFormat {
 
     /** A refusal (4xx): the request was wrong, unauthenticated, or not allowed; {@code detail} says how. */
     void refuse(HttpServerExchange exchange, int status, String detail);
+
+    /** As {@link #refuse(HttpServerExchange, int, String)}, for a refused text with the place of its problem. */
+    default void refuse(HttpServerExchange exchange, int status, String detail, TextPosition position) {
+        refuse(exchange, status, detail);
+    }
 
     /** An unexpected failure (500), logged under {@code errorId}: the answer names the id so the log entry is found. */
     void fail(HttpServerExchange exchange, String errorId);

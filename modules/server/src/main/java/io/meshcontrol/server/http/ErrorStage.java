@@ -83,7 +83,8 @@ final class ErrorStage implements HttpHandler {
             exchange.setPersistent(false);
         }
         switch (e) {
-            case MeshException refused -> errors.refuse(exchange, status(refused.reason()), refused.getMessage());
+            case MeshException refused -> errors.refuse(exchange, status(refused.reason()), refused.getMessage(),
+                    refused.position().orElse(null));
             case ApiRequest.BodyTooLargeException tooLarge ->
                     errors.refuse(exchange, StatusCodes.REQUEST_ENTITY_TOO_LARGE, tooLarge.getMessage());
             case FailedCredentials.TooManyFailures tooMany -> {

@@ -1,6 +1,7 @@
 package io.meshcontrol.server.http;
 
 import io.meshcontrol.api.Problem;
+import io.meshcontrol.core.TextPosition;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.StatusCodes;
@@ -19,6 +20,13 @@ public final class ProblemWriter implements ErrorFormat {
     @Override
     public void refuse(HttpServerExchange exchange, int status, String detail) {
         write(exchange, new Problem("about:blank", StatusCodes.getReason(status), status, detail, exchange.getRequestPath(), null));
+    }
+
+    @Override
+    public void refuse(HttpServerExchange exchange, int status, String detail, TextPosition position) {
+        write(exchange, new Problem("about:blank", StatusCodes.getReason(status), status, detail,
+                exchange.getRequestPath(), null, position == null ? null : position.line(),
+                position == null ? null : position.column()));
     }
 
     @Override

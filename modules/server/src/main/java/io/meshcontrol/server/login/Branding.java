@@ -70,6 +70,29 @@ public record Branding(String title, String logoDataUrl) {
                 """.formatted(escape(title), escape(heading), logo, escape(title), escape(heading), body);
     }
 
+    /**
+     * A page in the console's style ({@code stylesheet}: the address of console.css relative to the page's): the
+     * product name and logo, then {@code heading} and {@code body} (HTML) in a sign-in sized box.
+     */
+    public String styledPage(String heading, String stylesheet, String body) {
+        String logo = logoDataUrl == null ? "" : "<img src=\"" + logoDataUrl + "\" alt=\"\" height=\"24\"> ";
+        return """
+                <!DOCTYPE html>
+                <html lang="en">
+                  <head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+                    <title>%s: %s</title><link rel="stylesheet" href="%s"></head>
+                  <body>
+                    <main id="main" class="signin">
+                    <p class="brand">%s<strong>%s</strong></p>
+                    <h1>%s</h1>
+                %s
+                    </main>
+                  </body>
+                </html>
+                """.formatted(escape(title), escape(heading), escape(stylesheet), logo, escape(title), escape(heading),
+                body);
+    }
+
     public static String escape(String text) {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
                 .replace("'", "&#39;");

@@ -38,7 +38,7 @@ import tools.jackson.databind.JsonNode;
  * machine that waits under the login's auth id is registered for the person ({@code tailscale up}), or a browser
  * session starts ({@code /login}, for the console).
  *
- * <p>Routes: {@code /register/{authId}} sends the browser to the issuer (through {@link MachineLogin}),
+ * <p>Routes: {@code /register/{authId}} sends a browser without a console session to the issuer ({@link RegisterPage}),
  * {@code GET /login} starts a console login ({@code return_to}: a {@link ReturnPath} to come back to afterwards),
  * {@code GET /oidc/callback} is where the issuer sends the browser back,
  * {@code GET /session} tells a page who is logged in and its CSRF token, {@code POST /logout} ends the session.

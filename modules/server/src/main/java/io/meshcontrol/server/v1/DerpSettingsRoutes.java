@@ -10,6 +10,7 @@ import io.meshcontrol.core.model.DerpSettings;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.state.Nodes;
 import io.meshcontrol.core.state.Snapshots;
+import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.Hostinfo;
 import io.meshcontrol.core.wire.NetInfo;
 import io.meshcontrol.relay.latency.LatencyReport;
@@ -64,7 +65,12 @@ public final class DerpSettingsRoutes {
                 reports.add(info);
             }
         }
-        return new DerpLatencyReport(LatencyReport.of(derp.map(), reports).stream()
+        return latency(derp.map(), reports);
+    }
+
+    /** The latency report of {@code map}'s regions from the machines' measurements (also the overview's). */
+    static DerpLatencyReport latency(DERPMap map, List<NetInfo> reports) {
+        return new DerpLatencyReport(LatencyReport.of(map, reports).stream()
                 .map(r -> new DerpLatencyReport.Region(r.regionId(), r.code(), r.name(), r.preferredBy(), r.reporting(),
                         r.medianMillis(), r.p90Millis()))
                 .toList());

@@ -1,27 +1,38 @@
 package io.meshcontrol.server.v1;
 
-import io.meshcontrol.core.location.Locations;
+import io.meshcontrol.api.BulkRequest;
+import io.meshcontrol.api.BulkResult;
 import io.meshcontrol.api.GlobalExitNodeRequest;
 import io.meshcontrol.api.KeyExpiryRequest;
 import io.meshcontrol.api.NodeList;
 import io.meshcontrol.api.NodeRequest;
+import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.RoutesRequest;
 import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.location.GeoDatabase;
+import io.meshcontrol.core.location.Locations;
 import io.meshcontrol.core.model.Node;
-import io.meshcontrol.core.model.User;
+import io.meshcontrol.core.netmap.context.MapContext;
+import io.meshcontrol.core.routes.RouteTable;
+import io.meshcontrol.core.state.BulkOutcome;
+import io.meshcontrol.core.state.MapContextState;
 import io.meshcontrol.core.state.NetworkSnapshot;
 import io.meshcontrol.core.state.Nodes;
-import io.meshcontrol.core.state.RouteElection;
 import io.meshcontrol.core.state.RouteApprovals;
+import io.meshcontrol.core.state.RouteElection;
 import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.server.http.ApiRequest;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 
 /**
- * {@code /api/v1/node}: list, show, rename, tag, expire, turn key expiry on or off, approve, suspend, delete; read and approve its routes, mark
- * it as a global exit node.
+ * {@code /api/v1/node}: list (filtered, sorted, paged: {@link NodeQuery}), show, rename, tag, expire, turn key expiry
+ * on or off, approve, suspend, delete, one node or many at once (bulk); read and approve its routes, mark it as a
+ * global exit node.
  */
 public final class NodeRoutes {
 
@@ -34,9 +45,14 @@ public final class NodeRoutes {
     /** @param snapshots where owners are looked up: one listing must not cost a query per node */
     private final Locations locations;
 
+    /** the latest client release and the relay map, for each node's client facts */
+    private final MapContextState context;
+    private final HostinfoFieldsCache hostinfo = new HostinfoFieldsCache();
+
     public NodeRoutes(Nodes nodes, RouteApprovals approvals, RouteElection election, Snapshots snapshots, Clock clock,
-            Locations locations) {
+            Locations locations, MapContextState context) {
         this.locations = locations;
+        this.context = context;
         this.nodes = nodes;
         this.approvals = approvals;
         this.election = election;
@@ -45,8 +61,21 @@ public final class NodeRoutes {
     }
 
     public void register(Routes routes) {
-        routes.add("GET", "/api/v1/node", request -> Reply.ok(new NodeList(nodes.list(request.caller()).stream()
-                .map(this::view).toList())));
+        routes.add("GET", "/api/v1/node", request -> {
+            NodeQuery query = NodeQuery.from(request, clock.instant());
+            List<NodeView> matching = views(nodes.list(request.caller())).stream().filter(query.filter()).toList();
+            return Reply.ok(new NodeList(query.page(matching), matching.size()));
+        });
+        routes.add("POST", "/api/v1/node/bulk", request -> {
+            BulkRequest body = request.requiredBody(BulkRequest.class);
+            Nodes.BulkAction action = Nodes.BulkAction.fromWireName(body.action() == null ? "" : body.action())
+                    .orElseThrow(() -> MeshException.invalid("action must be one of " + String.join(", ",
+                            Arrays.stream(Nodes.BulkAction.values()).map(Nodes.BulkAction::wireName).toList())
+                            + ", got " + (body.action() == null ? "none" : "\"" + body.action() + "\"")));
+            BulkOutcome<Long> outcome = nodes.bulk(request.caller(), action, BulkIds.numbers(body.ids()), body.tags());
+            return Reply.ok(new BulkResult(action.wireName(), BulkIds.texts(outcome.changed()),
+                    BulkIds.texts(outcome.unchanged())));
+        });
         routes.add("GET", "/api/v1/node/{id}", request -> Reply.ok(view(nodes.get(request.caller(), request.pathId("id")))));
         routes.add("POST", "/api/v1/node/{id}/rename", request -> {
             NodeRequest body = request.requiredBody(NodeRequest.class);
@@ -97,10 +126,18 @@ public final class NodeRoutes {
         return request.pathId("id");
     }
 
-    private io.meshcontrol.api.NodeView view(Node node) {
+    private NodeView view(Node node) {
+        return views(List.of(node)).getFirst();
+    }
+
+    /** Views of {@code list}, from one snapshot, route table and map context: one listing, one point in time. */
+    private List<NodeView> views(List<Node> list) {
         NetworkSnapshot snapshot = snapshots.current();
-        User owner = snapshot.user(node.userId()).orElse(null);
-        return Views.node(node, owner, snapshot.isOnline(node.id()), election.current(), clock.instant(),
-                locations.current());
+        RouteTable table = election.current();
+        MapContext map = context.current();
+        GeoDatabase places = locations.current();
+        Instant now = clock.instant();
+        return list.stream().map(node -> Views.node(node, snapshot.user(node.userId()).orElse(null),
+                snapshot.isOnline(node.id()), table, now, places, map, hostinfo.of(node.id(), node.hostinfo()))).toList();
     }
 }

@@ -7,8 +7,11 @@ import io.meshcontrol.core.state.PreAuthKeys;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
 import java.time.Clock;
+import io.meshcontrol.api.BulkRequest;
+import io.meshcontrol.api.BulkResult;
+import io.meshcontrol.core.state.BulkOutcome;
 
-/** {@code /api/v1/preauthkey}: create, list, read, revoke (DELETE). */
+/** {@code /api/v1/preauthkey}: create, list, read, revoke (DELETE one, or many with bulk). */
 public final class PreAuthKeyRoutes {
 
     private final PreAuthKeys keys;
@@ -29,6 +32,13 @@ public final class PreAuthKeyRoutes {
                     Durations.parse("expiration", body.expiration())));
             return Reply.created(new IssuedPreAuthKey(Views.preAuthKey(issued.key(), issued.user(), clock.instant()),
                     issued.secret()));
+        });
+        routes.add("POST", "/api/v1/preauthkey/bulk", request -> {
+            BulkRequest body = request.requiredBody(BulkRequest.class);
+            ApiKeyRoutes.requireAction(body, "revoke");
+            BulkOutcome<Long> outcome = keys.revokeAll(request.caller(), BulkIds.numbers(body.ids()));
+            return Reply.ok(new BulkResult("revoke", BulkIds.texts(outcome.changed()),
+                    BulkIds.texts(outcome.unchanged())));
         });
         routes.add("GET", "/api/v1/preauthkey/{id}", request -> {
             PreAuthKeys.Listed listed = keys.get(request.caller(), request.pathId("id"));

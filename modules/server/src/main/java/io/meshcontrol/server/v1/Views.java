@@ -10,7 +10,9 @@ import io.meshcontrol.api.SettingsView;
 import io.meshcontrol.api.UserView;
 import io.meshcontrol.core.model.ApiKey;
 import io.meshcontrol.core.model.Node;
-import io.meshcontrol.core.wire.Hostinfo;
+import io.meshcontrol.core.wire.HostinfoFields;
+import io.meshcontrol.core.wire.DERPRegion;
+import io.meshcontrol.core.netmap.context.MapContext;
 import io.meshcontrol.core.model.PreAuthKey;
 import io.meshcontrol.core.model.TailnetSettings;
 import io.meshcontrol.core.model.User;
@@ -56,25 +58,66 @@ final class Views {
      *     last-seen time (the end of its previous stream) is not shown while it is connected
      */
     static NodeView node(Node node, User owner, boolean online, RouteTable routes, Instant now) {
-        return node(node, owner, online, routes, now, GeoDatabase.NONE);
+        return node(node, owner, online, routes, now, GeoDatabase.NONE, null, HostinfoFieldsCache.parse(node.hostinfo()));
     }
 
-    /** @param locations places the node by its endpoints */
+    /**
+     * @param locations places the node by its endpoints
+     * @param context the latest client release and the relay map, for the client's facts; null without them
+     * @param info the known fields of the node's stored Hostinfo
+     */
     static NodeView node(Node node, User owner, boolean online, RouteTable routes, Instant now,
-            GeoDatabase locations) {
+            GeoDatabase locations, MapContext context, HostinfoFields info) {
         return new NodeView(Long.toString(node.id()), node.stableId(), node.givenName(), node.hostname(),
                 owner == null ? null : owner.name(), node.tags(), node.ipv4(), node.ipv6(), node.machineKey().toText(),
                 node.nodeKey().toText(), node.authorized(), node.ephemeral(), node.isKeyExpired(now),
                 node.registerMethod().wireName(), node.createdAt(), online, online ? now : node.lastSeen(),
                 node.keyExpiry(),
-                routes(node, routes), node.suspended(), locations.locate(node.endpoints())
-                        .map(l -> new NodeView.LocationView(l.country(), l.city(), l.address())).orElse(null));
+                routes(node, routes, info), node.suspended(), locations.locate(node.endpoints())
+                        .map(l -> new NodeView.LocationView(l.country(), l.city(), l.address())).orElse(null),
+                client(node, info, online, context));
+    }
+
+    /**
+     * What the client reports, and the two things the server can tell from it: whether a newer release is known, and
+     * whether the client said UDP does not work where it is (then it can only be reached through a relay). Which
+     * path two clients use between them is not reported to the server, so anything else is {@code unknown}.
+     */
+    static NodeView.ClientView client(Node node, HostinfoFields fields, boolean online, MapContext context) {
+        String version = fields.ipnVersion() == null || fields.ipnVersion().isEmpty() ? null
+                : fields.ipnVersion().split("-", 2)[0];
+        String latest = context == null || context.latestClientVersion() == null
+                || context.latestClientVersion().isEmpty() ? null : context.latestClientVersion();
+        // The map's rule, so that the list, the overview and the client's own notice agree.
+        Boolean update = version == null || latest == null ? null
+                : !context.clientVersionFor(fields.ipnVersion()).runningLatest();
+        int region = homeRegion(fields);
+        String regionName = region == 0 || context == null || context.derpMap() == null
+                || context.derpMap().regions() == null ? null
+                : java.util.Optional.ofNullable(context.derpMap().regions().get(region)).map(DERPRegion::regionName)
+                        .orElse(null);
+        boolean noUdp = fields.netInfo() != null && Boolean.FALSE.equals(fields.netInfo().workingUdp());
+        return new NodeView.ClientView(blankToNull(fields.os()), blankToNull(fields.osVersion()), version, latest,
+                update, node.endpoints(), region, regionName, online && noUdp ? "relayed" : "unknown");
+    }
+
+    private static String blankToNull(String text) {
+        return text == null || text.isEmpty() ? null : text;
     }
 
     static RoutesView routes(Node node, RouteTable routes) {
+        return routes(node, routes, HostinfoFieldsCache.parse(node.hostinfo()));
+    }
+
+    /** The client's home relay region ({@code NetInfo.PreferredDERP}); 0 when it reported none. */
+    private static int homeRegion(HostinfoFields fields) {
+        return fields.netInfo() == null ? 0 : fields.netInfo().preferredDerp();
+    }
+
+    private static RoutesView routes(Node node, RouteTable routes, HostinfoFields info) {
         return new RoutesView(texts(node.approvedRoutes()), texts(RoutePrefixes.sorted(node.advertisedRoutes())),
                 texts(routes.servedBy(node)), node.isGlobalExitNode(),
-                node.isGlobalExitNode() ? node.globalExitPriority() : 0, Hostinfo.homeRegion(node.hostinfo()));
+                node.isGlobalExitNode() ? node.globalExitPriority() : 0, homeRegion(info));
     }
 
     private static List<String> texts(List<IpPrefix> prefixes) {

@@ -3,8 +3,9 @@
 import { html, useState } from './vendor/preact-htm.js';
 import { api, get, when, relative } from './api.js';
 import { useLoad, useAction, Problem, Loading } from './ui.js';
+import { DurationField, toGo } from './duration.js';
 
-const EMPTY = { user: '', group: '', reason: '', duration: '8h' };
+const EMPTY = { user: '', group: '', reason: '', duration: '8 hours' };
 
 function State({ request }) {
   const r = request;
@@ -24,7 +25,7 @@ export default function AccessRequests({ may, me }) {
   const ask = (e) => {
     e.preventDefault();
     change(() => api('POST', 'access-request', { user: form.user || null, group: form.group, reason: form.reason,
-      duration: form.duration })).then((ok) => ok && setForm(EMPTY));
+      duration: toGo(form.duration) })).then((ok) => ok && setForm(EMPTY));
   };
   const input = (name, label, placeholder, required) => html`<div><label for=${'access-' + name}>${label}</label>
     <input id=${'access-' + name} value=${form[name]} placeholder=${placeholder} required=${required}
@@ -36,7 +37,8 @@ export default function AccessRequests({ may, me }) {
       ${decides && input('user', 'For user (empty: ' + (me.user || 'yourself') + ')', '')}
       ${input('group', 'Group', 'group:oncall', true)}
       ${input('reason', 'Reason', 'incident 42', true)}
-      ${input('duration', 'For how long', '8h', true)}
+      <${DurationField} id="access-duration" label="For how long" value=${form.duration} required=${true}
+        presets=${['1 hour', '8 hours', '1 day', '7 days']} onChange=${(duration) => setForm({ ...form, duration })} />
       <button class="primary" type="submit" disabled=${action.busy}>Ask</button>
     </div></form>
     <h2>Requests</h2>

@@ -2,21 +2,26 @@
 import { html, useState } from './vendor/preact-htm.js';
 import { api, get } from './api.js';
 import { useLoad, useAction, Problem, Secret } from './ui.js';
+import { DurationField, KEY_PRESETS, describe, toGo } from './duration.js';
 
 export default function AddMachine({ may, me }) {
   const [server] = useLoad(() => get('server'));
   const [users] = useLoad(() => (may('users:read') ? get('user') : Promise.resolve({ users: [] })));
-  const [form, setForm] = useState({ user: me.user || '', tags: '', reusable: false, ephemeral: false, preauthorized: true, expiration: '1h' });
+  const [changed, setForm] = useState({});
+  // a new key starts from the server's defaults (GET /api/v1/server), the same as the CLI's and the desktop app's
+  const defaults = server && server.newPreAuthKey;
+  const form = { user: me.user || '', tags: '', ...(defaults ? { reusable: defaults.reusable, ephemeral: defaults.ephemeral,
+    preauthorized: defaults.preauthorized, expiration: describe(defaults.expiration) } : {}), ...changed };
   const [issued, setIssued] = useState(null);
   const action = useAction();
-  const set = (field) => (e) => setForm({ ...form, [field]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
+  const set = (field) => (e) => setForm({ ...changed, [field]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
   const create = (event) => {
     event.preventDefault();
     action.run(async () => {
       const tags = form.tags.split(/[\s,]+/).filter(Boolean);
       const answer = await api('POST', 'preauthkey', {
         user: tags.length ? null : form.user || null, tags, reusable: form.reusable, ephemeral: form.ephemeral,
-        preauthorized: form.preauthorized, expiration: form.expiration, description: 'made in the console',
+        preauthorized: form.preauthorized, expiration: toGo(form.expiration), description: 'made in the console',
       });
       setIssued(answer.body);
     });
@@ -34,14 +39,14 @@ export default function AddMachine({ may, me }) {
             : html`<input id="key-user" value=${form.user} onInput=${set('user')} />`}</div>
         <div><label for="key-tags">or tags (the machine is owned by them)</label>
           <input id="key-tags" value=${form.tags} placeholder="tag:server" onInput=${set('tags')} /></div>
-        <div><label for="key-expiration">Key valid for</label>
-          <input id="key-expiration" value=${form.expiration} size="6" onInput=${set('expiration')} /></div>
+        <${DurationField} id="key-expiration" label="Key valid for" value=${form.expiration || ''} presets=${KEY_PRESETS}
+          required=${true} onChange=${(expiration) => setForm({ ...changed, expiration })} />
       </div>
       <label class="inline"><input type="checkbox" checked=${form.reusable} onChange=${set('reusable')} /> Reusable (several machines)</label>
       <label class="inline"><input type="checkbox" checked=${form.ephemeral} onChange=${set('ephemeral')} /> Ephemeral (removed when offline)</label>
       <label class="inline"><input type="checkbox" checked=${form.preauthorized} onChange=${set('preauthorized')} /> Pre-approved</label>
       <${Problem} error=${action.error} />
-      <div class="actions"><button class="primary" type="submit" disabled=${action.busy}>Make the key</button></div>
+      <div class="actions"><button class="primary" type="submit" disabled=${action.busy || !defaults}>Make the key</button></div>
     </form>
     ${issued && html`<section aria-labelledby="join-title">
       <h2 id="join-title">Join the machine</h2>

@@ -19,10 +19,14 @@ import AccessRequests from './access-requests.js';
 import LogStreams from './log-streams.js';
 import PostureIntegrations from './posture.js';
 import Services from './services.js';
+import Register from './register.js';
+import Overview from './overview.js';
 
 // One line per page: adding a page is a module and a line here. `scope`: what the caller needs to see it (a list: any one).
 const PAGES = [
+  { path: 'overview', title: 'Overview', scope: 'devices:core:read', page: Overview, nav: true },
   { path: 'machines', title: 'Machines', scope: null, page: Machines, nav: true },
+  { path: 'machines/show/:show', title: 'Machines', scope: null, page: Machines },
   { path: 'machines/:id', title: 'Machine', scope: null, page: Machine },
   { path: 'add', title: 'Add a machine', scope: 'auth_keys', page: AddMachine, nav: true },
   { path: 'policy', title: 'Access controls', scope: 'policy_file:read', page: Policy, nav: true },
@@ -39,6 +43,7 @@ const PAGES = [
   { path: 'log-streams', title: 'Log streaming', scope: 'log_streaming:read', page: LogStreams, nav: true },
   { path: 'posture', title: 'Posture', scope: 'feature_settings:read', page: PostureIntegrations, nav: true },
   { path: 'services', title: 'Services', scope: 'services:read', page: Services, nav: true },
+  { path: 'register/:id', title: 'A machine asks to join', scope: null, page: Register },
 ];
 
 function match(hash) {

@@ -2,13 +2,45 @@
 import { html, useState } from './vendor/preact-htm.js';
 import { api, get, when } from './api.js';
 import { useLoad, useAction, Problem, Loading, Secret } from './ui.js';
+import { DurationField, KEY_PRESETS, toGo } from './duration.js';
+
+/**
+ * Several keys picked by checkbox, then revoked with one request (POST <list>/bulk), asked first.
+ * `ids`: the ids of the keys that can be picked (those still valid).
+ */
+function useKeySelection(ids) {
+  const [selected, setSelected] = useState(new Set());
+  const picked = [...selected].filter((id) => ids.includes(id));
+  const all = ids.length > 0 && ids.every((id) => selected.has(id));
+  return {
+    picked,
+    has: (id) => selected.has(id),
+    toggle: (id) => { const next = new Set(selected); if (next.has(id)) next.delete(id); else next.add(id); setSelected(next); },
+    toggleAll: () => setSelected(all ? new Set() : new Set(ids)),
+    all,
+    clear: () => setSelected(new Set()),
+  };
+}
+
+function BulkRevoke({ selection, what, verb, list, action, onDone, consequence }) {
+  const n = selection.picked.length;
+  const count = n + ' ' + what + (n === 1 ? '' : 's');
+  const run = () => confirm(verb + ' ' + count + '? ' + consequence) && action.run(async () => {
+    await api('POST', list + '/bulk', { action: verb.toLowerCase(), ids: selection.picked });
+    selection.clear();
+    onDone();
+  });
+  return html`<div class="row"><p aria-live="polite">${n ? count + ' selected' : ''}</p>
+    ${n > 0 && html`<button type="button" class="danger" disabled=${action.busy} onClick=${run}>${verb} ${count}</button>`}</div>`;
+}
 
 function ApiKeys({ may }) {
   const [data, error, reload] = useLoad(() => get('apikey'));
-  const [form, setForm] = useState({ description: '', scopes: '', expiration: '2160h' });
+  const [form, setForm] = useState({ description: '', scopes: '', expiration: '90 days' });
   const [issued, setIssued] = useState(null);
   const action = useAction();
   const canChange = may('api_access_tokens');
+  const selection = useKeySelection(data ? data.apiKeys.filter((k) => !k.expired).map((k) => k.prefix) : []);
   const issue = (label, call) => action.run(async () => {
     const answer = await call();
     setIssued({ label, secret: answer.body.secret });
@@ -18,7 +50,7 @@ function ApiKeys({ may }) {
     e.preventDefault();
     const scopes = form.scopes.split(/[\s,]+/).filter(Boolean);
     issue('The new API key.', () => api('POST', 'apikey', {
-      description: form.description || null, scopes: scopes.length ? scopes : null, expiration: form.expiration || null,
+      description: form.description || null, scopes: scopes.length ? scopes : null, expiration: toGo(form.expiration),
     }));
   };
   return html`<section aria-labelledby="apikeys-title"><h2 id="apikeys-title">API keys</h2>
@@ -30,14 +62,19 @@ function ApiKeys({ may }) {
       <div><label for="apikey-scopes">Scopes (empty: all your role allows)</label>
         <input id="apikey-scopes" value=${form.scopes} placeholder="devices:core:read, policy_file"
           onInput=${(e) => setForm({ ...form, scopes: e.target.value })} /></div>
-      <div><label for="apikey-expiration">Valid for</label>
-        <input id="apikey-expiration" size="7" value=${form.expiration} onInput=${(e) => setForm({ ...form, expiration: e.target.value })} /></div>
+      <${DurationField} id="apikey-expiration" label="Valid for" value=${form.expiration} presets=${KEY_PRESETS}
+        onChange=${(expiration) => setForm({ ...form, expiration })} />
       <button class="primary" type="submit" disabled=${action.busy}>Create API key</button>
     </div></form>`}
+    ${canChange && html`<${BulkRevoke} selection=${selection} what="API key" verb="Expire" list="apikey" action=${action}
+      onDone=${reload} consequence="They stop working at once, and sessions signed in with them end." />`}
     ${data === undefined ? html`<${Loading} what="API keys" />` : html`<div class="table-wrap"><table class="responsive">
-      <thead><tr><th scope="col">Key</th><th scope="col">Owner</th><th scope="col">Scopes</th><th scope="col">Expires</th>
+      <thead><tr>${canChange && html`<th scope="col"><input type="checkbox" aria-label="Select every API key that can expire"
+        checked=${selection.all} onChange=${selection.toggleAll} /></th>`}<th scope="col">Key</th><th scope="col">Owner</th><th scope="col">Scopes</th><th scope="col">Expires</th>
         <th scope="col">Last used</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
       <tbody>${data.apiKeys.map((key) => html`<tr key=${key.id} data-apikey=${key.description || key.prefix}>
+        ${canChange && html`<td>${!key.expired && html`<input type="checkbox" aria-label=${'Select ' + (key.description || key.prefix)}
+          checked=${selection.has(key.prefix)} onChange=${() => selection.toggle(key.prefix)} />`}</td>`}
         <td data-label="Key"><span class="mono">${key.prefix}</span> ${key.description}</td>
         <td data-label="Owner">${key.user || html`<span class="muted">all access</span>`}</td>
         <td data-label="Scopes">${key.scopes.length ? key.scopes.map((s) => html`<span class="badge">${s}</span>`) : html`<span class="muted">the role's</span>`}</td>
@@ -58,13 +95,20 @@ function ApiKeys({ may }) {
 function PreAuthKeys({ may }) {
   const [data, error, reload] = useLoad(() => get('preauthkey'));
   const action = useAction();
+  const canRevoke = may('auth_keys');
+  const selection = useKeySelection(data ? data.preAuthKeys.filter((k) => k.valid).map((k) => k.id) : []);
   return html`<section aria-labelledby="preauth-title"><h2 id="preauth-title">Pre-auth keys</h2>
     <p>Keys that join machines. <a href="#/add">Add a machine</a> makes one.</p>
     <${Problem} error=${error || action.error} />
+    ${canRevoke && html`<${BulkRevoke} selection=${selection} what="pre-auth key" verb="Revoke" list="preauthkey"
+      action=${action} onDone=${reload} consequence="No machine can join with them any more; machines that joined with them stay." />`}
     ${data === undefined ? html`<${Loading} what="pre-auth keys" />` : html`<div class="table-wrap"><table class="responsive">
-      <thead><tr><th scope="col">Key</th><th scope="col">Owner or tags</th><th scope="col">Kind</th><th scope="col">State</th>
+      <thead><tr>${canRevoke && html`<th scope="col"><input type="checkbox" aria-label="Select every valid pre-auth key"
+        checked=${selection.all} onChange=${selection.toggleAll} /></th>`}<th scope="col">Key</th><th scope="col">Owner or tags</th><th scope="col">Kind</th><th scope="col">State</th>
         <th scope="col">Used</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
-      <tbody>${data.preAuthKeys.map((key) => html`<tr key=${key.id}>
+      <tbody>${data.preAuthKeys.map((key) => html`<tr key=${key.id} data-preauthkey=${key.prefix}>
+        ${canRevoke && html`<td>${key.valid && html`<input type="checkbox" aria-label=${'Select ' + (key.description || key.prefix)}
+          checked=${selection.has(key.id)} onChange=${() => selection.toggle(key.id)} />`}</td>`}
         <td data-label="Key"><span class="mono">${key.prefix}</span> ${key.description}</td>
         <td data-label="Owner">${key.tags.length ? key.tags.map((t) => html`<span class="badge">${t}</span>`) : key.user}</td>
         <td data-label="Kind">${[key.reusable && 'reusable', key.ephemeral && 'ephemeral', key.preauthorized && 'pre-approved'].filter(Boolean).join(', ') || 'single use'}</td>

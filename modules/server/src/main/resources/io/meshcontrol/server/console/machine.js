@@ -3,7 +3,7 @@
 import { html, useState } from './vendor/preact-htm.js';
 import { api, get, when, relative } from './api.js';
 import { useLoad, useAction, Problem, Loading, Address, Ports } from './ui.js';
-import { Status, Owner } from './machines.js';
+import { Status, Owner, Client, Relay } from './machines.js';
 
 const EXIT = ['0.0.0.0/0', '::/0'];
 const isExit = (route) => EXIT.includes(route);
@@ -171,6 +171,9 @@ export default function Machine({ params, may }) {
       <dt>Owner</dt><dd><${Owner} node=${node} /></dd>
       <dt>Addresses</dt><dd class="mono">${[node.ipv4, node.ipv6].filter(Boolean).join(', ')}</dd>
       ${node.location && html`<dt>Location</dt><dd data-location=${node.location.country}>${[node.location.city, node.location.country].filter(Boolean).join(', ')} <span class="mono">(${node.location.address})</span></dd>`}
+      ${node.client && html`<dt>OS and client</dt><dd data-client><${Client} node=${node} /></dd>
+        <dt>Home relay</dt><dd><${Relay} node=${node} /></dd>
+        <dt>Endpoints</dt><dd class="mono">${node.client.endpoints.join(', ') || html`<span class="muted">none reported</span>`}</dd>`}
       <dt>Key expiry</dt><dd data-key-expiry=${node.keyExpiry ? 'on' : 'off'}>${node.keyExpiry ? when(node.keyExpiry) + ' (' + relative(node.keyExpiry) + ')' : 'never'}</dd>
       <dt>Joined</dt><dd>${when(node.createdAt)} (${node.registerMethod})</dd>
       <dt>Last seen</dt><dd>${node.online ? 'now' : node.lastSeen ? when(node.lastSeen) : 'never'}</dd>

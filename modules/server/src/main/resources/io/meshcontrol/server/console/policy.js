@@ -6,10 +6,14 @@ import { api, get } from './api.js';
 import { useAction, useLoad, Problem, Loading, Address, Ports } from './ui.js';
 import { Highlighted } from './hujson-highlight.js';
 
-/** The line numbers a server's error text names ("line 12", "12:5"), to mark them in the gutter. */
-export function errorLines(message) {
+/**
+ * The lines to mark in the gutter for a refusal: the line the server's problem names ({@code line}, {@code column}:
+ * where an unknown group, user, tag or host stands, or a syntax error), and any a text names ("line 12", "12:5").
+ */
+export function errorLines(error) {
   const lines = new Set();
-  for (const found of (message || '').matchAll(/\bline (\d+)|(?:^|\s)(\d+):\d+\b/g)) {
+  if (error && error.problem && error.problem.line) lines.add(error.problem.line);
+  for (const found of ((error && error.message) || '').matchAll(/\bline (\d+)|(?:^|\s)(\d+):\d+\b/g)) {
     lines.add(Number(found[1] || found[2]));
   }
   return lines;
@@ -44,14 +48,26 @@ function Editor({ text, onInput, readOnly, marked }) {
   </div>`;
 }
 
-/** Puts the caret at the start of a line of the policy text, and the line in view. */
-function goToLine(line) {
+/**
+ * Selects a line of the policy text and puts it in view; with a column, puts the caret there instead (a selection
+ * would hide the value behind its colour).
+ */
+function goToLine(line, column) {
   const field = document.getElementById('policy-text');
   if (!field) return;
   const lines = field.value.split('\n');
   const start = lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0);
   field.focus();
-  field.setSelectionRange(start, start + (lines[line - 1] || '').length);
+  if (column) field.setSelectionRange(start + column - 1, start + column - 1);
+  else field.setSelectionRange(start, start + (lines[line - 1] || '').length);
+}
+
+/** A link to the place of a refusal the server placed (line and column of its problem). */
+function ErrorPlace({ error }) {
+  const where = error && error.problem && error.problem.line ? error.problem : null;
+  if (!where) return null;
+  return html`<p class="error-place"><button type="button" class="link" data-error-line=${where.line}
+    onClick=${() => goToLine(where.line, where.column)}>Go to line ${where.line}, column ${where.column}</button></p>`;
 }
 
 /** What a chosen machine may reach under the text in the editor (not saved) or the saved policy. */
@@ -96,6 +112,7 @@ function Preview({ text, action }) {
     </form>`}
     <div id="preview-result" aria-live="polite">
       <${Problem} error=${action.error} />
+      <${ErrorPlace} error=${action.error} />
       ${result && html`<h3>${result.name}${result.country ? ' in ' + result.country.toUpperCase() : ''} may reach${result.which === 'editor' ? ' under the text in the editor' : ' under the saved policy'}</h3>
         ${result.which === 'editor' && result.text !== text && html`<p class="notice">The text changed since this preview: preview again to see the change.</p>`}
         ${result.reach.length === 0 ? html`<p data-reach-empty>Nothing: no machine lets ${result.name} in.</p>`
@@ -153,7 +170,7 @@ export default function Policy({ may }) {
     });
   };
   if (saved === undefined) return html`<h1>Access controls</h1><${Problem} error=${action.error} />${!action.error && html`<${Loading} what="the policy" />`}`;
-  const marked = errorLines((action.error || preview.error || {}).message);
+  const marked = errorLines(action.error || preview.error);
   return html`<h1>Access controls</h1>
     <p>Who may reach what, as HuJSON (JSON with comments and trailing commas). The policy's <code>tests</code> run
       before every save; a policy whose tests fail is not saved.</p>
@@ -161,6 +178,7 @@ export default function Policy({ may }) {
     <${Editor} text=${text} onInput=${(value) => { setText(value); setResult(null); }} readOnly=${!canSave} marked=${marked} />
     <div id="policy-status" aria-live="polite">
       <${Problem} error=${action.error} />
+      <${ErrorPlace} error=${action.error} />
       ${result && html`<div class=${'notice ' + (result.ok ? 'ok' : 'error')} role="status">${result.message}</div>`}
       ${conflict && html`<div class="notice error" role="alert">Someone saved the policy after you opened it, so
         yours was not saved (nothing was overwritten). Your text is still here; copy what you need, then

@@ -197,6 +197,19 @@ class RegisterEndpointTest {
         assertEquals(1, server.network.nodes().list(Caller.localAdmin()).size());
     }
 
+    /** An administrator refused the login (console, svc auth refuse-login): the client is told, early or late. */
+    @Test
+    void aRefusedLoginIsAnErrorTheClientShows() throws Exception {
+        NodePublicKey nodeKey = NodePrivateKey.generate().publicKey();
+        RegisterResponse pending = register(request(142, nodeKey, null, null, NO_EXPIRY, ""));
+        String authId = pending.authUrl().substring(pending.authUrl().lastIndexOf('/') + 1);
+        server.network.pendingLogins().reject(Caller.localAdmin(), authId);
+        RegisterResponse refused = register(request(142, nodeKey, null, null, NO_EXPIRY, pending.authUrl()));
+        assertTrue(refused.error().contains("an administrator refused this machine's login"), refused.error());
+        assertEquals("", refused.authUrl());
+        assertEquals(0, server.network.nodes().list(Caller.localAdmin()).size());
+    }
+
     @Test
     void followUpOfAnUnknownLoginGetsAFreshUrl() throws Exception {
         RegisterResponse response = register(request(142, NodePrivateKey.generate().publicKey(), null, null, NO_EXPIRY,

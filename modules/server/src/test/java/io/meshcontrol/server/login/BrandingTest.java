@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.meshcontrol.core.key.MachinePrivateKey;
-import io.meshcontrol.core.key.NodePrivateKey;
-import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.server.testing.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,18 +24,16 @@ class BrandingTest {
     Path folder;
 
     @Test
-    void theRegistrationPageCarriesTheNameAndTheLogo() throws Exception {
+    void theExpiredLoginPageCarriesTheNameAndTheLogo() throws Exception {
         Path logo = Files.write(folder.resolve("logo.png"), PIXEL);
         try (TestServer server = TestServer.in(folder).set("branding.title", "Acme <Mesh>")
                 .set("branding.logo_path", logo.toString()).start()) {
-            String authId = server.network.pendingLogins().start(new Registrations.Request(
-                    MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "box", "{}"), false);
-            String page = server.request("GET", "/register/" + authId, null, null).body();
-            assertTrue(page.contains("<title>Acme &lt;Mesh&gt;: A machine asks to join the network</title>"), page);
+            String page = server.request("GET", "/register/lapsed", null, null).body();
+            assertTrue(page.contains("<title>Acme &lt;Mesh&gt;: This login link expired</title>"), page);
             assertTrue(page.contains("<strong>Acme &lt;Mesh&gt;</strong>"), page);
             assertTrue(page.contains("src=\"data:image/png;base64," + Base64.getEncoder().encodeToString(PIXEL) + "\""),
                     page);
-            assertTrue(page.contains("--auth-id " + authId), page);
+            assertTrue(page.contains("href=\"../admin/console.css\""), page);
         }
     }
 
@@ -63,9 +58,7 @@ class BrandingTest {
     @Test
     void withoutSettingsThePagesSayMeshControlAndShowNoImage() {
         try (TestServer server = TestServer.start(folder)) {
-            String authId = server.network.pendingLogins().start(new Registrations.Request(
-                    MachinePrivateKey.generate().publicKey(), NodePrivateKey.generate().publicKey(), "box", "{}"), false);
-            String page = server.request("GET", "/register/" + authId, null, null).body();
+            String page = server.request("GET", "/register/lapsed", null, null).body();
             assertTrue(page.contains("<title>Mesh Control: "), page);
             assertFalse(page.contains("<img"), page);
         }

@@ -1,13 +1,13 @@
 package io.meshcontrol.core.netmap.context;
 
 /** Orders client release numbers ("1.80.3", "1.102.5"): numerically, part by part; a missing part counts as 0. */
-final class ReleaseVersions {
+public final class ReleaseVersions {
 
     private ReleaseVersions() {
     }
 
     /** Negative, zero or positive as {@code a} is older than, the same as or newer than {@code b}. */
-    static int compare(String a, String b) {
+    public static int compare(String a, String b) {
         String[] x = a.split("\\.");
         String[] y = b.split("\\.");
         for (int i = 0; i < Math.max(x.length, y.length); i++) {
