@@ -72,11 +72,12 @@ public final class PostgresCluster {
         for (int attempt = 0; attempt < 3; attempt++) {
             int candidate = freePort();
             try {
-                // fsync off: a test cluster never has to survive a crash, and every test makes a database.
+                // fsync off: a test cluster never has to survive a crash, and every test makes a database. Many
+                // connections: tests seldom close their networks, so kept connections pile up until collected.
                 run(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l",
                         folder.resolve("server.log").toString(), "-w", "-t", String.valueOf(START_SECONDS), "-o",
                         "-p " + candidate + " -k " + folder + " -c listen_addresses=127.0.0.1 -c fsync=off"
-                                + " -c synchronous_commit=off -c full_page_writes=off -c max_connections=300",
+                                + " -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000",
                         "start");
                 return candidate;
             } catch (IllegalStateException e) {
