@@ -26,6 +26,10 @@ mkdir -p "$stage/opt/svc/docs" "$stage/usr/bin" "$stage/lib/systemd/system" "$st
 cp "$root/config.yaml.example" "$stage/opt/svc/config.yaml.example"
 cp "$root/docs/install.md" "$stage/opt/svc/docs/install.md"
 ln -s /opt/svc/bin/svc "$stage/usr/bin/svc"
+# `svc admin` in the desktop's application menu, with its icon.
+mkdir -p "$stage/usr/share/applications" "$stage/usr/share/icons/hicolor/scalable/apps"
+install -m 0644 "$root/installers/desktop/svc-admin.desktop" "$stage/usr/share/applications/svc-admin.desktop"
+install -m 0644 "$root/installers/desktop/svc-admin.svg" "$stage/usr/share/icons/hicolor/scalable/apps/svc-admin.svg"
 install -m 0644 "$root/installers/deb/svc.service" "$stage/lib/systemd/system/svc.service"
 install -m 0640 "$root/installers/deb/config.yaml" "$stage/etc/svc/config.yaml"
 for script in postinst prerm postrm; do

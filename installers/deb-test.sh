@@ -57,6 +57,9 @@ in_root dpkg -i "/tmp/$(basename "$v1")" >/dev/null || fail "dpkg -i $v1 failed"
 in_root getent passwd svc >/dev/null || fail "postinst made no svc account"
 [ "$(stat -c %u "$debian/var/lib/svc")" = "$(in_root id -u svc)" ] || fail "/var/lib/svc is not the svc account's"
 [ -L "$debian/usr/bin/svc" ] || fail "svc is not on the PATH"
+grep -qx 'Exec=svc admin' "$debian/usr/share/applications/svc-admin.desktop" \
+  || fail "the desktop entry of svc admin is missing"
+[ -s "$debian/usr/share/icons/hicolor/scalable/apps/svc-admin.svg" ] || fail "the icon of svc admin is missing"
 unit=$debian/lib/systemd/system/svc.service
 # Verified on this machine's systemd (the minimal root has none), its ExecStart pointed into the root.
 mkdir "$work/unit"

@@ -26,8 +26,12 @@ target=$root/modules/cli/target
 cli_jar=$(ls "$target"/meshcontrol-cli-*.jar | grep -v -- '-tests.jar' | head -n 1)
 
 rm -rf "$out"
-mkdir -p "$out/lib" "$out/bin"
+mkdir -p "$out/lib" "$out/bin" "$out/share/applications" "$out/share/icons/hicolor/scalable/apps"
 cp "$target"/lib/*.jar "$cli_jar" "$out/lib/"
+# The desktop app's launcher entry and icon (docs/desktop.md): the Debian package puts them where desktops look;
+# from a bare image, `xdg-desktop-menu install` and `xdg-icon-resource install` do.
+cp "$root/installers/desktop/svc-admin.desktop" "$out/share/applications/"
+cp "$root/installers/desktop/svc-admin.svg" "$out/share/icons/hicolor/scalable/apps/"
 
 # JDK modules: what jdeps finds in the bytecode, plus every JDK module the boot layer resolves for a
 # `requires` of a module on the path (jdeps misses some, e.g. sqlite-jdbc's java.sql.rowset, whose
@@ -63,6 +67,7 @@ if [ "$(svc_java_major "$JAVA_HOME/bin/java")" -ge 24 ]; then unsafe_flag="--sun
 home=\$(cd "\$(dirname "\$(readlink -f "\$0")")/.." && pwd)
 client=""
 if [ "\$(svc_command "\$@")" != serve ]; then client=\$(svc_client_jvm_flags "\$home/cds/client.jsa"); fi
+if [ "\$(svc_command "\$@")" = admin ]; then client="\$client \$(svc_admin_jvm_flags)"; fi
 # The name the CLI suggests its commands by, and the command's output on descriptor 3 (scripts/client-jvm.sh).
 export SVC_COMMAND_NAME="\$(svc_invoked_name "\$0")" SVC_STDOUT_FD=3
 exec "\$home/runtime/bin/java" \\

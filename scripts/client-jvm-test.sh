@@ -71,6 +71,13 @@ case "$run" in *AutoCreateSharedArchive*|*SharedArchiveFile*) failed=$((failed+1
   *) passed=$((passed+1));; esac
 check "$out" "on descriptor 3" "serve's stdout is descriptor 3 too"
 check "$(grep -c AutoCreateSharedArchive "$FAKE_JAVA_LOG")" 1 "no run but the build's trains"
+# svc admin (the desktop app) gets the window's heap and collector on top of the client flags; no other command does.
+(cd "$fake" && JAVA_HOME=$fake/jdk SVC_JDK_DIRS=/nonexistent ./svc admin >/dev/null 2>&1)
+run=$(tail -n 1 "$FAKE_JAVA_LOG")
+case "$run" in *"-XX:TieredStopAtLevel=1"*"-XX:+UseSerialGC"*"-Xmx"*) passed=$((passed+1));;
+  *) failed=$((failed+1)); echo "FAIL admin flags: $run" >&2;; esac
+case "$(grep -v ' admin' "$FAKE_JAVA_LOG")" in *UseSerialGC*) failed=$((failed+1)); echo "FAIL another command got admin's flags" >&2;;
+  *) passed=$((passed+1));; esac
 rm -rf "$fake"
 
 echo "$passed passed, $failed failed"

@@ -30,6 +30,15 @@ svc_client_jvm_flags() {
     "-XX:ErrorFile=${TMPDIR:-/tmp}/svc-hs_err_pid%p.log"
 }
 
+# svc_admin_jvm_flags: what `svc admin` (the desktop app, a long-lived window) adds to the client flags. The
+# default collector and heap size a JVM picks are for a server (G1, a heap up to a quarter of the machine's
+# memory, grown and kept); a window holds a few MB of tables. The serial collector with a bounded heap that it
+# gives back when idle, and smaller thread stacks, cut its resident memory (bench/desktop-memory, docs/desktop.md).
+svc_admin_jvm_flags() {
+  echo "-XX:+UseSerialGC -Xms16m -Xmx256m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -Xss512k" \
+    "-XX:ReservedCodeCacheSize=32m -XX:MaxMetaspaceSize=128m"
+}
+
 # The launchers start every svc JVM with `3>&1 1>&2` and SVC_STDOUT_FD=3: HotSpot prints the banner of a crash on
 # descriptor 1 whatever its flags say (its error stream is bound before it reads them), so descriptor 1 is stderr
 # and the command writes its output to descriptor 3, the real stdout (io.meshcontrol.cli.CliContext opens

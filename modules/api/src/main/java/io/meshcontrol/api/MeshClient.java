@@ -277,6 +277,21 @@ public final class MeshClient {
         return send("POST", "api/v1/node/" + path(id) + "/unsuspend", null, NodeView.class);
     }
 
+    /** Turns the node's key expiry off ({@code true}: its key never expires) or back on. */
+    public NodeView setKeyExpiryDisabled(String id, boolean disabled) {
+        return send("POST", "api/v1/node/" + path(id) + "/key-expiry", new KeyExpiryRequest(disabled), NodeView.class);
+    }
+
+    /** The peers the node's map gives it now. */
+    public List<PeerView> nodePeers(String id) {
+        return send("GET", "api/v1/node/" + path(id) + "/peers", null, PeerList.class).peers();
+    }
+
+    /** The node's packet filter as the policy compiles it (who may reach it). */
+    public PacketFilterView nodePacketFilter(String id) {
+        return send("GET", "api/v1/node/" + path(id) + "/packet-filter", null, PacketFilterView.class);
+    }
+
     /** Files a just-in-time access request (for the credential's own user unless {@code user} is given). */
     public AccessRequestView createAccessRequest(AccessRequestRequest request) {
         return send("POST", "api/v1/access-request", request, AccessRequestView.class);
@@ -433,6 +448,43 @@ public final class MeshClient {
         return send("GET", "api/v1/derp/latency", null, DerpLatencyReport.class);
     }
 
+    /**
+     * Follows the server's event stream ({@code GET /api/v1/events}, server-sent events) until it ends, handing each
+     * event to {@code listener} on the calling thread. Blocks: returns when the server ends the stream, throws when it
+     * cannot be opened or breaks; an interrupt of the calling thread stops it.
+     */
+    public void events(Consumer<ServerEvent> listener) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve("api/v1/events"))
+                .header("Accept", "text/event-stream").GET();
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        HttpResponse<java.util.stream.Stream<String>> response;
+        try {
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
+        } catch (IOException e) {
+            throw new ServerUnreachableException("cannot reach the server at " + base + ": " + describe(e), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        checkVersion(response);
+        if (response.statusCode() >= 400) {
+            response.body().close();
+            throw new ApiException(Problem.of(response.statusCode(), "HTTP " + response.statusCode(),
+                    "the server answered " + response.statusCode() + " for the event stream"));
+        }
+        try (java.util.stream.Stream<String> lines = response.body()) {
+            ServerEvent.Reader reader = new ServerEvent.Reader(listener);
+            lines.forEach(reader::line);
+        } catch (java.io.UncheckedIOException e) {
+            if (!Thread.currentThread().isInterrupted()) {
+                throw new ServerUnreachableException("the event stream of " + base + " broke: " + describe(e.getCause()),
+                        e);
+            }
+        }
+    }
+
     private <T> T send(String method, String relativePath, Object body, Class<T> type) {
         return sendTagged(method, relativePath, body, type, null).value();
     }
@@ -516,9 +568,20 @@ public final class MeshClient {
         return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
     }
 
+    /** A failure to reach the server in words: the JDK leaves a refused connection without a message. */
     private static String describe(IOException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.ConnectException && (cause.getMessage() == null || cause.getMessage().isBlank())) {
+                return "the connection was refused (is the server running, and is the address and port right?)";
+            }
+            if (cause instanceof java.nio.channels.UnresolvedAddressException
+                    || cause instanceof java.net.UnknownHostException) {
+                return "the host name is unknown (is the address right?)";
+            }
+        }
         String message = e.getMessage();
-        return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
+        return message == null || message.isBlank() ? "the connection failed (" + e.getClass().getSimpleName() + ")"
+                : message;
     }
 
     private static String query(String value) {

@@ -45,6 +45,7 @@ public final class AdminWindow {
                 this::toggleTheme);
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.ESCAPE), background::cancelAll);
         stage.setTitle("Mesh Control");
+        stage.getIcons().setAll(AppIcon.image(64), AppIcon.image(32));
         stage.setScene(scene);
         stage.setOnHidden(event -> {
             settings.window(scene.getWidth(), scene.getHeight(), theme.name());
@@ -71,22 +72,50 @@ public final class AdminWindow {
     }
 
     private javafx.scene.Parent connectionScreen() {
-        return new ConnectionView(new ConnectionViewModel(
-                new Connector(launch.version(), launch.localCredential()), settings, background, this::connected)).root();
+        return new ConnectionView(connectionModel()).root();
+    }
+
+    private ConnectionViewModel connectionModel() {
+        return new ConnectionViewModel(new Connector(launch.version(), launch.localCredential()), settings, background,
+                this::connected);
     }
 
     private void connected(Connection connection) {
+        // What the status bar said was of the last server.
+        background.clear();
         main = new MainView(connection, this);
         scene.setRoot(main.root());
     }
 
+    DesktopSettings settings() {
+        return settings;
+    }
+
     /** Back to the connection screen. */
     void disconnect() {
+        leave();
+        scene.setRoot(connectionScreen());
+    }
+
+    /**
+     * Another saved server, chosen in the window: connects to it with its saved key; a failure leaves the connection
+     * screen open on it, saying why.
+     */
+    void switchTo(io.meshcontrol.gui.connect.Profile profile) {
+        leave();
+        ConnectionViewModel model = connectionModel();
+        model.selected().set(model.profiles().stream().filter(saved -> saved.name().equals(profile.name()))
+                .findFirst().orElse(profile));
+        scene.setRoot(new ConnectionView(model).root());
+        model.connect();
+    }
+
+    private void leave() {
         if (main != null) {
             main.close();
             main = null;
         }
         background.cancelAll();
-        scene.setRoot(connectionScreen());
+        background.clear();
     }
 }

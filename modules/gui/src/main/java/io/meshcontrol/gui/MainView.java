@@ -1,12 +1,24 @@
 package io.meshcontrol.gui;
 
+import io.meshcontrol.gui.access.AccessRequestsScreen;
+import io.meshcontrol.gui.apps.AppsScreen;
+import io.meshcontrol.gui.audit.AuditScreen;
 import io.meshcontrol.gui.connect.Connection;
+import io.meshcontrol.gui.connect.Profile;
+import io.meshcontrol.gui.dns.DnsScreen;
 import io.meshcontrol.gui.keys.KeysScreen;
 import io.meshcontrol.gui.machines.MachinesScreen;
 import io.meshcontrol.gui.network.NetworkScreen;
+import io.meshcontrol.gui.oauth.OAuthClientsScreen;
 import io.meshcontrol.gui.policy.PolicyScreen;
+import io.meshcontrol.gui.relays.RelaysScreen;
 import io.meshcontrol.gui.screen.Background;
+import io.meshcontrol.gui.screen.LiveUpdates;
 import io.meshcontrol.gui.screen.Screen;
+import io.meshcontrol.gui.webhooks.WebhooksScreen;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import javafx.scene.control.ComboBox;
 import java.util.List;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -26,8 +38,10 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /**
- * A connected server: the screens as tabs (Ctrl+1 ... Ctrl+4), the server and any warning above them, and a status
- * bar with the progress of background calls, their Cancel (Escape), and the last outcome.
+ * A connected server: the screens as tabs (Ctrl+1 ... Ctrl+9, Ctrl+0 for the tenth, Ctrl+Tab), the server (a
+ * chooser of the saved ones) and any warning above them, and a status bar with the progress of background calls,
+ * their Cancel (Escape), the last outcome, and whether live updates flow. The screens learn of changes from the
+ * server's event stream ({@link LiveUpdates}), not by polling.
  */
 final class MainView {
 
@@ -35,11 +49,18 @@ final class MainView {
     private final List<Screen> screens;
     private final TabPane tabs = new TabPane();
     private final List<KeyCombination> shortcuts = new java.util.ArrayList<>();
+    private final LiveUpdates live;
 
     MainView(Connection connection, AdminWindow window) {
         Background background = window.background();
         screens = List.of(new MachinesScreen(connection, background), new PolicyScreen(connection, background),
-                new KeysScreen(connection, background), new NetworkScreen(connection, background));
+                new KeysScreen(connection, background), new NetworkScreen(connection, background),
+                new AccessRequestsScreen(connection, background), new WebhooksScreen(connection, background),
+                new AppsScreen(connection, background), new DnsScreen(connection, background),
+                new RelaysScreen(connection, background), new OAuthClientsScreen(connection, background),
+                new AuditScreen(connection, background));
+        live = new LiveUpdates(connection.client());
+        live.listen(change -> screens.forEach(screen -> screen.changed(change)));
         for (Screen screen : screens) {
             Tab tab = new Tab(screen.title(), screen.root());
             tab.setClosable(false);
@@ -52,9 +73,20 @@ final class MainView {
             tabs.getTabs().add(tab);
         }
         screens.getFirst().refresh();
+        live.start();
 
-        Label server = new Label(connection.profile().name() + " · " + connection.client().baseUrl() + " · server "
-                + connection.server().version());
+        ComboBox<Profile> servers = new ComboBox<>(javafx.collections.FXCollections.observableArrayList(
+                window.settings().profiles()));
+        servers.setId("serverChooser");
+        servers.setValue(servers.getItems().stream().filter(profile -> profile.name().equals(connection.profile().name()))
+                .findFirst().orElse(connection.profile()));
+        servers.setOnAction(event -> {
+            Profile chosen = servers.getValue();
+            if (chosen != null && !chosen.name().equals(connection.profile().name())) {
+                window.switchTo(chosen);
+            }
+        });
+        Label server = new Label(connection.client().baseUrl() + " · server " + connection.server().version());
         server.setId("serverLabel");
         server.getStyleClass().add("server-label");
         Label warning = new Label(String.join("; ", connection.warnings()));
@@ -71,7 +103,7 @@ final class MainView {
         disconnect.setOnAction(event -> window.disconnect());
         Region gap = new Region();
         HBox.setHgrow(gap, Priority.ALWAYS);
-        HBox bar = new HBox(8, server, gap, theme, disconnect);
+        HBox bar = new HBox(8, servers, server, gap, theme, disconnect);
         bar.setAlignment(Pos.CENTER_LEFT);
         VBox top = new VBox(6, bar, warning);
         top.setPadding(new Insets(8, 12, 8, 12));
@@ -95,7 +127,13 @@ final class MainView {
                 .then("").otherwise("-fx-text-fill: -svc-error;"));
         progress.managedProperty().bind(progress.visibleProperty());
         cancel.managedProperty().bind(cancel.visibleProperty());
-        HBox status = new HBox(8, progress, activity, cancel, message);
+        Label liveState = new Label();
+        liveState.setId("liveState");
+        liveState.textProperty().bind(javafx.beans.binding.Bindings.when(live.connected())
+                .then("● live").otherwise("○ not live: reconnecting…"));
+        Region statusGap = new Region();
+        HBox.setHgrow(statusGap, Priority.ALWAYS);
+        HBox status = new HBox(8, progress, activity, cancel, message, statusGap, liveState);
         status.setAlignment(Pos.CENTER_LEFT);
         status.setPadding(new Insets(4, 12, 4, 12));
         status.getStyleClass().add("status-bar");
@@ -111,18 +149,23 @@ final class MainView {
     }
 
     private void addShortcuts(javafx.scene.Scene scene) {
-        for (int i = 0; i < screens.size(); i++) {
+        for (int i = 0; i < Math.min(screens.size(), 10); i++) {
             int index = i;
-            shortcut(scene, new KeyCodeCombination(KeyCode.getKeyCode(Integer.toString(i + 1)),
+            shortcut(scene, new KeyCodeCombination(KeyCode.getKeyCode(Integer.toString((i + 1) % 10)),
                     KeyCombination.SHORTCUT_DOWN), () -> tabs.getSelectionModel().select(index));
         }
+        // Screens share some keys (Ctrl+F, Ctrl+S): one accelerator per key, for the screen shown.
+        Map<KeyCombination, Map<Screen, Runnable>> byKey = new LinkedHashMap<>();
         for (Screen screen : screens) {
-            screen.shortcuts().forEach((keys, action) -> shortcut(scene, keys, () -> {
-                if (shown() == screen) {
-                    action.run();
-                }
-            }));
+            screen.shortcuts().forEach((keys, action) -> byKey.computeIfAbsent(keys, ignored -> new LinkedHashMap<>())
+                    .put(screen, action));
         }
+        byKey.forEach((keys, actions) -> shortcut(scene, keys, () -> {
+            Runnable action = actions.get(shown());
+            if (action != null) {
+                action.run();
+            }
+        }));
         shortcut(scene, new KeyCodeCombination(KeyCode.F5), this::refreshShown);
         shortcut(scene, new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), this::refreshShown);
     }
@@ -145,6 +188,7 @@ final class MainView {
     }
 
     void close() {
+        live.close();
         screens.forEach(Screen::close);
         if (root.getScene() != null) {
             shortcuts.forEach(root.getScene().getAccelerators()::remove);

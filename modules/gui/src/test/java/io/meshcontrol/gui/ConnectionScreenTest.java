@@ -1,6 +1,7 @@
 package io.meshcontrol.gui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.ApiKeyRequest;
@@ -55,7 +56,8 @@ class ConnectionScreenTest {
         app.screenshot("desktop-connect");
         app.click("#connect");
         app.awaitShown("#serverLabel");
-        assertTrue(app.text("#serverLabel").startsWith("home"), app.text("#serverLabel"));
+        assertEquals("home", app.onFx(() -> ((io.meshcontrol.gui.connect.Profile) app.robot.lookup("#serverChooser")
+                .queryAs(javafx.scene.control.ComboBox.class).getValue()).name()));
 
         Path config = folder.resolve("config");
         Path keyFile = io.meshcontrol.gui.connect.DesktopSettings.in(config).keyFile("home");
@@ -102,6 +104,9 @@ class ConnectionScreenTest {
         app.await("the failure", () -> !app.text("#connectionMessage").isEmpty());
         assertTrue(app.text("#connectionMessage").startsWith("cannot reach the server at http://127.0.0.1:" + closedPort),
                 app.text("#connectionMessage"));
+        // Said in words, not as the JDK's exception class.
+        assertTrue(app.text("#connectionMessage").contains("the connection was refused"), app.text("#connectionMessage"));
+        assertFalse(app.text("#connectionMessage").contains("Exception"), app.text("#connectionMessage"));
     }
 
     @Test

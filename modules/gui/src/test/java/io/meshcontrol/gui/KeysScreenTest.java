@@ -1,6 +1,7 @@
 package io.meshcontrol.gui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -56,20 +57,28 @@ class KeysScreenTest {
                 "the key authenticates");
         assertTrue(server.adminClient().apiKeys().stream().anyMatch(key -> "laptop admin".equals(key.description())));
         app.screenshot("desktop-api-key");
-        app.click("Done");
+        app.click("#dismissSecret");
         app.await("the secret forgotten", () -> app.text("#issuedSecret").isEmpty());
     }
 
     @Test
     void aPreAuthKeyComesWithTheCommandThatJoinsAMachine() {
-        app.type(".combo-box .text-field", "odin");
+        // The user picker is a list to choose from, not a field to type in; the first user is chosen already.
+        app.await("odin chosen", () -> "odin".equals(app.robot.lookup("#preAuthUser")
+                .queryAs(javafx.scene.control.ComboBox.class).getValue()));
+        assertFalse(app.onFx(() -> app.robot.lookup("#preAuthUser").queryAs(javafx.scene.control.ComboBox.class)
+                .isEditable()));
         app.click("#preAuthReusable");
+        app.click("#preAuthPreApproved");
         app.click("#createPreAuthKey");
         app.await("the secret", () -> !app.text("#issuedSecret").isEmpty());
         String secret = app.text("#issuedSecret");
         String serverUrl = server.adminClient().server().serverUrl();
         assertEquals("tailscale up --login-server " + serverUrl + " --auth-key " + secret, app.text("#joinCommand"));
         app.screenshot("desktop-pre-auth-key");
+        PreAuthKeyView made = server.adminClient().preAuthKeys().getFirst();
+        assertEquals("odin", made.user());
+        assertTrue(made.preauthorized() && made.reusable(), "pre-approved and reusable as ticked");
 
         // The key joins a machine, which the same window then lists.
         Machine.named("joined").join(server.network, secret);
@@ -106,6 +115,7 @@ class KeysScreenTest {
         app.await("revoked on the server", () -> !server.adminClient().preAuthKey(revoked.preAuthKey().id()).valid());
         assertTrue(server.adminClient().preAuthKey(kept.id()).valid(), "the other key is left alone");
         app.clickCell("#preAuthKeys", "the key was revoked");
+        assertEquals("Revoked pre-auth key " + revoked.preAuthKey().prefix(), app.text("#statusMessage"));
         app.screenshot("desktop-pre-auth-key-revoked");
         RuntimeException refused = assertThrows(RuntimeException.class,
                 () -> Machine.named("late").join(server.network, revoked.secret()), "a revoked key joins no machine");
@@ -113,8 +123,19 @@ class KeysScreenTest {
     }
 
     @Test
+    void revokingTheKeyWhoseSecretIsShownClosesTheSecret() {
+        app.click("#createPreAuthKey");
+        app.await("the secret", () -> !app.text("#issuedSecret").isEmpty());
+        PreAuthKeyView made = server.adminClient().preAuthKeys().getFirst();
+        app.clickCell("#preAuthKeys", made.prefix());
+        app.click("#revokePreAuthKey");
+        app.await("revoked on the server", () -> !server.adminClient().preAuthKey(made.id()).valid());
+        app.await("the secret closed", () -> app.text("#issuedSecret").isEmpty());
+    }
+
+    @Test
     void aPreAuthKeyStartsFromTheSharedDefaultsAndReadsHumanDurations() {
-        app.type(".combo-box .text-field", "odin");
+        // the first user, odin, is chosen already
         app.click("#createPreAuthKey");
         app.await("the first key", () -> server.adminClient().preAuthKeys().size() == 1);
         PreAuthKeyView standard = server.adminClient().preAuthKeys().getFirst();
@@ -124,7 +145,6 @@ class KeysScreenTest {
                 .toSeconds() / 60.0), "the shared default, one day");
 
         app.click("Done");
-        app.type(".combo-box .text-field", "odin");
         app.type("#preAuthExpiration", "2w");
         app.click("#createPreAuthKey");
         app.await("the second key", () -> server.adminClient().preAuthKeys().size() == 2);

@@ -2,6 +2,7 @@ package io.meshcontrol.gui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.SettingsView;
@@ -90,6 +91,17 @@ class MachinesScreenTest {
     }
 
     @Test
+    void theSelectedMachineIsApprovedWithTheKeyboard() {
+        server.adminClient().updateSettings(new SettingsView(true, null, null));
+        Node laptop = join("laptop");
+        select("laptop");
+        app.robot.press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.SHIFT,
+                javafx.scene.input.KeyCode.A).release(javafx.scene.input.KeyCode.A, javafx.scene.input.KeyCode.SHIFT,
+                javafx.scene.input.KeyCode.CONTROL);
+        app.await("approved on the server", () -> server.adminClient().node(Long.toString(laptop.id())).authorized());
+    }
+
+    @Test
     void waitingRoutesAreApprovedFromTheDetailPane() {
         Node router = join("router", "10.1.0.0/24");
         app.await("router listed", () -> rows().stream().anyMatch(node -> node.name().equals("router")));
@@ -157,5 +169,58 @@ class MachinesScreenTest {
         app.answerDialog("OK");
         app.await("gone from the server", () -> server.adminClient().nodes().isEmpty());
         app.await("gone from the table", () -> rows().isEmpty());
+    }
+
+    @Test
+    void suspendKeyExpiryAndTheGlobalExitNodeMarkApply() {
+        SettingsView settings = server.adminClient().settings();
+        server.adminClient().updateSettings(new SettingsView(settings.devicesApprovalOn(), settings.usersApprovalOn(),
+                30));
+        Node exit = join("exit", "0.0.0.0/0", "::/0");
+        select("exit");
+        String id = Long.toString(exit.id());
+
+        app.click("#suspendMachine");
+        app.answerDialog("OK");
+        app.await("suspended on the server", () -> server.adminClient().node(id).suspended());
+        app.await("resumable", () -> app.text("#suspendMachine").equals("Resume"));
+        app.click("#suspendMachine");
+        app.await("resumed on the server", () -> !server.adminClient().node(id).suspended());
+
+        // Its key expires in 30 days; "Key never expires" turns that off.
+        assertNotNull(server.adminClient().node(id).keyExpiry());
+        app.await("the key expiry box drawn", () -> app.robot.lookup("#keyNeverExpires").tryQuery().isPresent());
+        app.click("#keyNeverExpires");
+        app.await("key expiry turned off", () -> server.adminClient().node(id).keyExpiry() == null);
+        app.await("the box ticked", () -> app.robot.lookup("#keyNeverExpires")
+                .queryAs(javafx.scene.control.CheckBox.class).isSelected());
+
+        app.click("#globalExitNode");
+        app.type("#exitNodePriority", "7");
+        app.click("#saveExitNode");
+        app.await("marked on the server", () -> server.adminClient().nodeRoutes(id).globalExitNode()
+                && server.adminClient().nodeRoutes(id).exitNodePriority() == 7);
+        app.screenshot("desktop-machine-exit-node");
+    }
+
+    @Test
+    void aMachinesPeersAndPacketFilterAreShown() {
+        join("alpha");
+        join("beta");
+        select("alpha");
+        app.await("beta among alpha's peers", () -> app.robot.from(app.robot.lookup("#machinePeers").queryAll())
+                .lookup(".table-cell").lookup((javafx.scene.Node cell) ->
+                        "beta".equals(((javafx.scene.control.TableCell<?, ?>) cell).getText())).tryQuery().isPresent());
+        app.await("a filter rule", () -> !app.robot.lookup("#machinePacketFilter")
+                .queryAs(javafx.scene.control.ListView.class).getItems().isEmpty());
+        app.screenshot("desktop-machine-peers");
+    }
+
+    @Test
+    void aMachineThatOffersNoExitRouteCannotBeMarked() {
+        join("plain");
+        select("plain");
+        app.await("said", () -> app.robot.lookup("This machine offers no exit route.").tryQuery().isPresent());
+        assertFalse(app.robot.lookup("#saveExitNode").tryQuery().isPresent());
     }
 }

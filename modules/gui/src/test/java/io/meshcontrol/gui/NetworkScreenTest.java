@@ -41,8 +41,12 @@ class NetworkScreenTest {
     }
 
     private void open() throws Exception {
+        open("Users, settings");
+    }
+
+    private void open(String tab) throws Exception {
         app = RunningApp.start(folder.resolve("config"), server.localCredentialPath()).connectLocally();
-        app.click("Users, settings, relays");
+        app.click(tab);
     }
 
     @SuppressWarnings("unchecked")
@@ -107,7 +111,7 @@ class NetworkScreenTest {
                 + "\"900-v4\":0.050}}}").join(server.network, key);
         Machine.named("far").hostinfo("{\"NetInfo\":{\"PreferredDERP\":999,\"DERPLatency\":{\"999-v4\":0.030}}}")
                 .join(server.network, key);
-        open();
+        open("Relays");
 
         app.await("the relay settings", () -> app.text("#derpSummary").contains("Embedded relay: on"));
         String summary = app.text("#derpSummary");
@@ -133,5 +137,39 @@ class NetworkScreenTest {
         return app.robot.from(app.robot.lookup("#derpLatency").queryAll()).lookup(".table-cell")
                 .lookup((javafx.scene.Node cell) -> text.equals(((javafx.scene.control.TableCell<?, ?>) cell).getText()))
                 .tryQuery().isPresent();
+    }
+
+    @Test
+    void aRelayOfOurOwnIsAddedAndRemoved() throws Exception {
+        open("Relays");
+        app.await("the relay settings", () -> app.text("#derpSummary").contains("Relays added here: 0"));
+        app.type("#relayRegion", "901");
+        app.type("#relayCode", "lab");
+        app.type("#relayHost", "relay.lab.example.com");
+        app.click("#addRelay");
+        app.await("added on the server", () -> server.adminClient().derp().value().relays().size() == 1);
+        assertEquals("relay.lab.example.com", server.adminClient().derp().value().relays().getFirst().host());
+        app.await("the outcome", () -> app.text("#statusMessage").equals("Added relay relay.lab.example.com"));
+
+        app.clickCell("#ownRelays", "relay.lab.example.com");
+        app.click("#removeRelay");
+        app.answerDialog("OK");
+        app.await("removed on the server", () -> server.adminClient().derp().value().relays().isEmpty());
+    }
+
+    @Test
+    void aRelayChangeMadeElsewhereMeanwhileIsNotOverwritten() throws Exception {
+        open("Relays");
+        app.await("the relay settings", () -> app.text("#derpSummary").contains("Relays added here: 0"));
+        // Someone else adds a relay after the window read the settings.
+        assertEquals(200, server.request("PUT", "/api/v1/derp", server.localToken(),
+                "{\"relays\":[{\"regionId\":900,\"code\":\"home\",\"host\":\"relay.example.com\"}]}").statusCode());
+        app.type("#relayRegion", "901");
+        app.type("#relayCode", "lab");
+        app.type("#relayHost", "relay.lab.example.com");
+        app.click("#addRelay");
+        app.await("the conflict said", () -> app.text("#statusMessage").contains("changed elsewhere meanwhile"));
+        assertEquals(List.of(900), server.adminClient().derp().value().relays().stream()
+                .map(io.meshcontrol.api.DerpRelayView::regionId).toList(), "the other change is kept");
     }
 }

@@ -9,7 +9,7 @@ import io.meshcontrol.server.testing.TestServer;
 import java.nio.file.Path;
 import java.util.List;
 import javafx.scene.control.ListView;
-import javafx.scene.control.TextArea;
+import org.fxmisc.richtext.CodeArea;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,10 +68,13 @@ class PolicyScreenTest {
         app.await("the error", () -> !errors().isEmpty());
         PolicyError error = errors().getFirst();
         assertEquals(4, error.line(), error.toString());
+        assertEquals(35, error.column(), "at the name the error quotes: " + error);
         assertTrue(error.message().contains("group:eng"), error.message());
-        assertEquals("    {\"action\": \"accept\", \"src\": [\"group:eng\"], \"dst\": [\"*:22\"]}",
-                app.onFx(() -> app.robot.lookup("#policyEditor").queryAs(TextArea.class).getSelectedText()),
-                "the editor selects the error's line");
+        assertEquals("group:eng\"], \"dst\": [\"*:22\"]}",
+                app.onFx(() -> app.robot.lookup("#policyEditor").queryAs(CodeArea.class).getSelectedText()),
+                "the editor selects the error's line from its column");
+        assertEquals(List.of("error-line"), app.onFx(() -> List.copyOf(app.robot.lookup("#policyEditor")
+                .queryAs(CodeArea.class).getParagraph(3).getParagraphStyle())), "the line is marked");
         assertEquals(before, server.adminClient().policy().policy(), "nothing saved");
         app.screenshot("desktop-policy-error");
 
@@ -80,6 +83,9 @@ class PolicyScreenTest {
         app.await("saved", () -> server.adminClient().policy().policy().equals(GOOD));
         app.await("the error gone", () -> errors().isEmpty());
         assertEquals("Policy saved", app.text("#statusMessage"));
+        // The status bar tells of the last action only: reading the keys is not "Policy saved".
+        app.click("Keys");
+        app.await("the old outcome gone", () -> app.text("#statusMessage").isEmpty());
     }
 
     @Test

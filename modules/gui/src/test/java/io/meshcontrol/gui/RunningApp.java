@@ -65,6 +65,7 @@ public final class RunningApp implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             awaitShown(query);
             try {
+                scrollTo(query);
                 robot.clickOn(query);
                 return;
             } catch (RuntimeException e) {
@@ -75,6 +76,23 @@ public final class RunningApp implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Scrolls the scroll pane holding the control (the machine's detail pane) so that a user could see it. */
+    private void scrollTo(String query) {
+        robot.interact(() -> robot.lookup(query).tryQuery().ifPresent(node -> {
+            for (Node parent = node.getParent(); parent != null; parent = parent.getParent()) {
+                if (parent instanceof javafx.scene.control.ScrollPane pane && pane.getContent() != null) {
+                    Node content = pane.getContent();
+                    double y = content.sceneToLocal(node.localToScene(node.getBoundsInLocal())).getMinY();
+                    double room = content.getBoundsInLocal().getHeight() - pane.getViewportBounds().getHeight();
+                    if (room > 0) {
+                        pane.setVvalue(Math.max(0, Math.min(1, (y - 20) / room)));
+                    }
+                    return;
+                }
+            }
+        }));
     }
 
     /**
@@ -97,6 +115,28 @@ public final class RunningApp implements AutoCloseable {
         robot.clickOn(onFx(() -> cell(table, text).orElseThrow()));
     }
 
+    /**
+     * Clicks the row of {@code table} showing {@code text} until the table has it selected. The live updates replace
+     * a table's rows, which can clear the selection a click made a moment before (a user then clicks again).
+     */
+    public void selectRow(String table, String text) {
+        for (int attempt = 1; ; attempt++) {
+            clickCell(table, text);
+            try {
+                WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> onFx(() -> {
+                    Object item = robot.lookup(table).queryAs(javafx.scene.control.TableView.class).getSelectionModel()
+                            .getSelectedItem();
+                    return item != null && cell(table, text).isPresent();
+                }));
+                return;
+            } catch (TimeoutException e) {
+                if (attempt == 3) {
+                    throw new AssertionError("the row of " + text + " in " + table + " never got selected", e);
+                }
+            }
+        }
+    }
+
     private java.util.Optional<Node> cell(String table, String text) {
         return robot.from(robot.lookup(table).queryAll()).lookup(".table-cell")
                 .lookup((Node cell) -> text.equals(((javafx.scene.control.TableCell<?, ?>) cell).getText())).tryQuery();
@@ -111,14 +151,24 @@ public final class RunningApp implements AutoCloseable {
 
     /** Sets a text field's content at once (long texts, where typing key by key adds nothing). */
     public void setText(String query, String text) {
-        robot.interact(() -> robot.lookup(query).queryAs(TextInputControl.class).setText(text));
+        robot.interact(() -> {
+            Node node = robot.lookup(query).query();
+            if (node instanceof org.fxmisc.richtext.GenericStyledArea<?, ?, ?> area) {
+                area.replaceText(text);
+            } else {
+                ((TextInputControl) node).setText(text);
+            }
+        });
     }
 
     public String text(String query) {
         return onFx(() -> {
             Node node = robot.lookup(query).query();
-            return node instanceof Labeled labeled ? labeled.getText()
-                    : ((TextInputControl) node).getText();
+            return switch (node) {
+                case Labeled labeled -> labeled.getText();
+                case org.fxmisc.richtext.GenericStyledArea<?, ?, ?> area -> area.getText();
+                default -> ((TextInputControl) node).getText();
+            };
         });
     }
 
@@ -132,7 +182,17 @@ public final class RunningApp implements AutoCloseable {
         try {
             WaitForAsyncUtils.waitFor(WAIT_SECONDS, TimeUnit.SECONDS, () -> onFx(condition));
         } catch (TimeoutException e) {
-            throw new AssertionError("never happened: " + what, e);
+            throw new AssertionError("never happened: " + what + statusBar(), e);
+        }
+    }
+
+    /** The status bar's last outcome, which usually says why what a test waits for did not happen. */
+    private String statusBar() {
+        try {
+            return robot.lookup("#statusMessage").tryQuery().map(node -> " (status bar: \""
+                    + ((Labeled) node).getText() + "\")").orElse("");
+        } catch (RuntimeException e) {
+            return "";
         }
     }
 

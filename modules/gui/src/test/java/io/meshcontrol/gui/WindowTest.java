@@ -62,5 +62,17 @@ class WindowTest {
         app.robot.press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.DIGIT3)
                 .release(javafx.scene.input.KeyCode.DIGIT3, javafx.scene.input.KeyCode.CONTROL);
         app.awaitShown("#createApiKey");
+        // The tenth screen is Ctrl+0; every screen past the first nine is reachable by keyboard.
+        app.robot.press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.DIGIT0)
+                .release(javafx.scene.input.KeyCode.DIGIT0, javafx.scene.input.KeyCode.CONTROL);
+        app.awaitShown("#createOAuthClient");
+    }
+
+    @Test
+    void theWindowHasItsIcon() throws Exception {
+        server = TestServer.start(folder);
+        app = RunningApp.start(folder.resolve("config"), server.localCredentialPath());
+        assertEquals(2, app.onFx(() -> ((javafx.stage.Stage) window()).getIcons().size()));
+        assertEquals(64.0, (double) app.onFx(() -> ((javafx.stage.Stage) window()).getIcons().getFirst().getWidth()));
     }
 }

@@ -11,6 +11,7 @@ import io.meshcontrol.api.PreAuthKeyView;
 import io.meshcontrol.gui.connect.Connection;
 import io.meshcontrol.gui.screen.Background;
 import io.meshcontrol.gui.screen.Screen;
+import io.meshcontrol.gui.screen.Selection;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -54,6 +55,7 @@ public final class KeysScreen implements Screen {
         copyCommand.visibleProperty().bind(model.joinCommand().isNotEmpty());
         copyCommand.setOnAction(event -> copy(model.joinCommand().get()));
         Button done = new Button("Done");
+        done.setId("dismissSecret");
         done.setOnAction(event -> model.dismissSecret());
         Label note = new Label();
         note.textProperty().bind(model.secretNote());
@@ -75,7 +77,8 @@ public final class KeysScreen implements Screen {
         apiKeys.getColumns().add(column("Created", key -> time(key.createdAt())));
         apiKeys.getColumns().add(column("Expires", key -> key.expired() ? "expired" : time(key.expiresAt())));
         apiKeys.getColumns().add(column("Last used", key -> time(key.lastUsedAt())));
-        apiKeys.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        io.meshcontrol.gui.screen.Controls.fitToContent(apiKeys);
+        Selection<ApiKeyView> apiKey = Selection.of(apiKeys, ApiKeyView::prefix);
         apiKeys.setPrefHeight(180);
         TextField description = new TextField();
         description.setId("apiKeyDescription");
@@ -88,8 +91,8 @@ public final class KeysScreen implements Screen {
         create.setOnAction(event -> model.createApiKey(description.getText(), expiration.getText()));
         Button expire = new Button("Expire selected");
         expire.setId("expireApiKey");
-        expire.disableProperty().bind(apiKeys.getSelectionModel().selectedItemProperty().isNull());
-        expire.setOnAction(event -> model.expireApiKey(apiKeys.getSelectionModel().getSelectedItem()));
+        expire.disableProperty().bind(apiKey.none());
+        expire.setOnAction(event -> model.expireApiKey(apiKey.get()));
 
         // Pre-auth keys
         TableView<PreAuthKeyView> preAuthKeys = new TableView<>(model.preAuthKeys());
@@ -102,12 +105,18 @@ public final class KeysScreen implements Screen {
         preAuthKeys.getColumns().add(column("Used", key -> Integer.toString(key.useCount())));
         preAuthKeys.getColumns().add(column("Valid", key -> key.valid() ? "yes" : key.invalidReason()));
         preAuthKeys.getColumns().add(column("Expires", key -> time(key.expiresAt())));
-        preAuthKeys.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        io.meshcontrol.gui.screen.Controls.fitToContent(preAuthKeys);
+        Selection<PreAuthKeyView> preAuthKey = Selection.of(preAuthKeys, PreAuthKeyView::id);
         preAuthKeys.setPrefHeight(180);
         ComboBox<String> user = new ComboBox<>(model.users());
         user.setId("preAuthUser");
-        user.setEditable(true);
-        user.setPromptText("user");
+        user.setPromptText("owner");
+        // The list is read with the keys; the first real user is the likely choice.
+        model.users().addListener((javafx.collections.ListChangeListener<String>) change -> {
+            if (user.getValue() == null || !model.users().contains(user.getValue())) {
+                user.setValue(model.users().size() > 1 ? model.users().get(1) : null);
+            }
+        });
         TextField tags = new TextField();
         tags.setId("preAuthTags");
         tags.setPromptText("tags (tag:server)");
@@ -117,23 +126,29 @@ public final class KeysScreen implements Screen {
         reusable.setSelected(NewPreAuthKeyDefaults.STANDARD.reusable());
         CheckBox ephemeral = new CheckBox("ephemeral");
         ephemeral.setSelected(NewPreAuthKeyDefaults.STANDARD.ephemeral());
+        ephemeral.setId("preAuthEphemeral");
+        CheckBox preApproved = new CheckBox("pre-approved");
+        preApproved.setId("preAuthPreApproved");
+        preApproved.setSelected(NewPreAuthKeyDefaults.STANDARD.preauthorized());
+        preApproved.setTooltip(new javafx.scene.control.Tooltip(
+                "Machines joining with this key need no administrator's approval"));
         TextField keyExpiration = new TextField();
         keyExpiration.setId("preAuthExpiration");
         keyExpiration.setPromptText("expires in (empty: "
                 + HumanDuration.describe(HumanDuration.parse(NewPreAuthKeyDefaults.STANDARD.expiration())) + "; 7d, 2w)");
         Button createPreAuth = new Button("Create pre-auth key");
         createPreAuth.setId("createPreAuthKey");
-        createPreAuth.setOnAction(event -> model.createPreAuthKey(user.getEditor().getText(), tags.getText(),
-                reusable.isSelected(), ephemeral.isSelected(), keyExpiration.getText()));
+        createPreAuth.setOnAction(event -> model.createPreAuthKey(user.getValue(), tags.getText(),
+                reusable.isSelected(), ephemeral.isSelected(), preApproved.isSelected(), keyExpiration.getText()));
         Button revoke = new Button("Revoke selected");
         revoke.setId("revokePreAuthKey");
-        revoke.disableProperty().bind(preAuthKeys.getSelectionModel().selectedItemProperty().isNull());
-        revoke.setOnAction(event -> model.revokePreAuthKey(preAuthKeys.getSelectionModel().getSelectedItem()));
+        revoke.disableProperty().bind(preAuthKey.none());
+        revoke.setOnAction(event -> model.revokePreAuthKey(preAuthKey.get()));
 
         root.getChildren().addAll(issued,
                 heading("API keys"), apiKeys, row(description, expiration, create, expire),
                 heading("Pre-auth keys (join machines)"), preAuthKeys,
-                row(user, tags, reusable, ephemeral, keyExpiration, createPreAuth, revoke));
+                row(user, tags, reusable, ephemeral, preApproved, keyExpiration, createPreAuth, revoke));
         root.setPadding(new Insets(8));
     }
 

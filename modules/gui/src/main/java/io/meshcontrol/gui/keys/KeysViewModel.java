@@ -37,6 +37,11 @@ public final class KeysViewModel {
     private final StringProperty secret = new SimpleStringProperty("");
     private final StringProperty secretNote = new SimpleStringProperty("");
     private final StringProperty joinCommand = new SimpleStringProperty("");
+    // The key whose secret is shown: expiring or revoking it closes the panel.
+    private String secretOf = "";
+
+    /** The user picker's first choice: a key of no user, whose machines join as its tags. */
+    public static final String NO_USER = "(no user: tags only)";
 
     public KeysViewModel(MeshClient client, Background background, String serverUrl) {
         this.client = client;
@@ -50,6 +55,7 @@ public final class KeysViewModel {
                     apiKeys.setAll(lists.apiKeys());
                     preAuthKeys.setAll(lists.preAuthKeys());
                     users.setAll(lists.users().stream().map(UserView::name).toList());
+                    users.addFirst(NO_USER);
                 });
     }
 
@@ -69,12 +75,17 @@ public final class KeysViewModel {
         background.run("Creating an API key", () -> client.createApiKey(request), (IssuedApiKey issued) -> {
             showSecret(issued.secret(), "API key " + issued.apiKey().prefix() + ": copy it now, it is not shown again.",
                     "");
+            secretOf = "api:" + issued.apiKey().prefix();
             refresh();
         });
     }
 
     public void expireApiKey(ApiKeyView key) {
-        background.run("Expiring API key " + key.prefix(), () -> client.expireApiKey(key.prefix()), expired -> refresh());
+        background.run("Expiring API key " + key.prefix(), () -> client.expireApiKey(key.prefix()), expired -> {
+            forgetSecretOf("api:" + key.prefix());
+            refresh(); // first: a new read clears the status bar, which then says what was done
+            background.tell("Expired API key " + key.prefix());
+        });
     }
 
     /**
@@ -82,12 +93,14 @@ public final class KeysViewModel {
      * @param expiration as typed ({@link HumanDuration}); empty for the default of a new key
      *     ({@link NewPreAuthKeyDefaults}, as in the console and the CLI)
      */
-    public void createPreAuthKey(String user, String tags, boolean reusable, boolean ephemeral, String expiration) {
+    public void createPreAuthKey(String user, String tags, boolean reusable, boolean ephemeral, boolean preApproved,
+            String expiration) {
         List<String> tagList = Arrays.stream(tags.split("[,\\s]+")).filter(tag -> !tag.isEmpty()).toList();
+        String owner = NO_USER.equals(user) ? null : blankToNull(user);
         PreAuthKeyRequest request;
         try {
-            request = NewPreAuthKeyDefaults.STANDARD.request(blankToNull(user), tagList.isEmpty() ? null : tagList,
-                    reusable, ephemeral, null, null, expiration);
+            request = NewPreAuthKeyDefaults.STANDARD.request(owner, tagList.isEmpty() ? null : tagList,
+                    reusable, ephemeral, preApproved, null, expiration);
         } catch (IllegalArgumentException e) {
             background.tell("Expires in: " + e.getMessage());
             return;
@@ -96,6 +109,7 @@ public final class KeysViewModel {
             showSecret(issued.secret(), "Pre-auth key " + issued.preAuthKey().prefix()
                     + ": copy it or the command now, it is not shown again.",
                     "tailscale up --login-server " + serverUrl + " --auth-key " + issued.secret());
+            secretOf = "preauth:" + issued.preAuthKey().id();
             refresh();
         });
     }
@@ -105,7 +119,11 @@ public final class KeysViewModel {
         background.run("Revoking pre-auth key " + key.prefix(), () -> {
             client.deletePreAuthKey(key.id());
             return key;
-        }, revoked -> refresh());
+        }, revoked -> {
+            forgetSecretOf("preauth:" + key.id());
+            refresh(); // first: a new read clears the status bar, which then says what was done
+            background.tell("Revoked pre-auth key " + key.prefix());
+        });
     }
 
     private void showSecret(String value, String note, String command) {
@@ -117,6 +135,13 @@ public final class KeysViewModel {
     /** Forgets the secret shown (Done): it cannot be shown again. */
     public void dismissSecret() {
         showSecret("", "", "");
+        secretOf = "";
+    }
+
+    private void forgetSecretOf(String key) {
+        if (secretOf.equals(key)) {
+            dismissSecret();
+        }
     }
 
     private static String blankToNull(String text) {

@@ -2,7 +2,10 @@ package io.meshcontrol.gui.machines;
 
 import io.meshcontrol.api.NodeView;
 import io.meshcontrol.gui.connect.Connection;
+import io.meshcontrol.api.PeerView;
 import io.meshcontrol.gui.screen.Background;
+import io.meshcontrol.gui.screen.Change;
+import io.meshcontrol.gui.screen.Controls;
 import io.meshcontrol.gui.screen.Screen;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -20,6 +23,7 @@ import javafx.scene.control.Button;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableCell;
@@ -46,6 +50,8 @@ public final class MachinesScreen implements Screen {
     private NodeView shownNode;
     private TextField nameField;
     private TextField tagsField;
+    private final TableView<PeerView> peers;
+    private final ListView<String> packetFilter;
 
     public MachinesScreen(Connection connection, Background background) {
         model = new MachinesViewModel(connection.client(), background);
@@ -53,6 +59,17 @@ public final class MachinesScreen implements Screen {
         filter.setId("machineFilter");
         filter.setPromptText("Filter: name, user, tag, address, \"online\", \"needs approval\"… (Ctrl+F)");
         filter.textProperty().bindBidirectional(model.filter());
+        peers = Controls.table("machinePeers", model.peers(), Controls.column("Peer", PeerView::name),
+                Controls.column("Owner", peer -> peer.user() == null ? String.join(" ", peer.tags()) : peer.user()),
+                Controls.column("Addresses", peer -> java.util.stream.Stream.of(peer.ipv4(), peer.ipv6())
+                        .filter(java.util.Objects::nonNull).collect(java.util.stream.Collectors.joining("  "))),
+                Controls.column("Online", peer -> peer.online() ? "online" : "offline"));
+        peers.setPlaceholder(new Label("No peers: the policy lets this machine see no other"));
+        peers.setPrefHeight(160);
+        packetFilter = new ListView<>(model.packetFilter());
+        packetFilter.setId("machinePacketFilter");
+        packetFilter.setPlaceholder(new Label("Nothing may reach this machine"));
+        packetFilter.setPrefHeight(120);
 
         table.setId("machines");
         table.getColumns().add(text("Machine", NodeView::name));
@@ -63,15 +80,12 @@ public final class MachinesScreen implements Screen {
         table.getColumns().add(text("Status", MachinesViewModel::status));
         table.getColumns().add(text("Routes", node -> node.routes() == null ? ""
                 : String.join(" ", node.routes().available())));
-        double[] widths = {130, 90, 250, 80, 150, 140, 120};
-        for (int i = 0; i < widths.length; i++) {
-            table.getColumns().get(i).setPrefWidth(widths[i]);
-        }
-        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        table.getColumns().get(4).setPrefWidth(150);
         table.setPlaceholder(new Label("No machines yet: join one with a pre-auth key (Keys tab)"));
         SortedList<NodeView> sorted = new SortedList<>(model.shown());
         sorted.comparatorProperty().bind(table.comparatorProperty());
         table.setItems(sorted);
+        Controls.fitToContent(table);
         table.getSelectionModel().selectedItemProperty().addListener((observable, was, node) -> {
             if (node != null) {
                 model.selected().set(node);
@@ -179,7 +193,7 @@ public final class MachinesScreen implements Screen {
         setTags.setId("setTags");
         setTags.setOnAction(event -> model.setTags(tags.getText()));
 
-        Button approve = new Button("Approve machine");
+        Button approve = new Button("Approve machine (Ctrl+Shift+A)");
         approve.setId("approveMachine");
         approve.setDisable(node.authorized());
         approve.setOnAction(event -> model.approve());
@@ -192,6 +206,35 @@ public final class MachinesScreen implements Screen {
         delete.getStyleClass().add("danger");
         delete.setOnAction(event -> confirm("Delete " + node.name() + "? It must join again to come back.",
                 model::delete));
+        Button suspend = new Button(node.suspended() ? "Resume" : "Suspend");
+        suspend.setId("suspendMachine");
+        suspend.setOnAction(event -> {
+            if (node.suspended()) {
+                model.unsuspend();
+            } else {
+                confirm("Suspend " + node.name() + "? It stays listed but reaches and is reached by no one.",
+                        model::suspend);
+            }
+        });
+        CheckBox neverExpires = new CheckBox("Key never expires");
+        neverExpires.setId("keyNeverExpires");
+        neverExpires.setSelected(node.keyExpiry() == null);
+        neverExpires.setOnAction(event -> model.setKeyExpiryDisabled(neverExpires.isSelected()));
+
+        boolean offersExit = node.routes() != null && (node.routes().available().contains("0.0.0.0/0")
+                || node.routes().available().contains("::/0") || node.routes().globalExitNode());
+        CheckBox globalExit = new CheckBox("Global exit node, priority");
+        globalExit.setId("globalExitNode");
+        globalExit.setSelected(node.routes() != null && node.routes().globalExitNode());
+        TextField priority = new TextField(node.routes() == null ? "0" : Integer.toString(node.routes().exitNodePriority()));
+        priority.setId("exitNodePriority");
+        priority.setPrefColumnCount(4);
+        Button saveExit = new Button("Save exit node mark");
+        saveExit.setId("saveExitNode");
+        saveExit.setOnAction(event -> model.markGlobalExitNode(globalExit.isSelected(), priority.getText()));
+        HBox exit = new HBox(8, globalExit, priority, saveExit);
+        exit.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        javafx.scene.Node exitPart = offersExit ? exit : new Label("This machine offers no exit route.");
 
         VBox routes = new VBox(4);
         List<CheckBox> boxes = new ArrayList<>();
@@ -220,8 +263,11 @@ public final class MachinesScreen implements Screen {
         detail.getChildren().addAll(title, facts,
                 section("Name"), new HBox(8, name, rename),
                 section("Tags"), new HBox(8, tags, setTags),
-                section("Access"), new HBox(8, approve, expire, delete),
-                section("Routes"), routes, new HBox(8, approveRoutes, saveRoutes));
+                section("Access"), buttons(approve, expire, suspend, delete), neverExpires,
+                section("Routes"), routes, buttons(approveRoutes, saveRoutes),
+                section("Exit node"), exitPart,
+                section("Peers (what its map carries)"), peers,
+                section("Packet filter (who may reach it)"), packetFilter);
         HBox.setHgrow(name, Priority.ALWAYS);
         HBox.setHgrow(tags, Priority.ALWAYS);
         shownNode = node;
@@ -235,6 +281,14 @@ public final class MachinesScreen implements Screen {
         return sameMachine && field != null && !field.getText().equals(oldValue) ? field.getText() : value;
     }
 
+    /** Buttons that wrap onto another line in a narrow pane rather than being cut ("Expir..."). */
+    private static javafx.scene.layout.FlowPane buttons(Button... buttons) {
+        for (Button button : buttons) {
+            button.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        }
+        return new javafx.scene.layout.FlowPane(8, 8, buttons);
+    }
+
     private static Label section(String text) {
         Label label = new Label(text);
         label.getStyleClass().add("section");
@@ -242,14 +296,13 @@ public final class MachinesScreen implements Screen {
     }
 
     private void confirm(String question, Runnable action) {
-        Alert alert = new Alert(Alert.AlertType.CONFIRMATION, question, ButtonType.OK, ButtonType.CANCEL);
-        alert.initOwner(root.getScene().getWindow());
-        alert.showAndWait().filter(ButtonType.OK::equals).ifPresent(ok -> action.run());
+        Controls.confirm(root, question, action);
     }
 
     @Override
     public java.util.Map<javafx.scene.input.KeyCombination, Runnable> shortcuts() {
-        return java.util.Map.of(javafx.scene.input.KeyCombination.keyCombination("Shortcut+F"), filter::requestFocus);
+        return java.util.Map.of(javafx.scene.input.KeyCombination.keyCombination("Shortcut+F"), filter::requestFocus,
+                javafx.scene.input.KeyCombination.keyCombination("Shortcut+Shift+A"), model::approve);
     }
 
     @Override
@@ -265,11 +318,10 @@ public final class MachinesScreen implements Screen {
     @Override
     public void refresh() {
         model.refresh();
-        model.start();
     }
 
     @Override
-    public void close() {
-        model.stop();
+    public void changed(Change change) {
+        model.changed(change);
     }
 }

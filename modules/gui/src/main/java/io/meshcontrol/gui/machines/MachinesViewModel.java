@@ -1,9 +1,15 @@
 package io.meshcontrol.gui.machines;
 
+import io.meshcontrol.api.FilterRuleView;
+import io.meshcontrol.api.GlobalExitNodeRequest;
 import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.PacketFilterView;
+import io.meshcontrol.api.PeerView;
 import io.meshcontrol.api.NodeView;
 import io.meshcontrol.api.RoutesView;
 import io.meshcontrol.gui.screen.Background;
+import io.meshcontrol.gui.screen.Change;
+import io.meshcontrol.gui.screen.Failures;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -12,8 +18,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import javafx.animation.KeyFrame;
-import javafx.animation.Timeline;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
@@ -21,15 +25,13 @@ import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.collections.transformation.FilteredList;
-import javafx.util.Duration;
 
 /**
- * The machines screen: every node, read again every few seconds in the background (online state, last seen and
- * waiting routes change by themselves), a filter over it, the selected machine and what can be done to it.
+ * The machines screen: every node, read again in the background whenever the server's event stream says machines
+ * changed (online state, last seen and waiting routes change by themselves), a filter over it, the selected machine
+ * with its peers and packet filter, and what can be done to it.
  */
 public final class MachinesViewModel {
-
-    private static final Duration POLL = Duration.seconds(2);
 
     private final MeshClient client;
     private final Background background;
@@ -37,23 +39,60 @@ public final class MachinesViewModel {
     private final FilteredList<NodeView> shown = new FilteredList<>(nodes);
     private final StringProperty filter = new SimpleStringProperty("");
     private final ObjectProperty<NodeView> selected = new SimpleObjectProperty<>();
-    private final Timeline poll;
+    private final ObservableList<PeerView> peers = FXCollections.observableArrayList();
+    private final ObservableList<String> packetFilter = FXCollections.observableArrayList();
     private boolean polling;
+    private boolean pollAgain;
 
     public MachinesViewModel(MeshClient client, Background background) {
         this.client = client;
         this.background = background;
         filter.addListener((observable, was, text) -> shown.setPredicate(node -> matches(node, text)));
-        poll = new Timeline(new KeyFrame(POLL, event -> poll()));
-        poll.setCycleCount(Timeline.INDEFINITE);
+        selected.addListener((observable, was, node) -> {
+            if (node == null) {
+                peers.clear();
+                packetFilter.clear();
+            } else if (was == null || !was.id().equals(node.id())) {
+                readAccess(node);
+            }
+        });
     }
 
-    public void start() {
-        poll.play();
+    /** The server said something changed (its event stream): machines are read again when they may have. */
+    public void changed(Change change) {
+        if (change.machines()) {
+            poll();
+            NodeView node = selected.get();
+            if (node != null && (change.all() || change.policy() || change.context() || !change.nodes().isEmpty())) {
+                readAccess(node);
+            }
+        }
     }
 
-    public void stop() {
-        poll.stop();
+    /** The machine's peers and packet filter, as its map carries them now. */
+    private void readAccess(NodeView node) {
+        background.quietly(() -> new Access(client.nodePeers(node.id()), client.nodePacketFilter(node.id())),
+                access -> {
+                    if (selected.get() != null && selected.get().id().equals(node.id())) {
+                        peers.setAll(access.peers());
+                        packetFilter.setAll(access.filter().rules().stream().map(MachinesViewModel::rule).toList());
+                    }
+                }, failure -> packetFilter.setAll("Not readable: " + Failures.describe(failure)));
+    }
+
+    private record Access(List<PeerView> peers, PacketFilterView filter) {
+    }
+
+    /** A filter rule in one line: who, to what, how. */
+    static String rule(FilterRuleView rule) {
+        String to = rule.destinations() == null ? "" : rule.destinations().stream()
+                .map(destination -> destination.address() + (destination.ports() == null ? "" : ":" + destination.ports()))
+                .collect(java.util.stream.Collectors.joining(" "));
+        String protocols = rule.protocols() == null || rule.protocols().isEmpty() ? ""
+                : " (" + String.join(", ", rule.protocols()) + ")";
+        String capabilities = rule.capabilities() == null || rule.capabilities().isEmpty() ? ""
+                : " capabilities " + String.join(", ", rule.capabilities());
+        return String.join(" ", rule.sources()) + " → " + to + protocols + capabilities;
     }
 
     /** Reads the list now, with the progress indicator (F5). */
@@ -63,12 +102,17 @@ public final class MachinesViewModel {
 
     private void poll() {
         if (polling) {
+            pollAgain = true; // a change during a read: read once more after it
             return;
         }
         polling = true;
         background.quietly(client::nodes, list -> {
             polling = false;
             replace(list);
+            if (pollAgain) {
+                pollAgain = false;
+                poll();
+            }
         }, failure -> polling = false);
     }
 
@@ -133,6 +177,35 @@ public final class MachinesViewModel {
 
     public void expire() {
         act("Expiring the key of", node -> client.expireNode(node.id()));
+    }
+
+    public void suspend() {
+        act("Suspending", node -> client.suspendNode(node.id()));
+    }
+
+    public void unsuspend() {
+        act("Resuming", node -> client.unsuspendNode(node.id()));
+    }
+
+    /** {@code true}: the machine's key never expires; {@code false}: it expires as the server's settings say. */
+    public void setKeyExpiryDisabled(boolean disabled) {
+        act(disabled ? "Turning key expiry off for" : "Turning key expiry on for",
+                node -> client.setKeyExpiryDisabled(node.id(), disabled));
+    }
+
+    /** Marks the machine as a global exit node with {@code priority} (text; empty is 0), or clears the mark. */
+    public void markGlobalExitNode(boolean marked, String priority) {
+        Integer value;
+        try {
+            value = marked ? (priority == null || priority.isBlank() ? 0 : Integer.valueOf(priority.strip())) : null;
+        } catch (NumberFormatException e) {
+            background.tell("The exit node priority is a whole number (higher is preferred)");
+            return;
+        }
+        act(marked ? "Marking as global exit node" : "Clearing the global exit node mark of", node -> {
+            client.setGlobalExitNode(node.id(), new GlobalExitNodeRequest(marked, value));
+            return client.node(node.id());
+        });
     }
 
     public void delete() {
@@ -241,6 +314,14 @@ public final class MachinesViewModel {
 
     public StringProperty filter() {
         return filter;
+    }
+
+    public ObservableList<PeerView> peers() {
+        return peers;
+    }
+
+    public ObservableList<String> packetFilter() {
+        return packetFilter;
     }
 
     public ObjectProperty<NodeView> selected() {

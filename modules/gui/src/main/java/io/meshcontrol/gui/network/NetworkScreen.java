@@ -4,11 +4,11 @@ import static io.meshcontrol.gui.screen.Controls.column;
 import static io.meshcontrol.gui.screen.Controls.heading;
 import static io.meshcontrol.gui.screen.Controls.row;
 
-import io.meshcontrol.api.DerpLatencyReport;
 import io.meshcontrol.api.UserView;
 import io.meshcontrol.gui.connect.Connection;
 import io.meshcontrol.gui.screen.Background;
 import io.meshcontrol.gui.screen.Screen;
+import io.meshcontrol.gui.screen.Selection;
 import javafx.geometry.Insets;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
@@ -18,7 +18,7 @@ import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.VBox;
 
-/** Users, settings and relays on one screen. */
+/** Users and the runtime settings on one screen. */
 public final class NetworkScreen implements Screen {
 
     private final NetworkViewModel model;
@@ -34,7 +34,8 @@ public final class NetworkScreen implements Screen {
         users.getColumns().add(column("E-mail", user -> user.email() == null ? "" : user.email()));
         users.getColumns().add(column("Role", UserView::role));
         users.getColumns().add(column("Approved", user -> user.approved() ? "yes" : "waiting"));
-        users.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        io.meshcontrol.gui.screen.Controls.fitToContent(users);
+        Selection<UserView> user = Selection.of(users, UserView::id);
         users.setPrefHeight(160);
         TextField name = new TextField();
         name.setId("newUserName");
@@ -44,12 +45,12 @@ public final class NetworkScreen implements Screen {
         create.setOnAction(event -> model.createUser(name.getText()));
         Button approve = new Button("Approve selected");
         approve.setId("approveUser");
-        approve.disableProperty().bind(users.getSelectionModel().selectedItemProperty().isNull());
-        approve.setOnAction(event -> model.approveUser(users.getSelectionModel().getSelectedItem()));
+        approve.disableProperty().bind(user.none());
+        approve.setOnAction(event -> model.approveUser(user.get()));
         Button delete = new Button("Delete selected");
         delete.setId("deleteUser");
-        delete.disableProperty().bind(users.getSelectionModel().selectedItemProperty().isNull());
-        delete.setOnAction(event -> model.deleteUser(users.getSelectionModel().getSelectedItem()));
+        delete.disableProperty().bind(user.none());
+        delete.setOnAction(event -> model.deleteUser(user.get()));
 
         CheckBox devicesApproval = new CheckBox("New machines need an administrator's approval");
         devicesApproval.setId("devicesApproval");
@@ -65,36 +66,16 @@ public final class NetworkScreen implements Screen {
         saveSettings.setId("saveSettings");
         saveSettings.setOnAction(event -> model.saveSettings());
 
-        Label derp = new Label();
-        derp.setId("derpSummary");
-        derp.textProperty().bind(model.derpSummary());
-        TableView<DerpLatencyReport.Region> latency = new TableView<>(model.regions());
-        latency.setId("derpLatency");
-        latency.getColumns().add(column("Region", region -> region.regionId() + " " + region.code()));
-        latency.getColumns().add(column("Name", DerpLatencyReport.Region::name));
-        latency.getColumns().add(column("Home of", region -> region.preferredBy() + " machines"));
-        latency.getColumns().add(column("Measured by", region -> Integer.toString(region.reporting())));
-        latency.getColumns().add(column("Median", region -> milliseconds(region.medianMs())));
-        latency.getColumns().add(column("90th percentile", region -> milliseconds(region.p90Ms())));
-        latency.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        latency.setPrefHeight(140);
-        latency.setPlaceholder(new Label("No relay regions in the DERP map"));
-
         root.getChildren().addAll(
                 heading("Users"), users, row(name, create, approve, delete),
                 heading("Settings"), devicesApproval, usersApproval,
-                row(new Label("Machine keys expire after (days; 0: node.expiry of the configuration)"), keyDays), saveSettings,
-                heading("Relays (DERP)"), derp, latency);
+                row(new Label("Machine keys expire after (days; 0: node.expiry of the configuration)"), keyDays), saveSettings);
         root.setPadding(new Insets(8));
-    }
-
-    private static String milliseconds(Double value) {
-        return value == null ? "–" : String.format("%.1f ms", value);
     }
 
     @Override
     public String title() {
-        return "Users, settings, relays";
+        return "Users, settings";
     }
 
     @Override

@@ -1,7 +1,5 @@
 package io.meshcontrol.gui.network;
 
-import io.meshcontrol.api.DerpLatencyReport;
-import io.meshcontrol.api.DerpSettingsView;
 import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.SettingsView;
 import io.meshcontrol.api.UserRequest;
@@ -15,21 +13,18 @@ import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
-/** The network screen: users, the runtime settings (approvals, key duration), DERP settings and the latency report. */
+/** The network screen: users and the runtime settings (approvals, key duration). */
 public final class NetworkViewModel {
 
-    private record Everything(List<UserView> users, SettingsView settings, DerpSettingsView derp,
-            DerpLatencyReport latency) {
+    private record Everything(List<UserView> users, SettingsView settings) {
     }
 
     private final MeshClient client;
     private final Background background;
     private final ObservableList<UserView> users = FXCollections.observableArrayList();
-    private final ObservableList<DerpLatencyReport.Region> regions = FXCollections.observableArrayList();
     private final BooleanProperty devicesApproval = new SimpleBooleanProperty();
     private final BooleanProperty usersApproval = new SimpleBooleanProperty();
     private final StringProperty keyDurationDays = new SimpleStringProperty("0");
-    private final StringProperty derpSummary = new SimpleStringProperty("");
 
     public NetworkViewModel(MeshClient client, Background background) {
         this.client = client;
@@ -37,20 +32,12 @@ public final class NetworkViewModel {
     }
 
     public void refresh() {
-        background.run("Reading users and settings", () -> new Everything(client.users(), client.settings(),
-                client.derp().value(), client.derpLatency()), this::show);
+        background.run("Reading users and settings", () -> new Everything(client.users(), client.settings()), this::show);
     }
 
     private void show(Everything everything) {
         users.setAll(everything.users());
         showSettings(everything.settings());
-        regions.setAll(everything.latency().regions());
-        DerpSettingsView derp = everything.derp();
-        derpSummary.set("Map URLs: " + (derp.urls() == null || derp.urls().isEmpty() ? "none" : String.join(" ", derp.urls()))
-                + "\nEmbedded relay: " + (Boolean.TRUE.equals(derp.relayEnabled()) ? "on" : "off")
-                + (Boolean.TRUE.equals(derp.stunEnabled()) ? ", STUN on " + derp.stunListenAddr() : "")
-                + "\nRelays added here: " + (derp.relays() == null ? 0 : derp.relays().size())
-                + (derp.stunUnavailable() == null ? "" : "\n" + derp.stunUnavailable()));
     }
 
     private void showSettings(SettingsView settings) {
@@ -96,10 +83,6 @@ public final class NetworkViewModel {
         return users;
     }
 
-    public ObservableList<DerpLatencyReport.Region> regions() {
-        return regions;
-    }
-
     public BooleanProperty devicesApproval() {
         return devicesApproval;
     }
@@ -110,9 +93,5 @@ public final class NetworkViewModel {
 
     public StringProperty keyDurationDays() {
         return keyDurationDays;
-    }
-
-    public StringProperty derpSummary() {
-        return derpSummary;
     }
 }

@@ -3,6 +3,7 @@ package io.meshcontrol.gui.policy;
 import io.meshcontrol.gui.connect.Connection;
 import io.meshcontrol.gui.screen.Background;
 import io.meshcontrol.gui.screen.Screen;
+import java.util.List;
 import java.util.Map;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -10,24 +11,24 @@ import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
-import javafx.scene.control.TextArea;
 import javafx.scene.input.KeyCombination;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
 
-/** The policy in an editor; its errors listed below it, each selecting its line when clicked. */
+/**
+ * The policy in an editor with line numbers and colours; its errors listed below it and marked in it, each putting
+ * the caret at its line and column when clicked.
+ */
 public final class PolicyScreen implements Screen {
 
     private final PolicyViewModel model;
     private final BorderPane root = new BorderPane();
-    private final TextArea editor = new TextArea();
+    private final PolicyEditor editor;
 
     public PolicyScreen(Connection connection, Background background) {
         model = new PolicyViewModel(connection.client(), background);
-        editor.setId("policyEditor");
-        editor.getStyleClass().add("code");
-        editor.textProperty().bindBidirectional(model.text());
+        editor = new PolicyEditor(model.text());
 
         Button check = new Button("Check");
         check.setId("checkPolicy");
@@ -50,37 +51,19 @@ public final class PolicyScreen implements Screen {
         errors.getStyleClass().add("errors");
         errors.getSelectionModel().selectedItemProperty().addListener((observable, was, error) -> {
             if (error != null && error.line() > 0) {
-                selectLine(error.line());
+                editor.show(error);
             }
         });
-        model.errors().addListener((javafx.collections.ListChangeListener<PolicyError>) change -> {
-            if (!model.errors().isEmpty() && model.errors().getFirst().line() > 0) {
-                selectLine(model.errors().getFirst().line());
-            }
-        });
+        model.errors().addListener((javafx.collections.ListChangeListener<PolicyError>) change ->
+                editor.mark(List.copyOf(model.errors())));
         errors.visibleProperty().bind(javafx.beans.binding.Bindings.isNotEmpty(model.errors()));
         errors.managedProperty().bind(errors.visibleProperty());
 
         VBox bottom = new VBox(8, errors, actions);
         bottom.setPadding(new Insets(8, 0, 0, 0));
-        root.setCenter(editor);
+        root.setCenter(editor.node());
         root.setBottom(bottom);
         root.setPadding(new Insets(8));
-    }
-
-    /** Puts the caret on the line (1-based) and selects it, so the error's place shows. */
-    private void selectLine(int line) {
-        String text = editor.getText();
-        int start = 0;
-        for (int i = 1; i < line && start >= 0; i++) {
-            start = text.indexOf('\n', start) + 1;
-            if (start == 0) {
-                return;
-            }
-        }
-        int end = text.indexOf('\n', start);
-        editor.selectRange(start, end < 0 ? text.length() : end);
-        editor.requestFocus();
     }
 
     @Override

@@ -45,7 +45,9 @@ public final class Background implements AutoCloseable {
         Task<T> task = task(work, done, failed);
         shown.add(task);
         activity.set(what + "…");
+        // The status bar tells of the last action only: a new one clears the outcome of the one before.
         failure.set("");
+        message.set("");
         task.runningProperty().addListener((observable, was, running) -> {
             if (!running) {
                 shown.remove(task);
@@ -87,6 +89,12 @@ public final class Background implements AutoCloseable {
     public void tell(String text) {
         failure.set("");
         message.set(text);
+    }
+
+    /** Forgets the last outcome (another server: what was said of the last one no longer applies). */
+    public void clear() {
+        failure.set("");
+        message.set("");
     }
 
     public BooleanBinding busy() {

@@ -19,6 +19,10 @@ public interface Screen {
         return Map.of();
     }
 
+    /** Something changed on the server (its event stream); called for every screen, shown or not. */
+    default void changed(Change change) {
+    }
+
     /** Stops what the screen runs by itself (a poll) when the window leaves the server. */
     default void close() {
     }
