@@ -2,11 +2,12 @@
 # Debian packages that module tests run against: Exim, a real SMTP server for the e-mail rules GreenMail cannot show
 # (CRAM-MD5 as the only sign-in, refused senders, recipients and messages; notify's MailDeliveryTest), Knot DNS
 # with its kdig, a real DNS server taking RFC 2136 updates signed with TSIG (server's Rfc2136UpdatesTest), and
-# chromium with chromium-driver, the real browser of the console tests (interop's ConsoleTest). Needs root; without
-# it the tests that need these packages are skipped and say so.
+# chromium with chromium-driver, the real browser of the console tests (interop's ConsoleTest), and PostgreSQL, the
+# server the storage tests run a cluster of their own of (core's PostgresCluster; as root, as the package's postgres
+# account). Needs root; without it the tests that need these packages are skipped and say so.
 set -euo pipefail
 if [ "$(id -u)" != 0 ]; then
-  echo "install-test-packages: not root; the Exim mail, Knot DNS and console browser tests will be skipped" >&2
+  echo "install-test-packages: not root; the Exim mail, Knot DNS, console browser and PostgreSQL tests will be skipped" >&2
   exit 0
 fi
 missing=()
@@ -15,6 +16,7 @@ missing=()
 [ -x /usr/bin/kdig ] || missing+=(knot-dnsutils)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
   # A fresh machine may have no package lists yet: update once when the first attempt fails.
   flock /tmp/apt.lock sh -c "apt-get install -y -q ${missing[*]} >/dev/null 2>&1 \
@@ -24,3 +26,4 @@ fi
 pkill -x exim4 2>/dev/null || true
 echo "install-test-packages: exim $(/usr/sbin/exim -bV 2>/dev/null | head -1 | awk '{print $3}'), knot $(/usr/sbin/knotd -V 2>/dev/null | awk '{print $NF}')"
 echo "install-test-packages: $(/usr/bin/chromium --version 2>/dev/null | head -1)"
+echo "install-test-packages: $(ls -d /usr/lib/postgresql/*/bin/postgres 2>/dev/null | head -1 | xargs -r -I{} {} --version)"

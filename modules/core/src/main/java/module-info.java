@@ -1,5 +1,6 @@
 /** The product's rules: model, keys, configuration, storage, policy, network map, state, events. No HTTP here. */
-// org.jdbi.v3.core and flyway.core ship no module descriptor: automatic modules.
+// org.jdbi.v3.core, flyway.core, flyway.database.postgresql and org.postgresql.jdbc ship no module descriptor:
+// automatic modules.
 @SuppressWarnings("requires-automatic")
 module io.meshcontrol.core {
     requires transitive tools.jackson.core;
@@ -12,6 +13,10 @@ module io.meshcontrol.core {
     requires org.jdbi.v3.core;
     requires org.xerial.sqlitejdbc;
     requires flyway.core;
+    // PostgreSQL (database.type: postgres): the driver, an automatic module, and Flyway's support for it, found by
+    // Flyway as a service (nothing here names its classes).
+    requires org.postgresql.jdbc;
+    requires flyway.database.postgresql;
     requires org.bouncycastle.provider;
     requires com.github.luben.zstd_jni;
     // MaxMind's reader for policy.geoip_database (a named module, no dependencies)

@@ -93,6 +93,11 @@ final class ImportCommand extends CommandGroup {
                         + " configtest lists every problem)");
             }
             MeshConfig config = loaded.config();
+            if (config.database().type() == MeshConfig.Database.Type.POSTGRES) {
+                // The import writes svc's SQLite file; svc db migrate moves the result (docs/storage.md).
+                throw new CliException("svc's database.type is postgres: import into SQLite (database.type: sqlite), "
+                        + "then move the network with " + context.commandName() + " db migrate");
+            }
             Path databaseFile = config.database().sqlite().path();
             plan.summary().forEach(line -> context.line("import: " + line));
             plan.problems().forEach(p -> context.line((p.blocker() ? "blocker: " : "warning: ") + p.text()));

@@ -29,6 +29,7 @@ import picocli.CommandLine.Option;
                 DerpCommand.class,
                 DebugCommand.class,
                 AdminCommand.class,
+                DbCommand.class,
                 ImportCommand.class,
                 HelpCommand.class,
         })

@@ -1,5 +1,6 @@
 package io.meshcontrol.cli;
 
+import io.meshcontrol.core.DatabaseUnreachable;
 import io.meshcontrol.core.config.ConfigLoader;
 import io.meshcontrol.core.config.ConfigProblem;
 import io.meshcontrol.core.config.LoadedConfig;
@@ -95,6 +96,10 @@ final class ServeCommand extends Subcommand implements Callable<Integer> {
             context.note("svc: " + e.getMessage());
             context.note("svc: not starting: fix the policy file (" + context.commandName()
                     + " policy simulate checks it offline)");
+            return Svc.FAILED;
+        } catch (DatabaseUnreachable e) {
+            context.note("svc: " + e.getMessage());
+            context.note("svc: not starting: check database.postgres.* and that the server is up");
             return Svc.FAILED;
         }
         if (application.reloadable()) {

@@ -45,6 +45,36 @@ class ConfigtestCliTest {
     }
 
     @Test
+    void badPostgresSettingsAreOneLineEachNamingTheKey() throws IOException {
+        Path config = folder.resolve("config.yaml");
+        Path missing = folder.resolve("no-such-password");
+        Files.writeString(config, "database:\n  type: postgres\n  postgres:\n    port: 0\n    tls: maybe\n"
+                + "    pool_size: 0\n    host: \"\"\n    password_file: " + missing + "\n");
+        CliRun run = CliRun.run(folder, Map.of(), "configtest", "-c", config.toString());
+        assertEquals(1, run.exitCode(), run.toString());
+        List<String> lines = run.err().lines().toList();
+        assertEquals(6, lines.size(), run.err());
+        for (String key : List.of("port", "tls", "pool_size", "host", "password_file")) {
+            assertEquals(1, lines.stream().filter(l -> l.startsWith("error: database.postgres." + key + ": ")).count(),
+                    key + " in " + run.err());
+        }
+        assertTrue(lines.contains("error: database.postgres.password_file: cannot be read: " + missing), run.err());
+        assertEquals(config + ": 5 problem(s)", lines.get(5));
+    }
+
+    @Test
+    void aPostgresServerThatDoesNotAnswerKeepsServeFromStartingWithOneLineSayingWhere() throws IOException {
+        Path config = folder.resolve("config.yaml");
+        Files.writeString(config, "listen_addr: 127.0.0.1:0\nmetrics_listen_addr: null\nnoise:\n  private_key_path: "
+                + folder.resolve("noise.key") + "\ndatabase:\n  type: postgres\n  postgres:\n    host: 127.0.0.1\n"
+                + "    port: 1\n    tls: disable\n");
+        CliRun run = CliRun.run(folder, Map.of(), "serve", "-c", config.toString());
+        assertEquals(1, run.exitCode(), run.toString());
+        assertTrue(run.err().contains("svc: cannot connect to PostgreSQL at svc@127.0.0.1:1/svc: "), run.err());
+        assertTrue(run.err().contains("svc: not starting: check database.postgres.*"), run.err());
+    }
+
+    @Test
     void aConfigFileNamedThatDoesNotExistIsOneErrorNamingIt() {
         Path missing = folder.resolve("missing.yaml");
         for (String command : new String[] {"configtest", "serve"}) {

@@ -106,6 +106,17 @@ class ImportHeadscaleCliTest {
     }
 
     @Test
+    void svcOnPostgresqlIsToldToImportIntoSqliteThenMigrate() throws Exception {
+        Files.writeString(svcConfig, Files.readString(svcConfig).replace("database:\n",
+                "database:\n  type: postgres\n"));
+        CliRun run = importing("--dry-run");
+        assertEquals(1, run.exitCode(), run.toString());
+        assertEquals("svc: svc's database.type is postgres: import into SQLite (database.type: sqlite), then move the "
+                + "network with svc db migrate\n", run.err());
+        assertFalse(Files.exists(folder.resolve("svc")), "nothing was made");
+    }
+
+    @Test
     void aPostgresqlDatabaseIsNotSupportedYetAndSaysSo() {
         CliRun run = CliRun.withConfig(folder, svcConfig, "import", "headscale", "--db",
                 "postgres://headscale@localhost/headscale", "--dry-run");

@@ -74,11 +74,7 @@ public final class Application implements AutoCloseable {
      */
     public static Application start(MeshConfig config, Launch launch) {
         ServerSettings settings = ServerSettings.from(config, launch);
-        MeshConfig.Sqlite sqlite = config.database().sqlite();
-        MeshConfig.QueryLog queryLog = config.database().queryLog();
-        Network network = Network.open(sqlite, launch.clock(), NetworkOptions.from(config),
-                new Network.SqlLog(config.database().debug(), queryLog.parameterized(), queryLog.slowThreshold(),
-                        queryLog.logNotFound()));
+        Network network = Network.open(config.database(), launch.clock(), NetworkOptions.from(config));
         try {
             network.policies().useLocations(Locations.open(config.policy().geoipDatabase()));
         } catch (MeshException e) {

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.api.ApiException;
+import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.api.UserView;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
@@ -14,6 +16,7 @@ import io.meshcontrol.core.state.Users;
 import io.meshcontrol.core.testing.AuthKey;
 import io.meshcontrol.core.testing.Machine;
 import io.meshcontrol.core.testing.MovableClock;
+import io.meshcontrol.core.testing.PostgresCluster;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -21,6 +24,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +51,24 @@ class ApplicationTest {
             Files.writeString(policy, SECOND);
             server.application.reloadPolicy(); // SIGHUP's path; the watcher may have been quicker, which is as good
             assertEquals(SECOND, server.adminClient().policy().policy());
+        }
+    }
+
+    @Test
+    void onPostgresTheServerKeepsItsNetworkAcrossARestart() {
+        Assumptions.assumeTrue(PostgresCluster.installed(), "PostgreSQL is not installed (run-tests installs it)");
+        Map<String, String> database = PostgresCluster.shared().newEmptyDatabaseConfig();
+        TestServer.Builder builder = TestServer.in(folder);
+        database.forEach(builder::set);
+        String tailnetId;
+        try (TestServer server = builder.start()) {
+            server.adminClient().createUser(new UserRequest("odin", null, null, "member"));
+            tailnetId = server.network.tailnetId();
+            assertTrue(server.network.checkpointDatabase(), "nothing to checkpoint on PostgreSQL");
+        }
+        try (TestServer again = builder.start()) {
+            assertEquals(List.of("odin"), again.adminClient().users().stream().map(UserView::name).toList());
+            assertEquals(tailnetId, again.network.tailnetId());
         }
     }
 

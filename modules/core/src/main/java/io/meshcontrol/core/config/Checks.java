@@ -232,6 +232,12 @@ final class Checks {
         return ConfigKey.Check.described("0 (off) or at least " + GoDuration.format(minimum), check);
     }
 
+    /** Text that is not empty. */
+    static ConfigKey.Check nonEmpty() {
+        ConfigKey.Check check = value -> text(value).filter(String::isBlank).map(text -> "must not be empty");
+        return ConfigKey.Check.described("not empty", check);
+    }
+
     /** A whole number from {@code min} to {@code max}. */
     static ConfigKey.Check between(int min, int max) {
         ConfigKey.Check check = value -> {

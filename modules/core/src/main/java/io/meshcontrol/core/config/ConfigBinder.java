@@ -57,7 +57,15 @@ final class ConfigBinder {
                         new MeshConfig.Sqlite(
                                 path("database.sqlite.path"),
                                 v.bool("database.sqlite.write_ahead_log"),
-                                v.integer("database.sqlite.wal_autocheckpoint"))),
+                                v.integer("database.sqlite.wal_autocheckpoint")),
+                        new MeshConfig.Postgres(
+                                v.string("database.postgres.host"),
+                                v.integer("database.postgres.port"),
+                                v.string("database.postgres.name"),
+                                v.string("database.postgres.user"),
+                                optionalPath("database.postgres.password_file"),
+                                v.choice("database.postgres.tls", MeshConfig.Postgres.Tls.class),
+                                v.integer("database.postgres.pool_size"))),
                 new MeshConfig.Log(
                         v.choice("log.level", LogLevel.class),
                         v.choice("log.format", MeshConfig.Log.Format.class)),

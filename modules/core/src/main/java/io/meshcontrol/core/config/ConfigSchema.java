@@ -69,7 +69,7 @@ public final class ConfigSchema {
                     "How addresses are picked: the next free one, or a random free one."),
 
             choice("database.type", MeshConfig.Database.Type.class, MeshConfig.Database.Type.SQLITE,
-                    "Database engine; only sqlite for now."),
+                    "Database engine: sqlite (a file of this server's) or postgres (database.postgres.*)."),
             bool("database.debug", false, "Log every SQL statement (at debug level, so log.level: debug too)."),
             bool("database.query_log.parameterized", true,
                     "Log statements with placeholders instead of the bound values."),
@@ -82,6 +82,20 @@ public final class ConfigSchema {
             integer("database.sqlite.wal_autocheckpoint", 1000,
                     "WAL pages before a commit checkpoints the log; 0: the server checkpoints every 10 seconds instead.")
                     .withCheck(Checks.between(0, Integer.MAX_VALUE)),
+
+            string("database.postgres.host", "localhost", "PostgreSQL server's host name or address.")
+                    .withCheck(Checks.nonEmpty()),
+            integer("database.postgres.port", 5432, "PostgreSQL server's port.").withCheck(Checks.between(1, 65535)),
+            string("database.postgres.name", "svc", "Database to use; it must exist (the server makes the tables).")
+                    .withCheck(Checks.nonEmpty()),
+            string("database.postgres.user", "svc", "User to connect as; it must own the database or its schema.")
+                    .withCheck(Checks.nonEmpty()),
+            optionalPath("database.postgres.password_file", null,
+                    "File holding the user's password (trailing newline ignored); null: none (trust or certificate)."),
+            choice("database.postgres.tls", MeshConfig.Postgres.Tls.class, MeshConfig.Postgres.Tls.VERIFY_FULL,
+                    "TLS to the server: verify-full checks its certificate and name; require does not; disable: none."),
+            integer("database.postgres.pool_size", 10, "Connections to PostgreSQL kept open at most.")
+                    .withCheck(Checks.between(1, 1000)),
 
             choice("log.level", LogLevel.class, LogLevel.INFO, "Least severe level that is logged."),
             choice("log.format", MeshConfig.Log.Format.class, MeshConfig.Log.Format.TEXT,

@@ -21,6 +21,7 @@ final class ConfigValidator {
     static List<ConfigProblem> validate(ResolvedValues values) {
         ConfigValidator validator = new ConfigValidator(values);
         validator.tls();
+        validator.postgres();
         validator.prefixes();
         validator.policy();
         validator.derp();
@@ -43,6 +44,15 @@ final class ConfigValidator {
         if (cert && v.optional("tls_letsencrypt_hostname").isPresent()) {
             report("tls_letsencrypt_hostname", "cannot be combined with tls_cert_path: choose one source of certificates");
         }
+    }
+
+    private void postgres() {
+        if (v.choice("database.type", MeshConfig.Database.Type.class) != MeshConfig.Database.Type.POSTGRES) {
+            return;
+        }
+        v.optional("database.postgres.password_file").map(java.nio.file.Path::of)
+                .filter(file -> !java.nio.file.Files.isReadable(file))
+                .ifPresent(file -> report("database.postgres.password_file", "cannot be read: " + file));
     }
 
     private void prefixes() {

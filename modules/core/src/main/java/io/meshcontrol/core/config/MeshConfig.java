@@ -103,9 +103,9 @@ public record MeshConfig(
         }
     }
 
-    public record Database(Type type, boolean debug, QueryLog queryLog, Sqlite sqlite) {
+    public record Database(Type type, boolean debug, QueryLog queryLog, Sqlite sqlite, Postgres postgres) {
         public enum Type implements ConfigChoice {
-            SQLITE;
+            SQLITE, POSTGRES;
 
             @Override
             public String configName() {
@@ -119,6 +119,20 @@ public record MeshConfig(
     }
 
     public record Sqlite(Path path, boolean writeAheadLog, int walAutocheckpoint) {
+    }
+
+    /** {@code database.postgres.*}: used when {@code database.type} is postgres. */
+    public record Postgres(String host, int port, String name, String user, Optional<Path> passwordFile, Tls tls,
+            int poolSize) {
+        /** The driver's {@code sslmode}, of the three that make sense here. */
+        public enum Tls implements ConfigChoice {
+            DISABLE, REQUIRE, VERIFY_FULL;
+
+            @Override
+            public String configName() {
+                return name().toLowerCase(Locale.ROOT).replace('_', '-');
+            }
+        }
     }
 
     public record Log(LogLevel level, Format format) {

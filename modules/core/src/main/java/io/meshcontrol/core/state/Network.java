@@ -17,6 +17,7 @@ import io.meshcontrol.core.store.LogStreamStore;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.OAuthClientStore;
 import io.meshcontrol.core.store.PolicyStore;
+import io.meshcontrol.core.store.PostgresSettings;
 import io.meshcontrol.core.store.PostureStore;
 import io.meshcontrol.core.store.PreAuthKeyStore;
 import io.meshcontrol.core.store.SettingsStore;
@@ -24,6 +25,9 @@ import io.meshcontrol.core.store.TailnetStore;
 import io.meshcontrol.core.store.UserStore;
 import io.meshcontrol.core.store.VipServiceStore;
 import io.meshcontrol.core.store.WebhookStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -92,6 +96,37 @@ public final class Network {
                         log.notFound())), clock, options);
     }
 
+    /** Opens the network on the {@code database.*} settings: SQLite or PostgreSQL, as {@code database.type} says. */
+    public static Network open(MeshConfig.Database config, Clock clock, NetworkOptions options) {
+        MeshConfig.QueryLog queryLog = config.queryLog();
+        SqlLog log = new SqlLog(config.debug(), queryLog.parameterized(), queryLog.slowThreshold(),
+                queryLog.logNotFound());
+        return switch (config.type()) {
+            case SQLITE -> open(config.sqlite(), clock, options, log);
+            case POSTGRES -> open(postgresSettings(config.postgres()), clock, options, log);
+        };
+    }
+
+    /** Opens the network on a PostgreSQL database, logging its SQL as {@code log} says. */
+    public static Network open(PostgresSettings postgres, Clock clock, NetworkOptions options, SqlLog log) {
+        return new Network(Database.open(postgres, new StatementLogger(log.statements(), log.parameterized(),
+                log.slowThreshold(), log.notFound())), clock, options);
+    }
+
+    /** The driver's settings for {@code database.postgres.*}, the password read from its file. */
+    public static PostgresSettings postgresSettings(MeshConfig.Postgres config) {
+        String password = config.passwordFile().map(file -> {
+            try {
+                return Files.readString(file).strip();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read database.postgres.password_file " + file + ": "
+                        + e.getMessage(), e);
+            }
+        }).orElse("");
+        return new PostgresSettings(config.host(), config.port(), config.name(), config.user(), password,
+                PostgresSettings.TlsMode.valueOf(config.tls().name()), config.poolSize());
+    }
+
     Network(Database database, Clock clock) {
         this(database, clock, NetworkOptions.defaults());
     }
@@ -111,7 +146,7 @@ public final class Network {
         WebhookStore webhookStore = new WebhookStore();
         WebhookOutbox outbox = new WebhookOutbox(jdbi, webhookStore, clock);
         this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events, outbox);
-        Writer writer = new Writer(jdbi, audit, snapshots, clock);
+        Writer writer = new Writer(jdbi, database.dialect(), audit, snapshots, clock);
         this.presence = new Presence(jdbi, nodeStore, snapshots, clock);
         this.policies = new Policies(jdbi, writer, new PolicyStore(), snapshots, clock,
                 () -> PolicyInventories.of(snapshots.current(), policies().locations().current()));

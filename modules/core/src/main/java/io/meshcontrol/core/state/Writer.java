@@ -3,7 +3,7 @@ package io.meshcontrol.core.state;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.store.AuditStore;
-import io.meshcontrol.core.store.Database;
+import io.meshcontrol.core.store.Dialect;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -56,12 +56,15 @@ final class Writer {
     private static final int MOST_ENTRIES = 10_000;
 
     private final Jdbi jdbi;
+    /** How the engine tells whether a transaction wrote rows. */
+    private final Dialect dialect;
     private final AuditStore audit;
     private final Snapshots feed;
     private final Clock clock;
 
-    Writer(Jdbi jdbi, AuditStore audit, Snapshots feed, Clock clock) {
+    Writer(Jdbi jdbi, Dialect dialect, AuditStore audit, Snapshots feed, Clock clock) {
         this.jdbi = jdbi;
+        this.dialect = dialect;
         this.audit = audit;
         this.feed = feed;
         this.clock = clock;
@@ -86,12 +89,12 @@ final class Writer {
     <R> R change(Caller caller, Permission permission, Change<R> change) {
         permission.require(caller);
         return jdbi.inTransaction(h -> {
-            long rowsBefore = Database.rowsChangedSoFar(h);
+            long rowsBefore = dialect.rowsChangedSoFar(h);
             long lastEntry = audit.lastId(h);
             // The time is taken under the lock, so entries written one after the other are dated in that order.
             R result = change.apply(h, clock.instant());
             List<AuditEntry> recorded = audit.after(h, lastEntry, MOST_ENTRIES);
-            if (recorded.isEmpty() && Database.rowsChangedSoFar(h) != rowsBefore) {
+            if (recorded.isEmpty() && dialect.rowsChangedSoFar(h) != rowsBefore) {
                 throw new IllegalStateException("a change by " + caller.actor()
                         + " wrote rows without an audit entry; nothing was saved");
             }

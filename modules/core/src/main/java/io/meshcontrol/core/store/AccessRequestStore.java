@@ -51,7 +51,7 @@ public final class AccessRequestStore {
     /** Newest first; {@code userId} null for everyone's. */
     public List<AccessRequest> list(Handle handle, Long userId) {
         return handle.createQuery("SELECT " + COLUMNS + " FROM access_requests"
-                        + " WHERE (:user IS NULL OR user_id = :user) ORDER BY id DESC")
+                        + " WHERE (CAST(:user AS BIGINT) IS NULL OR user_id = :user) ORDER BY id DESC")
                 .bind("user", userId).map(AccessRequestStore::map).list();
     }
 

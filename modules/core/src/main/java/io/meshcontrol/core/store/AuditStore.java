@@ -40,10 +40,10 @@ public final class AuditStore {
         String action = filter.action();
         boolean prefix = action != null && action.endsWith(".");
         return handle.createQuery("SELECT " + COLUMNS + " FROM audit_log WHERE "
-                        + "(:actor IS NULL OR actor = :actor) AND (:target IS NULL OR target = :target) "
+                        + "(CAST(:actor AS TEXT) IS NULL OR actor = :actor) AND (CAST(:target AS TEXT) IS NULL OR target = :target) "
                         + (prefix ? "AND substr(action, 1, length(:action)) = :action "
-                                : "AND (:action IS NULL OR action = :action) ")
-                        + "AND (:since IS NULL OR at >= :since) AND (:until IS NULL OR at < :until) "
+                                : "AND (CAST(:action AS TEXT) IS NULL OR action = :action) ")
+                        + "AND (CAST(:since AS BIGINT) IS NULL OR at >= :since) AND (CAST(:until AS BIGINT) IS NULL OR at < :until) "
                         + "AND (:before = 0 OR id < :before) ORDER BY id DESC LIMIT :limit")
                 .bind("actor", filter.actor())
                 .bind("target", filter.target())

@@ -6,13 +6,15 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.ConnectionFactory;
 
 /**
- * At most {@link #SIZE} SQLite connections, kept open and handed from one handle to the next. Opening a connection
+ * At most a given number of connections (SQLite: {@link #SQLITE_SIZE}; PostgreSQL: {@code database.postgres.pool_size}),
+ * kept open and handed from one handle to the next. Opening a SQLite connection
  * costs about 0.4 ms (the file, the pragmas, then the schema parsed again at the first statement), twenty times a
  * simple query; and each open connection holds its own page cache, so thousands of threads reaching the database at
  * once opened thousands of them (2 GB of native memory in a 10,000-node reconnect, docs/performance.md). A thread past
@@ -22,15 +24,31 @@ import org.jdbi.v3.core.ConnectionFactory;
 final class ConnectionPool implements ConnectionFactory, AutoCloseable {
 
     /** Enough for reads beside a writer: SQLite calls run in native code, which holds a carrier thread anyway. */
-    static final int SIZE = 8;
+    static final int SQLITE_SIZE = 8;
+    private static final int VALIDATION_SECONDS = 5;
 
     private final DataSource source;
-    private final Semaphore permits = new Semaphore(SIZE, true);
-    private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
+    private final Semaphore permits;
+    /** Null: kept connections are trusted (SQLite's are files); else how long one may idle before it is checked. */
+    private final Duration checkAfterIdle;
+    private final ConcurrentLinkedDeque<Idle> idle = new ConcurrentLinkedDeque<>();
     private volatile boolean closed;
 
-    ConnectionPool(DataSource source) {
+    ConnectionPool(DataSource source, int size) {
+        this(source, size, null);
+    }
+
+    /**
+     * @param checkAfterIdle a connection kept this long or longer is checked before it is lent (PostgreSQL: the
+     *     server may have restarted, or a firewall dropped the idle link), and replaced when it no longer answers
+     */
+    ConnectionPool(DataSource source, int size, Duration checkAfterIdle) {
         this.source = source;
+        this.permits = new Semaphore(size, true);
+        this.checkAfterIdle = checkAfterIdle;
+    }
+
+    private record Idle(Connection connection, long sinceNanos) {
     }
 
     /**
@@ -49,8 +67,13 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
         // its node's last-seen time.
         permits.acquireUninterruptibly();
         try {
-            Connection connection = idle.pollFirst();
-            return connection != null ? connection : source.getConnection();
+            for (Idle kept; (kept = idle.pollFirst()) != null; ) {
+                if (stillGood(kept)) {
+                    return kept.connection();
+                }
+                closeQuietly(kept.connection());
+            }
+            return source.getConnection();
         } catch (SQLException | RuntimeException e) {
             permits.release();
             throw e;
@@ -64,7 +87,7 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
                 connection.close();
             } else {
                 // Most recently used first: its pages are the likeliest to be cached.
-                idle.addFirst(connection);
+                idle.addFirst(new Idle(connection, System.nanoTime()));
                 if (closed) {
                     closeIdle();
                 }
@@ -145,13 +168,28 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
         }
     }
 
+    private boolean stillGood(Idle kept) {
+        if (checkAfterIdle == null || System.nanoTime() - kept.sinceNanos() < checkAfterIdle.toNanos()) {
+            return true;
+        }
+        try {
+            return kept.connection().isValid(VALIDATION_SECONDS);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
     private void closeIdle() {
-        for (Connection connection; (connection = idle.pollFirst()) != null; ) {
-            try {
-                connection.close();
-            } catch (SQLException e) {
-                // Closing a SQLite connection fails only when it is already unusable; nothing is left to release.
-            }
+        for (Idle kept; (kept = idle.pollFirst()) != null; ) {
+            closeQuietly(kept.connection());
+        }
+    }
+
+    private static void closeQuietly(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            // Closing fails only when the connection is already unusable; nothing is left to release.
         }
     }
 }

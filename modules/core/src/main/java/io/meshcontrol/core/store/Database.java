@@ -1,39 +1,51 @@
 package io.meshcontrol.core.store;
 
+import io.meshcontrol.core.DatabaseUnreachable;
 import io.meshcontrol.core.OwnerOnlyFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.ClassProvider;
 import org.flywaydb.core.api.migration.JavaMigration;
-import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.SqlLogger;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
 /**
- * The SQLite database: opened with foreign keys on and a busy timeout, migrated by Flyway before use.
- * Durability: with write-ahead logging, {@code synchronous=FULL} syncs the log on every commit, so an
- * acknowledged write survives a killed process and a power cut (docs/storage.md).
+ * The database: SQLite (the default, a file of the server's) or PostgreSQL ({@code database.type: postgres}), migrated
+ * by Flyway before use. What differs between the two is in {@link Dialect}; the stores' SQL is common to both.
+ * SQLite is opened with foreign keys on and a busy timeout. Durability: with write-ahead logging,
+ * {@code synchronous=FULL} syncs the log on every commit, so an acknowledged write survives a killed process and a
+ * power cut (docs/storage.md); on PostgreSQL, durability is the server's (its own {@code fsync} and replication).
  */
 public final class Database implements AutoCloseable {
 
     private static final int BUSY_TIMEOUT_MILLIS = 10_000;
+    private static final int CONNECT_TIMEOUT_SECONDS = 10;
+    /** A PostgreSQL connection kept this long is checked before it is lent again (ConnectionPool). */
+    static final Duration CHECK_AFTER_IDLE = Duration.ofSeconds(10);
     /** SQLite's own default for {@code wal_autocheckpoint}, in pages. */
     public static final int DEFAULT_WAL_AUTOCHECKPOINT = 1000;
 
+    private final Dialect dialect;
     private final Jdbi jdbi;
     private final Path file;
     private final ConnectionPool connections;
     private final SerializedTransactions transactions;
     private final boolean checkpointsOnSchedule;
 
-    private Database(Path file, Jdbi jdbi, ConnectionPool connections, SerializedTransactions transactions,
-            boolean checkpointsOnSchedule) {
+    private Database(Dialect dialect, Path file, Jdbi jdbi, ConnectionPool connections,
+            SerializedTransactions transactions, boolean checkpointsOnSchedule) {
+        this.dialect = dialect;
         this.file = file;
         this.checkpointsOnSchedule = checkpointsOnSchedule;
         this.jdbi = jdbi;
@@ -77,19 +89,84 @@ public final class Database implements AutoCloseable {
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         SQLiteDataSource dataSource = new SQLiteDataSource(config);
         dataSource.setUrl("jdbc:sqlite:" + file.toAbsolutePath());
-        migrate(dataSource);
-        ConnectionPool connections = new ConnectionPool(dataSource);
-        Jdbi jdbi = Jdbi.create(connections);
-        jdbi.setSqlLogger(log);
-        SerializedTransactions transactions = new SerializedTransactions(jdbi.getTransactionHandler());
-        jdbi.setTransactionHandler(transactions);
-        return new Database(file, jdbi, connections, transactions, writeAheadLog && walAutocheckpoint == 0);
+        return open(Dialect.SQLITE, file, dataSource, new ConnectionPool(dataSource, ConnectionPool.SQLITE_SIZE), log,
+                writeAheadLog && walAutocheckpoint == 0);
     }
 
-    private static void migrate(SQLiteDataSource dataSource) {
+    /**
+     * Opens (migrating as needed) the PostgreSQL database {@code settings} name. The database and its user must exist;
+     * the schema is made here, in the user's default schema.
+     *
+     * @throws DatabaseUnreachable when no connection can be made
+     */
+    public static Database open(PostgresSettings settings, SqlLogger log) {
+        return open(settings, log, CHECK_AFTER_IDLE);
+    }
+
+    /** @param checkAfterIdle how long a kept connection may idle before it is checked: for tests */
+    static Database open(PostgresSettings settings, SqlLogger log, Duration checkAfterIdle) {
+        DataSource dataSource = dataSource(settings);
+        try (Connection probe = dataSource.getConnection()) {
+            probe.isValid(CONNECT_TIMEOUT_SECONDS);
+        } catch (SQLException e) {
+            throw unreachable(settings, e);
+        }
+        return open(Dialect.POSTGRES, null, dataSource, new ConnectionPool(dataSource, settings.poolSize(),
+                checkAfterIdle), log, false);
+    }
+
+    /** The tables in the user's default schema of the PostgreSQL database: none before the first start. */
+    public static List<String> existingTables(PostgresSettings settings) {
+        try (Connection connection = dataSource(settings).getConnection();
+                var statement = connection.prepareStatement("SELECT table_name FROM information_schema.tables "
+                        + "WHERE table_schema = current_schema() ORDER BY table_name");
+                var rows = statement.executeQuery()) {
+            List<String> tables = new ArrayList<>();
+            while (rows.next()) {
+                tables.add(rows.getString(1));
+            }
+            return tables;
+        } catch (SQLException e) {
+            throw unreachable(settings, e);
+        }
+    }
+
+    private static DatabaseUnreachable unreachable(PostgresSettings settings, SQLException e) {
+        return new DatabaseUnreachable("cannot connect to PostgreSQL at " + settings.describe() + ": "
+                + e.getMessage(), e);
+    }
+
+    private static PGSimpleDataSource dataSource(PostgresSettings settings) {
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setServerNames(new String[] {settings.host()});
+        dataSource.setPortNumbers(new int[] {settings.port()});
+        dataSource.setDatabaseName(settings.name());
+        dataSource.setUser(settings.user());
+        if (!settings.password().isEmpty()) {
+            dataSource.setPassword(settings.password());
+        }
+        dataSource.setSslMode(settings.tls().sslmode());
+        dataSource.setApplicationName("svc");
+        dataSource.setConnectTimeout(CONNECT_TIMEOUT_SECONDS);
+        return dataSource;
+    }
+
+    private static Database open(Dialect dialect, Path file, DataSource dataSource, ConnectionPool connections,
+            SqlLogger log, boolean checkpointsOnSchedule) {
+        migrate(dialect, dataSource);
+        Jdbi jdbi = Jdbi.create(connections);
+        jdbi.setSqlLogger(log);
+        // On PostgreSQL too, for now: one server process writes, and one writer at a time keeps a read-modify-write
+        // correct under READ COMMITTED. Several instances will need the database's own locks instead.
+        SerializedTransactions transactions = new SerializedTransactions(jdbi.getTransactionHandler());
+        jdbi.setTransactionHandler(transactions);
+        return new Database(dialect, file, jdbi, connections, transactions, checkpointsOnSchedule);
+    }
+
+    private static void migrate(Dialect dialect, DataSource dataSource) {
         Flyway.configure()
                 .dataSource(dataSource)
-                .resourceProvider(new MigrationIndex())
+                .resourceProvider(new MigrationIndex(dialect))
                 .javaMigrationClassProvider(new NoJavaMigrations())
                 .locations(MigrationIndex.LOCATION)
                 .failOnMissingLocations(false)
@@ -101,6 +178,11 @@ public final class Database implements AutoCloseable {
         return jdbi;
     }
 
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    /** The SQLite file; null on PostgreSQL. */
     public Path file() {
         return file;
     }
@@ -119,18 +201,12 @@ public final class Database implements AutoCloseable {
      * @return true when the whole log was copied; false when a reader or writer kept it busy (the next run finishes)
      */
     public boolean checkpoint() {
+        if (dialect != Dialect.SQLITE) {
+            return true;
+        }
         // The result row: busy (1 when it could not finish), pages in the log, pages checkpointed.
         return jdbi.withHandle(h -> h.createQuery("PRAGMA wal_checkpoint(TRUNCATE)").mapTo(Integer.class).first())
                 == 0;
-    }
-
-    /**
-     * Rows inserted, updated or deleted on {@code handle}'s connection since it was opened (SQLite's
-     * {@code total_changes()}): two readings in one transaction tell whether it wrote between them. (On PostgreSQL,
-     * {@code txid_current_if_assigned()} answers the same question.)
-     */
-    public static long rowsChangedSoFar(Handle handle) {
-        return handle.createQuery("SELECT total_changes()").mapTo(Long.class).one();
     }
 
     /** Connections open and waiting for the next handle: for tests. */

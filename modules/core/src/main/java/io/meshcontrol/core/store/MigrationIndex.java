@@ -15,15 +15,20 @@ import java.util.List;
 import org.flywaydb.core.api.ResourceProvider;
 import org.flywaydb.core.api.resource.LoadableResource;
 
-/** Gives Flyway the migrations listed in {@code db/migration/index.txt}, read from this module. */
+/**
+ * Gives Flyway the migrations listed in {@code db/migration/index.txt}, read from this module: the common ones and
+ * those under the dialect's own folder ({@code sqlite/}, {@code postgres/}), which keep their plain file name.
+ */
 final class MigrationIndex implements ResourceProvider {
 
     static final String LOCATION = "db/migration";
 
     private final List<Migration> migrations;
 
-    MigrationIndex() {
-        this.migrations = readIndex().stream().map(Migration::new).toList();
+    MigrationIndex(Dialect dialect) {
+        this.migrations = readIndex().stream()
+                .filter(entry -> !entry.contains("/") || entry.startsWith(dialect.folder() + "/"))
+                .map(Migration::new).toList();
     }
 
     static List<String> readIndex() {
@@ -70,12 +75,14 @@ final class MigrationIndex implements ResourceProvider {
     }
 
     private static final class Migration extends LoadableResource {
+        private final String path;
         private final String filename;
         private final String text;
 
-        Migration(String filename) {
-            this.filename = filename;
-            try (InputStream in = open(LOCATION + "/" + filename)) {
+        Migration(String path) {
+            this.path = path;
+            this.filename = path.substring(path.lastIndexOf('/') + 1);
+            try (InputStream in = open(LOCATION + "/" + path)) {
                 this.text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -89,7 +96,7 @@ final class MigrationIndex implements ResourceProvider {
 
         @Override
         public String getAbsolutePath() {
-            return LOCATION + "/" + filename;
+            return LOCATION + "/" + path;
         }
 
         @Override

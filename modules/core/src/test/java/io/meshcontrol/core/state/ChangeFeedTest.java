@@ -125,8 +125,17 @@ class ChangeFeedTest {
     @Test
     void aWriteThatRollsBackReachesNeitherTheFeedNorTheEventBus() {
         // Fails the registration's last statement, after its node row was written in the same transaction.
-        network.database().jdbi().useHandle(h -> h.execute("CREATE TRIGGER refuse_key_use BEFORE UPDATE ON "
-                + "pre_auth_keys BEGIN SELECT RAISE(ABORT, 'forced failure'); END"));
+        network.database().jdbi().useHandle(h -> {
+            if (network.database().dialect() == io.meshcontrol.core.store.Dialect.POSTGRES) {
+                h.execute("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS "
+                        + "$$ BEGIN RAISE EXCEPTION 'forced failure'; END $$");
+                h.execute("CREATE TRIGGER refuse_key_use BEFORE UPDATE ON pre_auth_keys FOR EACH ROW "
+                        + "EXECUTE FUNCTION refuse()");
+            } else {
+                h.execute("CREATE TRIGGER refuse_key_use BEFORE UPDATE ON pre_auth_keys BEGIN "
+                        + "SELECT RAISE(ABORT, 'forced failure'); END");
+            }
+        });
         NetworkSnapshot before = network.snapshots().current();
 
         RuntimeException failed = assertThrows(RuntimeException.class, () -> join("a"));

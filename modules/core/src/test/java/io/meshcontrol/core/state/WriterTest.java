@@ -35,7 +35,7 @@ class WriterTest {
         net = new TestNetwork(folder);
         jdbi = net.network.database().jdbi();
         jdbi.useHandle(h -> h.execute("CREATE TABLE scratch (value INTEGER)"));
-        writer = new Writer(jdbi, new AuditStore(), net.network.snapshots(), net.clock);
+        writer = new Writer(jdbi, net.network.database().dialect(), new AuditStore(), net.network.snapshots(), net.clock);
         net.network.snapshots().subscribe(feed::add);
     }
 

@@ -83,8 +83,8 @@ class ConnectionPoolTest {
                 thread.get();
             }
         }
-        assertTrue(most.get() <= ConnectionPool.SIZE, "handles open at once: " + most.get());
-        assertTrue(seen.size() <= ConnectionPool.SIZE, "connections opened: " + seen.size());
+        assertTrue(most.get() <= ConnectionPool.SQLITE_SIZE, "handles open at once: " + most.get());
+        assertTrue(seen.size() <= ConnectionPool.SQLITE_SIZE, "connections opened: " + seen.size());
         assertEquals(100, rows());
     }
 
@@ -98,7 +98,7 @@ class ConnectionPoolTest {
     void writersWaitingForTheWriterLockHoldNoConnectionSoReadsGoOn() throws Exception {
         CountDownLatch writing = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
-        int queued = 2 * ConnectionPool.SIZE;
+        int queued = 2 * ConnectionPool.SQLITE_SIZE;
         try (var executor = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<?> holder = executor.submit(() -> {
                 jdbi.useTransaction(h -> {
@@ -166,7 +166,7 @@ class ConnectionPoolTest {
 
     @Test
     void aConnectionGivenBackInsideATransactionIsClosedNotKept() throws Exception {
-        ConnectionPool pool = new ConnectionPool(dataSource());
+        ConnectionPool pool = new ConnectionPool(dataSource(), ConnectionPool.SQLITE_SIZE);
         Connection loan = pool.openConnection();
         Connection lent = loan.unwrap(Connection.class);
         loan.setAutoCommit(false);
@@ -178,7 +178,7 @@ class ConnectionPoolTest {
 
     @Test
     void eachLoanIsItsOwnConnectionToJdbiAndClosingItTwiceGivesItBackOnce() throws Exception {
-        ConnectionPool pool = new ConnectionPool(dataSource());
+        ConnectionPool pool = new ConnectionPool(dataSource(), ConnectionPool.SQLITE_SIZE);
         Connection first = pool.openConnection();
         Connection lent = first.unwrap(Connection.class);
         first.close();

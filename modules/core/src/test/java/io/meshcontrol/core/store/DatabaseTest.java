@@ -23,12 +23,26 @@ class DatabaseTest {
 
     @Test
     void migrationIndexListsEverySqlFileInOrder() throws IOException {
+        Path root = Path.of("src/main/resources/db/migration");
         List<String> onDisk;
-        try (Stream<Path> files = Files.list(Path.of("src/main/resources/db/migration"))) {
-            onDisk = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".sql"))
-                    .sorted((a, b) -> Integer.compare(version(a), version(b))).toList();
+        try (Stream<Path> files = Files.walk(root)) {
+            // A version's engine-specific files: sqlite/ first, then postgres/, as the index lists them.
+            onDisk = files.map(p -> root.relativize(p).toString()).filter(n -> n.endsWith(".sql"))
+                    .sorted(java.util.Comparator.comparingInt(DatabaseTest::version)
+                            .thenComparing(n -> n.startsWith("postgres/"))).toList();
         }
         assertEquals(onDisk, MigrationIndex.readIndex());
+    }
+
+    @Test
+    void eachEngineRunsEveryVersionOnceWithTheCommonFilesAndItsOwn() {
+        List<String> index = MigrationIndex.readIndex();
+        List<Integer> versions = index.stream().map(DatabaseTest::version).distinct().toList();
+        for (Dialect dialect : Dialect.values()) {
+            List<String> own = index.stream()
+                    .filter(n -> !n.contains("/") || n.startsWith(dialect.folder() + "/")).toList();
+            assertEquals(versions, own.stream().map(DatabaseTest::version).toList(), dialect.name());
+        }
     }
 
     @Test
@@ -172,7 +186,8 @@ class DatabaseTest {
         return state;
     }
 
-    private static int version(String file) {
+    private static int version(String path) {
+        String file = path.substring(path.lastIndexOf('/') + 1);
         return Integer.parseInt(file.substring(1, file.indexOf("__")));
     }
 }

@@ -1,0 +1,66 @@
+package io.meshcontrol.core.store;
+
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * What differs between the two engines the network can be stored in, in one place: the folder of their own
+ * migrations ({@code db/migration/<folder>}) and the SQL that has no common form. Every other statement is written
+ * once, in SQL both engines run the same way.
+ */
+public enum Dialect {
+
+    SQLITE("sqlite") {
+        @Override
+        public long rowsChangedSoFar(Handle handle) {
+            // Rows written on this connection since it was opened.
+            return handle.createQuery("SELECT total_changes()").mapTo(Long.class).one();
+        }
+
+        @Override
+        public List<String> tables(Handle handle) {
+            return handle.createQuery("SELECT name FROM sqlite_master WHERE type = 'table' "
+                    + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> :history ORDER BY name")
+                    .bind("history", HISTORY).mapTo(String.class).list();
+        }
+    },
+
+    POSTGRES("postgres") {
+        @Override
+        public long rowsChangedSoFar(Handle handle) {
+            // The statistics of the current transaction so far, kept by the server as rows are written.
+            return handle.createQuery("SELECT COALESCE(SUM(n_tup_ins + n_tup_upd + n_tup_del), 0) "
+                    + "FROM pg_stat_xact_user_tables").mapTo(Long.class).one();
+        }
+
+        @Override
+        public List<String> tables(Handle handle) {
+            return handle.createQuery("SELECT table_name FROM information_schema.tables WHERE table_schema = "
+                    + "current_schema() AND table_type = 'BASE TABLE' AND table_name <> :history ORDER BY table_name")
+                    .bind("history", HISTORY).mapTo(String.class).list();
+        }
+    };
+
+    /** Flyway's own table: which migrations ran. */
+    static final String HISTORY = "flyway_schema_history";
+
+    private final String folder;
+
+    Dialect(String folder) {
+        this.folder = folder;
+    }
+
+    /** The folder under {@code db/migration} of the migrations written for this engine alone. */
+    public String folder() {
+        return folder;
+    }
+
+    /**
+     * A count of the rows inserted, updated or deleted that grows with every such row written in the current
+     * transaction: two readings in one transaction tell whether it wrote between them.
+     */
+    public abstract long rowsChangedSoFar(Handle handle);
+
+    /** The network's tables (not Flyway's), by name. */
+    public abstract List<String> tables(Handle handle);
+}
