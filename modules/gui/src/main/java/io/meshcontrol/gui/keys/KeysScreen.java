@@ -90,9 +90,20 @@ public final class KeysScreen implements Screen {
         create.setId("createApiKey");
         create.setOnAction(event -> model.createApiKey(description.getText(), expiration.getText()));
         Button expire = new Button("Expire selected");
+        expire.setTooltip(new javafx.scene.control.Tooltip("Ctrl+click or Shift+click selects several: one request"));
         expire.setId("expireApiKey");
         expire.disableProperty().bind(apiKey.none());
-        expire.setOnAction(event -> model.expireApiKey(apiKey.get()));
+        apiKeys.getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
+        expire.setOnAction(event -> {
+            java.util.List<ApiKeyView> chosen = java.util.List.copyOf(apiKeys.getSelectionModel().getSelectedItems());
+            if (chosen.size() > 1) {
+                io.meshcontrol.gui.screen.Controls.confirm(root, "Expire " + chosen.size() + " API keys ("
+                        + String.join(", ", chosen.stream().map(ApiKeyView::prefix).toList())
+                        + ")? Programs using them are refused from now on.", () -> model.expireApiKeys(chosen));
+            } else {
+                model.expireApiKey(apiKey.get());
+            }
+        });
 
         // Pre-auth keys
         TableView<PreAuthKeyView> preAuthKeys = new TableView<>(model.preAuthKeys());
@@ -141,9 +152,21 @@ public final class KeysScreen implements Screen {
         createPreAuth.setOnAction(event -> model.createPreAuthKey(user.getValue(), tags.getText(),
                 reusable.isSelected(), ephemeral.isSelected(), preApproved.isSelected(), keyExpiration.getText()));
         Button revoke = new Button("Revoke selected");
+        revoke.setTooltip(new javafx.scene.control.Tooltip("Ctrl+click or Shift+click selects several: one request"));
         revoke.setId("revokePreAuthKey");
         revoke.disableProperty().bind(preAuthKey.none());
-        revoke.setOnAction(event -> model.revokePreAuthKey(preAuthKey.get()));
+        preAuthKeys.getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
+        revoke.setOnAction(event -> {
+            java.util.List<PreAuthKeyView> chosen = java.util.List.copyOf(
+                    preAuthKeys.getSelectionModel().getSelectedItems());
+            if (chosen.size() > 1) {
+                io.meshcontrol.gui.screen.Controls.confirm(root, "Revoke " + chosen.size() + " pre-auth keys ("
+                        + String.join(", ", chosen.stream().map(PreAuthKeyView::prefix).toList())
+                        + ")? No machine can join with them any more.", () -> model.revokePreAuthKeys(chosen));
+            } else {
+                model.revokePreAuthKey(preAuthKey.get());
+            }
+        });
 
         root.getChildren().addAll(issued,
                 heading("API keys"), apiKeys, row(description, expiration, create, expire),
