@@ -113,6 +113,11 @@ public final class AccessRequestsScreen implements Screen {
     }
 
     @Override
+    public void show(String id) {
+        Controls.selectWhenListed(table, request -> request.id().equals(id));
+    }
+
+    @Override
     public Map<KeyCombination, Runnable> shortcuts() {
         return Map.of(KeyCombination.keyCombination("Shortcut+Shift+A"), this::approveSelected);
     }

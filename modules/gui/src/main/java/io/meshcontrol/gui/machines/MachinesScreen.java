@@ -46,6 +46,7 @@ public final class MachinesScreen implements Screen {
     private final TableView<NodeView> table = new TableView<>();
     private final VBox detail = new VBox(10);
     private final TextField filter;
+    private Runnable clearFilters = () -> { };
     // The detail pane is drawn again when the poll brings a new state; what the user is typing stays.
     private NodeView shownNode;
     private TextField nameField;
@@ -162,6 +163,14 @@ public final class MachinesScreen implements Screen {
         for (CheckBox box : List.of(approval, update, expiring, exitNode, router)) {
             box.setOnAction(event -> apply.run());
         }
+        clearFilters = () -> {
+            os.setValue("");
+            os.getEditor().setText("");
+            tag.setText("");
+            user.setText("");
+            List.of(approval, update, expiring, exitNode, router).forEach(box -> box.setSelected(false));
+            apply.run();
+        };
         javafx.scene.layout.FlowPane bar = new javafx.scene.layout.FlowPane(8, 6, os, tag, user, approval, update,
                 expiring, exitNode, router);
         bar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
@@ -440,6 +449,14 @@ public final class MachinesScreen implements Screen {
     @Override
     public void refresh() {
         model.refresh();
+    }
+
+    /** Shows the machine {@code id}: the filters are cleared first, so that it is listed. */
+    @Override
+    public void show(String id) {
+        model.filter().set("");
+        clearFilters.run();
+        Controls.selectWhenListed(table, node -> node.id().equals(id));
     }
 
     @Override

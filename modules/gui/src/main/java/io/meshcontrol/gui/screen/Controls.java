@@ -99,6 +99,32 @@ public final class Controls {
         return measured.getLayoutBounds().getWidth();
     }
 
+    /**
+     * Selects the first row {@code match} picks, now if the table lists it, else as soon as it does (a screen just
+     * shown reads its rows in the background): a notification opens its item so.
+     */
+    public static <T> void selectWhenListed(TableView<T> table, java.util.function.Predicate<T> match) {
+        Runnable select = () -> table.getItems().stream().filter(match).findFirst().ifPresent(row -> {
+            table.getSelectionModel().clearSelection();
+            table.getSelectionModel().select(row);
+            table.scrollTo(row);
+            table.requestFocus();
+        });
+        if (table.getItems().stream().anyMatch(match)) {
+            select.run();
+        }
+        ListChangeListener<T> once = new ListChangeListener<>() {
+            @Override
+            public void onChanged(Change<? extends T> change) {
+                if (table.getItems().stream().anyMatch(match)) {
+                    table.getItems().removeListener(this);
+                    Platform.runLater(select); // after the table's own reaction to the change, which may clear it
+                }
+            }
+        };
+        table.getItems().addListener(once);
+    }
+
     /** A text field with an id and a hint. */
     public static TextField field(String id, String prompt) {
         TextField field = new TextField();
