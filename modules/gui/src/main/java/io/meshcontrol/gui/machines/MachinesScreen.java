@@ -111,7 +111,15 @@ public final class MachinesScreen implements Screen {
             showDetail(node);
         });
 
-        VBox left = new VBox(8, filter, filterBar(), table, bulkBar());
+        Button register = new Button("Register a machine…");
+        register.setId("registerMachine");
+        register.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        register.setTooltip(new javafx.scene.control.Tooltip(
+                "Complete a waiting tailscale up: paste the /register/… link it printed"));
+        register.setOnAction(event -> new RegisterDialog(root, connection.client(), background).show());
+        HBox top = new HBox(8, filter, register);
+        HBox.setHgrow(filter, Priority.ALWAYS);
+        VBox left = new VBox(8, top, filterBar(), table, bulkBar());
         VBox.setVgrow(table, Priority.ALWAYS);
         left.setPadding(new Insets(8));
         detail.setId("machineDetail");
