@@ -62,7 +62,6 @@ class RegisterMachineTest {
                 app.text("#registerDetails"));
         app.await("the user offered", () -> "odin".equals(app.onFx(() -> app.robot.lookup("#registerUser")
                 .queryAs(javafx.scene.control.ComboBox.class).getValue())));
-        app.screenshot("desktop-register-machine");
         app.click("#registerConfirm");
         app.await("registered", () -> app.text("#registerOutcome").startsWith("Registered desk"));
         NodeView desk = server.adminClient().nodes().stream().filter(node -> node.hostname().equals("desk"))

@@ -83,9 +83,9 @@ public final class KeysScreen implements Screen {
         TextField description = new TextField();
         description.setId("apiKeyDescription");
         description.setPromptText("description");
-        TextField expiration = new TextField();
-        expiration.setId("apiKeyExpiration");
-        expiration.setPromptText("expires in (30d, 2w, 720h; empty: 90 days)");
+        io.meshcontrol.gui.screen.DurationField apiExpiry = new io.meshcontrol.gui.screen.DurationField(
+                "apiKeyExpiration", "expires in (30d, 2w, 720h; empty: 90 days)", "1d", "7d", "30d", "90d", "365d");
+        TextField expiration = apiExpiry.field();
         Button create = new Button("Create API key");
         create.setId("createApiKey");
         create.setOnAction(event -> model.createApiKey(description.getText(), expiration.getText()));
@@ -143,10 +143,10 @@ public final class KeysScreen implements Screen {
         preApproved.setSelected(NewPreAuthKeyDefaults.STANDARD.preauthorized());
         preApproved.setTooltip(new javafx.scene.control.Tooltip(
                 "Machines joining with this key need no administrator's approval"));
-        TextField keyExpiration = new TextField();
-        keyExpiration.setId("preAuthExpiration");
-        keyExpiration.setPromptText("expires in (empty: "
-                + HumanDuration.describe(HumanDuration.parse(NewPreAuthKeyDefaults.STANDARD.expiration())) + "; 7d, 2w)");
+        io.meshcontrol.gui.screen.DurationField preAuthExpiry = new io.meshcontrol.gui.screen.DurationField(
+                "preAuthExpiration", "expires in (empty: " + HumanDuration.describe(HumanDuration.parse(
+                        NewPreAuthKeyDefaults.STANDARD.expiration())) + "; 7d, 2w)", "1h", "1d", "7d", "30d", "90d");
+        TextField keyExpiration = preAuthExpiry.field();
         Button createPreAuth = new Button("Create pre-auth key");
         createPreAuth.setId("createPreAuthKey");
         createPreAuth.setOnAction(event -> model.createPreAuthKey(user.getValue(), tags.getText(),
@@ -169,9 +169,9 @@ public final class KeysScreen implements Screen {
         });
 
         root.getChildren().addAll(issued,
-                heading("API keys"), apiKeys, row(description, expiration, create, expire),
+                heading("API keys"), apiKeys, row(description, apiExpiry.node(), create, expire),
                 heading("Pre-auth keys (join machines)"), preAuthKeys,
-                row(user, tags, reusable, ephemeral, preApproved, keyExpiration, createPreAuth, revoke));
+                row(user, tags, reusable, ephemeral, preApproved, preAuthExpiry.node(), createPreAuth, revoke));
         root.setPadding(new Insets(8));
     }
 
