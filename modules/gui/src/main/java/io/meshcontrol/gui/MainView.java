@@ -54,6 +54,7 @@ final class MainView {
     private final List<KeyCombination> shortcuts = new java.util.ArrayList<>();
     private final LiveUpdates live;
     private final Notifications notifications;
+    private boolean widthsFollowed;
 
     MainView(Connection connection, AdminWindow window) {
         Background background = window.background();
@@ -177,6 +178,17 @@ final class MainView {
         root.sceneProperty().addListener((observable, was, scene) -> {
             if (scene != null) {
                 addShortcuts(scene);
+                if (!widthsFollowed) {
+                    widthsFollowed = true;
+                    // The tables are in the scene graph once the skins are made (a split pane's items, a tab's
+                    // content): CSS makes them.
+                    root.applyCss();
+                    for (Screen screen : screens) {
+                        screen.root().applyCss();
+                        io.meshcontrol.gui.screen.ColumnWidths.follow(screen.root(), window.settings()::columnWidths,
+                                window.settings()::columnWidths);
+                    }
+                }
             }
         });
     }

@@ -79,6 +79,9 @@ public final class Controls {
     }
 
     private static <T> void fit(TableView<T> table, TableColumn<T, ?> column) {
+        if (column.getProperties().containsKey(ColumnWidths.USER_SIZED)) {
+            return; // the user's width (ColumnWidths)
+        }
         double widest = width(column.getText()) + CELL_PADDING;
         for (T item : List.copyOf(table.getItems())) {
             Object value = column.getCellObservableValue(item) == null ? null
@@ -89,7 +92,12 @@ public final class Controls {
                 return; // drawn by a cell factory of its own, which sets its width
             }
         }
-        column.setPrefWidth(Math.ceil(widest));
+        column.getProperties().put(ColumnWidths.FITTING, true);
+        try {
+            column.setPrefWidth(Math.ceil(widest));
+        } finally {
+            column.getProperties().remove(ColumnWidths.FITTING);
+        }
     }
 
     private static double width(String text) {
