@@ -171,8 +171,20 @@ public final class KeysScreen implements Screen {
         root.getChildren().addAll(issued,
                 heading("API keys"), apiKeys, row(description, apiExpiry.node(), create, expire),
                 heading("Pre-auth keys (join machines)"), preAuthKeys,
-                row(user, tags, reusable, ephemeral, preApproved, preAuthExpiry.node(), createPreAuth, revoke));
+                wrapping(user, tags, reusable, ephemeral, preApproved, preAuthExpiry.node(), createPreAuth, revoke));
         root.setPadding(new Insets(8));
+    }
+
+    /** A form row that wraps onto a second line in a narrow window rather than cutting its labels ("reusa..."). */
+    private static javafx.scene.layout.FlowPane wrapping(javafx.scene.Node... nodes) {
+        for (javafx.scene.Node node : nodes) {
+            if (node instanceof javafx.scene.control.Control control) {
+                control.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+            }
+        }
+        javafx.scene.layout.FlowPane pane = new javafx.scene.layout.FlowPane(8, 6, nodes);
+        pane.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        return pane;
     }
 
     private static TextField readOnly(String id) {

@@ -299,7 +299,6 @@ public final class MachinesScreen implements Screen {
                 new String[] {"Host name", node.hostname()},
                 new String[] {"Owner", MachinesViewModel.owner(node)},
                 new String[] {"Addresses", MachinesViewModel.addresses(node)},
-                new String[] {"Online", node.online() ? "yes" : "no"},
                 new String[] {"Last seen", lastSeenText(node)},
                 new String[] {"OS", MachineFacts.os(node)},
                 new String[] {"Client", MachineFacts.clientVersion(node)},

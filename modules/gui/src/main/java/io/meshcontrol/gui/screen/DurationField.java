@@ -22,7 +22,8 @@ public final class DurationField {
      */
     public DurationField(String id, String prompt, String... presets) {
         field = Controls.field(id, prompt);
-        MenuButton menu = new MenuButton("▾");
+        MenuButton menu = new MenuButton(); // its arrow alone
+        menu.setAccessibleText("Presets");
         menu.setId(id + "Presets");
         menu.setTooltip(new javafx.scene.control.Tooltip("Presets; or type 30d, 2w, 90 days, 12h"));
         for (String preset : presets) {
