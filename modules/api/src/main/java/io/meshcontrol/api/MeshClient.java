@@ -234,6 +234,11 @@ public final class MeshClient {
         return send("GET", "api/v1/node" + (text.isEmpty() ? "" : "?" + text), null, NodeList.class);
     }
 
+    /** What an administrator looks at first, counted by the server ({@code GET /api/v1/overview}). */
+    public OverviewView overview() {
+        return send("GET", "api/v1/overview", null, OverviewView.class);
+    }
+
     public NodeView node(String id) {
         return send("GET", "api/v1/node/" + path(id), null, NodeView.class);
     }

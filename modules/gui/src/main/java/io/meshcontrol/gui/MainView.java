@@ -9,10 +9,13 @@ import io.meshcontrol.gui.dns.DnsScreen;
 import io.meshcontrol.gui.keys.KeysScreen;
 import io.meshcontrol.gui.machines.MachinesScreen;
 import io.meshcontrol.gui.network.NetworkScreen;
+import io.meshcontrol.gui.notify.Notice;
+import io.meshcontrol.gui.notify.Notifications;
 import io.meshcontrol.gui.oauth.OAuthClientsScreen;
 import io.meshcontrol.gui.policy.PolicyScreen;
 import io.meshcontrol.gui.relays.RelaysScreen;
 import io.meshcontrol.gui.screen.Background;
+import io.meshcontrol.gui.screen.Controls;
 import io.meshcontrol.gui.screen.LiveUpdates;
 import io.meshcontrol.gui.screen.Screen;
 import io.meshcontrol.gui.webhooks.WebhooksScreen;
@@ -50,6 +53,8 @@ final class MainView {
     private final TabPane tabs = new TabPane();
     private final List<KeyCombination> shortcuts = new java.util.ArrayList<>();
     private final LiveUpdates live;
+    private final Notifications notifications;
+    private boolean widthsFollowed;
 
     MainView(Connection connection, AdminWindow window) {
         Background background = window.background();
@@ -61,6 +66,8 @@ final class MainView {
                 new AuditScreen(connection, background));
         live = new LiveUpdates(connection.client());
         live.listen(change -> screens.forEach(screen -> screen.changed(change)));
+        notifications = new Notifications(connection.client(), background);
+        live.listen(notifications::changed);
         for (Screen screen : screens) {
             Tab tab = new Tab(screen.title(), screen.root());
             tab.setClosable(false);
@@ -133,19 +140,72 @@ final class MainView {
                 .then("● live").otherwise("○ not live: reconnecting…"));
         Region statusGap = new Region();
         HBox.setHgrow(statusGap, Priority.ALWAYS);
-        HBox status = new HBox(8, progress, activity, cancel, message, statusGap, liveState);
+        javafx.scene.control.ListView<Notice> noticeList = new javafx.scene.control.ListView<>(notifications.notices());
+        noticeList.setId("notificationList");
+        noticeList.setPrefHeight(140);
+        noticeList.setPlaceholder(new Label("Nothing waits for you"));
+        VBox noticePanel = new VBox(4, Controls.heading("Notifications (click one to open it)"), noticeList);
+        noticePanel.setId("notificationPanel");
+        noticePanel.setPadding(new Insets(6, 12, 6, 12));
+        noticePanel.getStyleClass().add("top-bar");
+        noticePanel.setVisible(false);
+        noticePanel.managedProperty().bind(noticePanel.visibleProperty());
+        noticeList.setOnMouseClicked(event -> open(noticeList.getSelectionModel().getSelectedItem(), noticePanel));
+        noticeList.setOnKeyPressed(event -> {
+            if (event.getCode() == KeyCode.ENTER) {
+                open(noticeList.getSelectionModel().getSelectedItem(), noticePanel);
+            }
+        });
+        Button bell = new Button();
+        bell.setId("notifications");
+        bell.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> notifications.notices()
+                .isEmpty() ? "No notifications" : notifications.notices().size() == 1 ? "1 notification"
+                : notifications.notices().size() + " notifications",
+                notifications.notices()));
+        bell.setOnAction(event -> noticePanel.setVisible(!noticePanel.isVisible()));
+        // A new notice shows the badge in the warning colour until the list is opened.
+        notifications.notices().addListener((javafx.collections.ListChangeListener<Notice>) change ->
+                bell.pseudoClassStateChanged(javafx.css.PseudoClass.getPseudoClass("waiting"),
+                        !notifications.notices().isEmpty()));
+        HBox status = new HBox(8, progress, activity, cancel, message, statusGap, bell, liveState);
         status.setAlignment(Pos.CENTER_LEFT);
         status.setPadding(new Insets(4, 12, 4, 12));
         status.getStyleClass().add("status-bar");
 
         root.setTop(top);
         root.setCenter(tabs);
-        root.setBottom(status);
+        root.setBottom(new VBox(noticePanel, status));
         root.sceneProperty().addListener((observable, was, scene) -> {
             if (scene != null) {
                 addShortcuts(scene);
+                if (!widthsFollowed) {
+                    widthsFollowed = true;
+                    // The tables are in the scene graph once the skins are made (a split pane's items, a tab's
+                    // content): CSS makes them.
+                    root.applyCss();
+                    for (Screen screen : screens) {
+                        screen.root().applyCss();
+                        io.meshcontrol.gui.screen.ColumnWidths.follow(screen.root(), window.settings()::columnWidths,
+                                window.settings()::columnWidths);
+                    }
+                }
             }
         });
+    }
+
+    /** Opens the notice's item: its screen's tab, the item selected. */
+    private void open(Notice notice, javafx.scene.Node panel) {
+        if (notice == null) {
+            return;
+        }
+        for (int i = 0; i < screens.size(); i++) {
+            if (screens.get(i).title().equals(notice.kind().screen())) {
+                tabs.getSelectionModel().select(i);
+                screens.get(i).show(notice.id());
+                panel.setVisible(false);
+                return;
+            }
+        }
     }
 
     private void addShortcuts(javafx.scene.Scene scene) {
@@ -189,6 +249,7 @@ final class MainView {
 
     void close() {
         live.close();
+        notifications.close();
         screens.forEach(Screen::close);
         if (root.getScene() != null) {
             shortcuts.forEach(root.getScene().getAccelerators()::remove);

@@ -70,13 +70,14 @@ class AccessRequestsScreenTest {
     @Test
     void aRequestIsAskedForAndDenied() {
         app.type("#requestGroup", "group:oncall");
-        app.type("#requestDuration", "2h");
+        app.type("#requestDuration", "2 days"); // as everywhere in svc: HumanDuration
         app.type("#requestReason", "deploy");
         app.type("#requestUser", "loki");
         app.click("#askAccess");
         app.await("filed on the server", () -> server.adminClient().accessRequests().size() == 1);
         AccessRequestView filed = server.adminClient().accessRequests().getFirst();
         assertEquals("loki", filed.user());
+        assertEquals("48h", filed.duration());
         app.selectRow("#accessRequests", "deploy");
         app.await("Deny enabled", () -> !app.robot.lookup("#denyRequest").query().isDisabled());
         app.click("#denyRequest");
@@ -91,6 +92,18 @@ class AccessRequestsScreenTest {
         app.type("#requestUser", "loki");
         app.click("#askAccess");
         app.await("the refusal", () -> app.text("#statusMessage").startsWith("Asking for group:nosuch: "));
+        assertEquals(List.of(), server.adminClient().accessRequests());
+    }
+
+    @Test
+    void aDurationIsPickedFromThePresetsAndABadOneIsSaidInWords() {
+        app.click("#requestDurationPresets");
+        app.click("8 hours");
+        assertEquals("8h", app.text("#requestDuration"));
+        app.type("#requestDuration", "1 month");
+        app.type("#requestGroup", "group:oncall");
+        app.click("#askAccess");
+        app.await("the reason", () -> app.text("#statusMessage").startsWith("For how long: unknown unit \"month\""));
         assertEquals(List.of(), server.adminClient().accessRequests());
     }
 }

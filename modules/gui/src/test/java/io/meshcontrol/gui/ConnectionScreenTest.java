@@ -140,4 +140,41 @@ class ConnectionScreenTest {
         start().connectLocally();
         assertTrue(app.text("#versionWarning").contains("server of version 9.9.9"), app.text("#versionWarning"));
     }
+
+    @SuppressWarnings("unchecked")
+    private javafx.scene.control.TableColumn<Object, ?> column(String table, String title) {
+        return app.onFx(() -> ((javafx.scene.control.TableView<Object>) app.robot.lookup(table)
+                .queryAs(javafx.scene.control.TableView.class)).getColumns().stream()
+                .filter(column -> column.getText().equals(title)).findFirst().orElseThrow());
+    }
+
+    @Test
+    void aColumnWidthTheUserSetIsRememberedForNextTime() throws Exception {
+        server = TestServer.start(folder);
+        server.adminClient().createUser(new io.meshcontrol.api.UserRequest("odin", null, null, null));
+        start().connectLocally();
+        double fitted = app.onFx(() -> column("#machines", "Owner").getWidth());
+        // What dragging the header's edge does: the table's resize policy widens the column by 80 px.
+        javafx.scene.control.TableColumn<Object, ?> owner = column("#machines", "Owner");
+        app.onFx(() -> owner.getTableView().resizeColumn(owner, 80));
+        double wanted = Math.rint(fitted + 80);
+        Path config = folder.resolve("config");
+        app.await("saved", () -> Double.valueOf(wanted).equals(io.meshcontrol.gui.connect.DesktopSettings.in(config)
+                .columnWidths("machines").get("Owner")));
+
+        app.click("Keys"); // a table of another tab
+        javafx.scene.control.TableColumn<Object, ?> prefix = column("#apiKeys", "Prefix");
+        app.onFx(() -> prefix.getTableView().resizeColumn(prefix, 30));
+        app.await("saved too", () -> io.meshcontrol.gui.connect.DesktopSettings.in(config).columnWidths("apiKeys")
+                .containsKey("Prefix"));
+
+        app.close();
+        app = RunningApp.start(config, server.localCredentialPath()).connectLocally();
+        // A machine joining makes the table fit its columns to their content again: the user's width stays.
+        io.meshcontrol.core.testing.Machine.named("laptop").join(server.network,
+                io.meshcontrol.core.testing.AuthKey.forUser("odin").create(server.network));
+        app.awaitShown("laptop");
+        org.testfx.util.WaitForAsyncUtils.waitForFxEvents(); // the fitting queued by the new row has run
+        assertEquals(wanted, app.onFx(() -> column("#machines", "Owner").getWidth()));
+    }
 }

@@ -21,7 +21,15 @@ final class HookReceiver implements AutoCloseable {
     private final ServerSocket socket;
     private final Thread thread;
 
+    private final int status;
+
     HookReceiver() throws IOException {
+        this(204);
+    }
+
+    /** A receiver answering {@code status} (404: a delivery that fails at once, without retries). */
+    HookReceiver(int status) throws IOException {
+        this.status = status;
         socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         thread = Thread.ofVirtual().start(this::serve);
     }
@@ -47,7 +55,8 @@ final class HookReceiver implements AutoCloseable {
                 }
                 in.skip(length); // ISO-8859-1: one char a byte
                 signatures.add(String.valueOf(signature));
-                client.getOutputStream().write("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n"
+                client.getOutputStream().write(("HTTP/1.1 " + status + (status == 204 ? " No Content" : " Failed")
+                        + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
                         .getBytes(StandardCharsets.ISO_8859_1));
             } catch (IOException e) {
                 // closed, or a client that went away: the next one

@@ -153,4 +153,52 @@ class KeysScreenTest {
         assertEquals(14 * 24 * 60, Math.round(java.time.Duration.between(twoWeeks.createdAt(), twoWeeks.expiresAt())
                 .toSeconds() / 60.0));
     }
+
+    @Test
+    void severalPreAuthKeysAreRevokedWithOneConfirmedRequest() {
+        PreAuthKeyView kept = server.adminClient().createPreAuthKey(
+                new PreAuthKeyRequest("odin", null, true, false, false, "", null)).preAuthKey();
+        PreAuthKeyView first = server.adminClient().createPreAuthKey(
+                new PreAuthKeyRequest("odin", null, true, false, false, "", null)).preAuthKey();
+        PreAuthKeyView second = server.adminClient().createPreAuthKey(
+                new PreAuthKeyRequest("odin", null, true, false, false, "", null)).preAuthKey();
+        app.robot.type(KeyCode.F5);
+        app.clickCell("#preAuthKeys", first.prefix());
+        app.robot.press(KeyCode.CONTROL);
+        try {
+            app.clickCell("#preAuthKeys", second.prefix());
+        } finally {
+            app.robot.release(KeyCode.CONTROL);
+        }
+        app.click("#revokePreAuthKey");
+        app.await("the question", () -> app.robot.lookup(".dialog-pane .content").tryQuery().isPresent());
+        assertTrue(app.text(".dialog-pane .content").startsWith("Revoke 2 pre-auth keys"),
+                app.text(".dialog-pane .content"));
+        app.answerDialog("OK");
+        app.await("both revoked", () -> !server.adminClient().preAuthKey(first.id()).valid()
+                && !server.adminClient().preAuthKey(second.id()).valid());
+        assertTrue(server.adminClient().preAuthKey(kept.id()).valid(), "the unselected key is left alone");
+        app.await("said", () -> app.text("#statusMessage").equals("Revoked 2 pre-auth keys"));
+    }
+
+    @Test
+    void severalApiKeysAreExpiredWithOneConfirmedRequest() {
+        String first = server.adminClient().createApiKey(new io.meshcontrol.api.ApiKeyRequest(null, null, "one", null))
+                .apiKey().prefix();
+        String second = server.adminClient().createApiKey(new io.meshcontrol.api.ApiKeyRequest(null, null, "two",
+                null)).apiKey().prefix();
+        app.robot.type(KeyCode.F5);
+        app.clickCell("#apiKeys", first);
+        app.robot.press(KeyCode.CONTROL);
+        try {
+            app.clickCell("#apiKeys", second);
+        } finally {
+            app.robot.release(KeyCode.CONTROL);
+        }
+        app.click("#expireApiKey");
+        app.answerDialog("OK");
+        app.await("both expired", () -> server.adminClient().apiKeys().stream()
+                .filter(key -> key.prefix().equals(first) || key.prefix().equals(second))
+                .allMatch(ApiKeyView::expired));
+    }
 }

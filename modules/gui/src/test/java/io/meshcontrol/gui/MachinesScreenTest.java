@@ -223,4 +223,100 @@ class MachinesScreenTest {
         app.await("said", () -> app.robot.lookup("This machine offers no exit route.").tryQuery().isPresent());
         assertFalse(app.robot.lookup("#saveExitNode").tryQuery().isPresent());
     }
+
+    private Node joinReporting(String name, String os, String version) {
+        return Machine.named(name).hostinfo("{\"Hostname\":\"" + name + "\",\"OS\":\"" + os
+                + "\",\"OSVersion\":\"12\",\"IPNVersion\":\"" + version + "-tdeadbeef\"}")
+                .join(server.network, AuthKey.forUser("odin").create(server.network));
+    }
+
+    private void selectSeveral(String... names) {
+        app.clickCell("#machines", names[0]);
+        app.robot.press(javafx.scene.input.KeyCode.CONTROL);
+        try {
+            for (int i = 1; i < names.length; i++) {
+                app.clickCell("#machines", names[i]);
+            }
+        } finally {
+            app.robot.release(javafx.scene.input.KeyCode.CONTROL);
+        }
+        app.await(names.length + " selected", () -> app.text("#bulkCount").equals(names.length + " selected:"));
+    }
+
+    @Test
+    void theClientsFactsAreColumnsAndTheServerFiltersByThem() {
+        server.network.mapContext().latestClientVersion("1.102.5");
+        joinReporting("old-linux", "linux", "1.80.3");
+        joinReporting("new-windows", "windows", "1.102.5");
+        app.await("both listed", () -> rows().size() == 2);
+        app.await("the update mark", () -> app.robot.lookup(".table-cell").lookup((javafx.scene.Node cell) ->
+                ("1.80.3  " + io.meshcontrol.gui.machines.MachineFacts.UPDATE_MARK + " (1.102.5)")
+                        .equals(((javafx.scene.control.TableCell<?, ?>) cell).getText())).tryQuery().isPresent());
+        app.awaitShown("linux 12");
+        app.screenshot("desktop-machine-facts");
+
+        app.click("#filterUpdateAvailable");
+        app.await("only the out-of-date one", () -> rows().stream().map(NodeView::name).toList()
+                .equals(List.of("old-linux")));
+        app.click("#filterUpdateAvailable");
+        app.await("both again", () -> rows().size() == 2);
+        app.onFx(() -> {
+            app.robot.lookup("#filterOs").queryAs(javafx.scene.control.ComboBox.class).setValue("windows");
+            return null;
+        });
+        app.await("only windows", () -> rows().stream().map(NodeView::name).toList().equals(List.of("new-windows")));
+    }
+
+    @Test
+    void severalMachinesAreApprovedWithOneRequest() {
+        server.adminClient().updateSettings(new SettingsView(true, null, null));
+        Node a = join("alpha");
+        Node b = join("bravo");
+        Node c = join("charlie");
+        app.await("all listed", () -> rows().size() == 3);
+        app.click("#filterNeedsApproval");
+        selectSeveral("alpha", "charlie");
+        app.click("#bulk-approve");
+        app.await("approved on the server", () -> server.adminClient().node(Long.toString(a.id())).authorized()
+                && server.adminClient().node(Long.toString(c.id())).authorized());
+        assertFalse(server.adminClient().node(Long.toString(b.id())).authorized(), "bravo was not selected");
+        app.await("the filter keeps only bravo", () -> rows().stream().map(NodeView::name).toList()
+                .equals(List.of("bravo")));
+    }
+
+    @Test
+    void deletingSeveralMachinesAsksFirstAndSaysWhatHappens() {
+        join("alpha");
+        join("bravo");
+        Node kept = join("charlie");
+        app.await("all listed", () -> rows().size() == 3);
+        selectSeveral("alpha", "bravo");
+        app.click("#bulk-delete");
+        app.await("the question", () -> app.robot.lookup(".dialog-pane .content").tryQuery().isPresent());
+        assertEquals("Delete 2 machines (alpha, bravo)? They are removed from the network and must join again to come"
+                + " back.", app.text(".dialog-pane .content"));
+        app.screenshot("desktop-machines-bulk-delete");
+        app.answerDialog("Cancel");
+        assertEquals(3, server.adminClient().nodes().size(), "cancelled: nothing deleted");
+        app.click("#bulk-delete");
+        app.answerDialog("OK");
+        app.await("deleted on the server", () -> server.adminClient().nodes().stream().map(NodeView::id).toList()
+                .equals(List.of(Long.toString(kept.id()))));
+        app.await("gone from the table", () -> rows().size() == 1);
+    }
+
+    @Test
+    void tagsAreAddedToSeveralMachines() {
+        server.adminClient().setPolicy("""
+                {"tagOwners": {"tag:web": ["odin@"]}, "acls": [{"action": "accept", "src": ["*"], "dst": ["*:*"]}]}
+                """);
+        Node a = join("alpha");
+        Node b = join("bravo");
+        app.await("all listed", () -> rows().size() == 2);
+        selectSeveral("alpha", "bravo");
+        app.type("#bulkTags", "tag:web");
+        app.click("#bulk-add-tags");
+        app.await("tagged on the server", () -> server.adminClient().node(Long.toString(a.id())).tags()
+                .contains("tag:web") && server.adminClient().node(Long.toString(b.id())).tags().contains("tag:web"));
+    }
 }

@@ -87,7 +87,7 @@ class NetworkScreenTest {
 
         app.click("#devicesApproval");
         app.click("#usersApproval");
-        app.type("#keyDurationDays", "7");
+        app.type("#keyDurationDays", "1w"); // a duration of whole days, or days alone
         app.click("#saveSettings");
         app.await("saved on the server", () -> server.adminClient().settings()
                 .equals(new SettingsView(false, true, 7)));

@@ -82,7 +82,7 @@ class PolicyScreenTest {
         app.click("#savePolicy");
         app.await("saved", () -> server.adminClient().policy().policy().equals(GOOD));
         app.await("the error gone", () -> errors().isEmpty());
-        assertEquals("Policy saved", app.text("#statusMessage"));
+        assertEquals("Policy saved", app.text("#statusMessage"), "no tests: nothing to say of them");
         // The status bar tells of the last action only: reading the keys is not "Policy saved".
         app.click("Keys");
         app.await("the old outcome gone", () -> app.text("#statusMessage").isEmpty());
@@ -105,5 +105,32 @@ class PolicyScreenTest {
         app.click("#checkPolicy");
         app.await("the verdict", () -> app.text("#statusMessage").startsWith("The policy is valid"));
         assertEquals(before, server.adminClient().policy().policy());
+    }
+
+    private static final String TESTED = """
+            {
+              "tagOwners": {"tag:web": []},
+              "grants": [{"src": ["alice@example.com"], "dst": ["tag:web"], "ip": ["tcp:443"]}],
+              "tests": [{"src": "alice@example.com", "accept": ["tag:web:443"], "deny": ["tag:web:22"]}],
+            }
+            """;
+
+    @Test
+    void theTestsRunBeforeSaveAndAFailingOneBlocksIt() {
+        server.adminClient().createUser(new UserRequest("alice", null, "alice@example.com", "member"));
+        String before = server.adminClient().policy().policy();
+        app.setText("#policyEditor", TESTED.replace("\"deny\": [\"tag:web:22\"]", "\"deny\": [\"tag:web:443\"]"));
+        app.click("#savePolicy");
+        app.await("blocked", () -> app.text("#statusMessage").startsWith("The policy was not saved: its check failed"));
+        assertEquals("The policy was not saved: its check failed (a test of the policy failed)",
+                app.text("#statusMessage"));
+        assertTrue(errors().getFirst().message().contains("test(s) failed"), errors().toString());
+        assertEquals(before, server.adminClient().policy().policy(), "nothing saved");
+
+        app.setText("#policyEditor", TESTED);
+        app.click("#savePolicy");
+        app.await("saved", () -> server.adminClient().policy().policy().equals(TESTED));
+        app.await("said, with the tests run first", () -> app.text("#statusMessage")
+                .equals("Policy saved (1 test passed first)"));
     }
 }

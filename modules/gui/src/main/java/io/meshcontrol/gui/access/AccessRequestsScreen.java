@@ -63,7 +63,9 @@ public final class AccessRequestsScreen implements Screen {
         }
 
         TextField group = Controls.field("requestGroup", "group:oncall");
-        TextField duration = Controls.field("requestDuration", "for how long (8h)");
+        io.meshcontrol.gui.screen.DurationField durationInput = new io.meshcontrol.gui.screen.DurationField(
+                "requestDuration", "for how long (8h, 2 days)", "1h", "8h", "1d", "7d");
+        TextField duration = durationInput.field();
         TextField reason = Controls.field("requestReason", "why");
         TextField user = Controls.field("requestUser", "for another user (optional)");
         Button ask = new Button("Ask");
@@ -71,7 +73,7 @@ public final class AccessRequestsScreen implements Screen {
         ask.setOnAction(event -> model.ask(user.getText(), group.getText(), reason.getText(), duration.getText()));
 
         root.getChildren().addAll(heading("Access requests (approve: Ctrl+Shift+A)"), table, row(approve, deny, revoke),
-                heading("Ask to join a group for a while"), row(group, duration, reason, user, ask));
+                heading("Ask to join a group for a while"), row(group, durationInput.node(), reason, user, ask));
         root.setPadding(new Insets(8));
     }
 
@@ -110,6 +112,11 @@ public final class AccessRequestsScreen implements Screen {
         if (!change.all() && change.area("accessrequest")) {
             model.reread();
         }
+    }
+
+    @Override
+    public void show(String id) {
+        Controls.selectWhenListed(table, request -> request.id().equals(id));
     }
 
     @Override

@@ -29,10 +29,20 @@ public final class AccessRequestsViewModel {
         background.quietly(client::accessRequests, requests::setAll, failure -> { });
     }
 
-    /** @param duration a Go duration ({@code 8h}); the user is the credential's own unless one is named */
+    /**
+     * @param duration as typed ({@code 8h}, {@code 2 days}: {@link io.meshcontrol.api.HumanDuration}); the user is
+     *     the credential's own unless one is named
+     */
     public void ask(String user, String group, String reason, String duration) {
+        String wire;
+        try {
+            wire = io.meshcontrol.api.HumanDuration.wire(duration);
+        } catch (IllegalArgumentException e) {
+            background.tell("For how long: " + e.getMessage());
+            return;
+        }
         AccessRequestRequest request = new AccessRequestRequest(Controls.blankToNull(user), Controls.blankToNull(group),
-                Controls.blankToNull(reason), Controls.blankToNull(duration));
+                Controls.blankToNull(reason), wire);
         background.run("Asking for " + group, () -> client.createAccessRequest(request), created -> {
             refresh(); // first: a new read clears the status bar, which then says what was done
             background.tell("Asked for " + created.group() + " (" + created.state() + ")");

@@ -29,10 +29,20 @@ public final class DesktopSettings {
     private static final String FILE = "desktop.json";
 
     /** The file's content. */
-    public record Stored(List<Profile> profiles, String lastProfile, Double width, Double height, String theme) {
+    /**
+     * @param columns the widths a user gave table columns: by table id, then column title (absent from files of
+     *     earlier versions)
+     */
+    public record Stored(List<Profile> profiles, String lastProfile, Double width, Double height, String theme,
+            java.util.Map<String, java.util.Map<String, Double>> columns) {
 
         public Stored {
             profiles = profiles == null ? List.of() : List.copyOf(profiles);
+            columns = columns == null ? java.util.Map.of() : java.util.Map.copyOf(columns);
+        }
+
+        public Stored(List<Profile> profiles, String lastProfile, Double width, Double height, String theme) {
+            this(profiles, lastProfile, width, height, theme, null);
         }
     }
 
@@ -82,7 +92,8 @@ public final class DesktopSettings {
             profiles.add(profile);
             writeSecret(keyFile(profile.name()), apiKey);
         }
-        update(new Stored(profiles, profile.name(), stored.width(), stored.height(), stored.theme()));
+        update(new Stored(profiles, profile.name(), stored.width(), stored.height(), stored.theme(),
+                stored.columns()));
     }
 
     public void forget(String name) {
@@ -94,7 +105,7 @@ public final class DesktopSettings {
             throw new UncheckedIOException(e);
         }
         update(new Stored(profiles, name.equals(stored.lastProfile()) ? null : stored.lastProfile(), stored.width(),
-                stored.height(), stored.theme()));
+                stored.height(), stored.theme(), stored.columns()));
     }
 
     /** The saved API key of a remote server; empty when none was saved or the file is gone. */
@@ -107,7 +118,20 @@ public final class DesktopSettings {
     }
 
     public void window(double width, double height, String theme) {
-        update(new Stored(stored.profiles(), stored.lastProfile(), width, height, theme));
+        update(new Stored(stored.profiles(), stored.lastProfile(), width, height, theme, stored.columns()));
+    }
+
+    /** The column widths a user set in the table {@code table} (by column title); empty when none. */
+    public java.util.Map<String, Double> columnWidths(String table) {
+        return stored.columns().getOrDefault(table, java.util.Map.of());
+    }
+
+    /** Remembers the widths a user set in the table {@code table}. */
+    public void columnWidths(String table, java.util.Map<String, Double> widths) {
+        java.util.Map<String, java.util.Map<String, Double>> columns = new java.util.TreeMap<>(stored.columns());
+        columns.put(table, java.util.Map.copyOf(widths));
+        update(new Stored(stored.profiles(), stored.lastProfile(), stored.width(), stored.height(), stored.theme(),
+                columns));
     }
 
     /** Where a server's key is kept: its name in hex, so any name makes a safe file name. */

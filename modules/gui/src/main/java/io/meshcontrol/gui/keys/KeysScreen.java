@@ -83,16 +83,27 @@ public final class KeysScreen implements Screen {
         TextField description = new TextField();
         description.setId("apiKeyDescription");
         description.setPromptText("description");
-        TextField expiration = new TextField();
-        expiration.setId("apiKeyExpiration");
-        expiration.setPromptText("expires in (30d, 2w, 720h; empty: 90 days)");
+        io.meshcontrol.gui.screen.DurationField apiExpiry = new io.meshcontrol.gui.screen.DurationField(
+                "apiKeyExpiration", "expires in (30d, 2w, 720h; empty: 90 days)", "1d", "7d", "30d", "90d", "365d");
+        TextField expiration = apiExpiry.field();
         Button create = new Button("Create API key");
         create.setId("createApiKey");
         create.setOnAction(event -> model.createApiKey(description.getText(), expiration.getText()));
         Button expire = new Button("Expire selected");
+        expire.setTooltip(new javafx.scene.control.Tooltip("Ctrl+click or Shift+click selects several: one request"));
         expire.setId("expireApiKey");
         expire.disableProperty().bind(apiKey.none());
-        expire.setOnAction(event -> model.expireApiKey(apiKey.get()));
+        apiKeys.getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
+        expire.setOnAction(event -> {
+            java.util.List<ApiKeyView> chosen = java.util.List.copyOf(apiKeys.getSelectionModel().getSelectedItems());
+            if (chosen.size() > 1) {
+                io.meshcontrol.gui.screen.Controls.confirm(root, "Expire " + chosen.size() + " API keys ("
+                        + String.join(", ", chosen.stream().map(ApiKeyView::prefix).toList())
+                        + ")? Programs using them are refused from now on.", () -> model.expireApiKeys(chosen));
+            } else {
+                model.expireApiKey(apiKey.get());
+            }
+        });
 
         // Pre-auth keys
         TableView<PreAuthKeyView> preAuthKeys = new TableView<>(model.preAuthKeys());
@@ -132,24 +143,48 @@ public final class KeysScreen implements Screen {
         preApproved.setSelected(NewPreAuthKeyDefaults.STANDARD.preauthorized());
         preApproved.setTooltip(new javafx.scene.control.Tooltip(
                 "Machines joining with this key need no administrator's approval"));
-        TextField keyExpiration = new TextField();
-        keyExpiration.setId("preAuthExpiration");
-        keyExpiration.setPromptText("expires in (empty: "
-                + HumanDuration.describe(HumanDuration.parse(NewPreAuthKeyDefaults.STANDARD.expiration())) + "; 7d, 2w)");
+        io.meshcontrol.gui.screen.DurationField preAuthExpiry = new io.meshcontrol.gui.screen.DurationField(
+                "preAuthExpiration", "expires in (empty: " + HumanDuration.describe(HumanDuration.parse(
+                        NewPreAuthKeyDefaults.STANDARD.expiration())) + "; 7d, 2w)", "1h", "1d", "7d", "30d", "90d");
+        TextField keyExpiration = preAuthExpiry.field();
         Button createPreAuth = new Button("Create pre-auth key");
         createPreAuth.setId("createPreAuthKey");
         createPreAuth.setOnAction(event -> model.createPreAuthKey(user.getValue(), tags.getText(),
                 reusable.isSelected(), ephemeral.isSelected(), preApproved.isSelected(), keyExpiration.getText()));
         Button revoke = new Button("Revoke selected");
+        revoke.setTooltip(new javafx.scene.control.Tooltip("Ctrl+click or Shift+click selects several: one request"));
         revoke.setId("revokePreAuthKey");
         revoke.disableProperty().bind(preAuthKey.none());
-        revoke.setOnAction(event -> model.revokePreAuthKey(preAuthKey.get()));
+        preAuthKeys.getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
+        revoke.setOnAction(event -> {
+            java.util.List<PreAuthKeyView> chosen = java.util.List.copyOf(
+                    preAuthKeys.getSelectionModel().getSelectedItems());
+            if (chosen.size() > 1) {
+                io.meshcontrol.gui.screen.Controls.confirm(root, "Revoke " + chosen.size() + " pre-auth keys ("
+                        + String.join(", ", chosen.stream().map(PreAuthKeyView::prefix).toList())
+                        + ")? No machine can join with them any more.", () -> model.revokePreAuthKeys(chosen));
+            } else {
+                model.revokePreAuthKey(preAuthKey.get());
+            }
+        });
 
         root.getChildren().addAll(issued,
-                heading("API keys"), apiKeys, row(description, expiration, create, expire),
+                heading("API keys"), apiKeys, row(description, apiExpiry.node(), create, expire),
                 heading("Pre-auth keys (join machines)"), preAuthKeys,
-                row(user, tags, reusable, ephemeral, preApproved, keyExpiration, createPreAuth, revoke));
+                wrapping(user, tags, reusable, ephemeral, preApproved, preAuthExpiry.node(), createPreAuth, revoke));
         root.setPadding(new Insets(8));
+    }
+
+    /** A form row that wraps onto a second line in a narrow window rather than cutting its labels ("reusa..."). */
+    private static javafx.scene.layout.FlowPane wrapping(javafx.scene.Node... nodes) {
+        for (javafx.scene.Node node : nodes) {
+            if (node instanceof javafx.scene.control.Control control) {
+                control.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+            }
+        }
+        javafx.scene.layout.FlowPane pane = new javafx.scene.layout.FlowPane(8, 6, nodes);
+        pane.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        return pane;
     }
 
     private static TextField readOnly(String id) {

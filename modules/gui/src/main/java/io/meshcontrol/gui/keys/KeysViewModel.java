@@ -126,6 +126,26 @@ public final class KeysViewModel {
         });
     }
 
+    /** Expires every key of {@code keys} with one request ({@code POST /api/v1/apikey/bulk}), all or nothing. */
+    public void expireApiKeys(List<ApiKeyView> keys) {
+        List<String> prefixes = keys.stream().map(ApiKeyView::prefix).toList();
+        background.run("Expiring " + keys.size() + " API keys", () -> client.expireApiKeys(prefixes), result -> {
+            prefixes.forEach(prefix -> forgetSecretOf("api:" + prefix));
+            refresh();
+            background.tell("Expired " + result.changed().size() + " API keys");
+        });
+    }
+
+    /** Revokes every key of {@code keys} with one request ({@code POST /api/v1/preauthkey/bulk}), all or nothing. */
+    public void revokePreAuthKeys(List<PreAuthKeyView> keys) {
+        List<String> ids = keys.stream().map(PreAuthKeyView::id).toList();
+        background.run("Revoking " + keys.size() + " pre-auth keys", () -> client.revokePreAuthKeys(ids), result -> {
+            ids.forEach(id -> forgetSecretOf("preauth:" + id));
+            refresh();
+            background.tell("Revoked " + result.changed().size() + " pre-auth keys");
+        });
+    }
+
     private void showSecret(String value, String note, String command) {
         secret.set(value);
         secretNote.set(note);

@@ -46,6 +46,7 @@ public final class MachinesScreen implements Screen {
     private final TableView<NodeView> table = new TableView<>();
     private final VBox detail = new VBox(10);
     private final TextField filter;
+    private Runnable clearFilters = () -> { };
     // The detail pane is drawn again when the poll brings a new state; what the user is typing stays.
     private NodeView shownNode;
     private TextField nameField;
@@ -74,13 +75,17 @@ public final class MachinesScreen implements Screen {
         table.setId("machines");
         table.getColumns().add(text("Machine", NodeView::name));
         table.getColumns().add(text("Owner", MachinesViewModel::owner));
+        table.getColumns().add(text("OS", MachineFacts::os));
+        table.getColumns().add(text("Client", MachineFacts::clientVersion));
         table.getColumns().add(text("Addresses", MachinesViewModel::addresses));
-        table.getColumns().add(text("Online", node -> node.online() ? "● online" : "○ offline"));
+        table.getColumns().add(text("Connection", MachineFacts::connection));
         table.getColumns().add(lastSeen());
+        table.getColumns().add(time("Key expiry", NodeView::keyExpiry, "never"));
+        table.getColumns().add(time("Created", NodeView::createdAt, ""));
         table.getColumns().add(text("Status", MachinesViewModel::status));
         table.getColumns().add(text("Routes", node -> node.routes() == null ? ""
                 : String.join(" ", node.routes().available())));
-        table.getColumns().get(4).setPrefWidth(150);
+        table.getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
         table.setPlaceholder(new Label("No machines yet: join one with a pre-auth key (Keys tab)"));
         SortedList<NodeView> sorted = new SortedList<>(model.shown());
         sorted.comparatorProperty().bind(table.comparatorProperty());
@@ -106,7 +111,15 @@ public final class MachinesScreen implements Screen {
             showDetail(node);
         });
 
-        VBox left = new VBox(8, filter, table);
+        Button register = new Button("Register a machine…");
+        register.setId("registerMachine");
+        register.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        register.setTooltip(new javafx.scene.control.Tooltip(
+                "Complete a waiting tailscale up: paste the /register/… link it printed"));
+        register.setOnAction(event -> new RegisterDialog(root, connection.client(), background).show());
+        HBox top = new HBox(8, filter, register);
+        HBox.setHgrow(filter, Priority.ALWAYS);
+        VBox left = new VBox(8, top, filterBar(), table, bulkBar());
         VBox.setVgrow(table, Priority.ALWAYS);
         left.setPadding(new Insets(8));
         detail.setId("machineDetail");
@@ -117,6 +130,126 @@ public final class MachinesScreen implements Screen {
         detailScroll.setFitToWidth(true);
         root.getItems().addAll(left, detailScroll);
         root.setDividerPositions(0.7);
+    }
+
+    /** The server-side filters: OS, tag, user and what needs attention. */
+    private javafx.scene.layout.FlowPane filterBar() {
+        javafx.scene.control.ComboBox<String> os = new javafx.scene.control.ComboBox<>(
+                javafx.collections.FXCollections.observableArrayList("", "linux", "windows", "macOS", "iOS",
+                        "android", "freebsd"));
+        os.setId("filterOs");
+        os.setEditable(true);
+        os.setPromptText("any OS");
+        os.setPrefWidth(110);
+        TextField tag = Controls.field("filterTag", "tag");
+        tag.setPrefColumnCount(8);
+        TextField user = Controls.field("filterUser", "user");
+        user.setPrefColumnCount(8);
+        CheckBox approval = check("filterNeedsApproval", "needs approval");
+        CheckBox update = check("filterUpdateAvailable", "update available");
+        CheckBox expiring = check("filterKeyExpiring", "key expires in 7 days");
+        CheckBox exitNode = check("filterExitNode", "exit node");
+        CheckBox router = check("filterSubnetRouter", "subnet router");
+        Runnable apply = () -> model.filters().set(new MachineFilters(os.getEditor().getText(), tag.getText(),
+                user.getText(), approval.isSelected(), update.isSelected(), expiring.isSelected(),
+                exitNode.isSelected(), router.isSelected()));
+        os.setOnAction(event -> apply.run());
+        os.getEditor().setOnAction(event -> apply.run());
+        os.valueProperty().addListener((observable, was, now) -> apply.run());
+        tag.setOnAction(event -> apply.run());
+        user.setOnAction(event -> apply.run());
+        tag.focusedProperty().addListener((observable, was, focused) -> {
+            if (!focused) {
+                apply.run();
+            }
+        });
+        user.focusedProperty().addListener((observable, was, focused) -> {
+            if (!focused) {
+                apply.run();
+            }
+        });
+        for (CheckBox box : List.of(approval, update, expiring, exitNode, router)) {
+            box.setOnAction(event -> apply.run());
+        }
+        clearFilters = () -> {
+            os.setValue("");
+            os.getEditor().setText("");
+            tag.setText("");
+            user.setText("");
+            List.of(approval, update, expiring, exitNode, router).forEach(box -> box.setSelected(false));
+            apply.run();
+        };
+        javafx.scene.layout.FlowPane bar = new javafx.scene.layout.FlowPane(8, 6, os, tag, user, approval, update,
+                expiring, exitNode, router);
+        bar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        return bar;
+    }
+
+    private static CheckBox check(String id, String text) {
+        CheckBox box = new CheckBox(text);
+        box.setId(id);
+        return box;
+    }
+
+    /** Actions on every selected machine, one request each (Ctrl+click, Shift+click, Ctrl+A select several). */
+    private javafx.scene.layout.FlowPane bulkBar() {
+        Label count = new Label();
+        count.setId("bulkCount");
+        javafx.collections.ObservableList<NodeView> chosen = table.getSelectionModel().getSelectedItems();
+        count.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(
+                () -> chosen.size() + " selected:", chosen));
+        TextField tags = Controls.field("bulkTags", "tags to add or remove");
+        tags.setPrefColumnCount(10);
+        List<javafx.scene.Node> parts = new ArrayList<>(List.of(count));
+        for (BulkAction action : BulkAction.values()) {
+            Button button = new Button(action.label());
+            button.setId("bulk-" + action.wire());
+            button.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+            button.disableProperty().bind(javafx.beans.binding.Bindings.isEmpty(chosen));
+            if (action == BulkAction.DELETE) {
+                button.getStyleClass().add("danger");
+            }
+            button.setOnAction(event -> bulk(action, tags.getText()));
+            if (action == BulkAction.ADD_TAGS) {
+                parts.add(tags);
+            }
+            parts.add(button);
+        }
+        javafx.scene.layout.FlowPane bar = new javafx.scene.layout.FlowPane(8, 6);
+        bar.getChildren().addAll(parts);
+        bar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        return bar;
+    }
+
+    private void bulk(BulkAction action, String tagsText) {
+        List<NodeView> machines = List.copyOf(table.getSelectionModel().getSelectedItems());
+        if (action.destructive() && !machines.isEmpty()) {
+            List<String> tags = Controls.words(tagsText.replace(',', ' '));
+            if (action.takesTags() && tags.isEmpty()) {
+                model.bulk(action, machines, tagsText);
+                return;
+            }
+            confirm(action.question(machines.stream().map(NodeView::name).toList(), tags),
+                    () -> model.bulk(action, machines, tagsText));
+        } else {
+            model.bulk(action, machines, tagsText);
+        }
+    }
+
+    private static TableColumn<NodeView, Instant> time(String title, Function<NodeView, Instant> value,
+            String none) {
+        TableColumn<NodeView, Instant> column = new TableColumn<>(title);
+        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
+        column.setComparator(java.util.Comparator.nullsLast(java.util.Comparator.naturalOrder()));
+        column.setCellFactory(ignored -> new TableCell<>() {
+            @Override
+            protected void updateItem(Instant instant, boolean empty) {
+                super.updateItem(instant, empty);
+                setText(empty ? null : instant == null ? none : TIME.format(instant));
+            }
+        });
+        column.setPrefWidth(150);
+        return column;
     }
 
     private static TableColumn<NodeView, String> text(String title, Function<NodeView, String> value) {
@@ -166,8 +299,13 @@ public final class MachinesScreen implements Screen {
                 new String[] {"Host name", node.hostname()},
                 new String[] {"Owner", MachinesViewModel.owner(node)},
                 new String[] {"Addresses", MachinesViewModel.addresses(node)},
-                new String[] {"Online", node.online() ? "yes" : "no"},
                 new String[] {"Last seen", lastSeenText(node)},
+                new String[] {"OS", MachineFacts.os(node)},
+                new String[] {"Client", MachineFacts.clientVersion(node)},
+                new String[] {"Connection", MachineFacts.connection(node)},
+                new String[] {"Home relay", MachineFacts.homeRelay(node)},
+                new String[] {"Endpoints", MachineFacts.endpoints(node)},
+                new String[] {"Created", node.createdAt() == null ? "" : TIME.format(node.createdAt())},
                 new String[] {"Key expiry", node.keyExpiry() == null ? "never" : TIME.format(node.keyExpiry())},
                 new String[] {"Status", MachinesViewModel.status(node)},
                 new String[] {"Node key", node.nodeKey()})) {
@@ -318,6 +456,14 @@ public final class MachinesScreen implements Screen {
     @Override
     public void refresh() {
         model.refresh();
+    }
+
+    /** Shows the machine {@code id}: the filters are cleared first, so that it is listed. */
+    @Override
+    public void show(String id) {
+        model.filter().set("");
+        clearFilters.run();
+        Controls.selectWhenListed(table, node -> node.id().equals(id));
     }
 
     @Override

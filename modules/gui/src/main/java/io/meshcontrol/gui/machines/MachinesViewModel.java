@@ -38,6 +38,7 @@ public final class MachinesViewModel {
     private final ObservableList<NodeView> nodes = FXCollections.observableArrayList();
     private final FilteredList<NodeView> shown = new FilteredList<>(nodes);
     private final StringProperty filter = new SimpleStringProperty("");
+    private final ObjectProperty<MachineFilters> filters = new SimpleObjectProperty<>(MachineFilters.NONE);
     private final ObjectProperty<NodeView> selected = new SimpleObjectProperty<>();
     private final ObservableList<PeerView> peers = FXCollections.observableArrayList();
     private final ObservableList<String> packetFilter = FXCollections.observableArrayList();
@@ -48,6 +49,7 @@ public final class MachinesViewModel {
         this.client = client;
         this.background = background;
         filter.addListener((observable, was, text) -> shown.setPredicate(node -> matches(node, text)));
+        filters.addListener((observable, was, now) -> poll());
         selected.addListener((observable, was, node) -> {
             if (node == null) {
                 peers.clear();
@@ -97,7 +99,46 @@ public final class MachinesViewModel {
 
     /** Reads the list now, with the progress indicator (F5). */
     public void refresh() {
-        background.run("Reading the machines", client::nodes, this::replace);
+        background.run("Reading the machines", this::read, this::replace);
+    }
+
+    /** The machines the filters pick (the server filters); all of them without a filter. */
+    private List<NodeView> read() {
+        java.util.Map<String, String> query = filters.get().query();
+        return query.isEmpty() ? client.nodes() : client.nodes(query).nodes();
+    }
+
+    /**
+     * Does {@code action} to {@code machines} with one request ({@code POST /api/v1/node/bulk}), all or nothing; the
+     * list is read again after it.
+     *
+     * @param tagsText the tags for adding or removing, as typed (commas or spaces)
+     */
+    public void bulk(BulkAction action, List<NodeView> machines, String tagsText) {
+        if (machines.isEmpty()) {
+            background.tell("Select machines first (Ctrl+click or Shift+click for several)");
+            return;
+        }
+        List<String> tags = tagsText == null ? List.of()
+                : Arrays.stream(tagsText.split("[,\\s]+")).filter(tag -> !tag.isEmpty()).toList();
+        if (action.takesTags() && tags.isEmpty()) {
+            background.tell(action.label() + ": type the tags first (tag:server, tag:web)");
+            return;
+        }
+        List<String> ids = machines.stream().map(NodeView::id).toList();
+        String title = action.label() + ": " + BulkAction.count(ids.size());
+        background.run(title, () -> {
+            io.meshcontrol.api.BulkResult result = client.bulkNodes(
+                    new io.meshcontrol.api.BulkRequest(action.wire(), ids, action.takesTags() ? tags : null));
+            return new Bulked(result, read());
+        }, bulked -> {
+            replace(bulked.list());
+            int unchanged = bulked.result().unchanged() == null ? 0 : bulked.result().unchanged().size();
+            background.tell(title + ": done" + (unchanged == 0 ? "" : " (" + unchanged + " already so)"));
+        });
+    }
+
+    private record Bulked(io.meshcontrol.api.BulkResult result, List<NodeView> list) {
     }
 
     private void poll() {
@@ -106,7 +147,7 @@ public final class MachinesViewModel {
             return;
         }
         polling = true;
-        background.quietly(client::nodes, list -> {
+        background.quietly(this::read, list -> {
             polling = false;
             replace(list);
             if (pollAgain) {
@@ -215,7 +256,7 @@ public final class MachinesViewModel {
         }
         background.run("Deleting " + node.name(), () -> {
             client.deleteNode(node.id());
-            return client.nodes();
+            return read();
         }, list -> {
             replace(list);
             background.tell("Deleted " + node.name());
@@ -310,6 +351,11 @@ public final class MachinesViewModel {
 
     public ObservableList<NodeView> shown() {
         return shown;
+    }
+
+    /** The server-side filters (OS, tag, user, needs approval...). */
+    public ObjectProperty<MachineFilters> filters() {
+        return filters;
     }
 
     public StringProperty filter() {

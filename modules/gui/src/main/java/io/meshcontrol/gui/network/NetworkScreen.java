@@ -58,8 +58,9 @@ public final class NetworkScreen implements Screen {
         CheckBox usersApproval = new CheckBox("New users need an administrator's approval");
         usersApproval.setId("usersApproval");
         usersApproval.selectedProperty().bindBidirectional(model.usersApproval());
-        TextField keyDays = new TextField();
-        keyDays.setId("keyDurationDays");
+        io.meshcontrol.gui.screen.DurationField keyDuration = new io.meshcontrol.gui.screen.DurationField(
+                "keyDurationDays", "days, 30d, 2w", "7d", "30d", "90d", "180d", "365d");
+        TextField keyDays = keyDuration.field();
         keyDays.setPrefColumnCount(5);
         keyDays.textProperty().bindBidirectional(model.keyDurationDays());
         Button saveSettings = new Button("Save settings");
@@ -69,7 +70,8 @@ public final class NetworkScreen implements Screen {
         root.getChildren().addAll(
                 heading("Users"), users, row(name, create, approve, delete),
                 heading("Settings"), devicesApproval, usersApproval,
-                row(new Label("Machine keys expire after (days; 0: node.expiry of the configuration)"), keyDays), saveSettings);
+                row(new Label("Machine keys expire after (days, 30d, 2w; 0: node.expiry of the configuration)"),
+                        keyDuration.node()), saveSettings);
         root.setPadding(new Insets(8));
     }
 

@@ -51,9 +51,9 @@ public final class NetworkViewModel {
         // The server reads 0 as "node.expiry of the configuration"; an empty field means the same.
         Integer days;
         try {
-            days = keyDurationDays.get().isBlank() ? 0 : Integer.valueOf(keyDurationDays.get().strip());
-        } catch (NumberFormatException e) {
-            background.tell("The key duration is a number of days");
+            days = io.meshcontrol.gui.screen.DurationField.days(keyDurationDays.get()); // 90, 90d, 2w
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            background.tell("Machine keys expire after: " + e.getMessage());
             return;
         }
         SettingsView change = new SettingsView(devicesApproval.get(), usersApproval.get(), days);

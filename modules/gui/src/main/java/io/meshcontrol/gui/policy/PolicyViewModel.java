@@ -2,6 +2,7 @@ package io.meshcontrol.gui.policy;
 
 import io.meshcontrol.api.ApiException;
 import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.PolicyCheck;
 import io.meshcontrol.api.PolicyDocument;
 import io.meshcontrol.api.Tagged;
 import io.meshcontrol.gui.screen.Background;
@@ -59,19 +60,54 @@ public final class PolicyViewModel {
         }, failure -> refused(checked, failure));
     }
 
+    /**
+     * Checks the policy (its tests run) and saves it only when the check passes: a failing test blocks the save, and
+     * says so, before anything is sent to be saved.
+     */
     public void save() {
         String saving = text.get();
-        background.run("Saving the policy", () -> client.setPolicy(saving, etag), saved -> {
-            savedText = saved.value().policy();
-            etag = saved.etag();
+        String readWith = etag;
+        background.run("Checking and saving the policy", () -> {
+            PolicyCheck checked;
+            try {
+                checked = client.checkPolicy(saving);
+            } catch (ApiException e) {
+                throw new CheckFailed(e);
+            }
+            return new Saved(checked, client.setPolicy(saving, readWith));
+        }, saved -> {
+            savedText = saved.policy().value().policy();
+            etag = saved.policy().etag();
             modified.set(!text.get().equals(savedText));
             errors.clear();
-            background.tell("Policy saved");
+            int tests = saved.check().tests() + saved.check().sshTests();
+            background.tell("Policy saved" + (tests == 0 ? "" : " (" + tests + (tests == 1 ? " test" : " tests")
+                    + " passed first)"));
         }, failure -> refused(saving, failure));
+    }
+
+    private record Saved(PolicyCheck check, Tagged<PolicyDocument> policy) {
+    }
+
+    /** The check before a save refused the policy: nothing was sent to be saved. */
+    private static final class CheckFailed extends RuntimeException {
+
+        private final ApiException problem;
+
+        CheckFailed(ApiException problem) {
+            super(problem.getMessage(), problem);
+            this.problem = problem;
+        }
     }
 
     private void refused(String sent, Throwable failure) {
         errors.clear();
+        if (failure instanceof CheckFailed check) {
+            refused(sent, check.problem);
+            background.tell("The policy was not saved: its check failed (" + (check.problem.getMessage().contains(
+                    "test") ? "a test of the policy failed" : "see the errors under the editor") + ")");
+            return;
+        }
         if (failure instanceof ApiException api && api.status() == 412) {
             errors.add(new PolicyError(0, "Someone saved another policy since you opened it: copy your changes,"
                     + " then Reload (Ctrl+Shift+R) to see theirs."));

@@ -24,6 +24,7 @@ public final class RelaysScreen implements Screen {
 
     private final RelaysViewModel model;
     private final VBox root = new VBox(10);
+    private TableView<DerpLatencyReport.Region> latencyTable;
 
     public RelaysScreen(Connection connection, Background background) {
         model = new RelaysViewModel(connection.client(), background);
@@ -67,6 +68,7 @@ public final class RelaysScreen implements Screen {
                 column("Median", item -> milliseconds(item.medianMs())),
                 column("90th percentile", item -> milliseconds(item.p90Ms())));
         latency.setPrefHeight(150);
+        latencyTable = latency;
         latency.setPlaceholder(new Label("No relay regions in the DERP map"));
 
         root.getChildren().addAll(heading("Relay settings"), summary,
@@ -92,5 +94,10 @@ public final class RelaysScreen implements Screen {
     @Override
     public void refresh() {
         model.refresh();
+    }
+
+    @Override
+    public void show(String id) {
+        Controls.selectWhenListed(latencyTable, region -> Integer.toString(region.regionId()).equals(id));
     }
 }

@@ -79,6 +79,9 @@ public final class Controls {
     }
 
     private static <T> void fit(TableView<T> table, TableColumn<T, ?> column) {
+        if (column.getProperties().containsKey(ColumnWidths.USER_SIZED)) {
+            return; // the user's width (ColumnWidths)
+        }
         double widest = width(column.getText()) + CELL_PADDING;
         for (T item : List.copyOf(table.getItems())) {
             Object value = column.getCellObservableValue(item) == null ? null
@@ -89,7 +92,12 @@ public final class Controls {
                 return; // drawn by a cell factory of its own, which sets its width
             }
         }
-        column.setPrefWidth(Math.ceil(widest));
+        column.getProperties().put(ColumnWidths.FITTING, true);
+        try {
+            column.setPrefWidth(Math.ceil(widest));
+        } finally {
+            column.getProperties().remove(ColumnWidths.FITTING);
+        }
     }
 
     private static double width(String text) {
@@ -97,6 +105,32 @@ public final class Controls {
         Text measured = new Text(text == null ? "" : text);
         measured.setFont(Font.font(Font.getDefault().getFamily(), 13));
         return measured.getLayoutBounds().getWidth();
+    }
+
+    /**
+     * Selects the first row {@code match} picks, now if the table lists it, else as soon as it does (a screen just
+     * shown reads its rows in the background): a notification opens its item so.
+     */
+    public static <T> void selectWhenListed(TableView<T> table, java.util.function.Predicate<T> match) {
+        Runnable select = () -> table.getItems().stream().filter(match).findFirst().ifPresent(row -> {
+            table.getSelectionModel().clearSelection();
+            table.getSelectionModel().select(row);
+            table.scrollTo(row);
+            table.requestFocus();
+        });
+        if (table.getItems().stream().anyMatch(match)) {
+            select.run();
+        }
+        ListChangeListener<T> once = new ListChangeListener<>() {
+            @Override
+            public void onChanged(Change<? extends T> change) {
+                if (table.getItems().stream().anyMatch(match)) {
+                    table.getItems().removeListener(this);
+                    Platform.runLater(select); // after the table's own reaction to the change, which may clear it
+                }
+            }
+        };
+        table.getItems().addListener(once);
     }
 
     /** A text field with an id and a hint. */

@@ -23,6 +23,10 @@ public interface Screen {
     default void changed(Change change) {
     }
 
+    /** Shows the item {@code id} (a notification's): selects it once listed. */
+    default void show(String id) {
+    }
+
     /** Stops what the screen runs by itself (a poll) when the window leaves the server. */
     default void close() {
     }

@@ -30,6 +30,7 @@ public final class WebhooksScreen implements Screen {
     private final WebhooksViewModel model;
     private final VBox root = new VBox(10);
     private final TextField url;
+    private TableView<WebhookView> table;
 
     public WebhooksScreen(Connection connection, Background background) {
         model = new WebhooksViewModel(connection.client(), background);
@@ -40,6 +41,7 @@ public final class WebhooksScreen implements Screen {
                         : hook.provider()),
                 column("Events", hook -> String.join(", ", hook.subscriptions())),
                 column("Created", hook -> Controls.time(hook.createdAt())));
+        table = hooks;
         hooks.setPlaceholder(new Label("No webhooks: add an endpoint below"));
         io.meshcontrol.gui.screen.Selection.of(hooks, WebhookView::id);
         hooks.setPrefHeight(170);
@@ -118,6 +120,11 @@ public final class WebhooksScreen implements Screen {
     @Override
     public void refresh() {
         model.refresh();
+    }
+
+    @Override
+    public void show(String id) {
+        Controls.selectWhenListed(table, hook -> hook.id().equals(id));
     }
 
     @Override
