@@ -9,12 +9,14 @@ import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.SettingsView;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.gui.RunningApp;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javafx.scene.Node;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableView;
 import org.junit.jupiter.api.AfterEach;
@@ -24,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The desktop app against a real {@code tailscaled}: the machine appears waiting for approval with its route
- * waiting, is approved and its route approved from the window, shows online, and goes offline when it stops.
+ * waiting, is approved and its route approved from the window, shows online, and goes offline when it stops; and a
+ * {@code tailscale up} without a key is registered from the window with the link it printed.
  */
 class DesktopAppTest {
 
@@ -99,5 +102,38 @@ class DesktopAppTest {
         app.await("router offline", () -> row("router").filter(node -> !node.online()).isPresent());
         assertTrue(row("router").orElseThrow().lastSeen() != null, "last seen is when its stream ended");
         assertEquals(List.of("10.77.0.0/16"), network.view("router").routes().approved());
+    }
+
+    @Test
+    void anInteractiveLoginIsRegisteredFromTheWindowWithTheLinkTheClientPrinted() throws Exception {
+        network = TestNetwork.start(folder, nodes, Duration.ofMinutes(30));
+        MeshClient admin = network.admin();
+        admin.createUser(new UserRequest("bob", null, "bob@example.com", "member"));
+        admin.updateSettings(new SettingsView(true, null, null));
+        app = RunningApp.start(folder.resolve("desktop"), network.server().localCredentialPath()).connectLocally();
+
+        TailscaleNode laptop = network.node(ClientVersions.newest(), "laptop");
+        try (InteractiveLogin up = laptop.upAsync(network.loginServer(), "laptop")) {
+            URI link = up.awaitAuthUrl(SOON);
+            app.click("#registerMachine");
+            app.type("#registerLink", link.toString());
+            app.click("#registerLookUp");
+            app.await("the machine's details", () -> app.text("#registerDetails").startsWith("Machine laptop"));
+            assertTrue(app.text("#registerDetails").contains("linux"), app.text("#registerDetails"));
+            app.await("the users offered", () -> app.onFx(() -> app.robot.lookup("#registerUser")
+                    .queryAs(ComboBox.class).getItems().contains("bob")));
+            app.onFx(() -> {
+                app.robot.lookup("#registerUser").queryAs(ComboBox.class).getSelectionModel().select("bob");
+                return null;
+            });
+            app.click("#registerConfirm");
+            app.await("registered", () -> app.text("#registerOutcome").startsWith("Registered laptop"));
+            up.await(SOON).requireOk();
+        }
+        assertTrue(laptop.awaitStatus("running", NodeStatus::isRunning, SOON).isRunning());
+        NodeView view = network.view("laptop");
+        assertEquals("bob", view.user());
+        assertTrue(view.authorized(), "approved in the same step");
+        assertEquals("interactive", view.registerMethod());
     }
 }
