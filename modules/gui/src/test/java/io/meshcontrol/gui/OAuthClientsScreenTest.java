@@ -7,6 +7,7 @@ import io.meshcontrol.api.OAuthClientView;
 import io.meshcontrol.server.testing.TestServer;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,55 @@ class OAuthClientsScreenTest {
         app.type("#oauthScopes", "nosuch:scope");
         app.click("#createOAuthClient");
         app.await("the refusal", () -> app.text("#statusMessage").startsWith("Creating an OAuth client: "));
+        assertTrue(server.adminClient().oauthClients().isEmpty());
+    }
+
+    @Test
+    void aFederatedIdentityIsCreatedWithItsTrustAndChanged() {
+        app.click("#oauthKind");
+        app.click("federated identity");
+        app.awaitShown("#oauthIssuer");
+        app.type("#oauthDescription", "deploys");
+        app.type("#oauthScopes", "devices:core:read");
+        app.type("#oauthIssuer", "https://token.actions.githubusercontent.com");
+        app.type("#oauthSubject", "repo:example/app:*");
+        app.setText("#oauthClaims", "repository_owner=example");
+        app.click("#createOAuthClient");
+        app.await("the identity on the server", () -> !server.adminClient().oauthClients().isEmpty());
+        OAuthClientView made = server.adminClient().oauthClients().getFirst();
+        assertEquals("federated", made.keyType());
+        assertEquals("https://token.actions.githubusercontent.com", made.issuer());
+        assertEquals("repo:example/app:*", made.subject());
+        assertEquals(Map.of("repository_owner", "example"), made.customClaimRules());
+        assertEquals(List.of("devices:core:read"), made.scopes());
+        assertEquals("deploys", made.description());
+        assertTrue(app.text("#oauthSecret").isEmpty(), "a federated identity has no secret to show");
+
+        app.selectRow("#oauthClients", made.id());
+        app.await("the form filled with it", () -> app.text("#oauthSubject").equals("repo:example/app:*"));
+        app.type("#oauthDescription", "production deploys");
+        app.click("#saveOAuthClient");
+        app.await("the change saved", () -> "production deploys".equals(
+                server.adminClient().oauthClients().getFirst().description()));
+        OAuthClientView saved = server.adminClient().oauthClients().getFirst();
+        assertEquals(made.id(), saved.id());
+        assertEquals(made.subject(), saved.subject());
+        assertEquals(made.audience(), saved.audience());
+        assertEquals(made.customClaimRules(), saved.customClaimRules());
+        app.await("said in the status bar", () -> app.text("#statusMessage").equals("Saved " + made.id()));
+    }
+
+    @Test
+    void anIssuerThatIsNotAnHttpsUrlIsRefused() {
+        app.click("#oauthKind");
+        app.click("federated identity");
+        app.awaitShown("#oauthIssuer");
+        app.type("#oauthScopes", "devices:core:read");
+        app.type("#oauthIssuer", "token.example.com");
+        app.type("#oauthSubject", "repo:example/app:*");
+        app.click("#createOAuthClient");
+        app.await("the refusal", () -> app.text("#statusMessage").startsWith("Creating a federated identity: ")
+                && app.text("#statusMessage").contains("issuer must be an https URL"));
         assertTrue(server.adminClient().oauthClients().isEmpty());
     }
 }
