@@ -105,7 +105,7 @@ class OAuthClientsScreenTest {
         app.type("#oauthSubject", "repo:example/app:*");
         app.click("#createOAuthClient");
         app.await("the refusal", () -> app.text("#statusMessage").startsWith("Creating a federated identity: ")
-                && app.text("#statusMessage").contains("issuer must be an https URL"));
+                && app.text("#statusMessage").contains("issuer must be an https:// (or http://) URL"));
         assertTrue(server.adminClient().oauthClients().isEmpty());
     }
 }

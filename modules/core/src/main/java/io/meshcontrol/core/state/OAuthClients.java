@@ -312,6 +312,10 @@ public final class OAuthClients {
         return null;
     }
 
+    private static MeshException badIssuer(String issuer) {
+        return MeshException.invalid("issuer must be an https:// (or http://) URL with a host, got \"" + issuer + "\"");
+    }
+
     /** Validates a federated identity's conditions; an empty audience gets one generated, as the vendor does. */
     private OAuthClient.Trust trust(String id, OAuthClient.Trust trust) {
         if (trust.issuer() == null || trust.issuer().isBlank()) {
@@ -319,11 +323,12 @@ public final class OAuthClients {
         }
         try {
             URI uri = new URI(trust.issuer());
+            // http is for an issuer on the same network (a test or a home lab); tokens name their issuer exactly
             if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())) || uri.getHost() == null) {
-                throw MeshException.invalid("issuer must be an https URL, got \"" + trust.issuer() + "\"");
+                throw badIssuer(trust.issuer());
             }
         } catch (java.net.URISyntaxException e) {
-            throw MeshException.invalid("issuer must be an https URL, got \"" + trust.issuer() + "\"");
+            throw badIssuer(trust.issuer());
         }
         if (trust.subject() == null || trust.subject().isBlank()) {
             throw MeshException.invalid("a federated identity needs a subject (the token's sub; * matches any text)");
