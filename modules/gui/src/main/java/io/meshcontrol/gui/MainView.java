@@ -249,7 +249,6 @@ final class MainView {
 
     void close() {
         live.close();
-        notifications.close();
         screens.forEach(Screen::close);
         if (root.getScene() != null) {
             shortcuts.forEach(root.getScene().getAccelerators()::remove);

@@ -217,6 +217,9 @@ public final class MapSessions implements AutoCloseable {
             case StateChange.Recorded recorded -> {
                 return; // an administrative change reaches maps through the rows, policy or context it changed
             }
+            case StateChange.DeliveryFinished delivery -> {
+                return; // no map carries webhooks
+            }
         }
         pendingSnapshot = change.snapshot();
         scheduleFlush();

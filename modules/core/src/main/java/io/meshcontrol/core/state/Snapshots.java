@@ -120,6 +120,11 @@ public final class Snapshots implements CommitListener {
         deliver(new StateChange.Recorded(current, entry));
     }
 
+    /** Called by {@link Webhooks} when a delivery to endpoint {@code webhookId} is in its history. */
+    synchronized void deliveryFinished(String webhookId) {
+        deliver(new StateChange.DeliveryFinished(current, webhookId));
+    }
+
     /** Called by {@link Presence} when a node's first map stream opens or its last one ends. */
     synchronized void online(long nodeId, boolean online) {
         nodeChanged(current.withOnline(nodeId, online), nodeId);

@@ -53,4 +53,11 @@ public sealed interface StateChange {
      */
     record Recorded(NetworkSnapshot snapshot, AuditEntry entry) implements StateChange {
     }
+
+    /**
+     * A webhook delivery ended (delivered, or failed for good) and is in its endpoint's history: for readers that show
+     * the history or a failing endpoint (the console, the desktop app), so they need not poll for it.
+     */
+    record DeliveryFinished(NetworkSnapshot snapshot, String webhookId) implements StateChange {
+    }
 }

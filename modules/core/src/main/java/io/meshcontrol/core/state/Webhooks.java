@@ -233,7 +233,10 @@ public final class Webhooks {
     public Optional<WebhookDelivery> finish(PendingDelivery pending, int status, String error, int attempts,
                                             Duration duration) {
         Instant now = clock.instant();
-        return jdbi.inTransaction(h -> store.finish(h, pending, status, error, attempts, duration, now));
+        Optional<WebhookDelivery> finished = jdbi.inTransaction(h -> store.finish(h, pending, status, error, attempts,
+                duration, now));
+        finished.ifPresent(delivery -> feed.deliveryFinished(pending.endpointId()));
+        return finished;
     }
 
     private WebhookTarget stored(String id) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.model.PendingDelivery;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.testing.AuthKey;
@@ -59,6 +60,7 @@ class ChangeFeedTest {
             case StateChange.MapContextChanged context -> "map context";
             case StateChange.NodeAttributesChanged attributes -> "node attributes";
             case StateChange.Recorded recorded -> "recorded " + recorded.entry().action();
+            case StateChange.DeliveryFinished delivery -> "delivery to " + delivery.webhookId();
         };
     }
 
@@ -166,5 +168,23 @@ class ChangeFeedTest {
         assertEquals(expected, changes.stream().map(ChangeFeedTest::describe).toList(), "a listener before it");
         assertEquals(expected, later.stream().map(ChangeFeedTest::describe).toList(), "a listener after it");
         assertEquals(later.get(0).snapshot().version() + 1, later.get(1).snapshot().version());
+    }
+
+    @Test
+    void aDeliveryThatEndsInItsEndpointsHistoryIsOnTheFeedOnce() {
+        Webhooks webhooks = network.webhooks();
+        webhooks.checkTargetsWith((url, provider) -> Optional.empty());
+        webhooks.deliverWith(event -> "{\"type\":\"" + event.type() + "\"}", () -> { });
+        String id = webhooks.create(net.admin, new Webhooks.Fields("https://hooks.example/x", "", List.of()))
+                .endpoint().id();
+        webhooks.test(net.admin, id);
+        PendingDelivery pending = webhooks.pending(id).getFirst();
+        changes.clear();
+
+        assertTrue(webhooks.finish(pending, 500, "refused", 4, java.time.Duration.ofMillis(7)).isPresent());
+        assertTrue(webhooks.finish(pending, 500, "refused", 4, java.time.Duration.ofMillis(7)).isEmpty(),
+                "already in the history");
+        assertEquals(List.of("delivery to " + id), changes.stream().map(ChangeFeedTest::describe).toList());
+        assertEquals("refused", webhooks.deliveries(net.admin, id).getFirst().error());
     }
 }

@@ -22,9 +22,8 @@ import javafx.collections.ObservableList;
  * may have touched it, and its notices replaced: a notice goes away when its item is dealt with (anywhere: here, the
  * console, the CLI), so the list is the state, not a log.
  *
- * <p>Deliveries are attempts, not changes of state, so the stream does not announce a failed one; the deliveries are
- * read when webhooks change and after any change that may have been delivered (a machine, a user, the policy, an
- * area). A failure that finishes later (retries) shows with the next change.
+ * <p>The stream announces a finished delivery (delivered, or failed for good after its retries) under the
+ * {@code webhook} area, as it does the endpoints' own changes: the deliveries are read again then.
  */
 public final class Notifications {
 
@@ -35,14 +34,9 @@ public final class Notifications {
     private final Map<Notice.Kind, Boolean> reading = new EnumMap<>(Notice.Kind.class);
     private final Map<Notice.Kind, Boolean> readAgain = new EnumMap<>(Notice.Kind.class);
 
-    // A delivery is attempted after the change that caused it: the deliveries are read again a little later.
-    private final javafx.animation.PauseTransition later = new javafx.animation.PauseTransition(
-            javafx.util.Duration.seconds(3));
-
     public Notifications(MeshClient client, Background background) {
         this.client = client;
         this.background = background;
-        later.setOnFinished(event -> read(Notice.Kind.WEBHOOK_FAILING, this::failingWebhooks));
     }
 
     /** The event stream said something changed: the kinds it may have touched are read again. */
@@ -53,9 +47,8 @@ public final class Notifications {
         if (change.area("accessrequest")) {
             read(Notice.Kind.ACCESS_REQUEST, this::pendingRequests);
         }
-        if (change.all() || change.area("webhook") || change.machines() || !change.areas().isEmpty()) {
+        if (change.all() || change.area("webhook")) {
             read(Notice.Kind.WEBHOOK_FAILING, this::failingWebhooks);
-            later.playFromStart(); // and once more when what the change sent has likely been attempted
         }
         if (change.all() || change.context() || change.area("derp") || !change.nodes().isEmpty()) {
             read(Notice.Kind.RELAY_DOWN, this::relaysDown);
@@ -132,11 +125,6 @@ public final class Notifications {
                 .map(relay -> new Notice(Notice.Kind.RELAY_DOWN, Integer.toString(relay.regionId()),
                         "Relay region " + relay.code() + " (" + relay.regionId() + ") is down: no machine reaches it"))
                 .toList();
-    }
-
-    /** Stops the delayed read when the window leaves the server. */
-    public void close() {
-        later.stop();
     }
 
     public ObservableList<Notice> notices() {

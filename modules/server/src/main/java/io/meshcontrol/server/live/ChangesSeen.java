@@ -6,6 +6,7 @@ import io.meshcontrol.core.state.Nodes;
 import io.meshcontrol.core.state.Policies;
 import io.meshcontrol.core.state.StateChange;
 import io.meshcontrol.core.state.Users;
+import io.meshcontrol.core.state.Webhooks;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -46,6 +47,8 @@ final class ChangesSeen implements Consumer<StateChange> {
             // What each machine is suggested follows a global exit mark, whose own node change is on the feed.
             case StateChange.NodeAttributesChanged ignored -> false;
             case StateChange.Recorded recorded -> areas.add(area(recorded.entry().action()));
+            // Under the area of the endpoint's own changes: a page showing webhooks reads their history again.
+            case StateChange.DeliveryFinished delivery -> caller.may(Webhooks.READ_SCOPE) && areas.add("webhook");
         };
         snapshot = change.snapshot();
         if (visible) {

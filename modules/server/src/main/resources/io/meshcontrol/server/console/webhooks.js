@@ -9,7 +9,8 @@ const PROVIDERS = [['', 'Signed JSON (no provider)'], ['slack', 'Slack'], ['matt
   ['ntfy', 'ntfy'], ['email', 'E-mail (mailto:)']];
 
 function Deliveries({ hook }) {
-  const [data, error, reload] = useLoad(() => get('webhook/' + encodeURIComponent(hook.id) + '/deliveries'), [hook.id], 3000);
+  const [data, error, reload] = useLoad(() => get('webhook/' + encodeURIComponent(hook.id) + '/deliveries'), [hook.id],
+    (digest) => digest.areas.includes('webhook'));
   const label = 'Deliveries to ' + hook.url;
   return html`<section aria-label=${label} data-deliveries=${hook.id}>
     <h3>Deliveries <button type="button" class="link" onClick=${reload}>Refresh</button></h3>

@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.model.PendingDelivery;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.state.Users;
+import io.meshcontrol.core.state.Webhooks;
 import io.meshcontrol.core.testing.AuthKey;
 import io.meshcontrol.core.testing.Machine;
+import io.meshcontrol.core.testing.RefusingPort;
 import io.meshcontrol.server.testing.TestServer;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
@@ -21,6 +24,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -51,7 +55,7 @@ class EventStreamTest {
 
     @BeforeEach
     void start() {
-        server = TestServer.in(folder).start();
+        server = TestServer.in(folder).set("egress.allow_loopback_targets", "true").start();
         for (String name : List.of("odin", "thor")) {
             server.network.users().create(ADMIN, new Users.NewUser(name, name, name + "@example.com", Role.MEMBER));
         }
@@ -120,6 +124,23 @@ class EventStreamTest {
         assertEquals(List.of(laptop.id()), ids(change.get("nodes")));
         assertTrue(change.get("areas").toString().contains("\"node\""), change.toString());
         assertFalse(change.get("policy").asBoolean());
+    }
+
+    /** A finished delivery is a change of the webhooks' area: pages showing the history read it then, not on a timer. */
+    @Test
+    void aFinishedWebhookDeliveryIsAChangeOfTheWebhookArea() throws Exception {
+        var webhooks = server.network.webhooks();
+        String id = webhooks.create(ADMIN, new Webhooks.Fields(RefusingPort.url("/hook"), "", List.of()))
+                .endpoint().id();
+        BlockingQueue<String> events = follow(server.localToken()); // after the creation's own change
+        webhooks.test(ADMIN, id); // no change of its own: only its delivery is
+        // Finished here, or by the server's own delivery worker first: either way it reaches the history once.
+        for (PendingDelivery pending : webhooks.pending(id)) {
+            webhooks.finish(pending, 503, "unavailable", 1, Duration.ofMillis(3));
+        }
+        JsonNode change = nextChange(events);
+        assertEquals("[\"webhook\"]", change.get("areas").toString(), change.toString());
+        assertEquals(1, webhooks.deliveries(ADMIN, id).size());
     }
 
     @Test
