@@ -67,7 +67,8 @@ public final class Routes {
                     : pipeline.blocking(style, route.method(), route.template(), route.authenticated(),
                             new ApiEndpoint(route.handler(), json)));
         }
-        PathTemplateMatcher<String> allowed = allowedMethods();
+        Map<String, Set<String>> byShape = methodsByShape();
+        PathTemplateMatcher<String> allowed = allowedMethods(byShape);
         HttpHandler refuseMethod = routing.getInvalidMethodHandler();
         routing.setInvalidMethodHandler(exchange -> {
             // RFC 9110: a 405 lists the methods the path has
@@ -79,7 +80,8 @@ public final class Routes {
         });
         HttpHandler noRoute = routing.getFallbackHandler();
         HttpHandler wrongMethod = routing.getInvalidMethodHandler();
-        Map<String, Set<String>> literal = literalPaths();
+        Map<String, Set<String>> literal = new HashMap<>(byShape);
+        literal.keySet().removeIf(shape -> shape.indexOf('{') >= 0);
         HttpString versionHeader = HttpString.tryFromString(MeshClient.VERSION_HEADER);
         return exchange -> {
             exchange.getResponseHeaders().put(versionHeader, version);
@@ -100,27 +102,21 @@ public final class Routes {
         };
     }
 
-    /** The paths without a template part, with the methods they are served for. */
-    private Map<String, Set<String>> literalPaths() {
-        Map<String, Set<String>> methods = new HashMap<>();
-        for (Route route : routes) {
-            if (route.template().indexOf('{') < 0) {
-                methods.computeIfAbsent(route.template(), path -> new TreeSet<>()).add(route.method());
-            }
-        }
-        return methods;
-    }
-
     /**
-     * Each path shape with the methods it is served for, as an {@code Allow} header lists them. Templates are keyed
-     * by shape ({@code /x/{id}} and {@code /x/{name}} are one path), as the router matches them.
+     * Each path shape with the methods it is served for. Templates are keyed by shape ({@code /x/{id}} and
+     * {@code /x/{name}} are one path), as the router matches them; a path without a template part is its own shape.
      */
-    private PathTemplateMatcher<String> allowedMethods() {
+    private Map<String, Set<String>> methodsByShape() {
         Map<String, Set<String>> methods = new LinkedHashMap<>();
         for (Route route : routes) {
             methods.computeIfAbsent(route.template().replaceAll("\\{[^}]*}", "{p}"), shape -> new TreeSet<>())
                     .add(route.method());
         }
+        return methods;
+    }
+
+    /** The methods of each path shape, as an {@code Allow} header lists them. */
+    private static PathTemplateMatcher<String> allowedMethods(Map<String, Set<String>> methods) {
         PathTemplateMatcher<String> matcher = new PathTemplateMatcher<>();
         methods.forEach((template, names) -> matcher.add(template, String.join(", ", names)));
         return matcher;
