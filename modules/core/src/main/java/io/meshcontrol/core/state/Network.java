@@ -65,6 +65,7 @@ public final class Network {
     private final LogStreams logStreams;
     private final MapContextState mapContext;
     private final NetworkImport networkImport;
+    private final Leases leases;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -142,8 +143,9 @@ public final class Network {
         NodeStore nodeStore = new NodeStore();
         SettingsStore settingsStore = new SettingsStore();
         this.tailnetId = new TailnetStore(jdbi).ensureTailnetId(clock.instant());
+        this.leases = new Leases(jdbi, database.dialect());
         // The change feed: every change reaches the snapshot, then the feed's listeners, then the event bus.
-        WebhookStore webhookStore = new WebhookStore();
+        WebhookStore webhookStore = new WebhookStore(database.dialect());
         WebhookOutbox outbox = new WebhookOutbox(jdbi, webhookStore, clock);
         this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events, outbox);
         Writer writer = new Writer(jdbi, database.dialect(), audit, snapshots, clock);
@@ -336,5 +338,10 @@ public final class Network {
 
     public MapContextState mapContext() {
         return mapContext;
+    }
+
+    /** The leases of singleton work: which instance reaps, announces expiries, delivers and streams logs. */
+    public Leases leases() {
+        return leases;
     }
 }
