@@ -19,6 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class Lease implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Lease.class.getName());
+    private static final Duration ASK_AT_MOST = Duration.ofSeconds(1);
 
     /** How the lease is asked for: the database's, or none at all for a process alone on its database. */
     interface Taker {
@@ -102,9 +103,17 @@ public final class Lease implements AutoCloseable {
         listeners.add(listener);
     }
 
-    /** How often a holder renews, and a waiter asks again. */
+    /** How often a holder renews. */
     Duration renewEvery() {
         return ttl.dividedBy(3);
+    }
+
+    /**
+     * How often an instance without the lease asks for it: every second at most, so that a lease given up on a
+     * clean stop moves within a second (one statement that changes nothing while another holds it).
+     */
+    Duration askEvery() {
+        return renewEvery().compareTo(ASK_AT_MOST) < 0 ? renewEvery() : ASK_AT_MOST;
     }
 
     private void run() {
@@ -134,7 +143,7 @@ public final class Lease implements AutoCloseable {
                 listeners.forEach(Runnable::run);
             }
             pause(after ? Math.min(renewEvery().toNanos(), Math.max(1, heldUntilNanos - System.nanoTime()))
-                    : renewEvery().toNanos());
+                    : askEvery().toNanos());
         }
     }
 
