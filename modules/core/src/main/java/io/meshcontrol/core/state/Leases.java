@@ -4,8 +4,10 @@ import io.meshcontrol.core.model.LeaseHolding;
 import io.meshcontrol.core.store.Dialect;
 import io.meshcontrol.core.store.LeaseStore;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.Jdbi;
 
@@ -51,7 +53,7 @@ public final class Leases {
         }
         return Lease.taken(name, holder, ttl, new Lease.Taker() {
             @Override
-            public java.util.OptionalLong take(String lease, String by, Duration time) {
+            public OptionalLong take(String lease, String by, Duration time) {
                 return jdbi.withHandle(h -> store.acquire(h, lease, by, time));
             }
 
@@ -65,7 +67,7 @@ public final class Leases {
     /** Which instance holds which lease now, by name (as the database says; on SQLite, this process's). */
     public List<LeaseHolding> holdings() {
         if (!shared) {
-            return local.values().stream().filter(Lease::held).sorted(java.util.Comparator.comparing(Lease::name))
+            return local.values().stream().filter(Lease::held).sorted(Comparator.comparing(Lease::name))
                     .map(lease -> new LeaseHolding(lease.name(), lease.holder(), lease.epoch(), Duration.ZERO))
                     .toList();
         }
