@@ -14,8 +14,8 @@ import org.jdbi.v3.core.Jdbi;
 /**
  * The leases of singleton work (docs/high-availability.md, "Singleton work and leases"). On PostgreSQL, where
  * several instances may serve one network, a lease is held in the database and moves to another instance within
- * {@link #TTL} and a second of its holder's death, within a second of a clean stop. On SQLite the process is alone on its
- * database: every lease is held from the start, and nothing is written for it.
+ * {@link #TTL} and a second of its holder's death, within a second of a clean stop. On SQLite the process is alone
+ * on its database: every lease is held from the start, and nothing is written for it.
  */
 public final class Leases {
 
