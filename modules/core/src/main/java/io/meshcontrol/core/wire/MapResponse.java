@@ -13,8 +13,7 @@ import java.util.Map;
  *
  * <p>Deliberate difference from Go's encoder: where the client tells "absent" from "empty" ({@code PacketFilter},
  * {@code Health}), an empty list is written as {@code []} and means "empty" (block everything, healthy), which Go's
- * {@code omitempty} cannot say. Everything else is omitted exactly as Go omits it. Go's {@code TKAInfo} (tailnet lock)
- * is not modelled: this server never sends it, which clients read as "unchanged" (no tailnet lock).
+ * {@code omitempty} cannot say. Everything else is omitted exactly as Go omits it.
  *
  * @param mapSessionHandle an opaque handle the client may send back to resume this session; absent when the server
  *     does not offer resumption
@@ -52,6 +51,7 @@ import java.util.Map;
  * @param clientVersion whether the client is up to date; absent means unchanged
  * @param defaultAutoUpdate deprecated default for auto-updates (Go field {@code DeprecatedDefaultAutoUpdate}); absent
  *     means unchanged; from capver 131 the {@code default-auto-update} node attribute is used instead
+ * @param tkaInfo the tailnet lock's standing; absent means unchanged (never sent: no tailnet lock)
  */
 public record MapResponse(
         @JsonProperty("MapSessionHandle") @OmitEmpty String mapSessionHandle,
@@ -81,7 +81,8 @@ public record MapResponse(
         @JsonProperty("Debug") @OmitNull Debug debug,
         @JsonProperty("ControlDialPlan") @OmitNull ControlDialPlan controlDialPlan,
         @JsonProperty("ClientVersion") @OmitNull ClientVersion clientVersion,
-        @JsonProperty("DefaultAutoUpdate") @OmitNull Boolean defaultAutoUpdate) {
+        @JsonProperty("DefaultAutoUpdate") @OmitNull Boolean defaultAutoUpdate,
+        @JsonProperty("TKAInfo") @OmitNull TKAInfo tkaInfo) {
 
     /** The keep-alive message, {@code {"KeepAlive":true}}. */
     public static final MapResponse KEEP_ALIVE = builder().keepAlive(true).build();
@@ -138,6 +139,7 @@ public record MapResponse(
         private ControlDialPlan controlDialPlan;
         private ClientVersion clientVersion;
         private Boolean defaultAutoUpdate;
+        private TKAInfo tkaInfo;
 
         private Builder() {
         }
@@ -282,12 +284,17 @@ public record MapResponse(
             return this;
         }
 
+        public Builder tkaInfo(TKAInfo value) {
+            tkaInfo = value;
+            return this;
+        }
+
         public MapResponse build() {
             return new MapResponse(mapSessionHandle, seq, keepAlive, pingRequest, popBrowserUrl, node, derpMap,
                     peers, peersChanged, peersRemoved, peersChangedPatch, peerSeenChange, onlineChange, dnsConfig,
                     domain, collectServices, packetFilter, packetFilters, userProfiles, health, displayMessages,
                     sshPolicy, controlTime, domainDataPlaneAuditLogId, debug, controlDialPlan, clientVersion,
-                    defaultAutoUpdate);
+                    defaultAutoUpdate, tkaInfo);
         }
     }
 }
