@@ -1,0 +1,168 @@
+package io.meshcontrol.interop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.PreAuthKeyRequest;
+import io.meshcontrol.api.UserRequest;
+import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.lock.LockStatus;
+import io.meshcontrol.core.lock.LockedNode;
+import io.meshcontrol.core.lock.SigningKey;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Tailnet lock with unmodified tailscaled: lock initialised on a machine with two signing keys, a machine that joins
+ * afterwards locked out until a trusted key signs it, a signing key removed, lock disabled with the disablement secret;
+ * what {@code tailscale lock status} says on each machine matches the server's status.
+ */
+class TailnetLockTest {
+
+    private static final Duration SOON = Duration.ofSeconds(45);
+    private static final Pattern OWN_KEY = Pattern.compile("tailnet-lock key: (tlpub:[0-9a-f]{64})");
+    private static final Pattern TRUSTED_KEY = Pattern.compile("(?m)^\\t(tlpub:[0-9a-f]{64})\\t");
+    private static final Pattern SECRET = Pattern.compile("disablement-secret:([0-9A-F]{64})");
+
+    @RegisterExtension
+    final TailscaleNodes nodes = new TailscaleNodes();
+
+    @TempDir
+    Path folder;
+
+    private TestNetwork network;
+
+    static Stream<ClientVersion> versions() {
+        return ClientVersions.all();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (network != null) {
+            network.close();
+        }
+    }
+
+    private static boolean sees(NodeStatus status, String name) {
+        return status.peerList().stream().anyMatch(peer -> peer.dnsName().startsWith(name + "."));
+    }
+
+    private static String lockStatus(TailscaleNode node) {
+        return node.cli("lock", "status").requireOk().stdout();
+    }
+
+    private static boolean lockEnabled(TailscaleNode node) {
+        return lockStatus(node).toLowerCase().contains("tailnet lock is enabled");
+    }
+
+    private static String ownKey(TailscaleNode node) {
+        Matcher m = OWN_KEY.matcher(lockStatus(node));
+        assertTrue(m.find(), node.name() + " prints its tailnet-lock key");
+        return m.group(1);
+    }
+
+    private static Set<String> trustedKeys(String lockStatus) {
+        Matcher m = TRUSTED_KEY.matcher(lockStatus);
+        Set<String> keys = new java.util.TreeSet<>();
+        while (m.find()) {
+            keys.add(m.group(1));
+        }
+        return keys;
+    }
+
+    private LockStatus serverStatus() {
+        return network.server().network.tailnetLock().status(Caller.localAdmin());
+    }
+
+    private static Set<String> texts(List<SigningKey> keys) {
+        return keys.stream().map(SigningKey::text).collect(Collectors.toCollection(java.util.TreeSet::new));
+    }
+
+    private static void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + SOON.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(what + " not reached within " + SOON.toSeconds() + "s");
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    @ParameterizedTest(name = "tailscale {0}")
+    @MethodSource("versions")
+    void lockedOutUntilSignedThenKeyRemovedThenDisabled(ClientVersion version) throws Exception {
+        network = TestNetwork.withEmbeddedRelay(folder, nodes, false);
+        MeshClient admin = network.admin();
+        admin.createUser(new UserRequest("alice", "Alice", "alice@example.com", "admin"));
+        String key = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "test", null))
+                .secret();
+        TailscaleNode a = network.joined(version, "a", key);
+        TailscaleNode b = network.joined(version, "b", key);
+        a.awaitStatus("b listed", s -> sees(s, "b"), SOON);
+        String keyA = ownKey(a);
+        String keyB = ownKey(b);
+
+        // Lock on, trusting a's and b's keys; a signs every node there is (a and b).
+        String init = a.cli("lock", "init", "--confirm", "--gen-disablements", "1", keyA, keyB).requireOk().stdout();
+        Matcher secret = SECRET.matcher(init);
+        assertTrue(secret.find(), "init prints a disablement secret: " + init);
+        await("lock on everywhere", () -> lockEnabled(a) && lockEnabled(b));
+        LockStatus server = serverStatus();
+        assertTrue(server.enabled());
+        assertEquals(Set.of(keyA, keyB), texts(server.keys()));
+        assertEquals(List.of(), server.lockedOut());
+        assertEquals(Set.of(keyA, keyB), trustedKeys(lockStatus(a)));
+        assertEquals(Set.of(keyA, keyB), trustedKeys(lockStatus(b)));
+        a.awaitStatus("b still listed", s -> sees(s, "b"), SOON);
+        assertTrue(a.ping("b").ok(), "signed peers reach each other");
+
+        // c joins unsigned: locked out, on the server and on every peer.
+        TailscaleNode c = network.joined(version, "c", key);
+        await("c locked out on the server", () -> serverStatus().lockedOut().stream()
+                .anyMatch(n -> n.name().equals("c")));
+        LockedNode lockedC = serverStatus().lockedOut().getFirst();
+        assertEquals("tailscale lock sign " + lockedC.nodeKey(), lockedC.signCommand());
+        await("c on a's locked-out list", () -> lockStatus(a).contains("locked out"));
+        assertFalse(sees(a.status(), "c"), "a drops the unsigned c");
+        assertFalse(sees(b.status(), "c"), "b drops the unsigned c");
+        assertFalse(c.ping("a", "--c=2").ok(), "c cannot reach a");
+
+        // a signs c: every peer accepts it.
+        a.cli("lock", "sign", lockedC.nodeKey()).requireOk();
+        assertEquals(List.of(), serverStatus().lockedOut());
+        a.awaitStatus("c accepted by a", s -> sees(s, "c"), SOON);
+        b.awaitStatus("c accepted by b", s -> sees(s, "c"), SOON);
+        assertTrue(c.ping("a").ok(), "c reaches a once signed");
+        assertTrue(c.ping("b").ok(), "c reaches b once signed");
+
+        // b's key removed on a (re-signing what b signed: nothing).
+        a.cli("lock", "remove", keyB).requireOk();
+        assertEquals(Set.of(keyA), texts(serverStatus().keys()));
+        for (TailscaleNode node : List.of(a, b, c)) {
+            await(node.name() + " trusts only a's key", () -> trustedKeys(lockStatus(node)).equals(Set.of(keyA)));
+        }
+        assertTrue(b.ping("c").ok(), "signatures by the remaining key still hold");
+
+        // Disabled with the disablement secret, from b (no longer a signing node).
+        b.cli("lock", "disable", "disablement-secret:" + secret.group(1)).requireOk();
+        assertFalse(serverStatus().enabled());
+        List<TailscaleNode> all = new ArrayList<>(List.of(a, b, c));
+        for (TailscaleNode node : all) {
+            await(node.name() + " has lock off", () -> !lockEnabled(node));
+        }
+    }
+}
