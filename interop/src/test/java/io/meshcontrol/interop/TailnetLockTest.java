@@ -8,6 +8,10 @@ import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.key.MachinePrivateKey;
+import io.meshcontrol.core.key.NodePrivateKey;
+import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.state.Registrations;
 import io.meshcontrol.core.lock.LockStatus;
 import io.meshcontrol.core.lock.LockedNode;
 import io.meshcontrol.core.lock.SigningKey;
@@ -105,7 +109,7 @@ class TailnetLockTest {
     @ParameterizedTest(name = "tailscale {0}")
     @MethodSource("versions")
     void lockedOutUntilSignedThenKeyRemovedThenDisabled(ClientVersion version) throws Exception {
-        network = TestNetwork.withEmbeddedRelay(folder, nodes, false);
+        network = TestNetwork.withRestartableServer(folder, nodes);
         MeshClient admin = network.admin();
         admin.createUser(new UserRequest("alice", "Alice", "alice@example.com", "admin"));
         String key = admin.createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false, "test", null))
@@ -148,6 +152,24 @@ class TailnetLockTest {
         b.awaitStatus("c accepted by b", s -> sees(s, "c"), SOON);
         assertTrue(c.ping("a").ok(), "c reaches a once signed");
         assertTrue(c.ping("b").ok(), "c reaches b once signed");
+
+        // The server restarts: the log, the head, the keys and the signatures are all still there.
+        String head = serverStatus().head();
+        network.restartServer();
+        assertEquals(head, serverStatus().head());
+        assertEquals(Set.of(keyA, keyB), texts(serverStatus().keys()));
+        assertEquals(List.of(), serverStatus().lockedOut());
+        c.awaitStatus("c reconnected and still sees a", s -> s.isRunning() && sees(s, "a"), SOON);
+        assertTrue(c.ping("b").ok(), "c still reaches b after the restart");
+
+        // A machine the server registers by itself, unsigned: locked clients drop it.
+        Node ghost = network.server().network.registrations().forUserWithoutClient(Caller.localAdmin(),
+                new Registrations.Request(MachinePrivateKey.generate().publicKey(),
+                        NodePrivateKey.generate().publicKey(), "ghost", "{\"Hostname\":\"ghost\"}"), "alice").node();
+        assertTrue(serverStatus().lockedOut().stream().anyMatch(n -> n.id() == ghost.id()));
+        await("a lists ghost as locked out", () -> lockStatus(a).contains("ghost"));
+        assertFalse(sees(a.status(), "ghost"), "a drops the unsigned ghost");
+        assertFalse(a.ping(ghost.ipv4(), "--c=2").ok(), "a cannot reach the ghost's address");
 
         // b's key removed on a (re-signing what b signed: nothing).
         a.cli("lock", "remove", keyB).requireOk();
