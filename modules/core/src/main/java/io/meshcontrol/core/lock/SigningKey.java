@@ -35,7 +35,7 @@ public record SigningKey(String publicHex, long votes, Map<String, String> meta)
         return "tlpub:" + publicHex;
     }
 
-    static SigningKey of(byte[] publicKey, long votes) {
+    public static SigningKey of(byte[] publicKey, long votes) {
         return new SigningKey(HexFormat.of().formatHex(publicKey), votes, Map.of());
     }
 
