@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.api.ApiJson;
 import io.meshcontrol.api.MeshClient;
+import io.meshcontrol.api.TailnetLockView;
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.auth.Caller;
@@ -12,9 +14,6 @@ import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.NodePrivateKey;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.state.Registrations;
-import io.meshcontrol.core.lock.LockStatus;
-import io.meshcontrol.core.lock.LockedNode;
-import io.meshcontrol.core.lock.SigningKey;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,12 +87,31 @@ class TailnetLockTest {
         return keys;
     }
 
-    private LockStatus serverStatus() {
-        return network.server().network.tailnetLock().status(Caller.localAdmin());
+    /** What {@code svc lock status -o json} says. */
+    private TailnetLockView serverStatus() {
+        try {
+            return ApiJson.mapper(false).readValue(network.svc("lock", "status", "-o", "json").out(),
+                    TailnetLockView.class);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
-    private static Set<String> texts(List<SigningKey> keys) {
-        return keys.stream().map(SigningKey::text).collect(Collectors.toCollection(java.util.TreeSet::new));
+    private static Set<String> texts(List<TailnetLockView.TrustedKey> keys) {
+        return keys.stream().map(TailnetLockView.TrustedKey::key)
+                .collect(Collectors.toCollection(java.util.TreeSet::new));
+    }
+
+    /** The {@code tailnetLockError} of the device named {@code name} in {@code /api/v2}. */
+    private String deviceLockError(String name) throws Exception {
+        var answer = network.server().request("GET", "/api/v2/tailnet/-/devices", network.server().localToken(), null);
+        assertEquals(200, answer.statusCode(), answer.body());
+        for (var device : ApiJson.mapper(false).readTree(answer.body()).get("devices")) {
+            if (device.get("name").asString().startsWith(name + ".")) {
+                return device.get("tailnetLockError").asString();
+            }
+        }
+        throw new AssertionError("no device " + name + " in " + answer.body());
     }
 
     private static void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
@@ -125,9 +143,9 @@ class TailnetLockTest {
         Matcher secret = SECRET.matcher(init);
         assertTrue(secret.find(), "init prints a disablement secret: " + init);
         await("lock on everywhere", () -> lockEnabled(a) && lockEnabled(b));
-        LockStatus server = serverStatus();
+        TailnetLockView server = serverStatus();
         assertTrue(server.enabled());
-        assertEquals(Set.of(keyA, keyB), texts(server.keys()));
+        assertEquals(Set.of(keyA, keyB), texts(server.trustedKeys()));
         assertEquals(List.of(), server.lockedOut());
         assertEquals(Set.of(keyA, keyB), trustedKeys(lockStatus(a)));
         assertEquals(Set.of(keyA, keyB), trustedKeys(lockStatus(b)));
@@ -138,8 +156,12 @@ class TailnetLockTest {
         TailscaleNode c = network.joined(version, "c", key);
         await("c locked out on the server", () -> serverStatus().lockedOut().stream()
                 .anyMatch(n -> n.name().equals("c")));
-        LockedNode lockedC = serverStatus().lockedOut().getFirst();
+        TailnetLockView.LockedOut lockedC = serverStatus().lockedOut().getFirst();
         assertEquals("tailscale lock sign " + lockedC.nodeKey(), lockedC.signCommand());
+        assertTrue(network.svc("nodes", "list").out().contains("locked out by tailnet lock: " + lockedC.signCommand()),
+                "svc nodes list shows c locked out, with the command that signs it");
+        assertTrue(deviceLockError("c").contains(lockedC.signCommand()), "/api/v2 devices say why c is locked out");
+        assertEquals("", deviceLockError("a"));
         await("c on a's locked-out list", () -> lockStatus(a).contains("locked out"));
         assertFalse(sees(a.status(), "c"), "a drops the unsigned c");
         assertFalse(sees(b.status(), "c"), "b drops the unsigned c");
@@ -148,6 +170,7 @@ class TailnetLockTest {
         // a signs c: every peer accepts it.
         a.cli("lock", "sign", lockedC.nodeKey()).requireOk();
         assertEquals(List.of(), serverStatus().lockedOut());
+        assertEquals("", deviceLockError("c"));
         a.awaitStatus("c accepted by a", s -> sees(s, "c"), SOON);
         b.awaitStatus("c accepted by b", s -> sees(s, "c"), SOON);
         assertTrue(c.ping("a").ok(), "c reaches a once signed");
@@ -157,7 +180,7 @@ class TailnetLockTest {
         String head = serverStatus().head();
         network.restartServer();
         assertEquals(head, serverStatus().head());
-        assertEquals(Set.of(keyA, keyB), texts(serverStatus().keys()));
+        assertEquals(Set.of(keyA, keyB), texts(serverStatus().trustedKeys()));
         assertEquals(List.of(), serverStatus().lockedOut());
         c.awaitStatus("c reconnected and still sees a", s -> s.isRunning() && sees(s, "a"), SOON);
         assertTrue(c.ping("b").ok(), "c still reaches b after the restart");
@@ -173,7 +196,7 @@ class TailnetLockTest {
 
         // b's key removed on a (re-signing what b signed: nothing).
         a.cli("lock", "remove", keyB).requireOk();
-        assertEquals(Set.of(keyA), texts(serverStatus().keys()));
+        assertEquals(Set.of(keyA), texts(serverStatus().trustedKeys()));
         for (TailscaleNode node : List.of(a, b, c)) {
             await(node.name() + " trusts only a's key", () -> trustedKeys(lockStatus(node)).equals(Set.of(keyA)));
         }
