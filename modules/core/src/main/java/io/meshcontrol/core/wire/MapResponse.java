@@ -46,12 +46,12 @@ import java.util.Map;
  * @param sshPolicy the Tailscale SSH policy, replacing the previous one; absent means unchanged
  * @param controlTime the server's clock, for the client's skew checks; absent when not sent
  * @param domainDataPlaneAuditLogId the tailnet's id for network flow logs; absent (empty) means unchanged
+ * @param tkaInfo the tailnet lock's standing; absent means unchanged (and, to a client holding no lock, no lock)
  * @param debug debugging instructions; absent means none
  * @param controlDialPlan how to dial control next time; absent means unchanged
  * @param clientVersion whether the client is up to date; absent means unchanged
  * @param defaultAutoUpdate deprecated default for auto-updates (Go field {@code DeprecatedDefaultAutoUpdate}); absent
  *     means unchanged; from capver 131 the {@code default-auto-update} node attribute is used instead
- * @param tkaInfo the tailnet lock's standing; absent means unchanged (never sent: no tailnet lock)
  */
 public record MapResponse(
         @JsonProperty("MapSessionHandle") @OmitEmpty String mapSessionHandle,
@@ -77,12 +77,12 @@ public record MapResponse(
         @JsonProperty("DisplayMessages") @OmitEmpty Map<String, DisplayMessage> displayMessages,
         @JsonProperty("SSHPolicy") @OmitNull SSHPolicy sshPolicy,
         @JsonProperty("ControlTime") @OmitNull Instant controlTime,
+        @JsonProperty("TKAInfo") @OmitNull TKAInfo tkaInfo,
         @JsonProperty("DomainDataPlaneAuditLogID") @OmitEmpty String domainDataPlaneAuditLogId,
         @JsonProperty("Debug") @OmitNull Debug debug,
         @JsonProperty("ControlDialPlan") @OmitNull ControlDialPlan controlDialPlan,
         @JsonProperty("ClientVersion") @OmitNull ClientVersion clientVersion,
-        @JsonProperty("DefaultAutoUpdate") @OmitNull Boolean defaultAutoUpdate,
-        @JsonProperty("TKAInfo") @OmitNull TKAInfo tkaInfo) {
+        @JsonProperty("DefaultAutoUpdate") @OmitNull Boolean defaultAutoUpdate) {
 
     /** The keep-alive message, {@code {"KeepAlive":true}}. */
     public static final MapResponse KEEP_ALIVE = builder().keepAlive(true).build();
@@ -293,8 +293,8 @@ public record MapResponse(
             return new MapResponse(mapSessionHandle, seq, keepAlive, pingRequest, popBrowserUrl, node, derpMap,
                     peers, peersChanged, peersRemoved, peersChangedPatch, peerSeenChange, onlineChange, dnsConfig,
                     domain, collectServices, packetFilter, packetFilters, userProfiles, health, displayMessages,
-                    sshPolicy, controlTime, domainDataPlaneAuditLogId, debug, controlDialPlan, clientVersion,
-                    defaultAutoUpdate, tkaInfo);
+                    sshPolicy, controlTime, tkaInfo, domainDataPlaneAuditLogId, debug, controlDialPlan, clientVersion,
+                    defaultAutoUpdate);
         }
     }
 }
