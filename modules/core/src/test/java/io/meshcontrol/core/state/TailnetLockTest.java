@@ -14,7 +14,7 @@ import io.meshcontrol.core.lock.LockCrypto;
 import io.meshcontrol.core.lock.LockMapInfo;
 import io.meshcontrol.core.lock.LockStatus;
 import io.meshcontrol.core.lock.SigningKey;
-import io.meshcontrol.core.lock.TestSigner;
+import io.meshcontrol.core.testing.TestSigner;
 import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;

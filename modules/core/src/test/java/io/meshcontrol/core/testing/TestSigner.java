@@ -1,6 +1,9 @@
-package io.meshcontrol.core.lock;
+package io.meshcontrol.core.testing;
 
 import io.meshcontrol.core.key.NodePublicKey;
+import io.meshcontrol.core.lock.AumHash;
+import io.meshcontrol.core.lock.LockCrypto;
+import io.meshcontrol.core.lock.SigningKey;
 import java.io.ByteArrayOutputStream;
 import java.security.SecureRandom;
 import java.util.List;
