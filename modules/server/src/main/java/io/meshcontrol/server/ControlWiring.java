@@ -52,7 +52,7 @@ record ControlWiring(ControlTransport transport, AccessControl access, MapInputs
                 ha.haProbeTimeout(), w.housekeeping()).every(ha.ha() ? ha.haProbeInterval() : Duration.ZERO);
         control.machineRoutes()
                 .add("POST", "/machine/register", new RegisterEndpoint(network.registrations(), network.pendingLogins(),
-                        settings.serverUrl(), clock))
+                        settings.serverUrl(), clock, network.tailnetLock()::ownSignature))
                 .add("POST", "/machine/map", new MapEndpoint(network.snapshots(), network.presence(), network.nodes(),
                         mapSessions))
                 .add("POST", SSHEventNotifyRequest.NOTIFY_PATH, new SshRecordingFailureEndpoint(network.nodes()))

@@ -35,6 +35,8 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class TailnetLock {
 
+    private static final System.Logger LOG = System.getLogger(TailnetLock.class.getName());
+
     /** Where the lock stands: no log yet, on (a log), or disabled (a log and the secret that disabled it). */
     private record Standing(LockChain chain, String disablementSecret) {
         static final Standing NONE = new Standing(null, null);
@@ -223,6 +225,42 @@ public final class TailnetLock {
                     "nodeKey", signed.toText(), "signingKey", "tlpub:" + signature.authorizingKeyIdHex())));
             return updated;
         });
+    }
+
+    /**
+     * Keeps the signature a node sent for its own (new) node key when it registered: after a node-key rotation, its
+     * rotation key re-signs the new key ({@code RegisterRequest.NodeKeySignature}). Kept only while lock is on and it
+     * authorises the node's key; anything else is left as it was (the registration itself does not depend on it).
+     *
+     * @return whether it was kept
+     */
+    public boolean ownSignature(Node node, byte[] encoded) {
+        Standing standing = current.get();
+        if (!standing.enabled()) {
+            return false;
+        }
+        NodeKeySignature signature;
+        try {
+            signature = NodeKeySignature.decode(encoded);
+            signature.verify(node.nodeKey(), standing.chain().state());
+        } catch (MeshException e) {
+            LOG.log(System.Logger.Level.INFO, "node " + node.id() + " registered with a node-key signature that does "
+                    + "not hold: " + e.getMessage());
+            return false;
+        }
+        if (signature.base64().equals(node.keySignature())) {
+            return true;
+        }
+        writer.machineChange(actor(node), (h, now) -> {
+            nodes.byId(h, node.id()).filter(n -> n.nodeKey().equals(node.nodeKey())).ifPresent(current -> {
+                nodes.update(h, current.withKeySignature(signature.base64()));
+                audit.append(h, entry(node, now, "lock.sign", String.valueOf(node.id()), Map.of(
+                        "nodeKey", node.nodeKey().toText(), "signingKey", "tlpub:" + signature.authorizingKeyIdHex(),
+                        "kind", signature.kind().name().toLowerCase())));
+            });
+            return null;
+        });
+        return true;
     }
 
     /**

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.key.NodePrivateKey;
+import io.meshcontrol.core.key.NodePublicKey;
 import io.meshcontrol.core.lock.Aum;
 import io.meshcontrol.core.lock.AumHash;
 import io.meshcontrol.core.lock.LockCrypto;
@@ -99,6 +101,29 @@ class TailnetLockTest {
         lock.sign(b, keyB.sign(c.nodeKey()));
         assertEquals(List.of(), lock.status(net.admin).lockedOut());
         assertTrue(lock.lockedOut(node(c.id())).isEmpty());
+    }
+
+    @Test
+    void aNodeRotatingItsKeyKeepsItsPlaceWithTheSignatureItsRotationKeyMade() {
+        init();
+        TestSigner rotationKey = new TestSigner();
+        NodePublicKey oldKey = NodePrivateKey.generate().publicKey();
+        NodePublicKey newKey = NodePrivateKey.generate().publicKey();
+        Node c = net.join(Machine.named("c").nodeKey(newKey), authKey);
+        assertEquals(1, lock.status(net.admin).lockedOut().size());
+
+        TestSigner stranger = new TestSigner();
+        assertFalse(lock.ownSignature(c, keyA.rotate(oldKey, NodePrivateKey.generate().publicKey(), rotationKey)),
+                "a rotation to another node key");
+        assertFalse(lock.ownSignature(c, stranger.rotate(oldKey, newKey, rotationKey)),
+                "nesting a signature by a key the authority does not trust");
+        assertEquals(1, lock.status(net.admin).lockedOut().size());
+
+        assertTrue(lock.ownSignature(c, keyA.rotate(oldKey, newKey, rotationKey)));
+        assertEquals(List.of(), lock.status(net.admin).lockedOut());
+        assertEquals("rotation", net.network.auditLog().recent("lock.sign", 1).getFirst().details().get("kind"));
+        assertEquals(3, lock.signaturesBy(SigningKey.of(keyA.publicKey(), 1).publicHex()).size(),
+                "the rotation is a's key's (through its nested signature), beside a's and b's own");
     }
 
     @Test

@@ -92,25 +92,74 @@ public final class TestSigner {
 
     /** A direct node-key signature of {@code nodeKey} by this key. */
     public byte[] sign(NodePublicKey nodeKey) {
-        byte[] np = new byte[34];
-        np[0] = 'n';
-        np[1] = 'p';
-        System.arraycopy(nodeKey.bytes(), 0, np, 2, 32);
+        return map(direct(nodeKey, null), 4, null);
+    }
+
+    /**
+     * A rotation signature: {@code wrapping} (the node's own rotation key) signs {@code newKey}, nesting this key's
+     * direct signature of {@code oldKey} that names {@code wrapping} as the node's rotation key.
+     */
+    public byte[] rotate(NodePublicKey oldKey, NodePublicKey newKey, TestSigner wrapping) {
+        Body nested = direct(oldKey, wrapping.publicKey);
+        Body unsigned = g -> {
+            g.writePropertyId(1);
+            g.writeNumber(2);
+            g.writePropertyId(2);
+            g.writeBinary(binary(newKey));
+        };
+        Body nestedEntry = g -> {
+            g.writePropertyId(5);
+            g.writeStartObject(null, 5);
+            nested.write(g);
+            g.writeEndObject();
+        };
+        byte[] signature = wrapping.ed25519(LockCrypto.blake2s256(map(g -> {
+            unsigned.write(g);
+            nestedEntry.write(g);
+        }, 3, null)));
+        return map(g -> {
+            unsigned.write(g);
+            g.writePropertyId(4);
+            g.writeBinary(signature);
+            nestedEntry.write(g);
+        }, 4, null);
+    }
+
+    /** The entries of a direct signature of {@code nodeKey} by this key (with a rotation key when not null). */
+    private Body direct(NodePublicKey nodeKey, byte[] rotationKey) {
         Body body = g -> {
             g.writePropertyId(1);
             g.writeNumber(1);
             g.writePropertyId(2);
-            g.writeBinary(np);
+            g.writeBinary(binary(nodeKey));
             g.writePropertyId(3);
             g.writeBinary(publicKey);
         };
-        byte[] unsigned = map(body, 3, null);
-        byte[] signature = ed25519(LockCrypto.blake2s256(unsigned));
-        return map(g -> {
+        Body rotation = g -> {
+            if (rotationKey != null) {
+                g.writePropertyId(6);
+                g.writeBinary(rotationKey);
+            }
+        };
+        int entries = rotationKey == null ? 3 : 4;
+        byte[] signature = ed25519(LockCrypto.blake2s256(map(g -> {
+            body.write(g);
+            rotation.write(g);
+        }, entries, null)));
+        return g -> {
             body.write(g);
             g.writePropertyId(4);
             g.writeBinary(signature);
-        }, 4, null);
+            rotation.write(g);
+        };
+    }
+
+    private static byte[] binary(NodePublicKey nodeKey) {
+        byte[] np = new byte[34];
+        np[0] = 'n';
+        np[1] = 'p';
+        System.arraycopy(nodeKey.bytes(), 0, np, 2, 32);
+        return np;
     }
 
     private interface Body {
