@@ -112,6 +112,22 @@ var modelled = map[string]any{
 	"SSHEventNotifyRequest":    tailcfg.SSHEventNotifyRequest{},
 	"SSHRecordingAttempt":      tailcfg.SSHRecordingAttempt{},
 	"SetDNSRequest":            tailcfg.SetDNSRequest{},
+	// Tailnet lock.
+	"TKAInfo":                       tailcfg.TKAInfo{},
+	"TKAInitBeginRequest":           tailcfg.TKAInitBeginRequest{},
+	"TKASignInfo":                   tailcfg.TKASignInfo{},
+	"TKAInitBeginResponse":          tailcfg.TKAInitBeginResponse{},
+	"TKAInitFinishRequest":          tailcfg.TKAInitFinishRequest{},
+	"TKABootstrapRequest":           tailcfg.TKABootstrapRequest{},
+	"TKABootstrapResponse":          tailcfg.TKABootstrapResponse{},
+	"TKASyncOfferRequest":           tailcfg.TKASyncOfferRequest{},
+	"TKASyncOfferResponse":          tailcfg.TKASyncOfferResponse{},
+	"TKASyncSendRequest":            tailcfg.TKASyncSendRequest{},
+	"TKASyncSendResponse":           tailcfg.TKASyncSendResponse{},
+	"TKADisableRequest":             tailcfg.TKADisableRequest{},
+	"TKASubmitSignatureRequest":     tailcfg.TKASubmitSignatureRequest{},
+	"TKASignaturesUsingKeyRequest":  tailcfg.TKASignaturesUsingKeyRequest{},
+	"TKASignaturesUsingKeyResponse": tailcfg.TKASignaturesUsingKeyResponse{},
 }
 
 // jsonNames returns the JSON object keys encoding/json uses for a struct type, in field order.

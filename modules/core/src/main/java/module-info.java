@@ -7,6 +7,8 @@ module io.meshcontrol.core {
     requires transitive tools.jackson.databind;
     requires transitive com.fasterxml.jackson.annotation;
     requires tools.jackson.dataformat.yaml;
+    // Tailnet lock: AUMs and node-key signatures are CBOR (CTAP2 canonical form), hashed and signed as encoded.
+    requires tools.jackson.dataformat.cbor;
     // LogLevel.julLevel() answers a java.util.logging.Level.
     requires transitive java.logging;
     requires java.sql;
@@ -32,6 +34,7 @@ module io.meshcontrol.core {
     exports io.meshcontrol.core.importing.headscale;
     exports io.meshcontrol.core.key;
     exports io.meshcontrol.core.location;
+    exports io.meshcontrol.core.lock;
     exports io.meshcontrol.core.model;
     exports io.meshcontrol.core.net;
     exports io.meshcontrol.core.netmap;

@@ -25,15 +25,45 @@ final class TestNetwork implements AutoCloseable {
     private final Path folder;
     private final MovableClock clock;
     private final Derper derper;
-    private final TestServer server;
+    private TestServer server;
     private final TailscaleNodes nodes;
+    /** How the server is started again by {@link #restartServer()}; null when it cannot be. */
+    private final TestServer.Builder restartable;
 
     private TestNetwork(Path folder, MovableClock clock, Derper derper, TestServer server, TailscaleNodes nodes) {
+        this(folder, clock, derper, server, nodes, null);
+    }
+
+    private TestNetwork(Path folder, MovableClock clock, Derper derper, TestServer server, TailscaleNodes nodes,
+            TestServer.Builder restartable) {
         this.folder = folder;
         this.clock = clock;
         this.derper = derper;
         this.server = server;
         this.nodes = nodes;
+        this.restartable = restartable;
+    }
+
+    /**
+     * The server with its embedded relay, on a fixed loopback port so that {@link #restartServer()} brings it back
+     * where the clients look for it.
+     */
+    static TestNetwork withRestartableServer(Path folder, TailscaleNodes nodes) {
+        MovableClock clock = MovableClock.running();
+        TestServer.Builder builder = TestServer.in(folder).clock(clock).relay(false).reachableServerUrl();
+        return new TestNetwork(folder, clock, null, builder.start(), nodes, builder);
+    }
+
+    /**
+     * Stops the server and starts it again on the same database, keys and URL, as a restart of {@code svc serve}
+     * does; the clients reconnect by themselves.
+     */
+    void restartServer() {
+        if (restartable == null) {
+            throw new IllegalStateException("this network's server was not started to be restarted");
+        }
+        server.close();
+        server = restartable.start();
     }
 
     /**

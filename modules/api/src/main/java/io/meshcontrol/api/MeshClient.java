@@ -407,6 +407,11 @@ public final class MeshClient {
         return send("GET", "api/v1/audit" + (parameters.isEmpty() ? "" : "?" + parameters), null, AuditPage.class);
     }
 
+    /** {@code GET /api/v1/tailnet-lock}. */
+    public TailnetLockView tailnetLock() {
+        return send("GET", "api/v1/tailnet-lock", null, TailnetLockView.class);
+    }
+
     public SettingsView settings() {
         return send("GET", "api/v1/settings", null, SettingsView.class);
     }

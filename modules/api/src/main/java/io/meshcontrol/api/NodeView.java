@@ -20,6 +20,8 @@ import java.util.List;
  *     when none of its public endpoints is in it
  * @param client what its client reports about itself (OS, version, endpoints, home relay) and what the server makes
  *     of it (update available, relayed); absent only from views made by an older server
+ * @param tailnetLockSign present while the tailnet lock locks the node out (peers refuse it): the command that signs
+ *     it, to run on a machine with a trusted signing key ({@code tailscale lock sign nodekey:...})
  */
 public record NodeView(
         String id,
@@ -43,7 +45,29 @@ public record NodeView(
         RoutesView routes,
         boolean suspended,
         LocationView location,
-        ClientView client) {
+        ClientView client,
+        String tailnetLockSign) {
+
+    /** A view that says nothing of the tailnet lock, as servers before it answered. */
+    public NodeView(String id, String stableId, String name, String hostname, String user, List<String> tags,
+            String ipv4, String ipv6, String machineKey, String nodeKey, boolean authorized, boolean ephemeral,
+            boolean expired, String registerMethod, Instant createdAt, boolean online, Instant lastSeen,
+            Instant keyExpiry, RoutesView routes, boolean suspended, LocationView location, ClientView client) {
+        this(id, stableId, name, hostname, user, tags, ipv4, ipv6, machineKey, nodeKey, authorized, ephemeral, expired,
+                registerMethod, createdAt, online, lastSeen, keyExpiry, routes, suspended, location, client, null);
+    }
+
+    /** The same view, locked out by the tailnet lock until {@code signCommand} is run (null: not locked out). */
+    public NodeView withTailnetLockSign(String signCommand) {
+        return new NodeView(id, stableId, name, hostname, user, tags, ipv4, ipv6, machineKey, nodeKey, authorized,
+                ephemeral, expired, registerMethod, createdAt, online, lastSeen, keyExpiry, routes, suspended, location,
+                client, signCommand);
+    }
+
+    /** Whether peers under the tailnet lock refuse this node. */
+    public boolean lockedOut() {
+        return tailnetLockSign != null;
+    }
 
     /** A view without client facts, as servers before them answered. */
     public NodeView(String id, String stableId, String name, String hostname, String user, List<String> tags,
@@ -51,7 +75,7 @@ public record NodeView(
             boolean expired, String registerMethod, Instant createdAt, boolean online, Instant lastSeen,
             Instant keyExpiry, RoutesView routes, boolean suspended, LocationView location) {
         this(id, stableId, name, hostname, user, tags, ipv4, ipv6, machineKey, nodeKey, authorized, ephemeral, expired,
-                registerMethod, createdAt, online, lastSeen, keyExpiry, routes, suspended, location, null);
+                registerMethod, createdAt, online, lastSeen, keyExpiry, routes, suspended, location, (ClientView) null);
     }
 
     /**

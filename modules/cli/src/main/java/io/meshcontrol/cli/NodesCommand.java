@@ -32,7 +32,8 @@ final class NodesCommand extends CommandGroup {
             new Output.Column<>("IPV4", NodeView::ipv4),
             new Output.Column<>("IPV6", NodeView::ipv6),
             new Output.Column<>("STATE", n -> n.suspended() ? "suspended" : n.expired() ? "expired"
-                    : n.authorized() ? "approved" : "waiting for approval"),
+                    : !n.authorized() ? "waiting for approval"
+                    : n.lockedOut() ? "locked out by tailnet lock: " + n.tailnetLockSign() : "approved"),
             new Output.Column<>("LAST SEEN", n -> n.online() ? "now" : n.lastSeen()));
 
     /** A node's routes: what is approved, what it advertises, what it serves now. */

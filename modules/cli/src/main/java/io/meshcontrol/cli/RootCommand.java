@@ -23,6 +23,7 @@ import picocli.CommandLine.Option;
                 AccessRequestsCommand.class,
                 AppsCommand.class,
                 SettingsCommand.class,
+                LockCommand.class,
                 AuditCommand.class,
                 AuthCommand.class,
                 PolicyCommand.class,

@@ -26,6 +26,7 @@ import io.meshcontrol.server.v1.OverviewRoutes;
 import io.meshcontrol.server.v1.PreAuthKeyRoutes;
 import io.meshcontrol.server.v1.ServerRoutes;
 import io.meshcontrol.server.v1.SettingsRoutes;
+import io.meshcontrol.server.v1.TailnetLockRoutes;
 import io.meshcontrol.server.v1.UserRoutes;
 import io.meshcontrol.server.v1.WebhookRoutes;
 import io.meshcontrol.server.v2.KeyRoutes;
@@ -66,12 +67,13 @@ final class ApiWiring {
         new LogStreamRoutes(network.logStreams()).register(routes);
         new PostureIntegrationRoutes(network.posture()).register(routes);
         new ServiceRoutes(network.vipServices()).register(routes);
+        new TailnetLockRoutes(network.tailnetLock()).register(routes);
         // /api/v2: every operation through one V2Routes, which /api/v2/docs lists.
         V2Routes v2 = new V2Routes(routes, network.tailnetId());
         new OAuthTokenRoutes(network.oauthClients(), oidcIssuers, w.failedCredentials()).register(v2);
         new KeyRoutes(network.preAuthKeys(), network.oauthClients(), clock).register(v2);
         new NodeRoutes(network.nodes(), network.routeApprovals(), network.routeElection(), network.snapshots(), clock,
-                network.policies().locations(), network.mapContext()).register(routes);
+                network.policies().locations(), network.mapContext(), network.tailnetLock()).register(routes);
         new SettingsRoutes(network.settings()).register(routes);
         new DnsRoutes(network.dns(), settings.baseDomain()).register(routes);
         new AuditRoutes(network.auditLog()).register(routes);

@@ -16,6 +16,7 @@ import io.meshcontrol.server.control.ProbeAnswerEndpoint;
 import io.meshcontrol.server.control.RegisterEndpoint;
 import io.meshcontrol.server.control.SetDnsEndpoint;
 import io.meshcontrol.server.control.SshActionEndpoint;
+import io.meshcontrol.server.control.TailnetLockEndpoints;
 import io.meshcontrol.server.control.SshRecordingFailureEndpoint;
 import io.meshcontrol.server.http.RequestPipeline;
 import io.meshcontrol.server.metrics.MapMetrics;
@@ -51,7 +52,7 @@ record ControlWiring(ControlTransport transport, AccessControl access, MapInputs
                 ha.haProbeTimeout(), w.housekeeping()).every(ha.ha() ? ha.haProbeInterval() : Duration.ZERO);
         control.machineRoutes()
                 .add("POST", "/machine/register", new RegisterEndpoint(network.registrations(), network.pendingLogins(),
-                        settings.serverUrl(), clock))
+                        settings.serverUrl(), clock, network.tailnetLock()::ownSignature))
                 .add("POST", "/machine/map", new MapEndpoint(network.snapshots(), network.presence(), network.nodes(),
                         mapSessions))
                 .add("POST", SSHEventNotifyRequest.NOTIFY_PATH, new SshRecordingFailureEndpoint(network.nodes()))
@@ -61,6 +62,7 @@ record ControlWiring(ControlTransport transport, AccessControl access, MapInputs
                 .add("POST", SetDNSRequest.PATH, new SetDnsEndpoint(network.snapshots(), network.mapContext(),
                         ChallengeRecords.from(settings.httpsCertificates(), settings.baseDomain(), clock,
                                 w.housekeeping()), clock));
+        new TailnetLockEndpoints(network.tailnetLock(), network.snapshots()).register(control.machineRoutes());
         var updates = settings.control().clientUpdates();
         if (updates.check()) {
             // The map context publishes a new release itself: every stream then tells its client.

@@ -519,6 +519,7 @@ class ApiContractTest {
 
     private void exercisePolicyAndSettings(String admin) throws IOException {
         call("GET", "/api/v1/settings", admin, null, 200);
+        call("GET", "/api/v1/tailnet-lock", admin, null, 200);
         refused("PATCH", "/api/v1/settings", admin, "{\"devicesKeyDurationDays\": 500}", 400);
 
         HttpResponse<String> policy = call("GET", "/api/v1/policy", admin, null, 200);

@@ -29,6 +29,8 @@ import java.util.List;
  *     (0 or more, higher preferred; 0 is no preference)
  * @param keyExpiryDisabled true when an administrator switched key expiry off for this node (the vendor's
  *     {@code keyExpiryDisabled}); kept apart from a null {@code keyExpiry}, which a zero network lifetime also gives
+ * @param keySignature the tailnet-lock signature of its node key (base64 of the client's encoding, as submitted), or
+ *     null when it has none
  */
 public record Node(
         long id,
@@ -55,7 +57,8 @@ public record Node(
         List<IpPrefix> approvedRoutes,
         boolean suspended,
         Integer globalExitPriority,
-        boolean keyExpiryDisabled) {
+        boolean keyExpiryDisabled,
+        String keySignature) {
 
     public enum RegisterMethod {
         AUTH_KEY("authkey"),
@@ -89,6 +92,25 @@ public record Node(
         approvedRoutes = List.copyOf(approvedRoutes);
     }
 
+    /** A node without a tailnet-lock signature. */
+    public Node(long id, String stableId, MachinePublicKey machineKey, NodePublicKey nodeKey, DiscoPublicKey discoKey,
+            String hostname, String givenName, Long userId, List<String> tags, String ipv4, String ipv6,
+            String hostinfo, List<String> endpoints, boolean authorized, boolean ephemeral, Long preAuthKeyId,
+            RegisterMethod registerMethod, Instant createdAt, Instant lastSeen, Instant keyExpiry,
+            List<IpPrefix> advertisedRoutes, List<IpPrefix> approvedRoutes, boolean suspended,
+            Integer globalExitPriority, boolean keyExpiryDisabled) {
+        this(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6, hostinfo,
+                endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled, null);
+    }
+
+    /** The node with this tailnet-lock signature (null: none). */
+    public Node withKeySignature(String signature) {
+        return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
+                hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled, signature);
+    }
+
     public boolean isTagged() {
         return !tags.isEmpty();
     }
@@ -105,39 +127,39 @@ public record Node(
     public Node withGivenName(String name) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, name, userId, tags, ipv4, ipv6, hostinfo,
                 endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled);
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled, keySignature);
     }
 
     public Node withAddresses(String newIpv4, String newIpv6) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, newIpv4,
                 newIpv6, hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen,
-                keyExpiry, advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled);
+                keyExpiry, advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled, keySignature);
     }
 
     /** Key expiry on: the key expires at {@code expiry} (null: never, when the network's key lifetime is zero). */
     public Node withKeyExpiry(Instant expiry) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry,
-                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, false);
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, false, keySignature);
     }
 
     /** Key expiry switched off for this node by an administrator: its key never expires, whatever the network's. */
     public Node withKeyExpiryDisabled() {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, null,
-                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, true);
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, true, keySignature);
     }
 
     public Node withAuthorized(boolean approved) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, approved, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled);
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled, keySignature);
     }
 
     public Node withSuspended(boolean suspend) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approvedRoutes, suspend, globalExitPriority, keyExpiryDisabled);
+                advertisedRoutes, approvedRoutes, suspend, globalExitPriority, keyExpiryDisabled, keySignature);
     }
 
     /** What the client reports about itself; {@code advertised} comes from the same Hostinfo's RoutableIPs. */
@@ -145,13 +167,13 @@ public record Node(
             List<IpPrefix> advertised) {
         return new Node(id, stableId, machineKey, nodeKey, disco, hostname, givenName, userId, tags, ipv4, ipv6,
                 newHostinfo, newEndpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen,
-                keyExpiry, advertised, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled);
+                keyExpiry, advertised, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled, keySignature);
     }
 
     public Node withApprovedRoutes(List<IpPrefix> approved) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approved, suspended, globalExitPriority, keyExpiryDisabled);
+                advertisedRoutes, approved, suspended, globalExitPriority, keyExpiryDisabled, keySignature);
     }
 
     public boolean isGlobalExitNode() {
@@ -162,7 +184,7 @@ public record Node(
     public Node withGlobalExitPriority(Integer priority) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, userId, tags, ipv4, ipv6,
                 hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, keyExpiry,
-                advertisedRoutes, approvedRoutes, suspended, priority, keyExpiryDisabled);
+                advertisedRoutes, approvedRoutes, suspended, priority, keyExpiryDisabled, keySignature);
     }
 
     /** Routes both advertised and approved: what this node may route (HA decides which subnets it serves). */
@@ -176,13 +198,13 @@ public record Node(
     public Node withNodeKey(NodePublicKey key, Instant expiry) {
         return new Node(id, stableId, machineKey, key, discoKey, hostname, givenName, userId, tags, ipv4, ipv6, hostinfo,
                 endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt, lastSeen, expiry,
-                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled);
+                advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled, keySignature);
     }
 
     /** Tagging hands a user's node to its tags; clearing tags is not done here (the node needs an owner). */
     public Node withTags(List<String> newTags) {
         return new Node(id, stableId, machineKey, nodeKey, discoKey, hostname, givenName, newTags.isEmpty() ? userId : null,
                 newTags, ipv4, ipv6, hostinfo, endpoints, authorized, ephemeral, preAuthKeyId, registerMethod, createdAt,
-                lastSeen, keyExpiry, advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled);
+                lastSeen, keyExpiry, advertisedRoutes, approvedRoutes, suspended, globalExitPriority, keyExpiryDisabled, keySignature);
     }
 }

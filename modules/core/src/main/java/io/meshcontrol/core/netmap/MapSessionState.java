@@ -1,6 +1,8 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.lock.LockMapInfo;
 import io.meshcontrol.core.netmap.context.MapContext;
+import io.meshcontrol.core.wire.TKAInfo;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.netmap.encoding.EncodedNodes;
 import io.meshcontrol.core.netmap.session.ChangeSet;
@@ -60,6 +62,7 @@ public final class MapSessionState {
     private final long selfId;
     private final int capVersion;
     private ClientVersion sentClientVersion;
+    private TKAInfo sentTka;
     private final PeerForms forms;
     private io.meshcontrol.core.wire.Node sentSelf;
     private List<FilterRule> sentFilter;
@@ -99,6 +102,7 @@ public final class MapSessionState {
         sentAdmitted = self.admitted();
         sentDns = SelfView.dnsConfig(self, in);
         sentClientVersion = context.clientVersionFor(SelfView.ipnVersion(self));
+        sentTka = tkaInfo(context);
         sentPeers.clear();
         sentProfiles.clear();
         sentRoutes.clear();
@@ -122,6 +126,7 @@ public final class MapSessionState {
                 .debug(new Debug(0, true, null))
                 .clientVersion(sentClientVersion)
                 .controlDialPlan(context.dialPlan())
+                .tkaInfo(sentTka)
                 .build();
     }
 
@@ -222,6 +227,14 @@ public final class MapSessionState {
                     .controlDialPlan(context.dialPlan());
             any = true;
         }
+        if (changes.everything()) {
+            TKAInfo lock = tkaInfo(in.context());
+            if (lock != null && !lock.equals(sentTka)) {
+                delta.tkaInfo(lock);
+                sentTka = lock;
+                any = true;
+            }
+        }
         if (changes.everything() || dnsChanged) {
             delta.dnsConfig(dns);
             any = true;
@@ -239,6 +252,12 @@ public final class MapSessionState {
         syncedAccess = access;
         syncedAt = now;
         return any ? Optional.of(delta.controlTime(now).build()) : Optional.empty();
+    }
+
+    /** What the map says of the tailnet lock (null: nothing, lock was never initialised). */
+    private static TKAInfo tkaInfo(MapContext context) {
+        LockMapInfo lock = context.tailnetLock();
+        return lock == null ? null : new TKAInfo(lock.head(), lock.disabled());
     }
 
     /** How this node sees its peers in a message built from {@code in}. */

@@ -16,6 +16,9 @@ import tools.jackson.databind.JsonNode;
 /** What a map tells a node about itself: its own node with its capabilities, its DNS, its version and region. */
 final class SelfView {
 
+    /** The node capability that lets a client use the tailnet lock. */
+    static final String TAILNET_LOCK_CAPABILITY = "https://tailscale.com/cap/tailnet-lock";
+
     private SelfView() {
     }
 
@@ -36,6 +39,11 @@ final class SelfView {
             steering.forEach(name -> withSteering.putIfAbsent(name, null));
             caps = withSteering;
         }
+        // Every node may take part in the tailnet lock: without this capability a client neither initialises lock nor
+        // follows the authority's head.
+        Map<String, List<RawJson>> withLock = new TreeMap<>(caps);
+        withLock.putIfAbsent(TAILNET_LOCK_CAPABILITY, null);
+        caps = withLock;
         MapContext context = in.context();
         if (!CertDomains.of(self, context).isEmpty()) {
             Map<String, List<RawJson>> withHttps = new TreeMap<>(caps);

@@ -5,6 +5,7 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.routes.ExitNodeSteering;
 import io.meshcontrol.core.routes.RouteTable;
+import io.meshcontrol.core.wire.Base64Bytes;
 import io.meshcontrol.core.wire.Location;
 import io.meshcontrol.core.wire.RawJson;
 import java.util.HashMap;
@@ -90,7 +91,9 @@ public final class WireNodes {
                 .online(online)
                 .lastSeen(online ? null : node.lastSeen())
                 .machineAuthorized(node.authorized())
-                .expired(node.isKeyExpired(in.now()));
+                .expired(node.isKeyExpired(in.now()))
+                // As submitted: peers under the tailnet lock verify it themselves and drop a node without one.
+                .keySignature(node.keySignature() == null ? null : Base64Bytes.parse(node.keySignature()));
         if (homeDerp != 0 && capVersion < CapabilityVersion.HOME_DERP) {
             wire.legacyDerp(io.meshcontrol.core.wire.Node.legacyDerpString(homeDerp));
         }

@@ -10,6 +10,7 @@ import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DNSConfig;
 import java.util.List;
 import java.util.Map;
+import io.meshcontrol.core.lock.LockMapInfo;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 
@@ -60,6 +61,11 @@ public final class MapContextState {
     /** Called by {@link VipServices} with every service after a saved change (under the writer lock). */
     void services(List<VipService> services) {
         change(context -> context.withServices(new ServiceHosting(services)));
+    }
+
+    /** Called by {@link TailnetLock} with what maps say of the lock from now on (under the writer lock). */
+    void tailnetLock(LockMapInfo info) {
+        change(context -> Objects.equals(info, context.tailnetLock()) ? context : context.withTailnetLock(info));
     }
 
     /** Called by {@link Apps} with the apps a change put in force (under the writer lock). */

@@ -21,6 +21,7 @@ import io.meshcontrol.core.store.PostgresSettings;
 import io.meshcontrol.core.store.PostureStore;
 import io.meshcontrol.core.store.PreAuthKeyStore;
 import io.meshcontrol.core.store.SettingsStore;
+import io.meshcontrol.core.store.TailnetLockStore;
 import io.meshcontrol.core.store.TailnetStore;
 import io.meshcontrol.core.store.UserStore;
 import io.meshcontrol.core.store.VipServiceStore;
@@ -64,6 +65,7 @@ public final class Network {
     private final Apps apps;
     private final LogStreams logStreams;
     private final MapContextState mapContext;
+    private final TailnetLock tailnetLock;
     private final NetworkImport networkImport;
     private final Leases leases;
 
@@ -190,6 +192,9 @@ public final class Network {
         dns.onChange(mapContext::dns);
         vipServices.onChange(mapContext::services);
         apps.onChange(mapContext::apps);
+        this.tailnetLock = new TailnetLock(jdbi, writer, new TailnetLockStore(), nodeStore, audit, snapshots);
+        mapContext.tailnetLock(tailnetLock.mapInfo());
+        tailnetLock.onChange(mapContext::tailnetLock);
     }
 
     /** The database, for core's own tests. */
@@ -334,6 +339,10 @@ public final class Network {
     /** Fills an empty network from another control server ({@code svc import headscale}). */
     public NetworkImport networkImport() {
         return networkImport;
+    }
+
+    public TailnetLock tailnetLock() {
+        return tailnetLock;
     }
 
     public MapContextState mapContext() {

@@ -88,6 +88,21 @@ final class Writer {
      */
     <R> R change(Caller caller, Permission permission, Change<R> change) {
         permission.require(caller);
+        return transaction(caller.actor(), change);
+    }
+
+    /**
+     * Runs {@code change}, which a machine asked for over the control protocol, in one write transaction, as
+     * {@link #change} does for a caller's. There is no caller to check first: the Noise handshake proved the machine's
+     * key, and the change checks the rules of its own (the node behind that key, what it may ask) before it writes.
+     *
+     * @param actor the machine as the audit log names it ({@code node:<id>})
+     */
+    <R> R machineChange(String actor, Change<R> change) {
+        return transaction(actor, change);
+    }
+
+    private <R> R transaction(String actor, Change<R> change) {
         return jdbi.inTransaction(h -> {
             long rowsBefore = dialect.rowsChangedSoFar(h);
             long lastEntry = audit.lastId(h);
@@ -95,7 +110,7 @@ final class Writer {
             R result = change.apply(h, clock.instant());
             List<AuditEntry> recorded = audit.after(h, lastEntry, MOST_ENTRIES);
             if (recorded.isEmpty() && dialect.rowsChangedSoFar(h) != rowsBefore) {
-                throw new IllegalStateException("a change by " + caller.actor()
+                throw new IllegalStateException("a change by " + actor
                         + " wrote rows without an audit entry; nothing was saved");
             }
             h.afterCommit(() -> recorded.forEach(feed::recorded));

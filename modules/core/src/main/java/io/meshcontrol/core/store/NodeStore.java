@@ -25,7 +25,7 @@ public final class NodeStore {
     private static final String COLUMNS = "id, stable_id, machine_key, node_key, disco_key, hostname, given_name, user_id, "
             + "tags, ipv4, ipv6, hostinfo, endpoints, authorized, ephemeral, pre_auth_key_id, register_method, created_at, "
             + "last_seen, key_expiry, advertised_routes, approved_routes, suspended, global_exit_priority, "
-            + "key_expiry_disabled";
+            + "key_expiry_disabled, key_signature";
 
     public long nextId(Handle handle) {
         return IdSequences.next(handle, "nodes");
@@ -41,7 +41,7 @@ public final class NodeStore {
         handle.createUpdate("INSERT INTO nodes (" + COLUMNS + ") VALUES (:id, :stableId, :machineKey, :nodeKey, :discoKey, "
                         + ":hostname, :givenName, :userId, :tags, :ipv4, :ipv6, :hostinfo, :endpoints, :authorized, "
                         + ":ephemeral, :preAuthKeyId, :registerMethod, :createdAt, :lastSeen, :keyExpiry, :advertisedRoutes, "
-                        + ":approvedRoutes, :suspended, :globalExitPriority, :keyExpiryDisabled)")
+                        + ":approvedRoutes, :suspended, :globalExitPriority, :keyExpiryDisabled, :keySignature)")
                 .bindMap(values(node))
                 .execute();
         handle.afterCommit(() -> listener.nodeWritten(node));
@@ -56,7 +56,7 @@ public final class NodeStore {
                         + "pre_auth_key_id = :preAuthKeyId, register_method = :registerMethod, last_seen = :lastSeen, "
                         + "key_expiry = :keyExpiry, advertised_routes = :advertisedRoutes, approved_routes = :approvedRoutes, "
                         + "suspended = :suspended, global_exit_priority = :globalExitPriority, "
-                        + "key_expiry_disabled = :keyExpiryDisabled WHERE id = :id")
+                        + "key_expiry_disabled = :keyExpiryDisabled, key_signature = :keySignature WHERE id = :id")
                 .bindMap(values(node))
                 .execute() == 1) {
             handle.afterCommit(() -> listener.nodeWritten(node));
@@ -153,6 +153,7 @@ public final class NodeStore {
         values.put("suspended", node.suspended());
         values.put("globalExitPriority", node.globalExitPriority());
         values.put("keyExpiryDisabled", node.keyExpiryDisabled());
+        values.put("keySignature", node.keySignature());
         return values;
     }
 
@@ -172,7 +173,8 @@ public final class NodeStore {
                 preAuthKeyId, Node.RegisterMethod.fromWireName(rs.getString("register_method")),
                 Times.instant(rs, "created_at"), Times.instant(rs, "last_seen"), Times.instant(rs, "key_expiry"),
                 prefixes(rs.getString("advertised_routes")), prefixes(rs.getString("approved_routes")),
-                rs.getBoolean("suspended"), globalExitPriority, rs.getBoolean("key_expiry_disabled"));
+                rs.getBoolean("suspended"), globalExitPriority, rs.getBoolean("key_expiry_disabled"),
+                rs.getString("key_signature"));
     }
 
     private static List<IpPrefix> prefixes(String text) {

@@ -13,8 +13,7 @@ import java.util.Map;
  *
  * <p>Deliberate difference from Go's encoder: where the client tells "absent" from "empty" ({@code PacketFilter},
  * {@code Health}), an empty list is written as {@code []} and means "empty" (block everything, healthy), which Go's
- * {@code omitempty} cannot say. Everything else is omitted exactly as Go omits it. Go's {@code TKAInfo} (tailnet lock)
- * is not modelled: this server never sends it, which clients read as "unchanged" (no tailnet lock).
+ * {@code omitempty} cannot say. Everything else is omitted exactly as Go omits it.
  *
  * @param mapSessionHandle an opaque handle the client may send back to resume this session; absent when the server
  *     does not offer resumption
@@ -47,6 +46,7 @@ import java.util.Map;
  * @param sshPolicy the Tailscale SSH policy, replacing the previous one; absent means unchanged
  * @param controlTime the server's clock, for the client's skew checks; absent when not sent
  * @param domainDataPlaneAuditLogId the tailnet's id for network flow logs; absent (empty) means unchanged
+ * @param tkaInfo the tailnet lock's standing; absent means unchanged (and, to a client holding no lock, no lock)
  * @param debug debugging instructions; absent means none
  * @param controlDialPlan how to dial control next time; absent means unchanged
  * @param clientVersion whether the client is up to date; absent means unchanged
@@ -77,6 +77,7 @@ public record MapResponse(
         @JsonProperty("DisplayMessages") @OmitEmpty Map<String, DisplayMessage> displayMessages,
         @JsonProperty("SSHPolicy") @OmitNull SSHPolicy sshPolicy,
         @JsonProperty("ControlTime") @OmitNull Instant controlTime,
+        @JsonProperty("TKAInfo") @OmitNull TKAInfo tkaInfo,
         @JsonProperty("DomainDataPlaneAuditLogID") @OmitEmpty String domainDataPlaneAuditLogId,
         @JsonProperty("Debug") @OmitNull Debug debug,
         @JsonProperty("ControlDialPlan") @OmitNull ControlDialPlan controlDialPlan,
@@ -138,6 +139,7 @@ public record MapResponse(
         private ControlDialPlan controlDialPlan;
         private ClientVersion clientVersion;
         private Boolean defaultAutoUpdate;
+        private TKAInfo tkaInfo;
 
         private Builder() {
         }
@@ -282,11 +284,16 @@ public record MapResponse(
             return this;
         }
 
+        public Builder tkaInfo(TKAInfo value) {
+            tkaInfo = value;
+            return this;
+        }
+
         public MapResponse build() {
             return new MapResponse(mapSessionHandle, seq, keepAlive, pingRequest, popBrowserUrl, node, derpMap,
                     peers, peersChanged, peersRemoved, peersChangedPatch, peerSeenChange, onlineChange, dnsConfig,
                     domain, collectServices, packetFilter, packetFilters, userProfiles, health, displayMessages,
-                    sshPolicy, controlTime, domainDataPlaneAuditLogId, debug, controlDialPlan, clientVersion,
+                    sshPolicy, controlTime, tkaInfo, domainDataPlaneAuditLogId, debug, controlDialPlan, clientVersion,
                     defaultAutoUpdate);
         }
     }

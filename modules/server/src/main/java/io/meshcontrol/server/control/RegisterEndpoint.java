@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import tools.jackson.core.JacksonException;
 
 /**
@@ -41,7 +42,19 @@ public final class RegisterEndpoint implements MachineHandler {
     private final String serverUrl;
     private final Clock clock;
 
+    /**
+     * Takes the tailnet-lock signature a registered node sent for its own node key (after a node-key rotation):
+     * {@link io.meshcontrol.core.state.TailnetLock#ownSignature}.
+     */
+    private final BiConsumer<Node, byte[]> ownSignatures;
+
     public RegisterEndpoint(Registrations registrations, PendingLogins pendingLogins, String serverUrl, Clock clock) {
+        this(registrations, pendingLogins, serverUrl, clock, (node, signature) -> { });
+    }
+
+    public RegisterEndpoint(Registrations registrations, PendingLogins pendingLogins, String serverUrl, Clock clock,
+            BiConsumer<Node, byte[]> ownSignatures) {
+        this.ownSignatures = ownSignatures;
         this.registrations = registrations;
         this.pendingLogins = pendingLogins;
         this.serverUrl = serverUrl;
@@ -52,6 +65,10 @@ public final class RegisterEndpoint implements MachineHandler {
     public void handle(HttpServerExchange exchange, ControlConnection connection) throws Exception {
         RegisterRequest request = readRequest(exchange, RegisterRequest.class);
         RegisterResponse response = register(connection.machineKey(), request);
+        if (request.nodeKeySignature() != null && request.nodeKeySignature().length() > 0) {
+            registrations.current(connection.machineKey(), request.nodeKey()).ifPresent(registered ->
+                    ownSignatures.accept(registered.node(), request.nodeKeySignature().bytes()));
+        }
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/json");
         try (OutputStream out = exchange.getOutputStream()) {
             out.write(WireJson.write(response));

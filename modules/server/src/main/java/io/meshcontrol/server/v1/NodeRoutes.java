@@ -1,5 +1,7 @@
 package io.meshcontrol.server.v1;
 
+import io.meshcontrol.core.lock.LockedNode;
+import io.meshcontrol.core.state.TailnetLock;
 import io.meshcontrol.api.BulkRequest;
 import io.meshcontrol.api.BulkResult;
 import io.meshcontrol.api.GlobalExitNodeRequest;
@@ -49,8 +51,11 @@ public final class NodeRoutes {
     private final MapContextState context;
     private final HostinfoFieldsCache hostinfo = new HostinfoFieldsCache();
 
+    private final TailnetLock lock;
+
     public NodeRoutes(Nodes nodes, RouteApprovals approvals, RouteElection election, Snapshots snapshots, Clock clock,
-            Locations locations, MapContextState context) {
+            Locations locations, MapContextState context, TailnetLock lock) {
+        this.lock = lock;
         this.locations = locations;
         this.context = context;
         this.nodes = nodes;
@@ -138,6 +143,7 @@ public final class NodeRoutes {
         GeoDatabase places = locations.current();
         Instant now = clock.instant();
         return list.stream().map(node -> Views.node(node, snapshot.user(node.userId()).orElse(null),
-                snapshot.isOnline(node.id()), table, now, places, map, hostinfo.of(node.id(), node.hostinfo()))).toList();
+                snapshot.isOnline(node.id()), table, now, places, map, hostinfo.of(node.id(), node.hostinfo()))
+                .withTailnetLockSign(lock.lockedOut(node).map(LockedNode::signCommand).orElse(null))).toList();
     }
 }

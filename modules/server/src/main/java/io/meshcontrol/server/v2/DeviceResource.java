@@ -13,6 +13,7 @@ import io.meshcontrol.core.state.RouteApprovals;
 import io.meshcontrol.server.http.ApiRequest;
 import io.meshcontrol.server.http.Reply;
 import java.time.Instant;
+import java.util.function.Function;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,10 +37,18 @@ final class DeviceResource {
     private final RouteApprovals routeApprovals;
     private final Snapshots snapshots;
     private final String baseDomain;
+    /** Why peers under the tailnet lock refuse a node ({@code tailnetLockError}), or "" when they do not. */
+    private final Function<Node, String> lockError;
 
     /** @param snapshots whether each device is connected, and its peers' view of it */
     DeviceResource(Nodes nodes, Posture posture, RouteApprovals routeApprovals, Snapshots snapshots,
             String baseDomain) {
+        this(nodes, posture, routeApprovals, snapshots, baseDomain, node -> "");
+    }
+
+    DeviceResource(Nodes nodes, Posture posture, RouteApprovals routeApprovals, Snapshots snapshots,
+            String baseDomain, Function<Node, String> lockError) {
+        this.lockError = lockError;
         this.nodes = nodes;
         this.posture = posture;
         this.routeApprovals = routeApprovals;
@@ -217,7 +226,7 @@ final class DeviceResource {
     private Answers.Device view(Node node, boolean allFields) {
         NetworkSnapshot snapshot = snapshots.current();
         return DeviceView.of(node, new DeviceView.Facts(snapshot.user(node.userId()).orElse(null),
-                snapshot.isOnline(node.id()), baseDomain), allFields);
+                snapshot.isOnline(node.id()), baseDomain, lockError.apply(node)), allFields);
     }
 
     private static Answers.DeviceRoutes routes(Node node) {

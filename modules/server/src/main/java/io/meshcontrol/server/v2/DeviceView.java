@@ -25,7 +25,7 @@ final class DeviceView {
     }
 
     /** The facts about a node the view needs besides the node. */
-    record Facts(User owner, boolean online, String baseDomain) {
+    record Facts(User owner, boolean online, String baseDomain, String tailnetLockError) {
     }
 
     static Answers.Device of(Node node, Facts facts, boolean allFields) {
@@ -37,7 +37,7 @@ final class DeviceView {
                 node.createdAt(), facts.online(), facts.online() ? null : node.lastSeen(),
                 node.keyExpiryDisabled(), node.keyExpiry(), node.authorized(), false, node.ephemeral(),
                 node.machineKey().toText(), node.nodeKey().toText(), hostinfo.path("ShieldsUp").asBoolean(false),
-                node.tags(), "", "",
+                node.tags(), "", facts.tailnetLockError(),
                 allFields ? texts(RoutePrefixes.sorted(node.approvedRoutes())) : null,
                 allFields ? texts(RoutePrefixes.sorted(node.advertisedRoutes())) : null,
                 allFields ? connectivity(node, hostinfo.path("NetInfo")) : null,

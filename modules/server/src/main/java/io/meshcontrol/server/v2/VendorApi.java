@@ -13,7 +13,9 @@ public record VendorApi(Network network, String baseDomain, String version, Cloc
 
     public void register(V2Routes v2) {
         new DeviceResource(network.nodes(), network.posture(), network.routeApprovals(), network.snapshots(),
-                baseDomain).register(v2);
+                baseDomain, node -> network.tailnetLock().lockedOut(node).map(locked -> "locked out by tailnet lock ("
+                        + locked.reason() + "): run `" + locked.signCommand() + "` on a signing machine")
+                        .orElse("")).register(v2);
         new PolicyFileResource(network.policies()).register(v2);
         new DnsResource(network.dns()).register(v2);
         new TailnetSettingsResource(network.settings(), network.policies()).register(v2);

@@ -176,6 +176,8 @@ export default function Machine({ params, may }) {
         <dt>Endpoints</dt><dd class="mono">${node.client.endpoints.join(', ') || html`<span class="muted">none reported</span>`}</dd>`}
       <dt>Key expiry</dt><dd data-key-expiry=${node.keyExpiry ? 'on' : 'off'}>${node.keyExpiry ? when(node.keyExpiry) + ' (' + relative(node.keyExpiry) + ')' : 'never'}</dd>
       <dt>Joined</dt><dd>${when(node.createdAt)} (${node.registerMethod})</dd>
+      ${node.tailnetLockSign && html`<dt>Tailnet lock</dt><dd data-tailnet-lock>Locked out: peers refuse it until a
+        machine with a trusted key signs it with <code>${node.tailnetLockSign}</code></dd>`}
       <dt>Last seen</dt><dd>${node.online ? 'now' : node.lastSeen ? when(node.lastSeen) : 'never'}</dd>
       <dt>Ephemeral</dt><dd>${node.ephemeral ? 'yes' : 'no'}</dd>
       <dt>Node key</dt><dd class="mono">${node.nodeKey}</dd>

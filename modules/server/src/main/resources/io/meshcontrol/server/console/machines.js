@@ -81,7 +81,9 @@ export function Status({ node }) {
     ${!node.authorized && html` <span class="badge waiting">needs approval</span>`}
     ${waitingRoutes(node).length > 0 && html` <span class="badge waiting">routes waiting</span>`}
     ${node.expired && html` <span class="badge bad">key expired</span>`}
-    ${node.suspended && html` <span class="badge bad">suspended</span>`}`;
+    ${node.suspended && html` <span class="badge bad">suspended</span>`}
+    ${node.tailnetLockSign && html` <span class="badge bad" data-locked-out
+      title=${'Peers refuse it under the tailnet lock. On a machine with a trusted key, run: ' + node.tailnetLockSign}>locked out</span>`}`;
 }
 
 export function Owner({ node }) {

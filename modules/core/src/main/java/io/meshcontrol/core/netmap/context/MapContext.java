@@ -1,5 +1,6 @@
 package io.meshcontrol.core.netmap.context;
 
+import io.meshcontrol.core.lock.LockMapInfo;
 import io.meshcontrol.core.apps.AppConnectors;
 import io.meshcontrol.core.wire.ClientVersion;
 import io.meshcontrol.core.wire.ControlDialPlan;
@@ -23,14 +24,23 @@ import java.util.Map;
  *                            it is not known (lookups off, or none succeeded yet)
  * @param httpsCertificates whether nodes may get certificates for their names ({@code https_certificates}, see
  *                          {@link CertDomains})
+ * @param tailnetLock what maps say of the tailnet lock (TKAInfo), or null while it was never initialised
  */
 public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap,
                          ServiceHosting services, AppConnectors apps, ControlDialPlan dialPlan, String latestClientVersion,
-                         boolean httpsCertificates) {
+                         boolean httpsCertificates, LockMapInfo tailnetLock) {
 
     public MapContext {
         services = services == null ? ServiceHosting.NONE : services;
         apps = apps == null ? AppConnectors.NONE : apps;
+    }
+
+    /** A context without a tailnet lock. */
+    public MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfig, DERPMap derpMap,
+            ServiceHosting services, AppConnectors apps, ControlDialPlan dialPlan, String latestClientVersion,
+            boolean httpsCertificates) {
+        this(tailnetId, baseDomain, dnsConfig, derpMap, services, apps, dialPlan, latestClientVersion,
+                httpsCertificates, null);
     }
 
     /** A context without services, apps, a dial plan or a known client release. */
@@ -48,37 +58,42 @@ public record MapContext(String tailnetId, String baseDomain, DNSConfig dnsConfi
 
     public MapContext withDnsConfig(DNSConfig dns) {
         return new MapContext(tailnetId, baseDomain, dns, derpMap, services, apps, dialPlan, latestClientVersion,
-                httpsCertificates);
+                httpsCertificates, tailnetLock);
     }
 
     public MapContext withDerpMap(DERPMap map) {
         return new MapContext(tailnetId, baseDomain, dnsConfig, map, services, apps, dialPlan, latestClientVersion,
-                httpsCertificates);
+                httpsCertificates, tailnetLock);
     }
 
     public MapContext withServices(ServiceHosting hosting) {
         return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, hosting, apps, dialPlan,
-                latestClientVersion, httpsCertificates);
+                latestClientVersion, httpsCertificates, tailnetLock);
     }
 
     public MapContext withApps(AppConnectors connectors) {
         return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, connectors, dialPlan,
-                latestClientVersion, httpsCertificates);
+                latestClientVersion, httpsCertificates, tailnetLock);
     }
 
     public MapContext withDialPlan(ControlDialPlan plan) {
         return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, apps, plan, latestClientVersion,
-                httpsCertificates);
+                httpsCertificates, tailnetLock);
     }
 
     public MapContext withLatestClientVersion(String version) {
         return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, apps, dialPlan, version,
-                httpsCertificates);
+                httpsCertificates, tailnetLock);
+    }
+
+    public MapContext withTailnetLock(LockMapInfo lock) {
+        return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, apps, dialPlan, latestClientVersion,
+                httpsCertificates, lock);
     }
 
     public MapContext withHttpsCertificates(boolean enabled) {
         return new MapContext(tailnetId, baseDomain, dnsConfig, derpMap, services, apps, dialPlan, latestClientVersion,
-                enabled);
+                enabled, tailnetLock);
     }
 
     /**
