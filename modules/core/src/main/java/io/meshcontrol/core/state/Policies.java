@@ -126,7 +126,7 @@ public final class Policies {
      * @param members group to the logins granted membership
      * @return whether the policy in force changed
      */
-    synchronized boolean grantMembers(Map<String, List<String>> members) {
+    boolean grantMembers(Map<String, List<String>> members) {
         synchronized (inForce) {
             if (members.equals(granted)) {
                 return false;
