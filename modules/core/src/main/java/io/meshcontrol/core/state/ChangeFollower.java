@@ -35,8 +35,8 @@ final class ChangeFollower {
 
     /** What the follower applies rows to: the state services of this instance. */
     record Targets(Snapshots snapshots, NodeStore nodes, UserStore users, AuditStore audit, Policies policies,
-            AccessRequests accessRequests, Dns dns, VipServices services, Apps apps, Presence presence,
-            RouteElection routeElection) {
+            AccessRequests accessRequests, Dns dns, VipServices services, Apps apps, SavedDerpSettings derp,
+            Presence presence, RouteElection routeElection) {
     }
 
     private final Jdbi jdbi;
@@ -132,6 +132,7 @@ final class ChangeFollower {
             case DNS -> targets.dns().follow(h);
             case SERVICES -> targets.services().follow(h);
             case APPS -> targets.apps().follow(h);
+            case DERP -> targets.derp().followSaved();
             case AUDIT -> {
                 long id = Long.parseLong(row.subject());
                 targets.audit().after(h, id - 1, 1).stream().filter(entry -> entry.id() == id).findFirst()

@@ -203,8 +203,8 @@ public final class Network {
             this.heartbeat = new InstanceHeartbeat(jdbi, changeLog, presence);
             heartbeat.register(); // before this instance's first stream is written
             this.follower = new ChangeFollower(jdbi, changeLog, followFrom, new ChangeFollower.Targets(snapshots,
-                    nodeStore, userStore, audit, policies, accessRequests, dns, vipServices, apps, presence,
-                    routeElection), InstanceHeartbeat.STALE);
+                    nodeStore, userStore, audit, policies, accessRequests, dns, vipServices, apps, savedDerpSettings,
+                    presence, routeElection), InstanceHeartbeat.STALE);
         } else {
             this.heartbeat = null;
             this.follower = null;

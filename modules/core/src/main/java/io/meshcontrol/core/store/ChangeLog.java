@@ -41,6 +41,8 @@ public final class ChangeLog {
         SERVICES,
         /** The apps and their connectors. */
         APPS,
+        /** The saved DERP settings (each instance puts them in force in its own relay and map). */
+        DERP,
         /** An audit entry (subject: its id), for the other instances' feeds ({@code Recorded}). */
         AUDIT,
         /** A webhook delivery finished (subject: the endpoint id). */
