@@ -87,6 +87,41 @@ class InstancesInStepTest {
         }
     }
 
+    @Test
+    void derpSettingsSavedThroughOneInstanceReachTheOthersMapStreams() throws Exception {
+        Assumptions.assumeTrue(PostgresCluster.installed(), "PostgreSQL is not installed (run-tests installs it)");
+        Map<String, String> database = PostgresCluster.shared().newEmptyDatabaseConfig();
+        TestServer.Builder first = TestServer.in(folder.resolve("a")).relay(true);
+        database.forEach(first::set);
+        try (TestServer a = first.start()) {
+            TestServer.Builder second = TestServer.in(folder.resolve("b")).relay(true);
+            database.forEach(second::set);
+            try (TestServer b = second.start()) {
+                a.adminClient().createUser(new UserRequest("alice", null, null, null));
+                String key = a.adminClient().createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false,
+                        "", null)).secret();
+                Node node = Machine.named("laptop").join(a.network, key);
+                MapStreamCapture stream = new MapStreamCapture();
+                MapSession session = a.server.mapSessions().open(node.id(), 142, MapFrames.zstd(1), stream.sink());
+                Thread streaming = Thread.ofVirtual().start(() -> {
+                    try {
+                        session.run(System.nanoTime());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                stream.await(messages -> !messages.isEmpty());
+                assertEquals(200, b.request("PUT", "/api/v1/derp", b.localToken(),
+                        "{\"relays\":[{\"regionId\":900,\"code\":\"home\",\"host\":\"relay.example.com\"}]}")
+                        .statusCode());
+                stream.await(messages -> messages.getLast().derpMap() != null
+                        && messages.getLast().derpMap().regions().containsKey(900));
+                a.server.mapSessions().close();
+                streaming.join(Duration.ofSeconds(10));
+            }
+        }
+    }
+
     /** Waits until a message after the first {@code seen} carries {@code nameserver} in its DNS configuration. */
     private static void awaitDns(MapStreamCapture stream, int seen, String nameserver) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();

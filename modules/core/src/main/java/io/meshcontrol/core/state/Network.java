@@ -267,6 +267,21 @@ public final class Network {
             this.beat = Thread.ofPlatform().daemon().name("instance-heartbeat").start(network.heartbeat::run);
         }
 
+        /** Stops following and beating, leaving this instance's row as it is: as a killed process would (tests). */
+        void halt() {
+            follow.interrupt();
+            beat.interrupt();
+            if (notifications != null) {
+                notifications.close();
+            }
+            try {
+                follow.join(Duration.ofSeconds(5));
+                beat.join(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
         /** Stops following and beating, and removes this instance's row: the others count its streams no more. */
         @Override
         public void close() {
@@ -279,17 +294,7 @@ public final class Network {
                 }
                 network.following = null;
             }
-            follow.interrupt();
-            beat.interrupt();
-            if (notifications != null) {
-                notifications.close();
-            }
-            try {
-                follow.join(Duration.ofSeconds(5));
-                beat.join(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            halt();
             try {
                 network.heartbeat.remove();
             } catch (RuntimeException e) {

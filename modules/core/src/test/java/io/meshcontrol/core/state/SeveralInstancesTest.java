@@ -131,14 +131,16 @@ class SeveralInstancesTest {
     void aNodeStreamingFromAnInstanceWhoseHeartbeatStoppedIsOfflineOnTheOther() throws Exception {
         a.users().create(admin, new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
         Node node = Machine.named("laptop").join(a, AuthKey.forUser("odin").create(a));
+        Network.Following aBeats = a.followOtherInstances();
         b.followOtherInstances();
-        a.presence().connected(node); // A beats no more after this (its heartbeat never started)
+        a.presence().connected(node);
         Await.until("online on B", () -> b.snapshots().current().isOnline(node.id()));
 
         b.presence().connected(node);
         b.presence().disconnected(node);
         assertTrue(b.snapshots().current().isOnline(node.id()), "still streaming on A");
 
+        aBeats.halt(); // as if A were killed: its row stays, and grows old (made old here rather than waited for)
         try (Connection sql = PostgresCluster.shared().connect(database.name());
                 Statement statement = sql.createStatement()) {
             statement.executeUpdate("UPDATE instances SET heartbeat_at = now() - interval '1 minute' WHERE id = '"
