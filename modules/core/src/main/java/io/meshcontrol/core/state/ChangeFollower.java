@@ -122,6 +122,7 @@ final class ChangeFollower {
             case NODE, NODE_SEEN -> {
                 long id = Long.parseLong(row.subject());
                 targets.snapshots().followNode(id, targets.nodes().byId(h, id), row.kind() == ChangeLog.Kind.NODE_SEEN);
+                targets.presence().reassert(id);
             }
             case USER -> {
                 long id = Long.parseLong(row.subject());

@@ -133,6 +133,20 @@ public final class Presence {
         });
     }
 
+    /**
+     * Puts the node's online state into the snapshot again: a node another instance registered may stream here (or
+     * there) before this instance's snapshot held it, and a new entry starts offline.
+     */
+    void reassert(long nodeId) {
+        streams.compute(nodeId, (id, count) -> {
+            boolean online = count != null || elsewhere.containsKey(id);
+            if (snapshots.current().node(id).isPresent() && snapshots.current().isOnline(id) != online) {
+                snapshots.online(id, online);
+            }
+            return count;
+        });
+    }
+
     /** Every node's streams on the other live instances, read from the database (at start, or an instance gone). */
     void followAllStreams(Map<Long, Set<String>> all) {
         Set<Long> nodes = new HashSet<>(elsewhere.keySet());
