@@ -46,8 +46,8 @@ public final class ChangeNotifications implements AutoCloseable {
             return notifications != null && notifications.length > 0;
         } catch (SQLException e) {
             if (!closed && !failing) {
-                LOG.log(System.Logger.Level.WARNING, "listening for changes of other instances failed (" + e.getMessage()
-                        + "); following the change log by polling until it works again");
+                LOG.log(System.Logger.Level.WARNING, "listening for changes of other instances failed ("
+                        + e.getMessage() + "); following the change log by polling until it works again");
             }
             failing = true;
             closeConnection();
