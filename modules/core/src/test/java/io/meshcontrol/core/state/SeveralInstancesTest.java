@@ -151,6 +151,27 @@ class SeveralInstancesTest {
     }
 
     @Test
+    void anInstanceTakenForGoneAnnouncesItselfAndItsStreamsAgain() throws Exception {
+        a.users().create(admin, new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
+        Node node = Machine.named("laptop").join(a, AuthKey.forUser("odin").create(a));
+        a.followOtherInstances();
+        b.followOtherInstances();
+        a.presence().connected(node);
+        Await.until("online on B", () -> b.snapshots().current().isOnline(node.id()));
+
+        // What another instance does to one silent for a minute (a long pause of A's process): its row goes, and
+        // its streams with it.
+        try (Connection sql = PostgresCluster.shared().connect(database.name());
+                Statement statement = sql.createStatement()) {
+            statement.executeUpdate("DELETE FROM instances WHERE id = '" + a.instanceId() + "'");
+        }
+        Await.until("A and its stream written again at its next heartbeat", () -> rows(
+                "SELECT count(*) FROM node_streams s JOIN instances i ON i.id = s.instance_id WHERE i.id = '"
+                        + a.instanceId() + "'") == 1);
+        Await.until("online on B", () -> b.snapshots().current().isOnline(node.id()));
+    }
+
+    @Test
     void bothInstancesElectTheSamePrimaryRouterAndFailOverTogether() throws Exception {
         a.users().create(admin, new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
         Node r1 = router(a, "r1");
@@ -229,11 +250,13 @@ class SeveralInstancesTest {
         assertTrue(sqlite.network.follower() == null, "no follower on SQLite");
     }
 
-    private long rows(String query) throws SQLException {
+    private long rows(String query) {
         try (Connection sql = PostgresCluster.shared().connect(database.name());
                 Statement statement = sql.createStatement(); ResultSet result = statement.executeQuery(query)) {
             result.next();
             return result.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
         }
     }
 
