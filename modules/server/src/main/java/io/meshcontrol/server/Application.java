@@ -4,7 +4,6 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.location.Locations;
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.MeshConfig;
-import io.meshcontrol.core.RandomText;
 import io.meshcontrol.core.state.Lease;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkOptions;
@@ -100,7 +99,7 @@ public final class Application implements AutoCloseable {
         }
         // The network's singleton work (housekeeping, deliveries, log streaming) runs where this lease is held: on
         // SQLite always; on PostgreSQL on one instance at a time (docs/high-availability.md). It names this instance.
-        Lease singleton = network.leases().hold(SINGLETON_LEASE, RandomText.alphanumeric(16));
+        Lease singleton = network.leases().hold(SINGLETON_LEASE, network.instanceId());
         if (network.leases().shared() && config.tls().letsEncrypt().hostname().isPresent()) {
             // Each instance obtains its own certificate: the CA's check may reach another instance through a load
             // balancer, and fail until a retry reaches this one.
@@ -115,6 +114,9 @@ public final class Application implements AutoCloseable {
                 config.notifications().smtp()), launch.clock(), singleton);
         LogStreamSender logStream = null;
         try {
+            // PostgreSQL: follow the other instances on the database and beat for them (nothing on SQLite); stopped
+            // by network.close(), after the server's streams have ended.
+            network.followOtherInstances();
             MeshServer server = MeshServer.start(settings, network, launch.clock(), singleton);
             logStream = new LogStreamSender(network.logStreams(), egress, launch.resolver()::resolve, launch.clock(),
                     singleton);

@@ -12,6 +12,7 @@ import io.meshcontrol.core.lock.LockedNode;
 import io.meshcontrol.core.lock.NodeKeySignature;
 import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.store.AuditStore;
+import io.meshcontrol.core.store.ChangeLog;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.TailnetLockStore;
 import java.time.Instant;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -81,14 +83,27 @@ public final class TailnetLock {
         this.nodes = nodes;
         this.audit = audit;
         this.snapshots = snapshots;
-        this.current = new InForce<>(jdbi.withHandle(h -> {
-            List<byte[]> aums = store.aums(h);
-            if (aums.isEmpty()) {
-                return Standing.NONE;
-            }
-            LockChain chain = LockChain.replay(aums.stream().map(Aum::decode).toList());
-            return new Standing(chain, store.disablementSecret(h).orElse(null));
-        }));
+        this.current = new InForce<>(jdbi.withHandle(this::saved));
+    }
+
+    private Standing saved(Handle h) {
+        List<byte[]> aums = store.aums(h);
+        if (aums.isEmpty()) {
+            return Standing.NONE;
+        }
+        LockChain chain = LockChain.replay(aums.stream().map(Aum::decode).toList());
+        return new Standing(chain, store.disablementSecret(h).orElse(null));
+    }
+
+    /** Puts the saved standing in force again, read through {@code handle}: another instance changed it. */
+    void follow(Handle handle) {
+        current.follow(saved(handle));
+    }
+
+    /** Puts {@code standing} in force once {@code h} commits, and tells the other instances to read it again. */
+    private void putOnCommit(Handle h, Standing standing) {
+        current.putOnCommit(h, standing);
+        writer.logChange(h, ChangeLog.Kind.TAILNET_LOCK);
     }
 
     /** Set once by {@link Network}: the map context follows each new standing. */
@@ -152,7 +167,7 @@ public final class TailnetLock {
                     "trustedKeys", String.join(" ", chain.state().keys().stream().map(k -> k.text()).toList()),
                     "signedNodes", String.valueOf(checked.size()))));
             Standing standing = new Standing(chain, null);
-            current.putOnCommit(h, standing);
+            putOnCommit(h, standing);
             return standing;
         });
         pending.remove(requester.id());
@@ -202,7 +217,7 @@ public final class TailnetLock {
             audit.append(h, entry(requester, now, "lock.update", chain.head().text(), Map.of(
                     "aums", String.join(", ", added),
                     "trustedKeys", String.join(" ", chain.state().keys().stream().map(k -> k.text()).toList()))));
-            current.putOnCommit(h, new Standing(chain, null));
+            putOnCommit(h, new Standing(chain, null));
             return chain.head();
         });
     }
@@ -280,7 +295,7 @@ public final class TailnetLock {
                 }
             }
             audit.append(h, entry(requester, now, "lock.disable", chain.head().text(), Map.of()));
-            current.putOnCommit(h, new Standing(chain, HexFormat.of().formatHex(secret)));
+            putOnCommit(h, new Standing(chain, HexFormat.of().formatHex(secret)));
             return null;
         });
     }
