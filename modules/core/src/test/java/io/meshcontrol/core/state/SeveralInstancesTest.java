@@ -97,7 +97,7 @@ class SeveralInstancesTest {
     }
 
     @Test
-    void tailnetLockTurnedOnThroughOneInstanceIsInTheOthersMaps() {
+    void tailnetLockTurnedOnThroughOneInstanceIsInTheOthersMaps() throws Exception {
         b.followOtherInstances();
         a.users().create(admin, new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
         Node signer = Machine.named("signer").join(a, AuthKey.forUser("odin").reusable().preauthorized().create(a));
