@@ -36,89 +36,89 @@ class InstancesInStepTest {
 
     @Test
     void aMachineStreamingFromOneInstanceGetsAChangeMadeThroughTheOther() throws Exception {
-        Assumptions.assumeTrue(PostgresCluster.installed(), "PostgreSQL is not installed (run-tests installs it)");
-        Map<String, String> database = PostgresCluster.shared().newEmptyDatabaseConfig();
-        TestServer.Builder first = TestServer.in(folder.resolve("a"));
-        database.forEach(first::set);
-        try (TestServer a = first.start()) {
-            TestServer.Builder second = TestServer.in(folder.resolve("b"));
-            database.forEach(second::set);
-            try (TestServer b = second.start()) {
-                a.adminClient().createUser(new UserRequest("alice", null, null, null));
-                String key = a.adminClient().createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false,
-                        "", null)).secret();
-                Node node = Machine.named("laptop").join(a.network, key);
-                MapStreamCapture stream = new MapStreamCapture();
-                MapSession session = a.server.mapSessions().open(node.id(), 142, MapFrames.zstd(1), stream.sink());
-                Thread streaming = Thread.ofVirtual().start(() -> {
-                    try {
-                        session.run(System.nanoTime());
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
-                stream.await(messages -> !messages.isEmpty());
+        try (Pair pair = Pair.start(folder, false)) {
+            TestServer b = pair.b();
+            MapStreamCapture stream = pair.stream();
+            // A peer joins through B, and B's API renames it: A's stream hears of both.
+            Node peer = Machine.named("desktop").join(b.network, pair.key());
+            assertEquals(200, b.request("POST", "/api/v1/node/" + peer.id() + "/rename", b.localToken(),
+                    "{\"name\": \"workstation\"}").statusCode());
+            stream.await(messages -> messages.stream().anyMatch(m -> m.peersChanged() != null
+                    && m.peersChanged().stream().anyMatch(p -> p.name().startsWith("workstation."))));
 
-                // A peer joins through B, and B's API renames it: A's stream hears of both.
-                Node peer = Machine.named("desktop").join(b.network, key);
-                assertEquals(200, b.request("POST", "/api/v1/node/" + peer.id() + "/rename", b.localToken(),
-                        "{\"name\": \"workstation\"}").statusCode());
-                stream.await(messages -> messages.stream().anyMatch(m -> m.peersChanged() != null
-                        && m.peersChanged().stream().anyMatch(p -> p.name().startsWith("workstation."))));
-
-                List<Long> micros = new ArrayList<>();
-                for (int i = 0; i < CHANGES; i++) {
-                    String nameserver = "10.1." + i + ".53";
-                    int seen = stream.messages().size();
-                    assertEquals(200, b.request("PUT", "/api/v1/dns", b.localToken(),
-                            "{\"nameservers\": [{\"address\": \"" + nameserver + "\"}]}").statusCode());
-                    long answered = System.nanoTime();
-                    awaitDns(stream, seen, nameserver);
-                    micros.add((System.nanoTime() - answered) / 1000);
-                }
-                Collections.sort(micros);
-                System.out.printf("instances in step: %d DNS changes through instance B reached a map stream on"
-                        + " instance A in p50 %.1f ms, p99 %.1f ms, max %.1f ms (from B's answer)%n", CHANGES,
-                        micros.get(CHANGES / 2) / 1000.0, micros.get(CHANGES * 99 / 100 - 1) / 1000.0,
-                        micros.getLast() / 1000.0);
-                a.server.mapSessions().close();
-                streaming.join(Duration.ofSeconds(10));
+            List<Long> micros = new ArrayList<>();
+            for (int i = 0; i < CHANGES; i++) {
+                String nameserver = "10.1." + i + ".53";
+                int seen = stream.messages().size();
+                assertEquals(200, b.request("PUT", "/api/v1/dns", b.localToken(),
+                        "{\"nameservers\": [{\"address\": \"" + nameserver + "\"}]}").statusCode());
+                long answered = System.nanoTime();
+                awaitDns(stream, seen, nameserver);
+                micros.add((System.nanoTime() - answered) / 1000);
             }
+            Collections.sort(micros);
+            System.out.printf("instances in step: %d DNS changes through instance B reached a map stream on"
+                    + " instance A in p50 %.1f ms, p99 %.1f ms, max %.1f ms (from B's answer)%n", CHANGES,
+                    micros.get(CHANGES / 2) / 1000.0, micros.get(CHANGES * 99 / 100 - 1) / 1000.0,
+                    micros.getLast() / 1000.0);
         }
     }
 
     @Test
     void derpSettingsSavedThroughOneInstanceReachTheOthersMapStreams() throws Exception {
-        Assumptions.assumeTrue(PostgresCluster.installed(), "PostgreSQL is not installed (run-tests installs it)");
-        Map<String, String> database = PostgresCluster.shared().newEmptyDatabaseConfig();
-        TestServer.Builder first = TestServer.in(folder.resolve("a")).relay(true);
-        database.forEach(first::set);
-        try (TestServer a = first.start()) {
-            TestServer.Builder second = TestServer.in(folder.resolve("b")).relay(true);
-            database.forEach(second::set);
-            try (TestServer b = second.start()) {
-                a.adminClient().createUser(new UserRequest("alice", null, null, null));
-                String key = a.adminClient().createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false,
-                        "", null)).secret();
-                Node node = Machine.named("laptop").join(a.network, key);
-                MapStreamCapture stream = new MapStreamCapture();
-                MapSession session = a.server.mapSessions().open(node.id(), 142, MapFrames.zstd(1), stream.sink());
-                Thread streaming = Thread.ofVirtual().start(() -> {
-                    try {
-                        session.run(System.nanoTime());
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
-                stream.await(messages -> !messages.isEmpty());
-                assertEquals(200, b.request("PUT", "/api/v1/derp", b.localToken(),
-                        "{\"relays\":[{\"regionId\":900,\"code\":\"home\",\"host\":\"relay.example.com\"}]}")
-                        .statusCode());
-                stream.await(messages -> messages.getLast().derpMap() != null
-                        && messages.getLast().derpMap().regions().containsKey(900));
-                a.server.mapSessions().close();
-                streaming.join(Duration.ofSeconds(10));
+        try (Pair pair = Pair.start(folder, true)) {
+            assertEquals(200, pair.b().request("PUT", "/api/v1/derp", pair.b().localToken(),
+                    "{\"relays\":[{\"regionId\":900,\"code\":\"home\",\"host\":\"relay.example.com\"}]}")
+                    .statusCode());
+            pair.stream().await(messages -> messages.getLast().derpMap() != null
+                    && messages.getLast().derpMap().regions().containsKey(900));
+        }
+    }
+
+    /**
+     * Two servers on one new PostgreSQL database, and a machine of user alice (joined through A, with the reusable
+     * {@code key}) whose map streams from A into {@code stream}.
+     */
+    private record Pair(TestServer a, TestServer b, String key, MapStreamCapture stream, Thread streaming)
+            implements AutoCloseable {
+
+        static Pair start(Path folder, boolean relay) throws Exception {
+            Assumptions.assumeTrue(PostgresCluster.installed(), "PostgreSQL is not installed (run-tests installs it)");
+            Map<String, String> database = PostgresCluster.shared().newEmptyDatabaseConfig();
+            TestServer a = server(folder.resolve("a"), relay, database);
+            TestServer b = server(folder.resolve("b"), relay, database);
+            a.adminClient().createUser(new UserRequest("alice", null, null, null));
+            String key = a.adminClient().createPreAuthKey(new PreAuthKeyRequest("alice", null, true, false, false,
+                    "", null)).secret();
+            Node node = Machine.named("laptop").join(a.network, key);
+            MapStreamCapture stream = new MapStreamCapture();
+            MapSession session = a.server.mapSessions().open(node.id(), 142, MapFrames.zstd(1), stream.sink());
+            Thread streaming = Thread.ofVirtual().start(() -> {
+                try {
+                    session.run(System.nanoTime());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            stream.await(messages -> !messages.isEmpty());
+            return new Pair(a, b, key, stream, streaming);
+        }
+
+        private static TestServer server(Path folder, boolean relay, Map<String, String> database) {
+            TestServer.Builder builder = TestServer.in(folder);
+            if (relay) {
+                builder.relay(true);
             }
+            database.forEach(builder::set);
+            return builder.start();
+        }
+
+        @Override
+        public void close() throws Exception {
+            a.server.mapSessions().close();
+            streaming.join(Duration.ofSeconds(10));
+            b.close();
+            a.close();
         }
     }
 
