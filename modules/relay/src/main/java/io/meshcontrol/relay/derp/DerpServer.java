@@ -150,6 +150,11 @@ public final class DerpServer implements AutoCloseable {
         return list == null ? null : list.getFirst();
     }
 
+    /** Whether a packet for {@code key} has somewhere to go: a client here, or one another relay of the region has. */
+    public boolean reaches(NodePublicKey key) {
+        return clients.containsKey(key) || forwarders.containsKey(key);
+    }
+
     /** How many keys other relays of the region reported connected (for tests and the debug page). */
     public int meshClientCount() {
         return forwarders.size();

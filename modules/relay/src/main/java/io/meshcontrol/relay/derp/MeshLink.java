@@ -31,7 +31,8 @@ import javax.net.ssl.SSLSocketFactory;
  * connection as ForwardPacket frames. The other relay forwards to ours over its own link, the same way.
  *
  * <p>The connection is blocking I/O on two virtual threads (reader and writer); {@link #forward} only queues. When it
- * breaks, every client it reported is forgotten and it dials again after {@code retry} (Go's client waits 5 s). A
+ * breaks, every client it reported is forgotten and it dials again, after half a second at first and then doubling up
+ * to {@code retry} (Go's client waits 5 s each time; a restarting instance is back sooner). A
  * link that reaches this relay itself (a list naming every relay of the region, this one too) stops quietly.
  */
 public final class MeshLink implements PacketForwarder, AutoCloseable {
@@ -97,16 +98,23 @@ public final class MeshLink implements PacketForwarder, AutoCloseable {
     }
 
     private void run() {
+        // A peer that is restarting is back within seconds: the first attempts come sooner than {@code retry}.
+        Duration wait = Duration.ofMillis(Math.min(500, retry.toMillis()));
         while (!closed) {
             try (Socket s = dial()) {
                 socket = s;
                 session(s);
             } catch (IOException | DerpProtocolException e) {
                 if (!closed) {
+                    Duration next = wait;
                     server.warnings().warn("DERP mesh " + peer, () -> "DERP mesh link to " + peer + ": "
-                            + e.getMessage() + "; dialling again in " + retry.toSeconds() + " s");
+                            + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+                            + "; dialling again in " + next.toMillis() + " ms");
                 }
             } finally {
+                if (connected) {
+                    wait = Duration.ofMillis(Math.min(500, retry.toMillis()));
+                }
                 connected = false;
                 outgoing.clear();
                 server.removeForwarder(this);
@@ -115,10 +123,11 @@ public final class MeshLink implements PacketForwarder, AutoCloseable {
                 return;
             }
             try {
-                Thread.sleep(retry);
+                Thread.sleep(wait);
             } catch (InterruptedException e) {
                 return;
             }
+            wait = wait.multipliedBy(2).compareTo(retry) > 0 ? retry : wait.multipliedBy(2);
         }
     }
 
