@@ -14,8 +14,9 @@ import java.util.List;
 
 /**
  * Debian's HAProxy in front of several instances, running the configuration shipped in docs/examples/haproxy.cfg:
- * the same file, with the process settings of a system service (chroot, user, daemon, syslog) left out, one plain
- * loopback port instead of the public binds, and the instances' loopback ports as its servers.
+ * the same file, with the process settings of a system service (chroot, user, daemon, syslog, a connection limit
+ * whose file descriptors this machine's limit may not allow) changed, one plain loopback port instead of the public
+ * binds, and the instances' loopback ports as its servers.
  */
 final class Haproxy implements AutoCloseable {
 
@@ -66,7 +67,9 @@ final class Haproxy implements AutoCloseable {
             if (trimmed.matches("(chroot|user|group|daemon)\\b.*")) {
                 continue;
             }
-            if (trimmed.startsWith("log /dev/log")) {
+            if (trimmed.startsWith("maxconn ")) {
+                out.add("    maxconn 2000");
+            } else if (trimmed.startsWith("log /dev/log")) {
                 out.add("    log stdout format raw local0");
             } else if (trimmed.startsWith("bind ")) {
                 if (!boundOnce) {
