@@ -98,6 +98,9 @@ public final class Application implements AutoCloseable {
                 config.notifications().smtp()), launch.clock());
         LogStreamSender logStream = null;
         try {
+            // PostgreSQL: follow the other instances on the database and beat for them (nothing on SQLite); stopped
+            // by network.close(), after the server's streams have ended.
+            network.followOtherInstances();
             MeshServer server = MeshServer.start(settings, network, launch.clock());
             logStream = new LogStreamSender(network.logStreams(), egress, launch.resolver()::resolve, launch.clock());
             logStream.start();

@@ -12,6 +12,7 @@ import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.store.AccessRequestStore;
 import io.meshcontrol.core.store.AuditStore;
+import io.meshcontrol.core.store.ChangeLog;
 import io.meshcontrol.core.store.UserStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -161,6 +162,7 @@ public final class AccessRequests {
             for (AccessRequest request : store.inState(h, AccessRequest.State.APPROVED)) {
                 if (!request.grants(now)) {
                     store.update(h, request.ended(null, now));
+                    feed.logChange(h, ChangeLog.Kind.GRANTS, Long.toString(request.id()));
                     audit.append(h, new AuditEntry(0, now, EXPIRY_ACTOR, "", "accessrequest.expire",
                             Long.toString(request.id()), Map.of("group", request.group())));
                     count++;
@@ -199,6 +201,7 @@ public final class AccessRequests {
             User user = users.byId(h, request.userId()).orElseThrow(() -> unknown(id));
             AccessRequest changed = change.apply(request, now);
             store.update(h, changed);
+            feed.logChange(h, ChangeLog.Kind.GRANTS, Long.toString(id));
             audit.append(h, caller.audited(now, action, Long.toString(id),
                     Map.of("user", user.name(), "group", request.group())));
             feed.publishOnCommit(h, event.of(now, changed, user, caller.actor()));
@@ -219,6 +222,11 @@ public final class AccessRequests {
      *
      * @param actor who changed the grants; null at start-up, which changes nothing anyone saw
      */
+    /** Puts the memberships granted now in force again: another instance changed them. */
+    void followGrants() {
+        applyGrants(null);
+    }
+
     private synchronized void applyGrants(String actor) {
         Instant now = clock.instant();
         Map<String, List<String>> members = new LinkedHashMap<>();

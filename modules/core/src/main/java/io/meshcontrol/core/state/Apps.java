@@ -12,6 +12,7 @@ import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.state.NetworkSnapshot.NodeEntry;
 import io.meshcontrol.core.store.AppStore;
 import io.meshcontrol.core.store.AuditStore;
+import io.meshcontrol.core.store.ChangeLog;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -141,6 +142,12 @@ public final class Apps {
      */
     private void changed(Handle h) {
         current.putOnCommit(h, AppConnectors.of(store.all(h)));
+        writer.logChange(h, ChangeLog.Kind.APPS);
+    }
+
+    /** Puts the saved apps in force again, read through {@code handle}: another instance changed them. */
+    void follow(Handle handle) {
+        current.follow(AppConnectors.of(store.all(handle)));
     }
 
     private View view(App app) {

@@ -4,10 +4,12 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.DnsSettings;
 import io.meshcontrol.core.store.AuditStore;
+import io.meshcontrol.core.store.ChangeLog;
 import io.meshcontrol.core.store.DnsSettingsStore;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -48,6 +50,11 @@ public final class Dns {
         return current.get();
     }
 
+    /** Puts the saved settings in force again, read through {@code handle}: another instance changed them. */
+    void follow(Handle handle) {
+        current.follow(store.read(handle, magicDns).orElse(configured));
+    }
+
     /** Set once by {@link Network}: called with the new settings after each saved change. */
     void onChange(Consumer<DnsSettings> listener) {
         current.onChange(listener);
@@ -72,6 +79,7 @@ public final class Dns {
                     "splitDnsDomains", String.join(" ", settings.splitDns().keySet()),
                     "searchPaths", String.join(" ", settings.searchPaths()))));
             current.putOnCommit(h, settings);
+            writer.logChange(h, ChangeLog.Kind.DNS);
             return settings;
         });
     }

@@ -31,6 +31,17 @@ final class InForce<T> {
         this.listener = listener;
     }
 
+    /**
+     * Puts {@code next}, read again after another instance changed it ({@link ChangeFollower}, under the writer lock),
+     * in force; the value in force already changes nothing.
+     */
+    void follow(T next) {
+        if (!next.equals(value)) {
+            value = next;
+            listener.accept(next);
+        }
+    }
+
     /** Puts {@code next} in force when the transaction of {@code handle} commits; never if it rolls back. */
     void putOnCommit(Handle handle, T next) {
         CommitListener.requireTransaction(handle);

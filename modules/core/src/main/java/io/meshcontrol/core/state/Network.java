@@ -8,6 +8,8 @@ import io.meshcontrol.core.store.ApiKeyStore;
 import io.meshcontrol.core.store.AppStore;
 import io.meshcontrol.core.store.BrowserSessionStore;
 import io.meshcontrol.core.store.AuditStore;
+import io.meshcontrol.core.store.ChangeLog;
+import io.meshcontrol.core.store.ChangeNotifications;
 import io.meshcontrol.core.store.Database;
 import io.meshcontrol.core.store.StatementLogger;
 import io.meshcontrol.core.address.AddressPool;
@@ -31,6 +33,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.UUID;
 import org.jdbi.v3.core.Jdbi;
 
 /** The network's state services over one database, wired once; the composition root holds one of these. */
@@ -65,6 +68,10 @@ public final class Network {
     private final LogStreams logStreams;
     private final MapContextState mapContext;
     private final NetworkImport networkImport;
+    /** PostgreSQL: this instance's part in the instances sharing the database; null on SQLite. */
+    private final ChangeFollower follower;
+    private final InstanceHeartbeat heartbeat;
+    private Following following;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -142,16 +149,20 @@ public final class Network {
         NodeStore nodeStore = new NodeStore();
         SettingsStore settingsStore = new SettingsStore();
         this.tailnetId = new TailnetStore(jdbi).ensureTailnetId(clock.instant());
+        // PostgreSQL: one of possibly several instances. Where it starts following the others' changes is read
+        // before any state is, so no change falls between what it read and what it follows.
+        ChangeLog changeLog = ChangeLog.of(database.dialect(), UUID.randomUUID().toString());
+        long followFrom = changeLog.on() ? jdbi.withHandle(changeLog::lastSeq) : 0;
         // The change feed: every change reaches the snapshot, then the feed's listeners, then the event bus.
         WebhookStore webhookStore = new WebhookStore();
         WebhookOutbox outbox = new WebhookOutbox(jdbi, webhookStore, clock);
-        this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events, outbox);
+        this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events, outbox, changeLog);
         Writer writer = new Writer(jdbi, database.dialect(), audit, snapshots, clock);
         this.presence = new Presence(jdbi, nodeStore, snapshots, clock);
         this.policies = new Policies(jdbi, writer, new PolicyStore(), snapshots, clock,
                 () -> PolicyInventories.of(snapshots.current(), policies().locations().current()));
         // The feed's first listener: the route table is elected before map streams hear of a change.
-        this.routeElection = new RouteElection(snapshots, options.routesHighAvailability(), clock);
+        this.routeElection = new RouteElection(jdbi, snapshots, options.routesHighAvailability(), clock);
         AppStore appStore = new AppStore();
         this.apps = new Apps(jdbi, writer, appStore, audit, snapshots);
         this.routeApprovals = new RouteApprovals(jdbi, writer, snapshots, nodeStore, userStore, policies, apps, appStore,
@@ -188,6 +199,108 @@ public final class Network {
         dns.onChange(mapContext::dns);
         vipServices.onChange(mapContext::services);
         apps.onChange(mapContext::apps);
+        if (changeLog.on()) {
+            this.heartbeat = new InstanceHeartbeat(jdbi, changeLog, presence);
+            heartbeat.register(); // before this instance's first stream is written
+            this.follower = new ChangeFollower(jdbi, changeLog, followFrom, new ChangeFollower.Targets(snapshots,
+                    nodeStore, userStore, audit, policies, accessRequests, dns, vipServices, apps, savedDerpSettings,
+                    presence, routeElection), InstanceHeartbeat.STALE);
+        } else {
+            this.heartbeat = null;
+            this.follower = null;
+        }
+    }
+
+    /**
+     * Starts following the other instances sharing the database (PostgreSQL; nothing on SQLite): their changes reach
+     * this instance's feed, and its heartbeat tells them it is alive. Stopped by {@link Following#close()} or
+     * {@link #close()}.
+     */
+    public synchronized Following followOtherInstances() {
+        return followOtherInstances(true);
+    }
+
+    /** @param listen false: poll the change log only, as if every notification were lost (tests) */
+    synchronized Following followOtherInstances(boolean listen) {
+        if (follower == null) {
+            return Following.NONE;
+        }
+        if (following == null) {
+            following = new Following(this, listen ? database.changeNotifications() : null);
+        }
+        return following;
+    }
+
+    /** The follower of the other instances' changes (PostgreSQL), for core's own tests; null on SQLite. */
+    ChangeFollower follower() {
+        return follower;
+    }
+
+    /** The id of this instance in the database (PostgreSQL); null on SQLite. */
+    public String instanceId() {
+        return snapshots.changeLog().instanceId();
+    }
+
+    /** The threads that keep an instance in step with the others: the change follower and the heartbeat. */
+    public static final class Following implements AutoCloseable {
+
+        static final Following NONE = new Following();
+
+        private final Network network;
+        private final ChangeNotifications notifications;
+        private final Thread follow;
+        private final Thread beat;
+
+        private Following() {
+            this.network = null;
+            this.notifications = null;
+            this.follow = null;
+            this.beat = null;
+        }
+
+        private Following(Network network, ChangeNotifications notifications) {
+            this.network = network;
+            this.notifications = notifications;
+            // Platform threads: the driver blocks in socket reads while listening.
+            this.follow = Thread.ofPlatform().daemon().name("change-follower")
+                    .start(() -> network.follower.run(notifications));
+            this.beat = Thread.ofPlatform().daemon().name("instance-heartbeat").start(network.heartbeat::run);
+        }
+
+        /** Stops following and beating, leaving this instance's row as it is: as a killed process would (tests). */
+        void halt() {
+            follow.interrupt();
+            beat.interrupt();
+            if (notifications != null) {
+                notifications.close();
+            }
+            try {
+                follow.join(Duration.ofSeconds(5));
+                beat.join(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** Stops following and beating, and removes this instance's row: the others count its streams no more. */
+        @Override
+        public void close() {
+            if (network == null) {
+                return;
+            }
+            synchronized (network) {
+                if (network.following != this) {
+                    return;
+                }
+                network.following = null;
+            }
+            halt();
+            try {
+                network.heartbeat.remove();
+            } catch (RuntimeException e) {
+                // The others treat it as gone once its heartbeat is stale.
+            }
+        }
     }
 
     /** The database, for core's own tests. */
@@ -195,8 +308,21 @@ public final class Network {
         return database;
     }
 
-    /** Closes the database's kept connections: the last thing a stopping server does. */
+    /** Stops following other instances, then closes the database's kept connections: the last thing a server does. */
     public void close() {
+        Following running;
+        synchronized (this) {
+            running = following;
+        }
+        if (running != null) {
+            running.close();
+        } else if (heartbeat != null) {
+            try {
+                heartbeat.remove();
+            } catch (RuntimeException e) {
+                // The others treat it as gone once its heartbeat is stale.
+            }
+        }
         database.close();
     }
 

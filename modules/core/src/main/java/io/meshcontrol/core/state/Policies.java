@@ -13,6 +13,7 @@ import io.meshcontrol.core.policy.PolicyInventory;
 import io.meshcontrol.core.policy.PolicyPreview;
 import io.meshcontrol.core.policy.PolicyTestFailure;
 import io.meshcontrol.core.store.AuditStore;
+import io.meshcontrol.core.store.ChangeLog;
 import io.meshcontrol.core.store.PolicyStore;
 import java.io.IOException;
 import io.meshcontrol.core.location.Locations;
@@ -72,6 +73,11 @@ public final class Policies {
     private String lastFileText;
 
     private volatile Locations locations = Locations.none();
+    /**
+     * Guards putting a policy or memberships in force (the last lock taken: only the feed's is taken inside it), so a
+     * policy another instance saved and memberships granted meanwhile do not overwrite each other.
+     */
+    private final Object inForce = new Object();
 
     Policies(Jdbi jdbi, Writer writer, PolicyStore store, Snapshots feed, Clock clock,
             Supplier<PolicyInventory> inventory) {
@@ -120,18 +126,36 @@ public final class Policies {
      * @param members group to the logins granted membership
      * @return whether the policy in force changed
      */
-    synchronized boolean grantMembers(Map<String, List<String>> members) {
-        if (members.equals(granted)) {
-            return false;
+    boolean grantMembers(Map<String, List<String>> members) {
+        synchronized (inForce) {
+            if (members.equals(granted)) {
+                return false;
+            }
+            granted = Map.copyOf(members);
+            Policy next = current.policy().withGroupMembers(granted);
+            if (next == effective) {
+                return false;
+            }
+            effective = next;
+            feed.policyChanged(next);
+            return true;
         }
-        granted = Map.copyOf(members);
-        Policy next = current.policy().withGroupMembers(granted);
-        if (next == effective) {
-            return false;
+    }
+
+    /**
+     * Puts the saved policy in force again, read through {@code handle}: another instance saved it. In file mode each
+     * instance reads its own file, and the saved one is not in force. Not under this object's lock, which is taken
+     * before the writer lock ({@link #set}) while this runs under it.
+     */
+    void followSaved(Handle handle) {
+        if (file != null) {
+            return;
         }
-        effective = next;
-        feed.policyChanged(next);
-        return true;
+        String text = store.read(handle).orElse(null);
+        Current next = text == null ? new Current(Policy.EMPTY, etag(Policy.EMPTY.text())) : stored(text);
+        if (!next.etag().equals(current.etag())) {
+            putInForce(next);
+        }
     }
 
     public Current get(Caller caller) {
@@ -272,22 +296,31 @@ public final class Policies {
             throw MeshException.conflict("the policy is read from " + file + " (policy.mode: file); edit that file "
                     + "instead: the server reloads it when it changes and on SIGHUP");
         }
-        if (ifMatch != null && !ifMatch.trim().equals("*") && !ifMatch.trim().equals(current.etag())
-                && !(ifMatch.trim().equals(DEFAULT_ETAG) && isDefault())) {
-            throw new MeshException(MeshException.Reason.PRECONDITION_FAILED,
-                    "the policy changed since it was read (ETag " + current.etag() + "); read it again and retry");
-        }
+        requireMatch(ifMatch, current.policy().text(), current.etag());
         Current next = new Current(validate(text), etag(text));
         // Under this lock the policy in force is the last one saved; the writer orders the save with other changes.
         writer.write(caller, WRITE_SCOPE, (h, now) -> {
+            // Again against the saved policy: another instance may have saved one this instance has not followed yet.
+            String saved = store.read(h).orElse(Policy.EMPTY.text());
+            requireMatch(ifMatch, saved, etag(saved));
             store.write(h, text, now, caller.actor());
             audit.append(h, caller.audited(now, "policy.update", "policy", AuditDetails.of()
                     .change("etag", current.etag(), next.etag()).map()));
+            feed.logChange(h, ChangeLog.Kind.POLICY, "");
             h.afterCommit(() -> putInForce(next));
             feed.publishOnCommit(h, new MeshEvent.PolicyUpdated(now, caller.actor()));
         });
         approvals.approveAllowedRoutes();
         return next;
+    }
+
+    private static void requireMatch(String ifMatch, String savedText, String savedEtag) {
+        boolean isDefault = savedText.equals(Policy.EMPTY.text());
+        if (ifMatch != null && !ifMatch.trim().equals("*") && !ifMatch.trim().equals(savedEtag)
+                && !(ifMatch.trim().equals(DEFAULT_ETAG) && isDefault)) {
+            throw new MeshException(MeshException.Reason.PRECONDITION_FAILED,
+                    "the policy changed since it was read (ETag " + savedEtag + "); read it again and retry");
+        }
     }
 
     /**
@@ -305,6 +338,7 @@ public final class Policies {
         store.write(h, text, now, caller.actor());
         audit.append(h, caller.audited(now, "policy.update", "policy", AuditDetails.of()
                 .change("etag", current.etag(), next.etag()).map()));
+        feed.logChange(h, ChangeLog.Kind.POLICY, "");
         h.afterCommit(() -> putInForce(next));
         feed.publishOnCommit(h, new MeshEvent.PolicyUpdated(now, caller.actor()));
     }
@@ -385,9 +419,11 @@ public final class Policies {
 
     /** Before the feed hears of it: its readers read the policy in force. */
     private void putInForce(Current next) {
-        current = next;
-        effective = next.policy().withGroupMembers(granted);
-        feed.policyChanged(effective);
+        synchronized (inForce) {
+            current = next;
+            effective = next.policy().withGroupMembers(granted);
+            feed.policyChanged(effective);
+        }
     }
 
     /** Parses, then runs the checks that need the network's users and machines ({@code tests} among them). */

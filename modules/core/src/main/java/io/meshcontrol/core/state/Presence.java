@@ -2,19 +2,24 @@ package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.store.ChangeLog;
+import io.meshcontrol.core.store.InstanceStore;
 import io.meshcontrol.core.store.NodeStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -27,6 +32,11 @@ import org.jdbi.v3.core.Jdbi;
  * transaction, and each caller returns once its own is committed. Every commit waits for the disk ({@code
  * synchronous=FULL}), so when thousands of streams end at once (a network blip, a restart on the clients' side) a
  * transaction each took 25 s at N = 10,000, the CPU idle meanwhile; grouped, they are a few commits.
+ *
+ * <p>Where several instances share the database (PostgreSQL), a node is online while any live instance holds a stream
+ * of it: each instance writes its first stream and its last stream's end of a node ({@code node_streams}, with a
+ * {@link ChangeLog.Kind#STREAM} row), and follows the others' ({@link #followStreams}); an instance whose heartbeat
+ * stopped counts for nothing ({@link ChangeFollower}). On SQLite nothing more is written than before.
  */
 public final class Presence {
 
@@ -34,6 +44,11 @@ public final class Presence {
     static final int GROUP_LIMIT = 1000;
 
     private final Map<Long, Integer> streams = new ConcurrentHashMap<>();
+    /**
+     * The other live instances holding a stream of a node, by node (PostgreSQL). Changed only inside
+     * {@code streams.compute} of the node, so a node's online state changes atomically with both.
+     */
+    private final Map<Long, Set<String>> elsewhere = new ConcurrentHashMap<>();
     /** Departures whose last-seen time is not written yet, oldest first. */
     private final Queue<Departure> departures = new ConcurrentLinkedQueue<>();
     /** Held by the one caller writing a group of departures (and by tests, to let departures queue up). */
@@ -44,6 +59,7 @@ public final class Presence {
     private final NodeStore nodes;
     private final Snapshots snapshots;
     private final Clock clock;
+    private final InstanceStore instances = new InstanceStore();
 
     Presence(Jdbi jdbi, NodeStore nodes, Snapshots snapshots, Clock clock) {
         this.jdbi = jdbi;
@@ -54,15 +70,22 @@ public final class Presence {
 
     public void connected(Node node) {
         boolean[] first = new boolean[1];
+        boolean[] online = new boolean[1];
         streams.compute(node.id(), (id, count) -> {
             if (count == null) {
                 first[0] = true;
-                snapshots.online(id, true);
+                if (!elsewhere.containsKey(id)) {
+                    online[0] = true;
+                    snapshots.online(id, true);
+                }
                 return 1;
             }
             return count + 1;
         });
         if (first[0]) {
+            writeStream(node.id());
+        }
+        if (online[0]) {
             snapshots.publish(new MeshEvent.NodeChanged(clock.instant(), current(node), "online"));
         }
     }
@@ -72,13 +95,78 @@ public final class Presence {
         streams.computeIfPresent(node.id(), (id, count) -> {
             if (count == 1) {
                 last[0] = true;
-                snapshots.online(id, false);
+                if (!elsewhere.containsKey(id)) {
+                    snapshots.online(id, false);
+                }
                 return null;
             }
             return count - 1;
         });
         if (last[0]) {
             storeLastSeen(new Departure(node.id(), clock.instant(), new CompletableFuture<>()));
+        }
+    }
+
+    /** Whether the node holds a stream here or on another live instance. */
+    private boolean online(long nodeId) {
+        return streams.containsKey(nodeId) || elsewhere.containsKey(nodeId);
+    }
+
+    /**
+     * Another instance opened its first or ended its last stream of node {@code nodeId}: {@code instances} are the other
+     * live instances holding one now, as read from the database. Its online state follows; the instance that made
+     * the change announced it (its event and webhooks).
+     */
+    void followStreams(long nodeId, Set<String> instances) {
+        streams.compute(nodeId, (id, count) -> {
+            boolean before = count != null || elsewhere.containsKey(id);
+            if (instances.isEmpty()) {
+                elsewhere.remove(id);
+            } else {
+                elsewhere.put(id, Set.copyOf(instances));
+            }
+            boolean after = count != null || !instances.isEmpty();
+            if (before != after) {
+                snapshots.online(id, after);
+            }
+            return count;
+        });
+    }
+
+    /** Every node's streams on the other live instances, read from the database (at start, or an instance gone). */
+    void followAllStreams(Map<Long, Set<String>> all) {
+        Set<Long> nodes = new HashSet<>(elsewhere.keySet());
+        nodes.addAll(all.keySet());
+        nodes.forEach(id -> followStreams(id, all.getOrDefault(id, Set.of())));
+    }
+
+    /**
+     * Writes this instance's streams again (its row was deleted as silent, and its streams with it): a long pause
+     * of the process, or of its database connection.
+     */
+    void rewriteStreams(Handle handle) {
+        ChangeLog log = snapshots.changeLog();
+        for (long id : streams.keySet()) {
+            instances.streamOpened(handle, log.instanceId(), id);
+            log.append(handle, ChangeLog.Kind.STREAM, id);
+        }
+    }
+
+    /** PostgreSQL: this instance's first stream of the node opened, so other instances count it online. */
+    private void writeStream(long nodeId) {
+        ChangeLog log = snapshots.changeLog();
+        if (!log.on()) {
+            return;
+        }
+        try {
+            jdbi.useTransaction(h -> {
+                instances.streamOpened(h, log.instanceId(), nodeId);
+                log.append(h, ChangeLog.Kind.STREAM, nodeId);
+            });
+        } catch (RuntimeException e) {
+            // The stream works without it; other instances see the node online once it is written again.
+            System.getLogger(Presence.class.getName()).log(System.Logger.Level.WARNING,
+                    "cannot record node " + nodeId + "'s stream for the other instances: " + e.getMessage());
         }
     }
 
@@ -117,10 +205,16 @@ public final class Presence {
         }
         groupsWritten.incrementAndGet();
         try {
+            ChangeLog log = snapshots.changeLog();
             jdbi.useTransaction(h -> {
                 for (Departure departure : group) {
+                    if (log.on() && !streams.containsKey(departure.nodeId())) {
+                        // Unless it streams here again: that stream's row is written after this commits.
+                        instances.streamClosed(h, log.instanceId(), departure.nodeId());
+                        log.append(h, ChangeLog.Kind.STREAM, departure.nodeId());
+                    }
                     nodes.markLastSeen(h, departure.nodeId(), departure.at())
-                            .filter(written -> !streams.containsKey(written.id()))
+                            .filter(written -> !online(written.id()))
                             .ifPresent(written -> snapshots.publishOnCommit(h,
                                     new MeshEvent.NodeChanged(departure.at(), written, "offline")));
                 }

@@ -5,6 +5,7 @@ import io.meshcontrol.core.net.IpPrefix;
 import io.meshcontrol.core.routes.ExitNodeSteering;
 import io.meshcontrol.core.routes.RoutePrefixes;
 import io.meshcontrol.core.routes.RouteTable;
+import io.meshcontrol.core.store.ChangeLog;
 import io.meshcontrol.core.wire.Hostinfo;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongPredicate;
+import org.jdbi.v3.core.Jdbi;
 
 /**
  * Keeps the current {@link RouteTable}: follows the change feed and re-elects the primary routers when a router
@@ -24,18 +26,24 @@ import java.util.function.LongPredicate;
  * to the feed first, so the table is elected before map streams hear of the change. A change of the global exit nodes
  * also touches every exit node whose view changed, and when every node's own attributes change with it, says so on
  * the feed (rare: an administrator's mark), so every stream sends its self node again.
+ * <p>
+ * Several instances (PostgreSQL) elect alike: each follows the same node rows and online states on its feed, and a
+ * probe's outcome goes to the others through the change log ({@link ChangeLog.Kind#PROBE}). The election writes no
+ * row; its webhook events are written by the instance where the change was made, not again by those that follow it.
  */
 public final class RouteElection {
 
     private final Snapshots snapshots;
     private final boolean highAvailability;
     private final Clock clock;
+    private final Jdbi jdbi;
     private volatile RouteTable current;
     /** Routers that hold a stream but did not answer their last probe: not healthy until they answer one. */
     private final Set<Long> unanswered = ConcurrentHashMap.newKeySet();
 
     /** @param highAvailability {@code node.routes.ha}: when off, health is not asked and nothing fails over */
-    RouteElection(Snapshots snapshots, boolean highAvailability, Clock clock) {
+    RouteElection(Jdbi jdbi, Snapshots snapshots, boolean highAvailability, Clock clock) {
+        this.jdbi = jdbi;
         this.snapshots = snapshots;
         this.highAvailability = highAvailability;
         this.clock = clock;
@@ -54,10 +62,18 @@ public final class RouteElection {
      * election follows on the change feed, as every other change of health does.
      */
     public void probed(long nodeId, boolean answered) {
+        if (followProbe(nodeId, answered) && snapshots.changeLog().on()) {
+            jdbi.useTransaction(h -> snapshots.logChange(h, ChangeLog.Kind.PROBE, nodeId + ":" + answered));
+        }
+    }
+
+    /** A probe's outcome, made here or by the instance holding the router's stream; true when health changed. */
+    boolean followProbe(long nodeId, boolean answered) {
         boolean changed = answered ? unanswered.remove(nodeId) : unanswered.add(nodeId);
         if (changed) {
             snapshots.touch(nodeId);
         }
+        return changed;
     }
 
     /** The online routers that share a subnet route with another router: the ones worth probing. */
@@ -117,6 +133,9 @@ public final class RouteElection {
         // table (the changed node too: its change may have been sent before this election).
         changed.forEach(snapshots::touch);
         changed.remove(id); // webhooks hear about the changed node from its own change
+        if (snapshots.fromAnotherInstance()) {
+            return; // the instance that made the change wrote these events
+        }
         for (long other : changed) {
             snapshot.node(other).ifPresent(node -> snapshots.publish(
                     new MeshEvent.NodeChanged(clock.instant(), node, "serving routes changed")));

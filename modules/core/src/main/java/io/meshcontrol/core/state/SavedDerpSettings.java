@@ -5,6 +5,7 @@ import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.model.DerpSettings;
 import io.meshcontrol.core.store.AuditStore;
+import io.meshcontrol.core.store.ChangeLog;
 import io.meshcontrol.core.store.DerpSettingsStore;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -32,12 +33,26 @@ public final class SavedDerpSettings {
     private final Writer writer;
     private final DerpSettingsStore store;
     private final AuditStore audit;
+    private volatile Runnable savedElsewhere = () -> { };
 
     SavedDerpSettings(Jdbi jdbi, Writer writer, DerpSettingsStore store, AuditStore audit) {
         this.jdbi = jdbi;
         this.writer = writer;
         this.store = store;
         this.audit = audit;
+    }
+
+    /**
+     * Set once by the server's relay configuration: called when another instance saved or forgot the settings
+     * ({@link ChangeFollower}, under the writer lock: it must only hand the work on), so this instance puts them in
+     * force too.
+     */
+    public void onSavedElsewhere(Runnable listener) {
+        this.savedElsewhere = listener;
+    }
+
+    void followSaved() {
+        savedElsewhere.run();
     }
 
     /** The saved settings; empty while the configuration file's are in force. */
@@ -61,6 +76,7 @@ public final class SavedDerpSettings {
             DerpSettings settings = change.apply(inForce(h, configured, ifMatch));
             settings.validated(embeddedRegionId);
             store.write(h, settings, now, caller.actor());
+            writer.logChange(h, ChangeLog.Kind.DERP);
             audit.append(h, caller.audited(now, "derp.update", "derp", auditDetails(settings)));
             return settings;
         });
@@ -76,6 +92,7 @@ public final class SavedDerpSettings {
         writer.write(caller, WRITE_SCOPE, (h, now) -> {
             inForce(h, configured, ifMatch);
             store.delete(h);
+            writer.logChange(h, ChangeLog.Kind.DERP);
             audit.append(h, caller.audited(now, "derp.reset", "derp", auditDetails(configured)));
         });
     }

@@ -7,11 +7,13 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.netmap.context.MapContext;
 import io.meshcontrol.core.policy.Policy;
+import io.meshcontrol.core.store.ChangeLog;
 import io.meshcontrol.core.store.CommitListener;
 import io.meshcontrol.core.store.NodeStore;
 import io.meshcontrol.core.store.UserStore;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -34,6 +36,10 @@ import org.jdbi.v3.core.Jdbi;
  * deliveries are written in that transaction ({@link WebhookOutbox}), and the event goes out on the {@link EventBus}
  * (in-process observers) once the change is committed and on the feed, exactly once, and never for a write that
  * rolled back.
+ * <p>
+ * Where several instances share the database (PostgreSQL), each change another instance must reflect is also appended
+ * to the {@link ChangeLog} in its transaction ({@link #logChange}); the {@link ChangeFollower} of every other instance
+ * reads it again and puts it on that instance's feed ({@code follow*} methods), so its map streams follow too.
  */
 public final class Snapshots implements CommitListener {
 
@@ -46,13 +52,72 @@ public final class Snapshots implements CommitListener {
     private final Queue<StateChange> undelivered = new ArrayDeque<>();
     private boolean delivering;
     private volatile NetworkSnapshot current;
+    private final ChangeLog changeLog;
+    /** True on the thread applying another instance's changes, while it does. */
+    private static final ThreadLocal<Boolean> FOLLOWING = ThreadLocal.withInitial(() -> false);
 
-    Snapshots(Jdbi jdbi, NodeStore nodes, UserStore users, EventBus events, WebhookOutbox outbox) {
+    Snapshots(Jdbi jdbi, NodeStore nodes, UserStore users, EventBus events, WebhookOutbox outbox,
+            ChangeLog changeLog) {
         this.events = events;
         this.outbox = outbox;
+        this.changeLog = changeLog;
         this.current = jdbi.withHandle(h -> NetworkSnapshot.of(0, nodes.all(h), users.all(h)));
         nodes.onCommit(this);
         users.onCommit(this);
+        nodes.logChangesTo(changeLog);
+        users.logChangesTo(changeLog);
+    }
+
+    /** Appends a row to the change log in the transaction of {@code handle} (nothing on SQLite). */
+    void logChange(Handle handle, ChangeLog.Kind kind, String subject) {
+        changeLog.append(handle, kind, subject);
+    }
+
+    /** The change log changes are appended to: {@link ChangeLog#OFF} on SQLite. */
+    ChangeLog changeLog() {
+        return changeLog;
+    }
+
+    /**
+     * Whether the change being delivered on this thread came from another instance (the {@link ChangeFollower}
+     * applies it): that instance published its events and wrote its deliveries, so listeners must not again.
+     */
+    boolean fromAnotherInstance() {
+        return FOLLOWING.get();
+    }
+
+    /** Runs {@code apply} (another instance's changes) with {@link #fromAnotherInstance()} true. */
+    static void followingAnotherInstance(Runnable apply) {
+        FOLLOWING.set(true);
+        try {
+            apply.run();
+        } finally {
+            FOLLOWING.set(false);
+        }
+    }
+
+    /** Another instance wrote node {@code nodeId}: {@code row} is it as read now, empty when it is gone. */
+    synchronized void followNode(long nodeId, Optional<Node> row, boolean lastSeenOnly) {
+        Optional<Node> held = current.node(nodeId);
+        if (row.isEmpty()) {
+            if (held.isPresent()) {
+                nodeDeleted(nodeId);
+            }
+        } else if (!row.equals(held)) {
+            nodeChanged(current.withNode(row.get(), lastSeenOnly), nodeId);
+        }
+    }
+
+    /** Another instance wrote user {@code userId}: {@code row} is it as read now, empty when it is gone. */
+    synchronized void followUser(long userId, Optional<User> row) {
+        Optional<User> held = current.user(userId);
+        if (row.isEmpty()) {
+            if (held.isPresent()) {
+                userDeleted(userId);
+            }
+        } else if (!row.equals(held)) {
+            userWritten(row.get());
+        }
     }
 
     public NetworkSnapshot current() {

@@ -6,12 +6,14 @@ import io.meshcontrol.core.address.DnsLabels;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.VipService;
 import io.meshcontrol.core.store.AuditStore;
+import io.meshcontrol.core.store.ChangeLog;
 import io.meshcontrol.core.store.VipServiceStore;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -49,6 +51,11 @@ public final class VipServices {
     /** Set once by {@link Network}: called with every service after each saved change. */
     void onChange(Consumer<List<VipService>> listener) {
         current.onChange(listener);
+    }
+
+    /** Puts the saved services in force again, read through {@code handle}: another instance changed them. */
+    void follow(Handle handle) {
+        current.follow(store.all(handle));
     }
 
     public List<VipService> list(Caller caller) {
@@ -96,6 +103,7 @@ public final class VipServices {
                             .change("tags", existing == null ? null : existing.tags(), service.tags())
                             .change("comment", existing == null ? null : existing.comment(), service.comment()).map()));
             current.putOnCommit(h, store.all(h));
+            writer.logChange(h, ChangeLog.Kind.SERVICES);
             return service;
         });
     }
@@ -107,6 +115,7 @@ public final class VipServices {
             }
             audit.append(h, caller.audited(now, "service.delete", name, Map.of()));
             current.putOnCommit(h, store.all(h));
+            writer.logChange(h, ChangeLog.Kind.SERVICES);
         });
     }
 

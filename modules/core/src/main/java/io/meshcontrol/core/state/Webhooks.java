@@ -9,6 +9,7 @@ import io.meshcontrol.core.model.WebhookDelivery;
 import io.meshcontrol.core.model.WebhookEndpoint;
 import io.meshcontrol.core.model.WebhookTarget;
 import io.meshcontrol.core.store.AuditStore;
+import io.meshcontrol.core.store.ChangeLog;
 import io.meshcontrol.core.store.WebhookStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -233,8 +234,11 @@ public final class Webhooks {
     public Optional<WebhookDelivery> finish(PendingDelivery pending, int status, String error, int attempts,
                                             Duration duration) {
         Instant now = clock.instant();
-        Optional<WebhookDelivery> finished = jdbi.inTransaction(h -> store.finish(h, pending, status, error, attempts,
-                duration, now));
+        Optional<WebhookDelivery> finished = jdbi.inTransaction(h -> {
+            Optional<WebhookDelivery> done = store.finish(h, pending, status, error, attempts, duration, now);
+            done.ifPresent(delivery -> feed.logChange(h, ChangeLog.Kind.DELIVERY, pending.endpointId()));
+            return done;
+        });
         finished.ifPresent(delivery -> feed.deliveryFinished(pending.endpointId()));
         return finished;
     }

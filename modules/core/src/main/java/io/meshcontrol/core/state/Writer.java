@@ -3,6 +3,7 @@ package io.meshcontrol.core.state;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.store.AuditStore;
+import io.meshcontrol.core.store.ChangeLog;
 import io.meshcontrol.core.store.Dialect;
 import java.time.Clock;
 import java.time.Instant;
@@ -98,6 +99,8 @@ final class Writer {
                 throw new IllegalStateException("a change by " + caller.actor()
                         + " wrote rows without an audit entry; nothing was saved");
             }
+            // Other instances put the entries on their feeds too (after the change's own rows, as here).
+            recorded.forEach(entry -> feed.logChange(h, ChangeLog.Kind.AUDIT, Long.toString(entry.id())));
             h.afterCommit(() -> recorded.forEach(feed::recorded));
             return result;
         });
@@ -110,8 +113,17 @@ final class Writer {
     void record(AuditEntry entry) {
         jdbi.useTransaction(h -> {
             AuditEntry written = audit.append(h, entry);
+            feed.logChange(h, ChangeLog.Kind.AUDIT, Long.toString(written.id()));
             h.afterCommit(() -> feed.recorded(written));
         });
+    }
+
+    /**
+     * Appends {@code kind} to the change log in the change's transaction, for a value kept in memory beside the rows
+     * ({@link InForce}): other instances read it again when they see the row. Nothing on SQLite.
+     */
+    void logChange(Handle handle, ChangeLog.Kind kind) {
+        feed.logChange(handle, kind, "");
     }
 
     /** Runs {@code write} for {@code caller}, who needs {@code scope}, in one write transaction. */

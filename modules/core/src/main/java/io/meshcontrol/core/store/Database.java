@@ -42,10 +42,12 @@ public final class Database implements AutoCloseable {
     private final ConnectionPool connections;
     private final SerializedTransactions transactions;
     private final boolean checkpointsOnSchedule;
+    private final DataSource source;
 
-    private Database(Dialect dialect, Path file, Jdbi jdbi, ConnectionPool connections,
+    private Database(Dialect dialect, Path file, DataSource source, Jdbi jdbi, ConnectionPool connections,
             SerializedTransactions transactions, boolean checkpointsOnSchedule) {
         this.dialect = dialect;
+        this.source = source;
         this.file = file;
         this.checkpointsOnSchedule = checkpointsOnSchedule;
         this.jdbi = jdbi;
@@ -156,11 +158,11 @@ public final class Database implements AutoCloseable {
         migrate(dialect, dataSource);
         Jdbi jdbi = Jdbi.create(connections);
         jdbi.setSqlLogger(log);
-        // On PostgreSQL too, for now: one server process writes, and one writer at a time keeps a read-modify-write
-        // correct under READ COMMITTED. Several instances will need the database's own locks instead.
-        SerializedTransactions transactions = new SerializedTransactions(jdbi.getTransactionHandler());
+        // One writer at a time keeps a read-modify-write correct (under READ COMMITTED on PostgreSQL): in this process
+        // by a Java lock, across the instances sharing a PostgreSQL database by the dialect's lock.
+        SerializedTransactions transactions = new SerializedTransactions(jdbi.getTransactionHandler(), dialect);
         jdbi.setTransactionHandler(transactions);
-        return new Database(dialect, file, jdbi, connections, transactions, checkpointsOnSchedule);
+        return new Database(dialect, file, dataSource, jdbi, connections, transactions, checkpointsOnSchedule);
     }
 
     private static void migrate(Dialect dialect, DataSource dataSource) {
@@ -180,6 +182,17 @@ public final class Database implements AutoCloseable {
 
     public Dialect dialect() {
         return dialect;
+    }
+
+    /**
+     * The notifications of the change log, on a connection of their own (PostgreSQL, where instances share the
+     * database); the caller closes them.
+     */
+    public ChangeNotifications changeNotifications() {
+        if (!dialect.sharedByInstances()) {
+            throw new IllegalStateException("only a database instances share has change notifications");
+        }
+        return new ChangeNotifications(source);
     }
 
     /** The SQLite file; null on PostgreSQL. */

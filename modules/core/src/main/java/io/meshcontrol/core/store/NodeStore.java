@@ -17,9 +17,16 @@ public final class NodeStore {
 
     private volatile CommitListener listener = CommitListener.NOBODY;
 
+    private volatile ChangeLog log = ChangeLog.OFF;
+
     /** Sets the one listener (the change feed). */
     public void onCommit(CommitListener commitListener) {
         this.listener = commitListener;
+    }
+
+    /** Every row written or deleted is also appended to {@code changeLog}, in its transaction (other instances). */
+    public void logChangesTo(ChangeLog changeLog) {
+        this.log = changeLog;
     }
 
     private static final String COLUMNS = "id, stable_id, machine_key, node_key, disco_key, hostname, given_name, user_id, "
@@ -44,6 +51,7 @@ public final class NodeStore {
                         + ":approvedRoutes, :suspended, :globalExitPriority, :keyExpiryDisabled)")
                 .bindMap(values(node))
                 .execute();
+        log.append(handle, ChangeLog.Kind.NODE, node.id());
         handle.afterCommit(() -> listener.nodeWritten(node));
     }
 
@@ -59,6 +67,7 @@ public final class NodeStore {
                         + "key_expiry_disabled = :keyExpiryDisabled WHERE id = :id")
                 .bindMap(values(node))
                 .execute() == 1) {
+            log.append(handle, ChangeLog.Kind.NODE, node.id());
             handle.afterCommit(() -> listener.nodeWritten(node));
         }
     }
@@ -69,7 +78,10 @@ public final class NodeStore {
         handle.createUpdate("UPDATE nodes SET last_seen = :at WHERE id = :id").bind("id", id)
                 .bind("at", at.toEpochMilli()).execute();
         Optional<Node> node = byId(handle, id);
-        node.ifPresent(written -> handle.afterCommit(() -> listener.nodeLastSeenWritten(written)));
+        node.ifPresent(written -> {
+            log.append(handle, ChangeLog.Kind.NODE_SEEN, id);
+            handle.afterCommit(() -> listener.nodeLastSeenWritten(written));
+        });
         return node;
     }
 
@@ -91,6 +103,7 @@ public final class NodeStore {
         CommitListener.requireTransaction(handle);
         boolean deleted = handle.createUpdate("DELETE FROM nodes WHERE id = :id").bind("id", id).execute() == 1;
         if (deleted) {
+            log.append(handle, ChangeLog.Kind.NODE, id);
             handle.afterCommit(() -> listener.nodeDeleted(id));
         }
         return deleted;

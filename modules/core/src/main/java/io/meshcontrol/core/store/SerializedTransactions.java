@@ -14,13 +14,18 @@ import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
  * cannot run, and the whole server stalls until the busy timeout (seen under load by the bench harness).
  * A Java lock parks a waiting virtual thread instead. Writes outside a transaction are not allowed for this
  * reason: every state change runs in {@code inTransaction}/{@code useTransaction}.
+ * <p>
+ * The Java lock orders this process's transactions; the dialect's lock ({@link Dialect#lockWriters}), taken first in
+ * each transaction, orders them with those of other processes on the same database (PostgreSQL, several instances).
  */
 final class SerializedTransactions extends DelegatingTransactionHandler {
 
     private final ReentrantLock writer = new ReentrantLock(true);
+    private final Dialect dialect;
 
-    SerializedTransactions(TransactionHandler delegate) {
+    SerializedTransactions(TransactionHandler delegate, Dialect dialect) {
         super(delegate);
+        this.dialect = dialect;
     }
 
     /** Transactions waiting for the lock: for tests. */
@@ -32,7 +37,7 @@ final class SerializedTransactions extends DelegatingTransactionHandler {
     public <R, X extends Exception> R inTransaction(Handle handle, HandleCallback<R, X> callback) throws X {
         writer.lock();
         try {
-            return super.inTransaction(handle, callback);
+            return super.inTransaction(handle, locked(callback));
         } finally {
             writer.unlock();
         }
@@ -43,9 +48,17 @@ final class SerializedTransactions extends DelegatingTransactionHandler {
             HandleCallback<R, X> callback) throws X {
         writer.lock();
         try {
-            return super.inTransaction(handle, level, callback);
+            return super.inTransaction(handle, level, locked(callback));
         } finally {
             writer.unlock();
         }
+    }
+
+    /** {@code callback} after the database's own writer lock, in the transaction. */
+    private <R, X extends Exception> HandleCallback<R, X> locked(HandleCallback<R, X> callback) {
+        return h -> {
+            dialect.lockWriters(h);
+            return callback.withHandle(h);
+        };
     }
 }

@@ -18,9 +18,16 @@ public final class UserStore {
 
     private volatile CommitListener listener = CommitListener.NOBODY;
 
+    private volatile ChangeLog log = ChangeLog.OFF;
+
     /** Sets the one listener (the change feed). */
     public void onCommit(CommitListener commitListener) {
         this.listener = commitListener;
+    }
+
+    /** Every row written or deleted is also appended to {@code changeLog}, in its transaction (other instances). */
+    public void logChangesTo(ChangeLog changeLog) {
+        this.log = changeLog;
     }
 
     private static final String COLUMNS = "id, name, display_name, email, role, created_at, approved";
@@ -57,6 +64,7 @@ public final class UserStore {
                 .bind("createdAt", user.createdAt().toEpochMilli())
                 .bind("approved", user.approved())
                 .execute();
+        log.append(handle, ChangeLog.Kind.USER, id);
         handle.afterCommit(() -> listener.userWritten(user));
         return user;
     }
@@ -72,6 +80,7 @@ public final class UserStore {
                 .bind("role", user.role().wireName())
                 .bind("approved", user.approved())
                 .execute() == 1) {
+            log.append(handle, ChangeLog.Kind.USER, user.id());
             handle.afterCommit(() -> listener.userWritten(user));
         }
     }
@@ -80,6 +89,7 @@ public final class UserStore {
         CommitListener.requireTransaction(handle);
         boolean deleted = handle.createUpdate("DELETE FROM users WHERE id = :id").bind("id", id).execute() == 1;
         if (deleted) {
+            log.append(handle, ChangeLog.Kind.USER, id);
             handle.afterCommit(() -> listener.userDeleted(id));
         }
         return deleted;

@@ -77,6 +77,7 @@ public final class DerpConfiguration {
      * URLs in the background (a server must start without the internet; the map grows when they arrive).
      */
     public synchronized void start() {
+        savedSettings.onSavedElsewhere(() -> scheduler.execute(this::followSaved));
         Optional<DerpSettings> stored = savedSettings.read();
         DerpSettings settings = stored.orElse(defaults);
         relay.start(settings);
@@ -84,6 +85,23 @@ public final class DerpConfiguration {
         schedule(settings);
         publishMap();
         if (!settings.urls().isEmpty()) {
+            scheduler.execute(() -> refreshSources(settings.urls()));
+        }
+    }
+
+    /**
+     * Puts in force the settings another instance saved or forgot (several instances on PostgreSQL): as a change made
+     * here, except that the map URLs are fetched afterwards, as at a start.
+     */
+    private synchronized void followSaved() {
+        Optional<DerpSettings> stored = savedSettings.read();
+        DerpSettings settings = stored.orElse(defaults);
+        if (settings.equals(current.settings()) && stored.isPresent() == current.saved()) {
+            return;
+        }
+        List<String> before = current.settings().urls();
+        putInForce(settings, stored.isPresent(), relay.prepare(settings));
+        if (!before.equals(settings.urls()) && !settings.urls().isEmpty()) {
             scheduler.execute(() -> refreshSources(settings.urls()));
         }
     }

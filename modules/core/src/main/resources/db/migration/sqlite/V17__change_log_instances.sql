@@ -1,0 +1,2 @@
+-- Nothing on SQLite: the change log, the instances and their streams are for several instances sharing a PostgreSQL
+-- database (postgres/V17__change_log_instances.sql). One process serves an SQLite network; it has no one to tell.
