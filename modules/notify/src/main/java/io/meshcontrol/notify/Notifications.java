@@ -2,6 +2,7 @@ package io.meshcontrol.notify;
 
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.MeshConfig;
+import io.meshcontrol.core.state.Lease;
 import io.meshcontrol.core.state.Network;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,7 +50,16 @@ public final class Notifications implements AutoCloseable {
         this.worker = worker;
     }
 
+    /** Delivery that is always this process's to do: for tests of delivery itself. */
     public static Notifications start(Network network, Settings settings, Clock clock) {
+        return start(network, settings, clock, Lease.always("webhook-delivery", "this-process"));
+    }
+
+    /**
+     * @param lease the delivery lease: deliveries are attempted only while it is held (on SQLite, always); the
+     *              caller closes it after closing this
+     */
+    public static Notifications start(Network network, Settings settings, Clock clock, Lease lease) {
         Egress egress = new Egress(settings.egress(), settings.lookup());
         network.webhooks().checkTargetsWith((url, provider) -> refusal(egress, settings.smtp(), url, provider));
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
@@ -59,7 +69,9 @@ public final class Notifications implements AutoCloseable {
         Courier mail = new MailCourier(settings.smtp(), settings.tailnet(),
                 network.accessRequests()::approvers, settings.mailProperties());
         EventObjects objects = new EventObjects(settings.tailnet(), id -> network.snapshots().current().user(id));
-        DeliveryWorker worker = new DeliveryWorker(network.webhooks(), http, mail, clock);
+        // Another instance's changes cannot wake this worker: on a shared database it looks every second.
+        DeliveryWorker worker = new DeliveryWorker(network.webhooks(), http, mail, clock, lease,
+                network.leases().shared() ? Duration.ofSeconds(1) : Duration.ZERO);
         network.webhooks().deliverWith(event -> EventObjects.JSON.writeValueAsString(objects.render(event)),
                 worker::wake);
         return new Notifications(network, timer, worker.start());

@@ -46,6 +46,9 @@ final class WebhookReceiver implements AutoCloseable {
     final List<Received> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger concurrent = new AtomicInteger();
     final AtomicInteger maxConcurrent = new AtomicInteger();
+    /** Bodies being received now, and those that arrived while the same body was being received (twice at once). */
+    private final Map<String, AtomicInteger> receiving = new ConcurrentHashMap<>();
+    final List<String> receivedTwiceAtOnce = new CopyOnWriteArrayList<>();
     private volatile CountDownLatch gate = new CountDownLatch(0);
     private volatile Instant now = Instant.now();
 
@@ -93,6 +96,11 @@ final class WebhookReceiver implements AutoCloseable {
         gate.countDown();
     }
 
+    /** Requests being received now (held ones included). */
+    int receivingNow() {
+        return concurrent.get();
+    }
+
     List<Received> at(String path) {
         return received.stream().filter(r -> r.path().equals(path)).toList();
     }
@@ -100,9 +108,15 @@ final class WebhookReceiver implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         int inside = concurrent.incrementAndGet();
         maxConcurrent.accumulateAndGet(inside, Math::max);
+        AtomicInteger same = null;
         try {
             String path = exchange.getRequestURI().getPath();
             byte[] body = exchange.getRequestBody().readAllBytes();
+            String text = new String(body, StandardCharsets.UTF_8);
+            same = receiving.computeIfAbsent(text, b -> new AtomicInteger());
+            if (same.incrementAndGet() > 1) {
+                receivedTwiceAtOnce.add(text);
+            }
             String signature = exchange.getRequestHeaders().getFirst("Mesh-Webhook-Signature");
             received.add(new Received(path, exchange.getRequestURI().getRawQuery(),
                     Map.copyOf(exchange.getRequestHeaders()), new String(body, StandardCharsets.UTF_8),
@@ -118,6 +132,9 @@ final class WebhookReceiver implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            if (same != null) {
+                same.decrementAndGet();
+            }
             concurrent.decrementAndGet();
             exchange.close();
         }

@@ -34,6 +34,7 @@ import io.meshcontrol.server.v2.V2Routes;
 import io.meshcontrol.server.v2.VendorApi;
 import io.meshcontrol.server.v2.WebhookResource;
 import java.time.Clock;
+import java.util.List;
 
 /**
  * The APIs: every {@code /api/v1} route (the CLI's and the console's), every {@code /api/v2} operation (the
@@ -89,8 +90,10 @@ final class ApiWiring {
                     .register(routes);
         }
         ServerInfo info = new ServerInfo(settings.version(), network.tailnetId(), settings.serverUrl(),
-                settings.baseDomain(), NewPreAuthKeyDefaults.STANDARD);
-        new ServerRoutes(info, instance, network::databaseReachable, () -> relay.relay().stunProblem())
+                settings.baseDomain(), NewPreAuthKeyDefaults.STANDARD, instance, List.of());
+        new ServerRoutes(info, instance, network::databaseReachable, () -> relay.relay().stunProblem(),
+                () -> network.leases().holdings().stream()
+                        .map(held -> new ServerInfo.Lease(held.name(), held.holder(), held.epoch())).toList())
                 .register(routes);
         new VendorApi(network, settings.baseDomain(), settings.version(), clock).register(v2);
         new WebhookResource(network.webhooks()).register(v2);

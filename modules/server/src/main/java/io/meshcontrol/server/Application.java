@@ -4,6 +4,8 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.location.Locations;
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.config.MeshConfig;
+import io.meshcontrol.core.RandomText;
+import io.meshcontrol.core.state.Lease;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.core.state.NetworkOptions;
 import io.meshcontrol.core.state.PolicyFileWatcher;
@@ -24,14 +26,19 @@ import java.util.Optional;
  */
 public final class Application implements AutoCloseable {
 
+    /** The name of the lease of the network's singleton work. */
+    public static final String SINGLETON_LEASE = "singleton";
+
     private final Network network;
     private final MeshServer server;
     private final PolicyFileWatcher policyWatcher;
     private final Notifications notifications;
     private final LogStreamSender logStream;
+    private final Lease singleton;
 
     private Application(Network network, MeshServer server, PolicyFileWatcher policyWatcher,
-            Notifications notifications, LogStreamSender logStream) {
+            Notifications notifications, LogStreamSender logStream, Lease singleton) {
+        this.singleton = singleton;
         this.network = network;
         this.server = server;
         this.policyWatcher = policyWatcher;
@@ -91,25 +98,30 @@ public final class Application implements AutoCloseable {
             }
             watcher = PolicyFileWatcher.start(network.policies());
         }
+        // The network's singleton work (housekeeping, deliveries, log streaming) runs where this lease is held: on
+        // SQLite always; on PostgreSQL on one instance at a time (docs/high-availability.md). It names this instance.
+        Lease singleton = network.leases().hold(SINGLETON_LEASE, RandomText.alphanumeric(16));
         // One egress guard for every outbound request: webhooks, e-mail lookups, log streams, map URLs.
         EgressGuard egress = settings.derpMaps().egress();
         Notifications notifications = Notifications.start(network, new Notifications.Settings(
                 Tailnet.of(config.dns().baseDomain(), config.serverUrl()), egress, launch.resolver()::resolve,
-                config.notifications().smtp()), launch.clock());
+                config.notifications().smtp()), launch.clock(), singleton);
         LogStreamSender logStream = null;
         try {
             // PostgreSQL: follow the other instances on the database and beat for them (nothing on SQLite); stopped
             // by network.close(), after the server's streams have ended.
             network.followOtherInstances();
-            MeshServer server = MeshServer.start(settings, network, launch.clock());
-            logStream = new LogStreamSender(network.logStreams(), egress, launch.resolver()::resolve, launch.clock());
+            MeshServer server = MeshServer.start(settings, network, launch.clock(), singleton);
+            logStream = new LogStreamSender(network.logStreams(), egress, launch.resolver()::resolve, launch.clock(),
+                    singleton);
             logStream.start();
-            return new Application(network, server, watcher, notifications, logStream);
+            return new Application(network, server, watcher, notifications, logStream, singleton);
         } catch (RuntimeException e) {
             if (logStream != null) {
                 logStream.close();
             }
             notifications.close();
+            singleton.close();
             if (watcher != null) {
                 watcher.close();
             }
@@ -158,7 +170,14 @@ public final class Application implements AutoCloseable {
         logStream.close();
         server.close();
         notifications.close();
+        // Given up once none of its work runs any more: another instance takes it over at once.
+        singleton.close();
         network.close();
+    }
+
+    /** The lease of the network's singleton work, as this instance holds it or waits for it. */
+    public Lease singletonLease() {
+        return singleton;
     }
 
     /** Webhook, chat and e-mail delivery. */

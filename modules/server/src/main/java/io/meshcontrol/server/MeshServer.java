@@ -7,6 +7,7 @@ import io.meshcontrol.core.key.MachinePrivateKey;
 import io.meshcontrol.core.key.MachinePublicKey;
 import io.meshcontrol.core.netmap.context.MapContext;
 import io.meshcontrol.core.netmap.MapSessions;
+import io.meshcontrol.core.state.Lease;
 import io.meshcontrol.core.state.MapContextState;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.server.control.ControlTransport;
@@ -18,6 +19,7 @@ import io.meshcontrol.server.http.Routes;
 import io.meshcontrol.server.identity.OidcIssuers;
 import io.meshcontrol.server.listener.PublicListener;
 import io.meshcontrol.server.metrics.HttpMetrics;
+import io.meshcontrol.server.metrics.LeaseMetrics;
 import io.meshcontrol.server.metrics.MetricsListener;
 import io.meshcontrol.server.relay.EmbeddedRelay;
 import io.meshcontrol.server.relay.RelayRuntime;
@@ -83,15 +85,18 @@ public final class MeshServer implements AutoCloseable {
      * {@link ListenerWiring}, {@link MetricsWiring}) over what they share ({@link Wiring}); this composes them and
      * starts the listeners in an order that leaves nothing half-open.
      */
-    static MeshServer start(ServerSettings settings, Network network, Clock clock) {
+    static MeshServer start(ServerSettings settings, Network network, Clock clock, Lease singleton) {
         MachinePrivateKey noiseKey = loadNoiseKey(settings.noiseKeyPath());
         PrometheusRegistry registry = new PrometheusRegistry();
         HttpMetrics httpMetrics = new HttpMetrics(registry);
         ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
         String localToken = settings.localCredentialPath() == null ? null : "svckey-local-" + RandomText.alphanumeric(40);
-        // Names this run on /version, so that a client can tell it from whatever answers on its port after a SIGKILL.
-        String instance = RandomText.alphanumeric(16);
-        ScheduledExecutorService housekeeping = Housekeeping.start(network, settings.control().ephemeralInactivityTimeout());
+        new LeaseMetrics(registry, singleton);
+        // Names this run on /version, so that a client can tell it from whatever answers on its port after a SIGKILL;
+        // also the holder of the singleton lease.
+        String instance = singleton.holder();
+        ScheduledExecutorService housekeeping = Housekeeping.start(network,
+                settings.control().ephemeralInactivityTimeout(), singleton);
         Wiring wiring = new Wiring(settings, network, clock, new Routes(), registry, housekeeping, workers,
                 new FailedCredentials(clock, registry, settings.listener().failedCredentialsPerAddress()),
                 ApiJson.mapper(true));

@@ -72,6 +72,7 @@ public final class Network {
     private final ChangeFollower follower;
     private final InstanceHeartbeat heartbeat;
     private Following following;
+    private final Leases leases;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -153,8 +154,9 @@ public final class Network {
         // before any state is, so no change falls between what it read and what it follows.
         ChangeLog changeLog = ChangeLog.of(database.dialect(), UUID.randomUUID().toString());
         long followFrom = changeLog.on() ? jdbi.withHandle(changeLog::lastSeq) : 0;
+        this.leases = new Leases(jdbi, database.dialect());
         // The change feed: every change reaches the snapshot, then the feed's listeners, then the event bus.
-        WebhookStore webhookStore = new WebhookStore();
+        WebhookStore webhookStore = new WebhookStore(database.dialect());
         WebhookOutbox outbox = new WebhookOutbox(jdbi, webhookStore, clock);
         this.snapshots = new Snapshots(jdbi, nodeStore, userStore, events, outbox, changeLog);
         Writer writer = new Writer(jdbi, database.dialect(), audit, snapshots, clock);
@@ -462,5 +464,10 @@ public final class Network {
 
     public MapContextState mapContext() {
         return mapContext;
+    }
+
+    /** The leases of singleton work: which instance reaps, announces expiries, delivers and streams logs. */
+    public Leases leases() {
+        return leases;
     }
 }

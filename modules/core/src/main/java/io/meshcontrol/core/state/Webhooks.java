@@ -202,10 +202,21 @@ public final class Webhooks {
         return jdbi.withHandle(h -> store.byId(h, id));
     }
 
-    /** Pending deliveries due now, oldest first. */
-    public List<PendingDelivery> due(int limit) {
+    /**
+     * Claims up to {@code limit} deliveries due now that no worker is attempting, for {@code claimFor} (the
+     * database's clock): until it finishes, is rescheduled or the claim runs out, no other worker, of this instance or
+     * another, picks them. See {@link WebhookStore#claimDue}.
+     *
+     * @param claim a text no other claim has, starting with the worker's own prefix ({@link #releaseClaims})
+     */
+    public List<PendingDelivery> claimDue(int limit, String claim, Duration claimFor) {
         Instant now = clock.instant();
-        return jdbi.withHandle(h -> store.due(h, now, limit));
+        return jdbi.withHandle(h -> store.claimDue(h, now, limit, claim, claimFor));
+    }
+
+    /** A stopping worker's claims end: what it did not finish may be attempted by another at once. */
+    public void releaseClaims(String prefix) {
+        jdbi.useHandle(h -> store.releaseClaims(h, prefix));
     }
 
     /** Deliveries of the endpoint still pending, oldest first. */
@@ -213,24 +224,22 @@ public final class Webhooks {
         return jdbi.withHandle(h -> store.pending(h, endpointId));
     }
 
-    /**
-     * True when {@code pending} is still pending as it was read: not finished or retried meanwhile (the worker reads
-     * due rows while attempts of earlier reads finish).
-     */
-    public boolean isPendingAsRead(PendingDelivery pending) {
-        return jdbi.withHandle(h -> store.isPendingAsRead(h, pending));
-    }
-
     public Optional<Instant> nextDue() {
         return jdbi.withHandle(store::nextDue);
     }
 
-    /** Records a failed attempt: the delivery is due again at {@code next}. */
-    public void retryAt(PendingDelivery pending, int attempts, Instant next) {
-        jdbi.useTransaction(h -> store.reschedule(h, pending.id(), attempts, next));
+    /**
+     * Records a failed attempt: the delivery is due again at {@code next}, unclaimed. False when it was no longer
+     * pending as claimed (see {@link #finish}).
+     */
+    public boolean retryAt(PendingDelivery pending, int attempts, Instant next) {
+        return jdbi.inTransaction(h -> store.reschedule(h, pending, attempts, next));
     }
 
-    /** Moves the delivery to its endpoint's history; empty when it was no longer pending. */
+    /**
+     * Moves the delivery to its endpoint's history; empty when it was no longer pending as {@code pending} was
+     * claimed (deleted with its endpoint, or claimed by another worker once this claim ran out).
+     */
     public Optional<WebhookDelivery> finish(PendingDelivery pending, int status, String error, int attempts,
                                             Duration duration) {
         Instant now = clock.instant();

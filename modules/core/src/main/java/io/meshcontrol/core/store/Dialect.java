@@ -33,6 +33,12 @@ public enum Dialect {
                     + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> :history ORDER BY name")
                     .bind("history", HISTORY).mapTo(String.class).list();
         }
+
+        @Override
+        public String nowMillis() {
+            // julianday('now') keeps milliseconds; 2440587.5 is the Julian day of 1970-01-01T00:00Z.
+            return "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
+        }
     },
 
     POSTGRES("postgres") {
@@ -60,6 +66,12 @@ public enum Dialect {
                     + "current_schema() AND table_type = 'BASE TABLE' AND table_name <> :history "
                     + "AND table_name NOT IN (<running>) ORDER BY table_name")
                     .bind("history", HISTORY).bindList("running", RUNNING_INSTANCE_TABLES).mapTo(String.class).list();
+        }
+
+        @Override
+        public String nowMillis() {
+            // clock_timestamp(), not now(): the time the statement runs, not the time its transaction began.
+            return "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
         }
     };
 
@@ -107,4 +119,10 @@ public enum Dialect {
 
     /** The network's tables (not Flyway's), by name. */
     public abstract List<String> tables(Handle handle);
+
+    /**
+     * An SQL expression of the database's own clock, in epoch milliseconds: what leases and delivery claims expire
+     * by, so that every instance of a network measures them by one clock however skewed the instances' are.
+     */
+    public abstract String nowMillis();
 }

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Update;
 
 /** Webhook endpoints with their secrets, the delivery outbox and the delivery history. */
 public final class WebhookStore {
@@ -20,6 +21,15 @@ public final class WebhookStore {
 
     private static final String ENDPOINT_COLUMNS =
             "id, url, provider, subscriptions, creator, created_at, updated_at, secret";
+    private static final String PENDING_COLUMNS =
+            "id, endpoint_id, events, event_types, attempts, next_attempt_at, created_at, claim";
+
+    /** The database's clock, which claims run out by. */
+    private final String now;
+
+    public WebhookStore(Dialect dialect) {
+        this.now = dialect.nowMillis();
+    }
 
     public List<WebhookEndpoint> all(Handle handle) {
         return handle.createQuery("SELECT " + ENDPOINT_COLUMNS + " FROM webhook_endpoints ORDER BY created_at, id")
@@ -75,21 +85,47 @@ public final class WebhookStore {
                 .bind("types", TextLists.join(types))
                 .bind("at", at.toEpochMilli())
                 .execute();
-        return new PendingDelivery(id, endpointId, events, types, 0, at, at);
+        return new PendingDelivery(id, endpointId, events, types, 0, at, at, null);
     }
 
-    /** Pending deliveries due at {@code now}, oldest first. */
-    public List<PendingDelivery> due(Handle handle, Instant now, int limit) {
-        return handle.createQuery("SELECT id, endpoint_id, events, event_types, attempts, next_attempt_at, created_at "
-                        + "FROM webhook_outbox WHERE next_attempt_at <= :now ORDER BY next_attempt_at, id LIMIT :limit")
-                .bind("now", now.toEpochMilli())
+    /**
+     * Claims up to {@code limit} deliveries due at {@code at} that nobody has claimed, or whose claim ran out, for
+     * {@code claimFor} by the database's clock, oldest first. The claim is set in the statement that picks the rows:
+     * two workers asking at once never get the same delivery (PostgreSQL rechecks the unclaimed condition on a row a
+     * concurrent claimer changed). Nothing is written when nothing is due.
+     *
+     * @param claim a text no other claim has: the rows claimed are those that carry it afterwards
+     */
+    public List<PendingDelivery> claimDue(Handle handle, Instant at, int limit, String claim, Duration claimFor) {
+        String unclaimed = "(claimed_until IS NULL OR claimed_until < " + now + ")";
+        boolean any = handle.createQuery("SELECT COUNT(*) FROM webhook_outbox WHERE next_attempt_at <= :at AND "
+                        + unclaimed).bind("at", at.toEpochMilli()).mapTo(Integer.class).one() > 0;
+        if (!any) {
+            return List.of();
+        }
+        handle.createUpdate("UPDATE webhook_outbox SET claim = :claim, claimed_until = " + now + " + :claimFor "
+                        + "WHERE id IN (SELECT id FROM webhook_outbox WHERE next_attempt_at <= :at AND " + unclaimed
+                        + " ORDER BY next_attempt_at, id LIMIT :limit) AND " + unclaimed)
+                .bind("claim", claim)
+                .bind("claimFor", claimFor.toMillis())
+                .bind("at", at.toEpochMilli())
                 .bind("limit", limit)
+                .execute();
+        return handle.createQuery("SELECT " + PENDING_COLUMNS + " FROM webhook_outbox WHERE claim = :claim "
+                        + "ORDER BY next_attempt_at, id")
+                .bind("claim", claim)
                 .map((rs, ctx) -> pending(rs)).list();
     }
 
+    /** Ends the claims whose text starts with {@code prefix} (a stopping worker's): others may attempt them now. */
+    public void releaseClaims(Handle handle, String prefix) {
+        handle.createUpdate("UPDATE webhook_outbox SET claim = NULL, claimed_until = NULL WHERE claim LIKE :prefix")
+                .bind("prefix", prefix + "%").execute();
+    }
+
     public List<PendingDelivery> pending(Handle handle, String endpointId) {
-        return handle.createQuery("SELECT id, endpoint_id, events, event_types, attempts, next_attempt_at, created_at "
-                        + "FROM webhook_outbox WHERE endpoint_id = :endpoint ORDER BY id")
+        return handle.createQuery("SELECT " + PENDING_COLUMNS + " FROM webhook_outbox WHERE endpoint_id = :endpoint "
+                        + "ORDER BY id")
                 .bind("endpoint", endpointId)
                 .map((rs, ctx) -> pending(rs)).list();
     }
@@ -100,24 +136,37 @@ public final class WebhookStore {
                 .map((rs, ctx) -> Optional.ofNullable(Times.instant(rs, "due"))).one();
     }
 
-    /** True when the delivery is pending with exactly the attempts it had when it was read. */
-    public boolean isPendingAsRead(Handle handle, PendingDelivery pending) {
-        return handle.createQuery("SELECT COUNT(*) FROM webhook_outbox WHERE id = :id AND attempts = :attempts")
-                .bind("id", pending.id()).bind("attempts", pending.attempts()).mapTo(Integer.class).one() == 1;
+    /**
+     * Records a failed attempt and ends its claim: the delivery is due again at {@code next}. Nothing happens when the
+     * delivery is no longer pending as {@code pending} was claimed (finished, or claimed by another worker after its
+     * claim ran out).
+     */
+    public boolean reschedule(Handle handle, PendingDelivery pending, int attempts, Instant next) {
+        return bindClaim(handle.createUpdate("UPDATE webhook_outbox SET attempts = :attempts, next_attempt_at = :next, "
+                        + "claim = NULL, claimed_until = NULL WHERE id = :id AND attempts = :was AND "
+                        + claimed(pending)), pending)
+                .bind("id", pending.id()).bind("attempts", attempts).bind("was", pending.attempts())
+                .bind("next", next.toEpochMilli()).execute() == 1;
     }
 
-    public void reschedule(Handle handle, long id, int attempts, Instant next) {
-        handle.createUpdate("UPDATE webhook_outbox SET attempts = :attempts, next_attempt_at = :next WHERE id = :id")
-                .bind("id", id).bind("attempts", attempts).bind("next", next.toEpochMilli()).execute();
+    /** The condition that the row is still claimed as {@code pending} was read (or unclaimed, as it was). */
+    private static String claimed(PendingDelivery pending) {
+        return pending.claim() == null ? "claim IS NULL" : "claim = :claim";
+    }
+
+    private static Update bindClaim(Update update, PendingDelivery pending) {
+        return pending.claim() == null ? update : update.bind("claim", pending.claim());
     }
 
     /**
      * Moves a pending delivery to the history, which keeps the newest {@link #HISTORY} of its endpoint. Nothing
-     * happens when the delivery is no longer pending (its endpoint was deleted meanwhile).
+     * happens when the delivery is no longer pending as {@code pending} was claimed (its endpoint was deleted
+     * meanwhile, or another worker claimed it after this claim ran out).
      */
     public Optional<WebhookDelivery> finish(Handle handle, PendingDelivery pending, int status, String error,
                                             int attempts, Duration duration, Instant at) {
-        if (handle.createUpdate("DELETE FROM webhook_outbox WHERE id = :id").bind("id", pending.id()).execute() == 0) {
+        if (bindClaim(handle.createUpdate("DELETE FROM webhook_outbox WHERE id = :id AND " + claimed(pending)), pending)
+                .bind("id", pending.id()).execute() == 0) {
             return Optional.empty();
         }
         long id = IdSequences.next(handle, "webhook_deliveries");
@@ -166,6 +215,6 @@ public final class WebhookStore {
     private static PendingDelivery pending(ResultSet rs) throws SQLException {
         return new PendingDelivery(rs.getLong("id"), rs.getString("endpoint_id"), rs.getString("events"),
                 TextLists.split(rs.getString("event_types")), rs.getInt("attempts"),
-                Times.instant(rs, "next_attempt_at"), Times.instant(rs, "created_at"));
+                Times.instant(rs, "next_attempt_at"), Times.instant(rs, "created_at"), rs.getString("claim"));
     }
 }

@@ -2,6 +2,7 @@ package io.meshcontrol.notify.logstream;
 
 import io.meshcontrol.core.address.EgressGuard;
 import io.meshcontrol.core.model.DerpSettings;
+import io.meshcontrol.core.state.Lease;
 import io.meshcontrol.core.state.LogStreams;
 import io.meshcontrol.notify.AddressLookup;
 import io.meshcontrol.notify.Egress;
@@ -22,7 +23,9 @@ import javax.net.ssl.SSLSocketFactory;
  * stream's cursor, each posted in the destination's shape ({@link DestinationFormats}); the cursor moves only when the
  * destination took the batch, so a failure or a restart sends the same entries again (at least once). A failed
  * request is retried after 2 s, 10 s and 30 s, then every 30 s for as long as it fails: nothing is dropped.
- * It runs on its own virtual thread, so a slow or dead destination delays nothing else.
+ * It runs on its own virtual thread, so a slow or dead destination delays nothing else. It sends only while this
+ * instance holds the singleton lease (on SQLite always): with several instances one streams, and the next holder goes
+ * on from the cursor, so a batch in flight when its sender died is sent again (at least once, never skipped).
  */
 public final class LogStreamSender implements AutoCloseable {
 
@@ -39,12 +42,22 @@ public final class LogStreamSender implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private final GuardedPost post;
     private final Clock clock;
+    private final Lease lease;
     private int failures;
     private Instant nextAttempt = Instant.MIN;
     private volatile Thread thread;
 
-    /** @param lookup resolves destination host names for the egress check (the system resolver in production) */
+    /** A sender that is always this process's: for tests of log streaming itself. */
     public LogStreamSender(LogStreams streams, EgressGuard guard, AddressLookup lookup, Clock clock) {
+        this(streams, guard, lookup, clock, Lease.always("log-stream", "this-process"));
+    }
+
+    /**
+     * @param lookup resolves destination host names for the egress check (the system resolver in production)
+     * @param lease  the singleton lease: entries are sent only while it is held
+     */
+    public LogStreamSender(LogStreams streams, EgressGuard guard, AddressLookup lookup, Clock clock, Lease lease) {
+        this.lease = lease;
         this.streams = streams;
         this.egress = new Egress(guard, lookup);
         this.timer = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("log-stream-timer").factory());
@@ -77,8 +90,11 @@ public final class LogStreamSender implements AutoCloseable {
         if (clock.instant().isBefore(nextAttempt)) {
             return 0;
         }
+        if (!lease.held()) {
+            return 0; // the holder of the lease streams
+        }
         int sent = 0;
-        for (Optional<LogStreams.Batch> batch = streams.pending(BATCH); batch.isPresent();
+        for (Optional<LogStreams.Batch> batch = streams.pending(BATCH); batch.isPresent() && lease.held();
                 batch = streams.pending(BATCH)) {
             LogRequest request = DestinationFormats.of(batch.get().stream(), batch.get().entries());
             Optional<String> failure;

@@ -5,6 +5,7 @@ import io.meshcontrol.api.ServerInfo;
 import io.meshcontrol.api.VersionInfo;
 import io.meshcontrol.server.http.Reply;
 import io.meshcontrol.server.http.Routes;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -17,15 +18,18 @@ public final class ServerRoutes {
     private final String instance;
     private final BooleanSupplier databaseReachable;
     private final Supplier<Optional<String>> stunProblem;
+    private final Supplier<List<ServerInfo.Lease>> leases;
 
     /**
      * @param instance          names this run of the server on {@code /version} (the local credential records it)
      * @param databaseReachable whether the database answers, for {@code /health}
      * @param stunProblem       why STUN is not answering although it is on (its port is busy), if so
+     * @param leases            the leases of singleton work as held now, for {@code /api/v1/server}
      */
     public ServerRoutes(ServerInfo info, String instance, BooleanSupplier databaseReachable,
-            Supplier<Optional<String>> stunProblem) {
+            Supplier<Optional<String>> stunProblem, Supplier<List<ServerInfo.Lease>> leases) {
         this.info = info;
+        this.leases = leases;
         this.instance = instance;
         this.databaseReachable = databaseReachable;
         this.stunProblem = stunProblem;
@@ -38,7 +42,7 @@ public final class ServerRoutes {
         routes.addPublic("GET", "/health", request -> health());
         routes.add("GET", "/api/v1/server", request -> {
             request.caller();
-            return Reply.ok(info);
+            return Reply.ok(info.withLeases(leases.get()));
         });
     }
 
