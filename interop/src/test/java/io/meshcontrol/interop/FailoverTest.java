@@ -62,6 +62,9 @@ class FailoverTest {
     private String authKey;
     private MeshClient throughBalancer;
     private final List<TailscaleNode> joined = new ArrayList<>();
+    /** Each node's name in the network now (renames change it). */
+    private final Map<TailscaleNode, String> names = new ConcurrentHashMap<>();
+    private String database;
 
     @AfterEach
     void stop() throws Exception {
@@ -87,6 +90,7 @@ class FailoverTest {
         int balancerPort = Haproxy.freePort();
         loadBalancer = URI.create("http://127.0.0.1:" + balancerPort);
         Map<String, String> shared = new LinkedHashMap<>(PostgresCluster.shared().newEmptyDatabaseConfig());
+        database = shared.get("database.postgres.name");
         shared.put("server_url", loadBalancer.toString());
         // The one Noise key of the network: clients pin its public half, whichever instance answers.
         shared.put("noise.private_key_path", folder.resolve("noise_private.key").toString());
@@ -119,12 +123,13 @@ class FailoverTest {
     private TailscaleNode join(ClientVersion version, String name, URI loginServer) {
         TailscaleNode node = nodes.builder(version, name).env("TS_DEBUG_USE_DERP_HTTP", "1").start();
         node.up(loginServer, authKey, name).requireOk();
+        names.put(node, name);
         return node;
     }
 
     private void awaitEveryNodeSeesEveryOther() {
         for (TailscaleNode node : joined) {
-            Set<String> others = joined.stream().filter(n -> n != node).map(TailscaleNode::name)
+            Set<String> others = joined.stream().filter(n -> n != node).map(names::get)
                     .collect(Collectors.toSet());
             node.awaitStatus("every other node online", s -> s.peerList().stream()
                     .filter(PeerStatus::online).map(PeerStatus::shortName).collect(Collectors.toSet())
@@ -132,20 +137,47 @@ class FailoverTest {
         }
     }
 
-    /** Each node pings each other node once ({@code tailscale ping}, up to 5 tries); the failures, described. */
-    private List<String> pingEveryPair() {
-        List<String> failed = new ArrayList<>();
+    /**
+     * Each node pings each other node once by address ({@code tailscale ping}, up to 5 tries), the nodes side by
+     * side; the failures, described.
+     */
+    private List<String> pingEveryPair() throws InterruptedException {
+        List<String> failed = new CopyOnWriteArrayList<>();
+        List<Thread> pingers = new ArrayList<>();
         for (TailscaleNode from : joined) {
-            for (TailscaleNode to : joined) {
-                if (from != to) {
-                    CliResult ping = from.ping(to.name());
-                    if (!ping.ok()) {
-                        failed.add(from.name() + " -> " + to.name() + ": " + ping.describe());
+            pingers.add(Thread.ofVirtual().start(() -> {
+                for (TailscaleNode to : joined) {
+                    if (from != to) {
+                        CliResult ping = from.ping(address(to));
+                        if (!ping.ok()) {
+                            failed.add(names.get(from) + " -> " + names.get(to) + ": " + ping.describe());
+                        }
                     }
                 }
+            }));
+        }
+        for (Thread pinger : pingers) {
+            pinger.join();
+        }
+        return List.copyOf(failed);
+    }
+
+    private static String address(TailscaleNode node) {
+        return node.status().tailscaleIps().getFirst();
+    }
+
+    /** How many map streams each instance holds now, oldest instance first (svc1 started first). */
+    private List<Integer> streamsPerInstance() throws Exception {
+        List<Integer> counts = new ArrayList<>();
+        try (var connection = PostgresCluster.shared().connect(database);
+             var statement = connection.createStatement();
+             var rows = statement.executeQuery("SELECT count(s.node_id) FROM instances i LEFT JOIN node_streams s"
+                     + " ON s.instance_id = i.id GROUP BY i.id, i.started_at ORDER BY i.started_at")) {
+            while (rows.next()) {
+                counts.add(rows.getInt(1));
             }
         }
-        return failed;
+        return counts;
     }
 
     @Test
@@ -166,26 +198,31 @@ class FailoverTest {
                 }
             }
         });
+        List<Integer> before = streamsPerInstance();
+        System.out.printf("FAILOVER: map streams before the kill: svc1 %s, svc2 %s%n", before.get(0), before.get(1));
+        assertTrue(before.get(0) > 0, "HAProxy gave svc1 no node: the kill would show nothing");
         Instant killed = Instant.now();
         first.kill();
         // A change made on the survivor right after the kill: every node must have it in its map (so it streams
         // from the survivor) and still reach every peer.
         MeshClient survivor = second.localAdmin();
-        TailscaleNode renamed = joined.getFirst();
-        NodeView view = survivor.nodes().stream().filter(n -> n.name().equals(renamed.name())).findFirst()
-                .orElseThrow();
-        survivor.renameNode(view.id(), renamed.name() + "-moved");
-        for (TailscaleNode node : joined) {
-            if (node != renamed) {
-                node.awaitStatus("the rename made on the survivor", s -> s.peerList().stream()
-                        .anyMatch(p -> p.shortName().equals(renamed.name() + "-moved")), FAILOVER_BOUND);
-            }
-        }
+        rename(survivor, joined.getFirst(), "moved", FAILOVER_BOUND);
         Duration mapsBack = Duration.between(killed, Instant.now());
-        List<String> failed = pingEveryPairByIp();
+        // Every node holds its map stream on the survivor (the killed instance's rows count for nothing once its
+        // heartbeat is 10 s old, so they are looked past here: the survivor's count is what matters).
+        int nodeCount = joined.size();
+        Instant deadline = Instant.now().plus(FAILOVER_BOUND);
+        while (streamsPerInstance().getLast() < nodeCount) {
+            assertTrue(Instant.now().isBefore(deadline), "not every node streams from the survivor: "
+                    + streamsPerInstance());
+            Thread.sleep(50);
+        }
+        Duration streamsBack = Duration.between(killed, Instant.now());
+        List<String> failed = pingEveryPair();
         Duration pingsBack = Duration.between(killed, Instant.now());
-        System.out.printf("FAILOVER: every node had a map change made on the survivor %d ms after kill -9,"
-                + " and had pinged every peer %d ms after it (target 15000 ms)%n", mapsBack.toMillis(),
+        System.out.printf("FAILOVER: after kill -9 of svc1: a change made on the survivor in every node's map after"
+                + " %d ms; every node's map stream on the survivor after %d ms; every node had pinged every peer"
+                + " after %d ms (target 15000 ms)%n", mapsBack.toMillis(), streamsBack.toMillis(),
                 pingsBack.toMillis());
         assertTrue(failed.isEmpty(), "pings after the failover: " + failed);
         // A node joins after the kill, through HAProxy (so on the survivor), and every node reaches it.
@@ -207,18 +244,11 @@ class FailoverTest {
         MeshClient rejoined = first.localAdmin();
         assertTrue(rejoined.users().stream().map(UserView::name).collect(Collectors.toSet()).containsAll(acknowledged),
                 "the restarted instance reads every write made while it was down");
-        NodeView lateView = rejoined.nodes().stream().filter(n -> n.name().equals("late")).findFirst().orElseThrow();
-        rejoined.renameNode(lateView.id(), "late-renamed-on-svc1");
-        for (TailscaleNode node : joined) {
-            if (node != late) {
-                node.awaitStatus("the rename made on the restarted instance", s -> s.peerList().stream()
-                        .anyMatch(p -> p.shortName().equals("late-renamed-on-svc1")), SOON);
-            }
-        }
+        rename(rejoined, late, "on-svc1", SOON);
         survivor.createUser(new UserRequest("made-on-svc2", "x", null, "member"));
-        Instant deadline = Instant.now().plus(SOON);
+        Instant seenBy = Instant.now().plus(SOON);
         while (rejoined.users().stream().noneMatch(u -> u.name().equals("made-on-svc2"))) {
-            assertTrue(Instant.now().isBefore(deadline), "the restarted instance never saw a user made on the other");
+            assertTrue(Instant.now().isBefore(seenBy), "the restarted instance never saw a user made on the other");
             Thread.sleep(100);
         }
     }
@@ -230,9 +260,13 @@ class FailoverTest {
         List<String> failed = new CopyOnWriteArrayList<>();
         List<Integer> rounds = new CopyOnWriteArrayList<>();
         Thread pinger = Thread.ofVirtual().start(() -> {
-            while (pinging.get()) {
-                failed.addAll(pingEveryPair());
-                rounds.add(1);
+            try {
+                while (pinging.get()) {
+                    failed.addAll(pingEveryPair());
+                    rounds.add(1);
+                }
+            } catch (InterruptedException e) {
+                failed.add("the pinger was interrupted");
             }
         });
         for (ServeInstance instance : List.of(second, first)) {
@@ -257,30 +291,22 @@ class FailoverTest {
                 joined.size(), failed.size());
         assertEquals(List.of(), failed, "pings failed during the rolling restart");
         // And control still works for everyone: a change reaches every node.
-        MeshClient admin = second.localAdmin();
-        TailscaleNode renamed = joined.getLast();
-        NodeView view = admin.nodes().stream().filter(n -> n.name().equals(renamed.name())).findFirst().orElseThrow();
-        admin.renameNode(view.id(), renamed.name() + "-after");
-        for (TailscaleNode node : joined) {
-            if (node != renamed) {
-                node.awaitStatus("a rename after the rolling restart", s -> s.peerList().stream()
-                        .anyMatch(p -> p.shortName().equals(renamed.name() + "-after")), SOON);
-            }
-        }
+        rename(second.localAdmin(), joined.getLast(), "after", SOON);
     }
 
-    /** Pings by address: a renamed peer's old name no longer resolves. */
-    private List<String> pingEveryPairByIp() {
-        List<String> failed = new ArrayList<>();
-        for (TailscaleNode from : joined) {
-            for (PeerStatus peer : from.status().peerList()) {
-                CliResult ping = from.ping(peer.tailscaleIps().getFirst());
-                if (!ping.ok()) {
-                    failed.add(from.name() + " -> " + peer.shortName() + ": " + ping.describe());
-                }
+    /** Renames {@code node} through {@code admin} and waits until every other node has the new name in its map. */
+    private void rename(MeshClient admin, TailscaleNode node, String suffix, Duration within) {
+        String old = names.get(node);
+        String renamed = old + "-" + suffix;
+        NodeView view = admin.nodes().stream().filter(n -> n.name().equals(old)).findFirst().orElseThrow();
+        admin.renameNode(view.id(), renamed);
+        names.put(node, renamed);
+        for (TailscaleNode other : joined) {
+            if (other != node) {
+                other.awaitStatus("the rename to " + renamed, s -> s.peerList().stream()
+                        .anyMatch(p -> p.shortName().equals(renamed)), within);
             }
         }
-        return failed;
     }
 
     /** How often HAProxy has logged the instance's server going {@code state} (UP or DOWN) so far. */
