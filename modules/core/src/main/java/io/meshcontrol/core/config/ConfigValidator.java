@@ -77,6 +77,9 @@ final class ConfigValidator {
         if (!v.stringList("derp.server.mesh_with").isEmpty() && v.optional("derp.server.mesh_key_path").isEmpty()) {
             report("derp.server.mesh_key_path", "must name the mesh key file when derp.server.mesh_with is set");
         }
+        v.optional("derp.server.mesh_key_path").map(java.nio.file.Path::of)
+                .filter(file -> !java.nio.file.Files.isReadable(file))
+                .ifPresent(file -> report("derp.server.mesh_key_path", "cannot be read: " + file));
         if (v.bool("derp.auto_update_enabled") && v.duration("derp.update_frequency").isZero()) {
             report("derp.update_frequency", "must be more than 0s while derp.auto_update_enabled is true");
         }
