@@ -148,7 +148,8 @@ class FailoverTest {
             pingers.add(Thread.ofVirtual().start(() -> {
                 for (TailscaleNode to : joined) {
                     if (from != to) {
-                        CliResult ping = from.ping(address(to), "--c=1");
+                        CliResult ping = from.cli("ping", "--until-direct=false", "--c=1", "--timeout=5s",
+                                address(to));
                         if (!ping.ok()) {
                             failed.add(names.get(from) + " -> " + names.get(to) + ": " + ping.describe());
                         }
