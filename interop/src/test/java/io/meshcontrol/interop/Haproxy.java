@@ -79,7 +79,8 @@ final class Haproxy implements AutoCloseable {
             } else if (trimmed.startsWith("server ")) {
                 if (server < instancePorts.size()) {
                     String[] words = trimmed.split("\\s+");
-                    out.add("    server " + words[1] + " 127.0.0.1:" + instancePorts.get(server++) + " check");
+                    words[2] = "127.0.0.1:" + instancePorts.get(server++);
+                    out.add("    " + String.join(" ", words));
                 }
             } else {
                 out.add(line);

@@ -83,7 +83,7 @@ final class DeliveryWorker implements AutoCloseable {
         this.lease = lease;
         this.idlePollMillis = idlePoll.toMillis();
         this.claims = lease.holder() + "-" + RandomText.alphanumeric(8) + ":";
-        this.watchdog = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+        this.watchdog = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("webhook-claims").factory());
         this.thread = Thread.ofPlatform().daemon().name("webhook-deliveries").unstarted(this::run);
         lease.onChange(this::wake);

@@ -69,6 +69,11 @@ public final class Notifications implements AutoCloseable {
         Courier mail = new MailCourier(settings.smtp(), settings.tailnet(),
                 network.accessRequests()::approvers, settings.mailProperties());
         EventObjects objects = new EventObjects(settings.tailnet(), id -> network.snapshots().current().user(id));
+        if (!network.leases().shared()) {
+            // Alone on its database (SQLite), no claim can be a live worker's: those a killed run left end now, so
+            // its cut-off attempts are made again at once after a restart, not when their claims run out.
+            network.webhooks().releaseClaims("");
+        }
         // Another instance's changes cannot wake this worker: on a shared database it looks every second.
         DeliveryWorker worker = new DeliveryWorker(network.webhooks(), http, mail, clock, lease,
                 network.leases().shared() ? Duration.ofSeconds(1) : Duration.ZERO);

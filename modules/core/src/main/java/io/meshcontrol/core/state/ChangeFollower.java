@@ -70,22 +70,27 @@ final class ChangeFollower {
      * @param notifications the wake-up; null to poll only
      */
     void run(ChangeNotifications notifications) {
+        boolean failing = false;
         while (!Thread.currentThread().isInterrupted()) {
             try {
-                if (notifications == null) {
+                if (notifications == null || failing) {
                     Thread.sleep(POLL);
                 } else {
                     notifications.await(POLL);
                 }
                 catchUp();
+                failing = false;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
                 if (Thread.currentThread().isInterrupted()) {
                     return;
                 }
-                LOG.log(Level.WARNING, "following the other instances' changes failed, trying again: "
-                        + e.getMessage());
+                if (!failing) {
+                    LOG.log(Level.WARNING, "following the other instances' changes failed, trying again every "
+                            + POLL.toMillis() + " ms: " + e.getMessage());
+                }
+                failing = true;
             }
         }
     }
@@ -122,6 +127,7 @@ final class ChangeFollower {
             case NODE, NODE_SEEN -> {
                 long id = Long.parseLong(row.subject());
                 targets.snapshots().followNode(id, targets.nodes().byId(h, id), row.kind() == ChangeLog.Kind.NODE_SEEN);
+                targets.presence().reassert(id);
             }
             case USER -> {
                 long id = Long.parseLong(row.subject());

@@ -36,6 +36,7 @@ final class InstanceHeartbeat {
 
     /** Beats until interrupted. */
     void run() {
+        boolean failing = false;
         for (int beat = 0; !Thread.currentThread().isInterrupted(); beat++) {
             try {
                 Thread.sleep(BEAT);
@@ -46,12 +47,16 @@ final class InstanceHeartbeat {
                         instances.removeSilent(h, FORGET_SILENT);
                     });
                 }
+                failing = false;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
-                if (!Thread.currentThread().isInterrupted()) {
-                    LOG.log(Level.WARNING, "instance heartbeat failed, trying again: " + e.getMessage());
+                if (!Thread.currentThread().isInterrupted() && !failing) {
+                    LOG.log(Level.WARNING, "instance heartbeat failed, trying again every " + BEAT.toSeconds()
+                            + " s (the other instances count this one's streams no more after " + STALE.toSeconds()
+                            + " s): " + e.getMessage());
                 }
+                failing = true;
             }
         }
     }

@@ -55,7 +55,8 @@ public final class Lease implements AutoCloseable {
             heldUntilNanos = Long.MAX_VALUE;
             thread = null;
         } else {
-            thread = Thread.ofVirtual().name("lease-" + name).unstarted(this::run);
+            // A platform thread: it waits on a monitor most of its life, which would pin a carrier on Java 21.
+            thread = Thread.ofPlatform().daemon().name("lease-" + name).unstarted(this::run);
         }
     }
 
@@ -98,7 +99,7 @@ public final class Lease implements AutoCloseable {
         return ttl;
     }
 
-    /** {@code listener} is told (on the lease's thread) each time the lease is taken or lost; it must only take note. */
+    /** {@code listener} is told (on the lease's thread) each time the lease is taken or lost; it only takes note. */
     public void onChange(Runnable listener) {
         listeners.add(listener);
     }

@@ -4,16 +4,18 @@ import io.meshcontrol.core.model.LeaseHolding;
 import io.meshcontrol.core.store.Dialect;
 import io.meshcontrol.core.store.LeaseStore;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.Jdbi;
 
 /**
  * The leases of singleton work (docs/high-availability.md, "Singleton work and leases"). On PostgreSQL, where
  * several instances may serve one network, a lease is held in the database and moves to another instance within
- * {@link #TTL} and a renewal of its holder's death, at once on a clean stop. On SQLite the process is alone on its
- * database: every lease is held from the start, and nothing is written for it.
+ * {@link #TTL} and a second of its holder's death, within a second of a clean stop. On SQLite the process is alone
+ * on its database: every lease is held from the start, and nothing is written for it.
  */
 public final class Leases {
 
@@ -51,7 +53,7 @@ public final class Leases {
         }
         return Lease.taken(name, holder, ttl, new Lease.Taker() {
             @Override
-            public java.util.OptionalLong take(String lease, String by, Duration time) {
+            public OptionalLong take(String lease, String by, Duration time) {
                 return jdbi.withHandle(h -> store.acquire(h, lease, by, time));
             }
 
@@ -65,7 +67,7 @@ public final class Leases {
     /** Which instance holds which lease now, by name (as the database says; on SQLite, this process's). */
     public List<LeaseHolding> holdings() {
         if (!shared) {
-            return local.values().stream().filter(Lease::held).sorted(java.util.Comparator.comparing(Lease::name))
+            return local.values().stream().filter(Lease::held).sorted(Comparator.comparing(Lease::name))
                     .map(lease -> new LeaseHolding(lease.name(), lease.holder(), lease.epoch(), Duration.ZERO))
                     .toList();
         }

@@ -1,5 +1,6 @@
 package io.meshcontrol.core.state;
 
+import io.meshcontrol.core.RandomText;
 import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.core.event.EventBus;
 import io.meshcontrol.core.store.AccessRequestStore;
@@ -33,7 +34,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.UUID;
 import org.jdbi.v3.core.Jdbi;
 
 /** The network's state services over one database, wired once; the composition root holds one of these. */
@@ -68,11 +68,12 @@ public final class Network {
     private final LogStreams logStreams;
     private final MapContextState mapContext;
     private final NetworkImport networkImport;
+    private final Leases leases;
     /** PostgreSQL: this instance's part in the instances sharing the database; null on SQLite. */
     private final ChangeFollower follower;
     private final InstanceHeartbeat heartbeat;
     private Following following;
-    private final Leases leases;
+    private final String instanceId;
 
     /**
      * Opens (creating and migrating as needed) the database and the network over it.
@@ -150,11 +151,12 @@ public final class Network {
         NodeStore nodeStore = new NodeStore();
         SettingsStore settingsStore = new SettingsStore();
         this.tailnetId = new TailnetStore(jdbi).ensureTailnetId(clock.instant());
+        this.leases = new Leases(jdbi, database.dialect());
         // PostgreSQL: one of possibly several instances. Where it starts following the others' changes is read
         // before any state is, so no change falls between what it read and what it follows.
-        ChangeLog changeLog = ChangeLog.of(database.dialect(), UUID.randomUUID().toString());
+        this.instanceId = RandomText.alphanumeric(16);
+        ChangeLog changeLog = ChangeLog.of(database.dialect(), instanceId);
         long followFrom = changeLog.on() ? jdbi.withHandle(changeLog::lastSeq) : 0;
-        this.leases = new Leases(jdbi, database.dialect());
         // The change feed: every change reaches the snapshot, then the feed's listeners, then the event bus.
         WebhookStore webhookStore = new WebhookStore(database.dialect());
         WebhookOutbox outbox = new WebhookOutbox(jdbi, webhookStore, clock);
@@ -238,9 +240,12 @@ public final class Network {
         return follower;
     }
 
-    /** The id of this instance in the database (PostgreSQL); null on SQLite. */
+    /**
+     * Names this run of the server: its row in {@code instances} and its rows of the change log (PostgreSQL), the
+     * holder of its leases, and {@code Svc-Instance} on {@code /version}. New at every start.
+     */
     public String instanceId() {
-        return snapshots.changeLog().instanceId();
+        return instanceId;
     }
 
     /** The threads that keep an instance in step with the others: the change follower and the heartbeat. */

@@ -8,8 +8,8 @@ import io.meshcontrol.core.store.NodeStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
@@ -103,7 +103,7 @@ public final class Presence {
             return count - 1;
         });
         if (last[0]) {
-            storeLastSeen(new Departure(node.id(), clock.instant(), new CompletableFuture<>()));
+            storeLastSeen(new Departure(node.id(), clock.instant(), false, new CompletableFuture<>()));
         }
     }
 
@@ -113,8 +113,8 @@ public final class Presence {
     }
 
     /**
-     * Another instance opened its first or ended its last stream of node {@code nodeId}: {@code instances} are the other
-     * live instances holding one now, as read from the database. Its online state follows; the instance that made
+     * Another instance opened its first or ended its last stream of node {@code nodeId}: {@code instances} are the
+     * other live instances holding one now, as read from the database. Its online state follows; the instance that made
      * the change announced it (its event and webhooks).
      */
     void followStreams(long nodeId, Set<String> instances) {
@@ -128,6 +128,20 @@ public final class Presence {
             boolean after = count != null || !instances.isEmpty();
             if (before != after) {
                 snapshots.online(id, after);
+            }
+            return count;
+        });
+    }
+
+    /**
+     * Puts the node's online state into the snapshot again: a node another instance registered may stream here (or
+     * there) before this instance's snapshot held it, and a new entry starts offline.
+     */
+    void reassert(long nodeId) {
+        streams.compute(nodeId, (id, count) -> {
+            boolean online = count != null || elsewhere.containsKey(id);
+            if (snapshots.current().node(id).isPresent() && snapshots.current().isOnline(id) != online) {
+                snapshots.online(id, online);
             }
             return count;
         });
@@ -152,17 +166,16 @@ public final class Presence {
         }
     }
 
-    /** PostgreSQL: this instance's first stream of the node opened, so other instances count it online. */
+    /**
+     * PostgreSQL: this instance's first stream of the node opened, so other instances count it online. Written in a
+     * group with other arrivals and departures; returns once written.
+     */
     private void writeStream(long nodeId) {
-        ChangeLog log = snapshots.changeLog();
-        if (!log.on()) {
+        if (!snapshots.changeLog().on()) {
             return;
         }
         try {
-            jdbi.useTransaction(h -> {
-                instances.streamOpened(h, log.instanceId(), nodeId);
-                log.append(h, ChangeLog.Kind.STREAM, nodeId);
-            });
+            storeLastSeen(new Departure(nodeId, clock.instant(), true, new CompletableFuture<>()));
         } catch (RuntimeException e) {
             // The stream works without it; other instances see the node online once it is written again.
             System.getLogger(Presence.class.getName()).log(System.Logger.Level.WARNING,
@@ -170,10 +183,13 @@ public final class Presence {
         }
     }
 
-    private record Departure(long nodeId, Instant at, CompletableFuture<Void> stored) {
+    private record Departure(long nodeId, Instant at, boolean arrival, CompletableFuture<Void> stored) {
     }
 
-    /** Queues the departure and returns once it is written, by this caller or by one that took it into its group. */
+    /**
+     * Queues the departure (or arrival) and returns once it is written, by this caller or by one that took it into its
+     * group.
+     */
     private void storeLastSeen(Departure departure) {
         departures.add(departure);
         writing.lock();
@@ -208,6 +224,14 @@ public final class Presence {
             ChangeLog log = snapshots.changeLog();
             jdbi.useTransaction(h -> {
                 for (Departure departure : group) {
+                    if (departure.arrival()) {
+                        if (streams.containsKey(departure.nodeId())) {
+                            // Unless it left already: then its departure, queued after this, writes its end.
+                            instances.streamOpened(h, log.instanceId(), departure.nodeId());
+                            log.append(h, ChangeLog.Kind.STREAM, departure.nodeId());
+                        }
+                        continue;
+                    }
                     if (log.on() && !streams.containsKey(departure.nodeId())) {
                         // Unless it streams here again: that stream's row is written after this commits.
                         instances.streamClosed(h, log.instanceId(), departure.nodeId());

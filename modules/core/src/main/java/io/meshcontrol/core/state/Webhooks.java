@@ -214,7 +214,10 @@ public final class Webhooks {
         return jdbi.withHandle(h -> store.claimDue(h, now, limit, claim, claimFor));
     }
 
-    /** A stopping worker's claims end: what it did not finish may be attempted by another at once. */
+    /**
+     * A stopping worker's claims end (those starting with {@code prefix}; "" for every claim): what it did not finish
+     * may be attempted by another at once.
+     */
     public void releaseClaims(String prefix) {
         jdbi.useHandle(h -> store.releaseClaims(h, prefix));
     }

@@ -85,10 +85,12 @@ public final class ChangeLog {
             return;
         }
         CommitListener.requireTransaction(handle);
-        handle.createUpdate("INSERT INTO change_log (instance_id, kind, subject) VALUES (:instance, :kind, :subject)")
-                .bind("instance", instanceId).bind("kind", kind.name()).bind("subject", subject).execute();
-        // Delivered at commit, never for a rollback; the same notification twice in one transaction is sent once.
-        handle.createQuery("SELECT pg_notify(:channel, '')").bind("channel", CHANNEL).mapTo(String.class).one();
+        // One statement, one round trip: the row and its notification. PostgreSQL delivers the notification at
+        // commit, never for a rollback, and sends the same one once however often a transaction asks.
+        handle.createUpdate("WITH woken AS (SELECT pg_notify(:channel, '')) INSERT INTO change_log "
+                        + "(instance_id, kind, subject) SELECT :instance, :kind, :subject FROM woken")
+                .bind("channel", CHANNEL).bind("instance", instanceId).bind("kind", kind.name())
+                .bind("subject", subject).execute();
     }
 
     /** As {@link #append(Handle, Kind, String)} with a numeric subject. */

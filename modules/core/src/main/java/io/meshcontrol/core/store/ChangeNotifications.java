@@ -20,6 +20,8 @@ public final class ChangeNotifications implements AutoCloseable {
     private final DataSource source;
     private Connection connection;
     private volatile boolean closed;
+    /** The last attempt failed (told once, not at every retry). */
+    private boolean failing;
 
     ChangeNotifications(DataSource source) {
         this.source = source;
@@ -40,13 +42,20 @@ public final class ChangeNotifications implements AutoCloseable {
             }
             PGNotification[] notifications = connection.unwrap(PGConnection.class)
                     .getNotifications((int) Math.max(1, timeout.toMillis()));
+            failing = false;
             return notifications != null && notifications.length > 0;
         } catch (SQLException e) {
-            if (!closed) {
-                LOG.log(System.Logger.Level.WARNING, "listening for changes of other instances failed (" + e.getMessage()
-                        + "); following the change log by polling until it works again");
+            if (!closed && !failing) {
+                LOG.log(System.Logger.Level.WARNING, "listening for changes of other instances failed ("
+                        + e.getMessage() + "); following the change log by polling until it works again");
             }
+            failing = true;
             closeConnection();
+            try {
+                Thread.sleep(timeout); // the database may be down: no busy loop of reconnections
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
             return false;
         }
     }

@@ -151,6 +151,72 @@ class SeveralInstancesTest {
     }
 
     @Test
+    void anInstanceTakenForGoneAnnouncesItselfAndItsStreamsAgain() throws Exception {
+        a.users().create(admin, new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
+        Node node = Machine.named("laptop").join(a, AuthKey.forUser("odin").create(a));
+        a.followOtherInstances();
+        b.followOtherInstances();
+        a.presence().connected(node);
+        Await.until("online on B", () -> b.snapshots().current().isOnline(node.id()));
+
+        // What another instance does to one silent for a minute (a long pause of A's process): its row goes, and
+        // its streams with it.
+        try (Connection sql = PostgresCluster.shared().connect(database.name());
+                Statement statement = sql.createStatement()) {
+            statement.executeUpdate("DELETE FROM instances WHERE id = '" + a.instanceId() + "'");
+        }
+        Await.until("A and its stream written again at its next heartbeat", () -> rows(
+                "SELECT count(*) FROM node_streams s JOIN instances i ON i.id = s.instance_id WHERE i.id = '"
+                        + a.instanceId() + "'") == 1);
+        Await.until("online on B", () -> b.snapshots().current().isOnline(node.id()));
+    }
+
+    @Test
+    void bothInstancesElectTheSamePrimaryRouterAndFailOverTogether() throws Exception {
+        a.users().create(admin, new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
+        Node r1 = router(a, "r1");
+        Node r2 = router(a, "r2");
+        Network.Following aBeats = a.followOtherInstances();
+        b.followOtherInstances();
+        a.presence().connected(r1);
+        // One router change at a time, as routers come and go: the elections are sticky, so instances that saw two
+        // routers come online in opposite orders (within the propagation time) could each keep a different one.
+        Await.until("r1 online on B", () -> b.snapshots().current().isOnline(r1.id()));
+        b.presence().connected(r2);
+        Await.until("r1 serves the prefix on both", () -> serves(a, r1) && serves(b, r1)
+                && a.snapshots().current().isOnline(r2.id()));
+
+        a.routeElection().probed(r1.id(), false); // r1 holds its stream on A but stopped answering
+        Await.until("r2 serves it on both", java.time.Duration.ofSeconds(10), () -> serves(a, r2) && serves(b, r2),
+                () -> "A: " + a.routeElection().current().primaries() + " r2 online " + a.snapshots().current()
+                        .isOnline(r2.id()) + "; B: " + b.routeElection().current().primaries() + " r1 online "
+                        + b.snapshots().current().isOnline(r1.id()));
+        a.routeElection().probed(r1.id(), true);
+
+        b.presence().disconnected(r2);
+        Await.until("back to r1 on both", () -> serves(a, r1) && serves(b, r1));
+        b.presence().connected(r2);
+        Await.until("r2 online on A", () -> a.snapshots().current().isOnline(r2.id()));
+        aBeats.halt();
+        try (Connection sql = PostgresCluster.shared().connect(database.name());
+                Statement statement = sql.createStatement()) {
+            statement.executeUpdate("UPDATE instances SET heartbeat_at = now() - interval '1 minute' WHERE id = '"
+                    + a.instanceId() + "'");
+        }
+        Await.until("B fails over to r2 once A is gone", () -> serves(b, r2));
+    }
+
+    private static Node router(Network network, String name) {
+        Node node = Machine.named(name).advertising("10.1.0.0/16").join(network,
+                AuthKey.forUser("odin").create(network));
+        return network.routeApprovals().setApproved(Caller.localAdmin(), node.id(), List.of("10.1.0.0/16"));
+    }
+
+    private static boolean serves(Network network, Node router) {
+        return !network.routeElection().current().primaryRoutes(router.id()).isEmpty();
+    }
+
+    @Test
     void theChangeLogIsReadFromWhereTheInstanceStartedAndIsPruned() throws Exception {
         a.users().create(admin, new Users.NewUser("odin", "Odin", "odin@example.com", Role.MEMBER));
         Network late = Network.open(database, clock, NetworkOptions.defaults(), Network.SqlLog.OFF);
@@ -184,11 +250,13 @@ class SeveralInstancesTest {
         assertTrue(sqlite.network.follower() == null, "no follower on SQLite");
     }
 
-    private long rows(String query) throws SQLException {
+    private long rows(String query) {
         try (Connection sql = PostgresCluster.shared().connect(database.name());
                 Statement statement = sql.createStatement(); ResultSet result = statement.executeQuery(query)) {
             result.next();
             return result.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
         }
     }
 
