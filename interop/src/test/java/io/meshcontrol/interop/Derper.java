@@ -40,6 +40,12 @@ public final class Derper implements AutoCloseable {
     /** The relay on another address of this host (a network namespace's link, for nodes inside it). */
     public static Derper startOn(String host, ClientBinaries binaries, Path workDir, String... extraArgs)
             throws IOException, InterruptedException {
+        return startOn(host, binaries, workDir, java.util.Map.of(), extraArgs);
+    }
+
+    /** The relay with more environment ({@code TS_DEBUG_USE_DERP_HTTP=1} makes its mesh links dial plain HTTP). */
+    public static Derper startOn(String host, ClientBinaries binaries, Path workDir,
+            java.util.Map<String, String> environment, String... extraArgs) throws IOException, InterruptedException {
         int derpPort = freeTcpPort();
         int stunPort = freeUdpPort();
         Files.createDirectories(workDir);
@@ -47,9 +53,11 @@ public final class Derper implements AutoCloseable {
                 "-a", host + ":" + derpPort, "-http-port", "-1", "-stun-port", Integer.toString(stunPort),
                 "-hostname", host, "-c", workDir.resolve("derper.key").toString()));
         command.addAll(List.of(extraArgs));
-        Process process = ChildProcesses.start(new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(workDir.resolve("derper.log").toFile()));
+                .redirectOutput(workDir.resolve("derper.log").toFile());
+        builder.environment().putAll(environment);
+        Process process = ChildProcesses.start(builder);
         Derper derper = new Derper(process, host, derpPort, stunPort);
         derper.awaitReady(workDir);
         return derper;
@@ -58,6 +66,11 @@ public final class Derper implements AutoCloseable {
     /** Where the relay listens (plain HTTP). */
     public java.net.InetSocketAddress address() {
         return new java.net.InetSocketAddress(host, derpPort);
+    }
+
+    /** The UDP port STUN answers on. */
+    public int stunPort() {
+        return stunPort;
     }
 
     /** The relay map (vendor JSON shape) naming this relay as region 900. */

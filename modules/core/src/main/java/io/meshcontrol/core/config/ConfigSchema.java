@@ -128,6 +128,11 @@ public final class ConfigSchema {
             optionalString("derp.server.tls_listen_addr", null,
                     "TCP address of the relay's own TLS port while server_url is http://; by default port 3340 on "
                             + "listen_addr's host.").withCheck(Checks.hostPort()),
+            optionalPath("derp.server.mesh_key_path", null, "File holding the DERP mesh key (64 hex digits, as derper's"
+                    + " --mesh-psk-file) that the relays of all instances share; required by derp.server.mesh_with."),
+            stringList("derp.server.mesh_with", List.of(), "Base URLs of every instance's relay, this one's too, the"
+                    + " same list on each: the relay meshes with the others, and the https ones are the embedded"
+                    + " region's nodes (docs/high-availability.md).").withCheck(Checks.httpUrls()),
             bool("derp.automatically_add_embedded_derp_region", true,
                     "Add the embedded relay to the DERP map; false expects it in a derp.paths file."),
             stringList("derp.urls", List.of("https://controlplane.tailscale.com/derpmap/default"),

@@ -74,6 +74,12 @@ final class ConfigValidator {
             report("derp.paths", "must name a DERP map file that lists the embedded relay when "
                     + "derp.automatically_add_embedded_derp_region is false");
         }
+        if (!v.stringList("derp.server.mesh_with").isEmpty() && v.optional("derp.server.mesh_key_path").isEmpty()) {
+            report("derp.server.mesh_key_path", "must name the mesh key file when derp.server.mesh_with is set");
+        }
+        v.optional("derp.server.mesh_key_path").map(java.nio.file.Path::of)
+                .filter(file -> !java.nio.file.Files.isReadable(file))
+                .ifPresent(file -> report("derp.server.mesh_key_path", "cannot be read: " + file));
         if (v.bool("derp.auto_update_enabled") && v.duration("derp.update_frequency").isZero()) {
             report("derp.update_frequency", "must be more than 0s while derp.auto_update_enabled is true");
         }

@@ -172,7 +172,11 @@ public record MeshConfig(
      */
     public record DerpServer(boolean enabled, int regionId, String regionCode, String regionName, boolean verifyClients,
                              boolean stunEnabled, String stunListenAddr, Path privateKeyPath, Optional<String> ipv4,
-                             Optional<String> ipv6, Optional<String> tlsListenAddr, Duration stunRetryInterval) {
+                             Optional<String> ipv6, Optional<String> tlsListenAddr, Duration stunRetryInterval,
+                             Optional<Path> meshKeyPath, List<String> meshWith) {
+        public DerpServer {
+            meshWith = List.copyOf(meshWith);
+        }
     }
 
     public record Dns(boolean magicDns, String baseDomain, boolean overrideLocalDns, Nameservers nameservers,

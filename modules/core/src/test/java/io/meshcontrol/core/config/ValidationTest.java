@@ -111,6 +111,8 @@ class ValidationTest {
             "dns: {override_local_dns: true}|dns.nameservers.global: must list a resolver while dns.override_local_dns is true",
             "derp: {automatically_add_embedded_derp_region: false}|derp.paths: must name a DERP map file that lists the embedded relay when derp.automatically_add_embedded_derp_region is false",
             "derp: {update_frequency: 0s}|derp.update_frequency: must be more than 0s while derp.auto_update_enabled is true",
+            "derp: {server: {mesh_with: [\"https://relay-b.example.com\"]}}|derp.server.mesh_key_path: must name the mesh key file when derp.server.mesh_with is set",
+            "derp: {server: {mesh_key_path: /nonexistent/derp-mesh.key}}|derp.server.mesh_key_path: cannot be read: /nonexistent/derp-mesh.key",
             "{dns: {magic_dns: false}, https_certificates: {enabled: true, dns_provider: command, command: {path: /usr/local/bin/dns-hook}}}|https_certificates.enabled: needs dns.magic_dns: certificates are for the MagicDNS names of nodes",
             "https_certificates: {enabled: true}|https_certificates.dns_provider: must be rfc2136 or command while https_certificates.enabled is true: nodes prove their names with DNS records",
             "https_certificates: {dns_provider: command}|https_certificates.command.path: must be set when https_certificates.dns_provider is command",

@@ -36,6 +36,8 @@ public final class DerpSession {
     private final PeerGoneLimiter notHereLimiter = new PeerGoneLimiter();
     private volatile NodePublicKey clientKey;
     private volatile boolean preferred;
+    /** The client presented the region's mesh key: it is another relay, trusted with the mesh frames. */
+    private volatile boolean canMesh;
     /** Set once; the transport's thread and the timer thread may both end a session. */
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile boolean closed;
@@ -116,6 +118,16 @@ public final class DerpSession {
         return clientKey;
     }
 
+    /** Whether the client is another relay of the region (it presented the mesh key). */
+    public boolean canMesh() {
+        return canMesh;
+    }
+
+    /** Whether this client sent packets to {@code peer}, which therefore hears PeerGone when it leaves. */
+    boolean sentTo(NodePublicKey peer) {
+        return sentTo.contains(peer);
+    }
+
     /** Whether the client said this relay is its home. */
     public boolean preferred() {
         return preferred;
@@ -173,14 +185,64 @@ public final class DerpSession {
             case FrameType.PONG -> {
                 // The server never pings; an unsolicited pong is harmless.
             }
-            // Mesh frames need the mesh key, which this relay does not have: Go's server drops such clients too.
-            case FrameType.WATCH_CONNS, FrameType.CLOSE_PEER, FrameType.FORWARD_PACKET ->
-                    throw new DerpProtocolException("mesh frame 0x" + Integer.toHexString(frame.type())
-                            + " without the mesh key");
+            // Mesh frames need the mesh key: Go's server drops clients that send them without it too.
+            case FrameType.WATCH_CONNS, FrameType.CLOSE_PEER, FrameType.FORWARD_PACKET -> meshFrame(frame);
             default -> {
                 // Unknown frames are skipped so that newer clients keep working.
             }
         }
+    }
+
+    private void meshFrame(Frame frame) throws DerpProtocolException {
+        if (!canMesh) {
+            throw new DerpProtocolException("mesh frame 0x" + Integer.toHexString(frame.type())
+                    + " without the mesh key");
+        }
+        byte[] p = frame.payload();
+        switch (frame.type()) {
+            case FrameType.WATCH_CONNS -> {
+                if (p.length != 0) {
+                    throw new DerpProtocolException("WatchConns with a payload of " + p.length + " bytes");
+                }
+                server.addWatcher(this);
+            }
+            case FrameType.CLOSE_PEER -> {
+                if (p.length != FrameType.KEY_LENGTH) {
+                    throw new DerpProtocolException("ClosePeer of " + p.length + " bytes");
+                }
+                server.dropClients(NodePublicKey.fromRaw(p)::equals, "closed by mesh peer " + clientKey.toText());
+            }
+            default -> forwardedPacket(p);
+        }
+    }
+
+    /** A packet another relay of the region sends on for one of our clients; it is never forwarded again. */
+    private void forwardedPacket(byte[] p) throws DerpProtocolException {
+        if (p.length < 2 * FrameType.KEY_LENGTH) {
+            throw new DerpProtocolException("ForwardPacket of " + p.length + " bytes has no keys");
+        }
+        if (p.length - 2 * FrameType.KEY_LENGTH > FrameType.MAX_PACKET_SIZE) {
+            throw new DerpProtocolException("forwarded packet of " + (p.length - 2 * FrameType.KEY_LENGTH) + " bytes");
+        }
+        server.stats().forwardedFromMesh.increment();
+        byte[] source = Arrays.copyOf(p, FrameType.KEY_LENGTH);
+        NodePublicKey destination = NodePublicKey.fromRaw(
+                Arrays.copyOfRange(p, FrameType.KEY_LENGTH, 2 * FrameType.KEY_LENGTH));
+        byte[] packet = Arrays.copyOfRange(p, 2 * FrameType.KEY_LENGTH, p.length);
+        DerpSession target = server.session(destination);
+        if (target == null) {
+            PacketForwarder forwarder = server.forwarder(destination);
+            if (forwarder != null) {
+                sentTo.add(destination);
+                if (forwarder.forward(clientKey, destination, packet)) {
+                    server.stats().forwardedToMesh.increment();
+                }
+                return;
+            }
+            server.stats().droppedUnknownDestination.increment();
+            return;
+        }
+        target.deliver(Frame.of(FrameType.RECV_PACKET, source, packet).encode(), isDisco(packet));
     }
 
     private void handshake(byte[] p) throws DerpProtocolException {
@@ -197,15 +259,19 @@ public final class DerpSession {
         } catch (InvalidKeyException e) {
             throw new DerpProtocolException("ClientInfo from " + key.toText() + " does not open: " + e.getMessage());
         }
+        JsonNode info;
         try {
-            JsonNode info = server.json().readTree(json);
-            if (!info.isObject()) {
-                throw new DerpProtocolException("ClientInfo from " + key.toText() + " is not a JSON object");
-            }
+            info = server.json().readTree(json);
         } catch (JacksonException e) {
             throw new DerpProtocolException("ClientInfo from " + key.toText() + " is not JSON");
         }
-        if (!server.admits(key)) {
+        if (!info.isObject()) {
+            throw new DerpProtocolException("ClientInfo from " + key.toText() + " is not a JSON object");
+        }
+        JsonNode presented = info.get("meshKey");
+        // A mesh peer is a relay, not a node of the network: verification would refuse it (as in Go's server).
+        canMesh = presented != null && presented.isString() && server.isMeshPeer(presented.asString());
+        if (!canMesh && !server.admits(key)) {
             throw new DerpProtocolException("client " + key.toText() + " is not a node of this network");
         }
         clientKey = key;
@@ -239,6 +305,14 @@ public final class DerpSession {
         boolean disco = isDisco(packet);
         DerpSession target = server.session(destination);
         if (target == null) {
+            PacketForwarder forwarder = server.forwarder(destination);
+            if (forwarder != null) {
+                sentTo.add(destination);
+                if (forwarder.forward(clientKey, destination, packet)) {
+                    server.stats().forwardedToMesh.increment();
+                }
+                return;
+            }
             server.stats().droppedUnknownDestination.increment();
             // Tell the sender its disco probes go nowhere, so it stops using this relay for that peer; a few a second.
             if (disco && notHereLimiter.allow(System.nanoTime())) {

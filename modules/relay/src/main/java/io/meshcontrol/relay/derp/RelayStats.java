@@ -13,4 +13,8 @@ public final class RelayStats {
     public final LongAdder droppedQueueHead = new LongAdder();
     /** Clients refused at the handshake because the server does not know their node key. */
     public final LongAdder refusedClients = new LongAdder();
+    /** Packets sent on to another relay of the region, whose client they were for ({@code packets_forwarded_out}). */
+    public final LongAdder forwardedToMesh = new LongAdder();
+    /** Packets another relay of the region forwarded here ({@code packets_forwarded_in}). */
+    public final LongAdder forwardedFromMesh = new LongAdder();
 }

@@ -16,11 +16,26 @@ import java.util.TreeMap;
  * @param off the relay was turned off: the region stays, marked {@code NoMeasureNoHome}. A region that leaves the map
  *     can stay a client's home with no connection, which its return does not repair; one that stays is seen
  *     redefined when the relay comes back, which makes the client connect again (docs/relay.md).
+ * @param meshNodes with several instances whose relays mesh ({@code derp.server.mesh_with}): every instance's relay,
+ *     in the configured order, so that every instance publishes the same region; empty for the one relay at
+ *     {@code endpoint}. Each node is named after the region and a letter ({@code 999a}, {@code 999b}), as derper's
+ *     regions are, and is found by its host name (an instance's own {@code ipv4}/{@code ipv6} would be wrong for the
+ *     others).
  */
 public record EmbeddedRegion(int regionId, String regionCode, String regionName, Endpoint endpoint, int stunPort,
-                             Optional<String> ipv4, Optional<String> ipv6, boolean off) {
+                             Optional<String> ipv4, Optional<String> ipv6, boolean off, List<Endpoint> meshNodes) {
 
-    /** A region of a relay that is on. */
+    public EmbeddedRegion {
+        meshNodes = List.copyOf(meshNodes);
+    }
+
+    /** A region of one relay. */
+    public EmbeddedRegion(int regionId, String regionCode, String regionName, Endpoint endpoint, int stunPort,
+            Optional<String> ipv4, Optional<String> ipv6, boolean off) {
+        this(regionId, regionCode, regionName, endpoint, stunPort, ipv4, ipv6, off, List.of());
+    }
+
+    /** A region of one relay that is on. */
     public EmbeddedRegion(int regionId, String regionCode, String regionName, Endpoint endpoint, int stunPort,
             Optional<String> ipv4, Optional<String> ipv6) {
         this(regionId, regionCode, regionName, endpoint, stunPort, ipv4, ipv6, false);
@@ -45,6 +60,11 @@ public record EmbeddedRegion(int regionId, String regionCode, String regionName,
             return new Endpoint(serverUrl.getHost(), port, null);
         }
 
+        /** A relay of the mesh at its public {@code https} URL (port 443 unless the URL names one). */
+        public static Endpoint meshNode(URI relayUrl) {
+            return new Endpoint(relayUrl.getHost(), Math.max(relayUrl.getPort(), 0), null);
+        }
+
         /** The relay's own TLS port with its self-signed certificate, for a server reached over plain HTTP. */
         public static Endpoint pinned(String hostName, int tlsPort, String pin) {
             return new Endpoint(hostName, tlsPort, pin);
@@ -53,6 +73,20 @@ public record EmbeddedRegion(int regionId, String regionCode, String regionName,
 
     /** The region in the vendor's shape; the node is named after the region id, as derper's own maps do. */
     public DERPRegion toWire() {
+        if (!meshNodes.isEmpty()) {
+            List<DERPNode> nodes = new java.util.ArrayList<>();
+            for (int i = 0; i < meshNodes.size(); i++) {
+                Endpoint mesh = meshNodes.get(i);
+                nodes.add(DERPNode.builder()
+                        .name(regionId + String.valueOf((char) ('a' + i)))
+                        .regionId(regionId)
+                        .hostName(mesh.hostName())
+                        .stunPort(stunPort)
+                        .derpPort(mesh.derpPort())
+                        .build());
+            }
+            return new DERPRegion(regionId, regionCode, regionName, 0, 0, false, off, nodes);
+        }
         DERPNode node = DERPNode.builder()
                 .name(Integer.toString(regionId))
                 .regionId(regionId)

@@ -50,9 +50,14 @@ final class FakeClient implements DerpTransport {
     }
 
     void sendClientInfo(NodePublicKey serverKey) throws Exception {
+        sendClientInfo(serverKey, "{\"version\":2,\"CanAckPings\":true}");
+    }
+
+    /** A ClientInfo with this JSON (a mesh peer's carries {@code meshKey}). */
+    void sendClientInfo(NodePublicKey serverKey, String clientInfoJson) throws Exception {
         byte[] nonce = new byte[NaclBox.NONCE_LENGTH];
         nonce[0] = 7;
-        byte[] box = NaclBox.seal("{\"version\":2,\"CanAckPings\":true}".getBytes(StandardCharsets.UTF_8), nonce,
+        byte[] box = NaclBox.seal(clientInfoJson.getBytes(StandardCharsets.UTF_8), nonce,
                 serverKey.bytes(), key.bytes());
         send(Frame.of(FrameType.CLIENT_INFO, publicKey().bytes(), nonce, box));
     }

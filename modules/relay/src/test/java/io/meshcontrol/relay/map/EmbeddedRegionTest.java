@@ -36,6 +36,21 @@ class EmbeddedRegionTest {
     }
 
     @Test
+    void aMeshedRegionListsEveryInstancesRelayInTheConfiguredOrder() {
+        EmbeddedRegion region = new EmbeddedRegion(999, "svc", "Embedded",
+                EmbeddedRegion.Endpoint.https(URI.create("https://b.example.com"), false, 443), 3478,
+                Optional.of("192.0.2.2"), Optional.empty(), false,
+                List.of(EmbeddedRegion.Endpoint.meshNode(URI.create("https://a.example.com")),
+                        EmbeddedRegion.Endpoint.meshNode(URI.create("https://b.example.com:8443"))));
+        List<DERPNode> nodes = region.toWire().nodes();
+        assertEquals(List.of("999a", "999b"), nodes.stream().map(DERPNode::name).toList());
+        assertEquals(List.of("a.example.com", "b.example.com"), nodes.stream().map(DERPNode::hostName).toList());
+        assertEquals(List.of(0, 8443), nodes.stream().map(DERPNode::derpPort).toList());
+        // One instance's own address would be wrong for the others: nodes are found by name.
+        assertTrue(nodes.stream().allMatch(n -> (n.ipv4() == null || n.ipv4().isEmpty()) && n.stunPort() == 3478), nodes.toString());
+    }
+
+    @Test
     void pinnedTlsPortIsPublishedWithItsCertificatePinAndVerificationOn() {
         DERPNode node = node(EmbeddedRegion.Endpoint.pinned("192.0.2.7", 3340, "sha256-raw:00ff"), 3478);
         assertEquals("192.0.2.7", node.hostName());

@@ -38,6 +38,15 @@ public final class RelayMetrics {
                 })
                 .register(registry);
         CounterWithCallback.builder()
+                .name("svc_derp_packets_mesh_total")
+                .help("Packets the embedded relay sent on to another relay of its mesh (out) or took from one (in)")
+                .labelNames("direction")
+                .callback(callback -> {
+                    callback.call(statsNow.get().forwardedToMesh.sum(), "out");
+                    callback.call(statsNow.get().forwardedFromMesh.sum(), "in");
+                })
+                .register(registry);
+        CounterWithCallback.builder()
                 .name("svc_derp_clients_refused_total")
                 .help("DERP clients refused at the handshake because their node key is unknown (verify_clients)")
                 .callback(callback -> callback.call(statsNow.get().refusedClients.sum()))

@@ -10,6 +10,8 @@ import io.meshcontrol.core.key.NodePublicKey;
 import io.meshcontrol.core.model.DerpSettings;
 import io.meshcontrol.core.wire.DERPNode;
 import io.meshcontrol.relay.derp.DerpServer;
+import io.meshcontrol.relay.derp.MeshKey;
+import io.meshcontrol.relay.derp.MeshLink;
 import io.meshcontrol.relay.map.EmbeddedRegion;
 import io.meshcontrol.relay.stun.StunServer;
 import io.meshcontrol.relay.tls.RelayCertificate;
@@ -20,10 +22,13 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * The relay this server runs itself: DERP on the main listener (and, for a plain-HTTP server, on a TLS port of its
@@ -58,6 +63,7 @@ public final class EmbeddedRelay implements AutoCloseable {
     private String tlsHost;
     private Clock tlsClock;
     private volatile RelayTlsPort tlsPort;
+    private final List<MeshLink> meshLinks = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param scheduler runs the STUN bind retries
@@ -223,9 +229,46 @@ public final class EmbeddedRelay implements AutoCloseable {
     /** The relay server, created with its key the first time the relay is turned on. */
     private DerpServer derpServer() {
         if (derp == null) {
-            derp = new DerpServer(loadKey(config), key -> !verifyClients || isKnown(key));
+            derp = new DerpServer(loadKey(config), key -> !verifyClients || isKnown(key), loadMeshKey(config));
+            startMesh(derp);
         }
         return derp;
+    }
+
+    /** One link to each other relay of the mesh; the entry that is this relay finds itself and stops. */
+    private void startMesh(DerpServer server) {
+        if (!config.mesh().enabled()) {
+            return;
+        }
+        SSLSocketFactory tls;
+        try {
+            tls = SSLContext.getDefault().getSocketFactory();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("no TLS for the relay mesh", e);
+        }
+        for (URI peer : config.mesh().relays()) {
+            MeshLink link = new MeshLink(server, peer, config.mesh().retry(), tls);
+            meshLinks.add(link);
+            link.start();
+        }
+    }
+
+    /** The links to the other relays of the mesh (one per {@code derp.server.mesh_with} entry). */
+    public List<MeshLink> meshLinks() {
+        return List.copyOf(meshLinks);
+    }
+
+    private static MeshKey loadMeshKey(RelaySettings config) {
+        if (config.mesh().keyPath().isEmpty()) {
+            return null;
+        }
+        Path file = config.mesh().keyPath().get();
+        try {
+            return MeshKey.load(file);
+        } catch (IOException e) {
+            throw MeshException.invalid("cannot read the DERP mesh key (derp.server.mesh_key_path): "
+                    + e.getMessage());
+        }
     }
 
     /** The check reads the current snapshot, so a node registered a moment ago is admitted at once. */
@@ -327,9 +370,11 @@ public final class EmbeddedRelay implements AutoCloseable {
         EmbeddedRegion.Endpoint endpoint = tls == null
                 ? EmbeddedRegion.Endpoint.https(serverUrl, listenerOnPortZero, boundPort)
                 : EmbeddedRegion.Endpoint.pinned(tls.host(), tls.port(), tls.pin());
+        List<EmbeddedRegion.Endpoint> meshNodes = config.mesh().enabled()
+                ? config.mesh().published().stream().map(EmbeddedRegion.Endpoint::meshNode).toList() : List.of();
         return Optional.of(new EmbeddedRegion(config.regionId(), config.regionCode(), config.regionName(), endpoint,
                 stunPort(), Optional.ofNullable(blankToNull(settings.ipv4())),
-                Optional.ofNullable(blankToNull(settings.ipv6())), !enabled));
+                Optional.ofNullable(blankToNull(settings.ipv6())), !enabled, meshNodes));
     }
 
     public int regionId() {
@@ -346,6 +391,7 @@ public final class EmbeddedRelay implements AutoCloseable {
         if (tlsPort != null) {
             tlsPort.close();
         }
+        meshLinks.forEach(MeshLink::close);
         if (derp != null) {
             derp.close();
         }

@@ -3,8 +3,10 @@ package io.meshcontrol.server.relay;
 import io.meshcontrol.core.config.HostPort;
 import io.meshcontrol.core.config.MeshConfig;
 import io.meshcontrol.server.listener.ListenerLimits;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -18,11 +20,37 @@ import java.util.Optional;
  *                      clients speak DERP over TLS only); port 0 binds a free port, which is published
  * @param stunRetry how long after a failed STUN bind at start (the port busy) the bind is tried again
  * @param tlsListener the timeouts and per-address cap of the relay's TLS port, those of the main listener
+ * @param mesh the relays of the other instances, when several serve one network
  */
 public record RelaySettings(boolean enabled, boolean publishRegion, int regionId, String regionCode, String regionName,
                     boolean verifyClients, boolean stunEnabled, String stunListenAddr, Path privateKeyPath,
                     Optional<String> ipv4, Optional<String> ipv6, String tlsListenAddr, Duration stunRetry,
-                    ListenerLimits tlsListener) {
+                    ListenerLimits tlsListener, Mesh mesh) {
+
+    /**
+     * The relay mesh ({@code derp.server.mesh_key_path}, {@code derp.server.mesh_with}).
+     *
+     * @param relays every instance's relay, this one's too; empty when the relay meshes with none
+     * @param retry how long a broken mesh link waits before dialling again
+     */
+    public record Mesh(Optional<Path> keyPath, List<URI> relays, Duration retry) {
+
+        /** Go's mesh client waits 5 s between attempts. */
+        public static final Duration DEFAULT_RETRY = Duration.ofSeconds(5);
+
+        public Mesh {
+            relays = List.copyOf(relays);
+        }
+
+        public boolean enabled() {
+            return keyPath.isPresent() && !relays.isEmpty();
+        }
+
+        /** The relays published as the embedded region's nodes: those clients can reach, over https. */
+        public List<URI> published() {
+            return relays.stream().filter(uri -> "https".equalsIgnoreCase(uri.getScheme())).toList();
+        }
+    }
 
     /** The relay's TLS port when {@code derp.server.tls_listen_addr} is not set: 3340 on the main listener's host. */
     public static final int DEFAULT_TLS_PORT = 3340;
@@ -32,6 +60,7 @@ public record RelaySettings(boolean enabled, boolean publishRegion, int regionId
         // Published whenever it runs: the relay may be turned on at runtime although the file has it off.
         return new RelaySettings(s.enabled(), derp.automaticallyAddEmbeddedDerpRegion(), s.regionId(),
                 s.regionCode(), s.regionName(), s.verifyClients(), s.stunEnabled(), s.stunListenAddr(),
-                s.privateKeyPath(), s.ipv4(), s.ipv6(), tls, s.stunRetryInterval(), tlsListener);
+                s.privateKeyPath(), s.ipv4(), s.ipv6(), tls, s.stunRetryInterval(), tlsListener,
+                new Mesh(s.meshKeyPath(), s.meshWith().stream().map(URI::create).toList(), Mesh.DEFAULT_RETRY));
     }
 }
