@@ -167,8 +167,8 @@ class TailnetLockTest {
         assertFalse(sees(b.status(), "c"), "b drops the unsigned c");
         assertFalse(c.ping("a", "--c=2").ok(), "c cannot reach a");
 
-        // a signs c: every peer accepts it.
-        a.cli("lock", "sign", lockedC.nodeKey()).requireOk();
+        // b signs c: every peer accepts it.
+        b.cli("lock", "sign", lockedC.nodeKey()).requireOk();
         assertEquals(List.of(), serverStatus().lockedOut());
         assertEquals("", deviceLockError("c"));
         a.awaitStatus("c accepted by a", s -> sees(s, "c"), SOON);
@@ -194,13 +194,18 @@ class TailnetLockTest {
         assertFalse(sees(a.status(), "ghost"), "a drops the unsigned ghost");
         assertFalse(a.ping(ghost.ipv4(), "--c=2").ok(), "a cannot reach the ghost's address");
 
-        // b's key removed on a (re-signing what b signed: nothing).
+        // b's key removed on a: the client asks which signatures the removal affects (c's, made by b's key) and
+        // signs them again with its own, so c stays in.
         a.cli("lock", "remove", keyB).requireOk();
         assertEquals(Set.of(keyA), texts(serverStatus().trustedKeys()));
+        assertEquals(List.of("ghost"), serverStatus().lockedOut().stream().map(TailnetLockView.LockedOut::name).toList(),
+                "c was signed again by a's key; only the ghost stays out");
         for (TailscaleNode node : List.of(a, b, c)) {
             await(node.name() + " trusts only a's key", () -> trustedKeys(lockStatus(node)).equals(Set.of(keyA)));
         }
-        assertTrue(b.ping("c").ok(), "signatures by the remaining key still hold");
+        a.awaitStatus("c still accepted by a", s -> sees(s, "c"), SOON);
+        b.awaitStatus("c still accepted by b", s -> sees(s, "c"), SOON);
+        assertTrue(b.ping("c").ok(), "c, signed again, still reaches b");
 
         // Disabled with the disablement secret, from b (no longer a signing node).
         b.cli("lock", "disable", "disablement-secret:" + secret.group(1)).requireOk();
