@@ -146,7 +146,9 @@ class SharedDatabaseDeliveryTest {
         receiver.hold(); // requests wait for an answer: the holder's attempts stay in flight
         int count = 2 * DeliveryWorker.IN_FLIGHT + 8;
         users(count, a, b);
-        await("the holder's attempts are in flight", () -> receiver.receivingNow() == DeliveryWorker.IN_FLIGHT);
+        // At least all it may have in flight: on a slow machine an attempt held past its timeout is made again while
+        // the receiver still holds the first one, so the count can pass IN_FLIGHT before it is read.
+        await("the holder's attempts are in flight", () -> receiver.receivingNow() >= DeliveryWorker.IN_FLIGHT);
         assertTrue(!second.held(), "one holder");
 
         // A clean stop of the holder: its attempts are cut short, its claims and then its lease given up.
