@@ -187,7 +187,10 @@ bench_pg_cpu_ticks() {
 bench_haproxy_config() {
   local port=$1 maxconn
   shift
-  maxconn=$((4 * n + 2000))
+  # Two connections per node (its stream and a mass reconnect's new one) and room, within the file limit: HAProxy
+  # needs two descriptors per connection it passes on.
+  maxconn=$((2 * n + 1000))
+  maxconn=$((maxconn < ($(ulimit -n) - 200) / 2 ? maxconn : ($(ulimit -n) - 200) / 2))
   awk -v port="$port" -v maxconn="$maxconn" -v servers="$*" '
     BEGIN { count = split(servers, ports, " ") }
     $1 ~ /^(chroot|user|group|daemon)$/ { next }
