@@ -183,7 +183,8 @@ bench_pg_cpu_ticks() {
 # bench_haproxy_config PORT INSTANCE_PORT...: $work/haproxy.cfg, the shipped docs/examples/haproxy.cfg made to run
 # here (as interop's Haproxy fixture does): without the settings of a system service (chroot, user, daemon, syslog),
 # one plain listener on 127.0.0.1:PORT instead of the public binds, the instances' loopback ports as its servers,
-# and a connection limit for the run. Balancing, checks and timeouts stay as shipped.
+# and a connection limit for the run. Balancing, checks and timeouts stay as shipped. BENCH_HAPROXY_EXAMPLE=file
+# runs a changed copy of the example instead (to try other checks or timeouts).
 bench_haproxy_config() {
   local port=$1 maxconn
   shift
@@ -200,5 +201,5 @@ bench_haproxy_config() {
     $1 == "server" { if (++used <= count) { $3 = "127.0.0.1:" ports[used]; print "    " $0 }; next }
     { print }
     END { if (used != count) { print "docs/examples/haproxy.cfg names " used " servers, not " count > "/dev/stderr"; exit 1 } }
-  ' "$root/docs/examples/haproxy.cfg" >"$work/haproxy.cfg"
+  ' "${BENCH_HAPROXY_EXAMPLE:-$root/docs/examples/haproxy.cfg}" >"$work/haproxy.cfg"
 }
