@@ -40,9 +40,22 @@ func (r *run) failover(res *results) error {
 	if err := r.shell(r.failoverCmd, nil); err != nil {
 		return fmt.Errorf("failover: -failover-cmd failed: %w", err)
 	}
-	if err := r.shell(r.policyCmd, []string{fmt.Sprintf("LOADGEN_POLICY_PORT=%d", port)}); err != nil {
-		return fmt.Errorf("failover: the policy change after the kill failed: %w", err)
+	// The balancer may still pass the first request to the dead instance (a kept server connection) and answer 502,
+	// as any client may see right after a kill: try again, as a client would, until the phase's timeout.
+	attempts := 0
+	for {
+		attempts++
+		err := r.shell(r.policyCmd, []string{fmt.Sprintf("LOADGEN_POLICY_PORT=%d", port)})
+		if err == nil {
+			break
+		}
+		if time.Since(start) > r.timeout {
+			return fmt.Errorf("failover: the policy change after the kill failed %d times, last: %w", attempts, err)
+		}
+		r.logf("failover: the policy change after the kill failed (%v); trying again", err)
+		time.Sleep(250 * time.Millisecond)
 	}
+	res.FailoverChangeAttempts = attempts
 	if !r.await("failover: nodes with the change made after the kill", p.seen) {
 		return fmt.Errorf("failover: only %d of %d nodes received the change made after the kill within %v",
 			p.seen.count.Load(), r.n, r.timeout)
