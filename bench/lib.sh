@@ -132,3 +132,74 @@ bench_svc_start() {
   done
   svc users list >/dev/null || { bench_say "the server did not come up in 60 s; log: $work/server.log"; exit 1; }
 }
+
+# bench_pg_start PORT: a throwaway PostgreSQL cluster from Debian's package in $work/postgres, on 127.0.0.1:PORT
+# with its Unix socket in that folder, trusting connections (loopback only, for as long as the run), and an empty
+# database `svc` owned by user `svc`. initdb refuses to run as root, so as root the cluster runs as the package's
+# `postgres` account, which owns the folder (as the Java fixture PostgresCluster does). PostgreSQL's own settings
+# are left as the package has them (fsync on), apart from more connections. Sets pg_bin and pg_pid (the postmaster).
+bench_pg_start() {
+  local port=$1 folder=$work/postgres
+  pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  if [ -z "$pg_bin" ] || [ ! -x "$pg_bin/initdb" ]; then
+    bench_say "needs PostgreSQL's server package (scripts/install-test-packages.sh installs it)"
+    exit 1
+  fi
+  pg_as=()
+  mkdir -p "$folder"
+  if [ "$(id -u)" = 0 ]; then
+    chown postgres "$folder"
+    chmod o+x "$work" # postgres must reach its folder inside the work folder
+    pg_as=(runuser -u postgres --)
+  fi
+  bench_say "starting PostgreSQL ($pg_bin) on 127.0.0.1:$port in $folder"
+  "${pg_as[@]}" "$pg_bin/initdb" -D "$folder/data" -U svc --auth=trust -E UTF8 --locale=C >"$folder/initdb.log" 2>&1 \
+    || { cat "$folder/initdb.log" >&2; bench_say "initdb failed"; exit 1; }
+  "${pg_as[@]}" "$pg_bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
+    -o "-p $port -k $folder -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null \
+    || { cat "$folder/server.log" >&2; bench_say "PostgreSQL did not start"; exit 1; }
+  pg_pid=$(head -n 1 "$folder/data/postmaster.pid")
+  "$pg_bin/createdb" -h 127.0.0.1 -p "$port" -U svc svc
+}
+
+# bench_pg_stop: stops the cluster bench_pg_start started (fast: ends its sessions), if any.
+bench_pg_stop() {
+  [ -n "${pg_pid:-}" ] || return 0
+  "${pg_as[@]}" "$pg_bin/pg_ctl" -D "$work/postgres/data" -m fast -w -t 30 stop >/dev/null 2>&1 || true
+  pg_pid=""
+}
+
+# bench_pg_cpu_ticks: CPU ticks of the whole cluster so far: the postmaster's own and those of its children that
+# ended (cutime, cstime), plus its live children's (the instances' pooled sessions).
+bench_pg_cpu_ticks() {
+  local total child
+  total=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$pg_pid/stat")
+  for child in $(pgrep -P "$pg_pid"); do
+    total=$((total + $(awk '{print $14 + $15}' "/proc/$child/stat" 2>/dev/null || echo 0)))
+  done
+  echo "$total"
+}
+
+# bench_haproxy_config PORT INSTANCE_PORT...: $work/haproxy.cfg, the shipped docs/examples/haproxy.cfg made to run
+# here (as interop's Haproxy fixture does): without the settings of a system service (chroot, user, daemon, syslog),
+# one plain listener on 127.0.0.1:PORT instead of the public binds, the instances' loopback ports as its servers,
+# and a connection limit for the run. Balancing, checks and timeouts stay as shipped. BENCH_HAPROXY_EXAMPLE=file
+# runs a changed copy of the example instead (to try other checks or timeouts).
+bench_haproxy_config() {
+  local port=$1 maxconn
+  shift
+  # Two connections per node (its stream and a mass reconnect's new one) and room, within the file limit: HAProxy
+  # needs two descriptors per connection it passes on.
+  maxconn=$((2 * n + 1000))
+  maxconn=$((maxconn < ($(ulimit -n) - 200) / 2 ? maxconn : ($(ulimit -n) - 200) / 2))
+  awk -v port="$port" -v maxconn="$maxconn" -v servers="$*" '
+    BEGIN { count = split(servers, ports, " ") }
+    $1 ~ /^(chroot|user|group|daemon)$/ { next }
+    $1 == "maxconn" { print "    maxconn " maxconn; next }
+    $1 == "log" && $2 == "/dev/log" { print "    log stdout format raw local0"; next }
+    $1 == "bind" { if (!bound) print "    bind 127.0.0.1:" port; bound = 1; next }
+    $1 == "server" { if (++used <= count) { $3 = "127.0.0.1:" ports[used]; print "    " $0 }; next }
+    { print }
+    END { if (used != count) { print "docs/examples/haproxy.cfg names " used " servers, not " count > "/dev/stderr"; exit 1 } }
+  ' "${BENCH_HAPROXY_EXAMPLE:-$root/docs/examples/haproxy.cfg}" >"$work/haproxy.cfg"
+}

@@ -5,7 +5,8 @@
 # (-light, what the runs at 5,000 and 10,000 nodes use: frames checked and decompressed by every node, decoded by a
 # sample). It fails only when the harness cannot do its job (the server does not start, nodes do not register or
 # never hold their peer lists, the server's map counter or CPU cannot be read, something crashes), never on how
-# fast anything was; the figures are printed for the log. First come loadgen's own unit tests.
+# fast anything was; the figures are printed for the log. First come loadgen's own unit tests; last, when PostgreSQL
+# and HAProxy are installed, bench/run-ha with 50 nodes (two instances and a failover).
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 (cd "$root/bench/loadgen" && go vet ./... && go test ./...) # the harness's own unit tests
@@ -45,4 +46,17 @@ case $(tail -n 1 "$out") in
   *'"light":true,"sampled_nodes":'*) ;;
   *) fail "light clients: the summary does not say the run was light" ;;
 esac
+# Two instances on PostgreSQL behind HAProxy with a failover (bench/run-ha), when both are installed (run-tests
+# installs them as root): 50 full clients. Fails only when the run cannot finish or its summary lacks the failover.
+if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null && [ -x /usr/sbin/haproxy ]; then
+  if ! "$root/bench/run-ha" 50 -timeout 3m -changes 3 | tee "$out"; then
+    fail "two instances: bench/run-ha 50 did not complete (output above)"
+  fi
+  case $(tail -n 1 "$out") in
+    *'"failover":true,"failover_s":'*'"instance_cpu_s":['*'"loadgen_exit":0'*) ;;
+    *) fail "two instances: the last line is not bench/run-ha's summary with a failover: $(tail -n 1 "$out")" ;;
+  esac
+else
+  echo "bench/smoke.sh: PostgreSQL's server or HAProxy is not installed: the two-instance run (bench/run-ha) is skipped"
+fi
 echo "bench/smoke.sh: OK"

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"tailscale.com/control/ts2021"
 	"tailscale.com/tailcfg"
@@ -157,6 +158,9 @@ func (n *simNode) takeFrame(frame []byte) (keepAlive bool, err error) {
 		return false, fmt.Errorf("map frame is not a JSON object: %.60q", b)
 	}
 	if !n.sampled {
+		if p := n.run.policyProbe.Load(); p != nil && p.everyNode && bytes.Contains(b, p.needle) {
+			p.seen.hit(n.index, time.Time{})
+		}
 		return len(b) < 64 && bytes.Contains(b, []byte(`"KeepAlive":true`)), nil
 	}
 	var resp tailcfg.MapResponse

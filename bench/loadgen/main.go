@@ -54,10 +54,11 @@ type run struct {
 	policyCmd         string // -policy-cmd: saves a policy with the marker port $LOADGEN_POLICY_PORT
 	policyChanges     int
 	metricsURL        string // -server-metrics: our server's /metrics, for when it had written all first maps
-	serverPID         int    // -server-pid: the server process, for its CPU seconds per phase and its open files
+	serverPIDs        []int  // -server-pid: the server processes, for their CPU seconds per phase and open files
 	serverFilesBefore int    // the server's open files before the join
 	light             bool   // -light: nodes read map frames without building a netmap (light.go)
 	changes           int    // endpoint changes to time (their origin nodes are always sampled)
+	failoverCmd       string // -failover-cmd: kills one of several server instances (failover.go)
 
 	joining     atomic.Bool
 	skimming    atomic.Bool // light mode, mass reconnect: unsampled nodes do not decompress full maps (light.go)
@@ -77,7 +78,7 @@ func main() {
 	duration := flag.Duration("duration", 0, "how long to hold all map streams open after the measurements")
 	flag.IntVar(&r.changes, "changes", 5, "endpoint changes to time, each from a different node")
 	flag.BoolVar(&r.light, "light", false, fmt.Sprintf("light clients: read map frames (framing, zstd, JSON object) without building a netmap; only every %dth node and the endpoint-change origins and their first watchers decode maps and keep peer lists, and the peer-list, endpoint and policy figures are of those nodes", sampleEvery))
-	flag.IntVar(&r.serverPID, "server-pid", 0, "the server's process id on this machine, to report its CPU seconds per phase (from /proc)")
+	serverPIDs := flag.String("server-pid", "", "the server's process id on this machine, to report its CPU seconds per phase (from /proc); several instances: their ids separated by commas (summed)")
 	flag.StringVar(&r.hostPrefix, "hostname-prefix", "", "hostname prefix of the simulated nodes (default lg-<random>)")
 	flag.BoolVar(&r.verbose, "v", false, "log the client library's messages")
 	freePorts := flag.String("free-ports", "", "only print this many free TCP ports on 127.0.0.1 and exit (for bench/run)")
@@ -85,6 +86,7 @@ func main() {
 	title := flag.String("title", "", "with -compare: the table's title")
 	flag.StringVar(&r.policyCmd, "policy-cmd", "", "shell command that makes the server save a new policy whose marker rule allows UDP port $LOADGEN_POLICY_PORT to every node; with it, policy changes are timed too")
 	flag.IntVar(&r.policyChanges, "policy-changes", 3, "policy changes to time (with -policy-cmd)")
+	flag.StringVar(&r.failoverCmd, "failover-cmd", "", "shell command that kills one of several server instances behind the load balancer -server names (bench/run-ha); with it (and -policy-cmd) a failover phase after the hold times until every node has a live map stream again (it receives a policy change saved after the kill) and every node whose stream broke holds its peers again")
 	flag.StringVar(&r.metricsURL, "server-metrics", "", "the server's Prometheus /metrics URL (loopback; our server only): the mass reconnect also reports when the server had written all first maps, from "+fullMapsMetric)
 	flag.Parse()
 	if *freePorts != "" {
@@ -99,6 +101,11 @@ func main() {
 		return
 	}
 
+	var err error
+	if r.serverPIDs, err = parsePIDs(*serverPIDs); err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(2)
+	}
 	if *authKeys != "" {
 		r.authKeys = strings.Split(*authKeys, ",")
 	}
@@ -141,6 +148,9 @@ func (r *run) checkFlags() error {
 	}
 	if r.n < 2 {
 		return errors.New("-n must be at least 2")
+	}
+	if r.failoverCmd != "" && r.policyCmd == "" {
+		return errors.New("-failover-cmd needs -policy-cmd: a policy change after the kill shows every node's stream is live")
 	}
 	u, ip, err := loopbackURL("-server", r.serverURL)
 	if err != nil {
@@ -195,7 +205,7 @@ func (r *run) execute(hold time.Duration) (*results, error) {
 		}
 	}()
 
-	r.serverFilesBefore, _ = openFiles(r.serverPID)
+	r.serverFilesBefore, _ = serverOpenFiles(r.serverPIDs)
 	phases := []struct {
 		name string
 		do   func(*results) error
@@ -223,6 +233,14 @@ func (r *run) execute(hold time.Duration) (*results, error) {
 		r.logf("holding %d map streams for %v", r.n, hold)
 		time.Sleep(hold)
 		clock.end(res)
+	}
+	if r.failoverCmd != "" {
+		clock := r.startPhase("failover")
+		err := r.failover(res)
+		clock.end(res)
+		if err != nil {
+			return res, err
+		}
 	}
 	res.Complete = true
 	return res, nil
@@ -386,14 +404,14 @@ func (r *run) reconnect(res *results) error {
 // connections it is still closing. It watches the server's open files (-server-pid) fall back to what it held
 // before the join, for at most a minute; without -server-pid it waits 2 s.
 func (r *run) awaitServerDisconnects() {
-	if _, ok := openFiles(r.serverPID); !ok {
+	if _, ok := serverOpenFiles(r.serverPIDs); !ok {
 		time.Sleep(2 * time.Second)
 		return
 	}
 	start := time.Now()
 	limit := r.serverFilesBefore + 50
 	for {
-		open, _ := openFiles(r.serverPID)
+		open, _ := serverOpenFiles(r.serverPIDs)
 		if open <= limit || time.Since(start) > time.Minute {
 			r.logf("the server holds %d open files %.1f s after the disconnect (%d before the join)",
 				open, time.Since(start).Seconds(), r.serverFilesBefore)

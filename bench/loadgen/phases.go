@@ -27,25 +27,24 @@ type phase struct {
 type phaseClock struct {
 	name           string
 	start          time.Time
-	server         float64
-	serverKnown    bool
+	server         map[int]float64 // CPU seconds at the start, per server process that could be read then
 	loadgenBefore  float64
-	serverPID      int
+	serverPIDs     []int
 	overflows      int64
 	overflowsKnown bool
 }
 
 func (r *run) startPhase(name string) *phaseClock {
-	p := &phaseClock{name: name, start: time.Now(), loadgenBefore: cpuSeconds(), serverPID: r.serverPID}
-	p.server, p.serverKnown = processCPUSeconds(r.serverPID)
+	p := &phaseClock{name: name, start: time.Now(), loadgenBefore: cpuSeconds(), serverPIDs: r.serverPIDs}
+	p.server = serversCPUSeconds(r.serverPIDs)
 	p.overflows, p.overflowsKnown = listenOverflows()
 	return p
 }
 
 func (p *phaseClock) end(res *results) {
 	ph := phase{Name: p.name, WallS: round2(time.Since(p.start).Seconds()), LoadgenCPUS: round2(cpuSeconds() - p.loadgenBefore)}
-	if after, ok := processCPUSeconds(p.serverPID); ok && p.serverKnown {
-		s := round2(after - p.server)
+	if s, ok := cpuSpent(p.server, serversCPUSeconds(p.serverPIDs)); ok {
+		s = round2(s)
 		ph.ServerCPUS = &s
 	}
 	if after, ok := listenOverflows(); ok && p.overflowsKnown {
@@ -59,6 +58,32 @@ func round2(x float64) float64 { return math.Round(x*100) / 100 }
 
 // clockTicks is USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every Linux architecture Go builds for.
 const clockTicks = 100
+
+// serversCPUSeconds is the CPU time each server process has used so far, for those that can be read.
+func serversCPUSeconds(pids []int) map[int]float64 {
+	cpu := map[int]float64{}
+	for _, pid := range pids {
+		if s, ok := processCPUSeconds(pid); ok {
+			cpu[pid] = s
+		}
+	}
+	return cpu
+}
+
+// cpuSpent sums what each server process used between two readings. A process gone at the second (an instance
+// killed in a failover phase) is left out: what it used in the phase can no longer be read. False when no
+// process was read both times.
+func cpuSpent(before, after map[int]float64) (float64, bool) {
+	var sum float64
+	found := false
+	for pid, b := range before {
+		if a, ok := after[pid]; ok {
+			sum += a - b
+			found = true
+		}
+	}
+	return sum, found
+}
 
 // processCPUSeconds is the CPU time (user + system) process pid has used so far, from /proc/<pid>/stat.
 func processCPUSeconds(pid int) (float64, bool) {
@@ -136,6 +161,35 @@ func parseNetstatCounter(netstat, group, name string) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// serverOpenFiles is how many file descriptors the server processes hold together; false when none can be read.
+func serverOpenFiles(pids []int) (int, bool) {
+	total, found := 0, false
+	for _, pid := range pids {
+		if k, ok := openFiles(pid); ok {
+			total += k
+			found = true
+		}
+	}
+	return total, found
+}
+
+// parsePIDs reads -server-pid: process ids separated by commas (one per instance); 0 or "" is none.
+func parsePIDs(list string) ([]int, error) {
+	var pids []int
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" || f == "0" {
+			continue
+		}
+		pid, err := strconv.Atoi(f)
+		if err != nil || pid < 0 {
+			return nil, fmt.Errorf("-server-pid %q: want process ids separated by commas", list)
+		}
+		pids = append(pids, pid)
+	}
+	return pids, nil
 }
 
 // openFiles is how many file descriptors process pid holds, from /proc/<pid>/fd.

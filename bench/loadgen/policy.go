@@ -14,8 +14,10 @@ import (
 // policyProbe is one policy change being timed: the server was asked to save a policy whose marker rule allows
 // one UDP port; a node has seen the change once its packet filter names that port alone.
 type policyProbe struct {
-	port uint16
-	seen *milestone
+	port      uint16
+	seen      *milestone
+	everyNode bool   // the failover phase: light mode's unsampled nodes look for the marker too (needle)
+	needle    []byte // the marker as it appears in a map's JSON
 }
 
 // propagatePolicy has the server save `changes` new policies, one after another, through the command given

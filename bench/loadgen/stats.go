@@ -135,16 +135,26 @@ type results struct {
 	ReconnectServerFullMapsWithinS float64 `json:"reconnect_server_full_maps_within_s,omitempty"`
 	ReconnectFirstMapP50MS         float64 `json:"reconnect_first_map_p50_ms"`
 	ReconnectFirstMapP99MS         float64 `json:"reconnect_first_map_p99_ms"`
-	JoinBytesInPerNode             float64 `json:"join_bytes_in_per_node"`
-	ReconnectBytesInPerNode        float64 `json:"reconnect_bytes_in_per_node"`
-	BytesInPerNode                 float64 `json:"bytes_in_per_node"`
-	BytesInMaxNode                 int64   `json:"bytes_in_max_node"`
-	BytesOutPerNode                float64 `json:"bytes_out_per_node"`
-	PollErrors                     int64   `json:"map_stream_errors"`
-	WrongPeerCounts                int     `json:"nodes_with_wrong_peer_count"` // at the end: more or fewer peers than expected
-	JoinLoadgenCPUS                float64 `json:"loadgen_cpu_join_s"`
-	LoadgenCPUS                    float64 `json:"loadgen_cpu_s"`
-	Phases                         []phase `json:"phases,omitempty"`
+	// The failover phase (-failover-cmd); left out when not run. Times from the start of the kill command.
+	Failover                   bool    `json:"failover,omitempty"`
+	FailoverS                  float64 `json:"failover_s,omitempty"` // every node has the change made after the kill, and every moved node holds its peers
+	FailoverMovedNodes         int     `json:"failover_moved_nodes,omitempty"`
+	FailoverChangeAllNodesS    float64 `json:"failover_change_all_nodes_s,omitempty"`
+	FailoverMovedFirstMapsS    float64 `json:"failover_moved_first_maps_s,omitempty"`
+	FailoverMovedFirstMapP50MS float64 `json:"failover_moved_first_map_p50_ms,omitempty"`
+	FailoverMovedFirstMapP99MS float64 `json:"failover_moved_first_map_p99_ms,omitempty"`
+	FailoverMovedAllPeersS     float64 `json:"failover_moved_all_peer_lists_s,omitempty"`
+	FailoverChangeAttempts     int     `json:"failover_change_attempts,omitempty"` // the policy command's runs until it succeeded
+	JoinBytesInPerNode         float64 `json:"join_bytes_in_per_node"`
+	ReconnectBytesInPerNode    float64 `json:"reconnect_bytes_in_per_node"`
+	BytesInPerNode             float64 `json:"bytes_in_per_node"`
+	BytesInMaxNode             int64   `json:"bytes_in_max_node"`
+	BytesOutPerNode            float64 `json:"bytes_out_per_node"`
+	PollErrors                 int64   `json:"map_stream_errors"`
+	WrongPeerCounts            int     `json:"nodes_with_wrong_peer_count"` // at the end: more or fewer peers than expected
+	JoinLoadgenCPUS            float64 `json:"loadgen_cpu_join_s"`
+	LoadgenCPUS                float64 `json:"loadgen_cpu_s"`
+	Phases                     []phase `json:"phases,omitempty"`
 }
 
 func (r *results) takeJoinBytes(nodes []*simNode) {
@@ -201,6 +211,12 @@ func (r *results) print(w io.Writer) {
 	}
 	if r.ReconnectServerFullMapsWithinS > 0 {
 		row("mass reconnect: first map written", fmt.Sprintf("every one within %g s of its request  (the server's histogram)", r.ReconnectServerFullMapsWithinS))
+	}
+	if r.Failover {
+		row("failover: all nodes live again", fmt.Sprintf("%.2f s after the kill  (%d nodes moved)", r.FailoverS, r.FailoverMovedNodes))
+		row("failover: change after the kill, all nodes", fmt.Sprintf("%.2f s  (saved at attempt %d)", r.FailoverChangeAllNodesS, r.FailoverChangeAttempts))
+		row("failover: moved nodes' first maps", fmt.Sprintf("all %.2f s  (per node p50 %.0f ms, p99 %.0f ms)", r.FailoverMovedFirstMapsS, r.FailoverMovedFirstMapP50MS, r.FailoverMovedFirstMapP99MS))
+		row("failover: moved nodes hold all peers", fmt.Sprintf("%.2f s", r.FailoverMovedAllPeersS))
 	}
 	row("bytes received per node", fmt.Sprintf("%s total (max %s); join %s, reconnect %s", size(r.BytesInPerNode), size(float64(r.BytesInMaxNode)), size(r.JoinBytesInPerNode), size(r.ReconnectBytesInPerNode)))
 	row("bytes sent per node", size(r.BytesOutPerNode))
