@@ -231,14 +231,7 @@ public final class DerpSession {
         byte[] packet = Arrays.copyOfRange(p, 2 * FrameType.KEY_LENGTH, p.length);
         DerpSession target = server.session(destination);
         if (target == null) {
-            PacketForwarder forwarder = server.forwarder(destination);
-            if (forwarder != null) {
-                sentTo.add(destination);
-                if (forwarder.forward(clientKey, destination, packet)) {
-                    server.stats().forwardedToMesh.increment();
-                }
-                return;
-            }
+            // Not here (any more): dropped, not sent on, so two relays with stale views cannot bounce it between them.
             server.stats().droppedUnknownDestination.increment();
             return;
         }

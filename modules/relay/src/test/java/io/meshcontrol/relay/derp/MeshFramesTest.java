@@ -78,6 +78,25 @@ class MeshFramesTest {
     }
 
     @Test
+    void aForwardedPacketForAClientOfYetAnotherRelayIsDroppedNotSentOn() throws Exception {
+        FakeClient local = client();
+        NodePublicKey elsewhere = NodePrivateKey.generate().publicKey();
+        List<byte[]> sentOn = new ArrayList<>();
+        server.addForwarder(elsewhere, (source, destination, packet) -> sentOn.add(packet));
+        FakeClient peer = meshPeer(KEY);
+        peer.expect(FrameType.SERVER_INFO);
+        NodePublicKey sender = NodePrivateKey.generate().publicKey();
+        peer.send(Frame.of(FrameType.FORWARD_PACKET, sender.bytes(), elsewhere.bytes(), new byte[] {7}));
+        // The next packet on the link reaching its local client shows the first one was handled.
+        peer.send(Frame.of(FrameType.FORWARD_PACKET, sender.bytes(), local.publicKey().bytes(), new byte[] {8}));
+        local.expect(FrameType.RECV_PACKET);
+        // Stale views of two relays would otherwise bounce it between them: it ends here.
+        assertEquals(1, server.stats().droppedUnknownDestination.sum());
+        assertEquals(List.of(), sentOn);
+        assertEquals(0, server.stats().forwardedToMesh.sum());
+    }
+
+    @Test
     void aPacketForAnotherRelaysClientGoesToItsForwarderAndItsDepartureIsToldToTheSender() throws Exception {
         FakeClient local = client();
         NodePublicKey remote = NodePrivateKey.generate().publicKey();
