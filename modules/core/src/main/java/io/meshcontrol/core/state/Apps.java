@@ -63,7 +63,7 @@ public final class Apps {
         this.store = store;
         this.audit = audit;
         this.snapshots = snapshots;
-        this.current = new InForce<>(AppConnectors.of(jdbi.withHandle(store::all)));
+        this.current = new InForce<>(AppConnectors.of(jdbi.withHandle(store::all)), writer, ChangeLog.Kind.APPS);
     }
 
     /** Set once while wiring: the approvals a change of apps is applied to. */
@@ -142,7 +142,6 @@ public final class Apps {
      */
     private void changed(Handle h) {
         current.putOnCommit(h, AppConnectors.of(store.all(h)));
-        writer.logChange(h, ChangeLog.Kind.APPS);
     }
 
     /** Puts the saved apps in force again, read through {@code handle}: another instance changed them. */

@@ -37,7 +37,8 @@ public final class Dns {
         this.audit = audit;
         this.configured = configured;
         this.magicDns = configured.magicDns();
-        this.current = new InForce<>(jdbi.withHandle(h -> store.read(h, magicDns)).orElse(configured));
+        this.current = new InForce<>(jdbi.withHandle(h -> store.read(h, magicDns)).orElse(configured), writer,
+                ChangeLog.Kind.DNS);
     }
 
     /** The DNS in force, for building maps. */
@@ -79,7 +80,6 @@ public final class Dns {
                     "splitDnsDomains", String.join(" ", settings.splitDns().keySet()),
                     "searchPaths", String.join(" ", settings.searchPaths()))));
             current.putOnCommit(h, settings);
-            writer.logChange(h, ChangeLog.Kind.DNS);
             return settings;
         });
     }

@@ -83,7 +83,7 @@ public final class TailnetLock {
         this.nodes = nodes;
         this.audit = audit;
         this.snapshots = snapshots;
-        this.current = new InForce<>(jdbi.withHandle(this::saved));
+        this.current = new InForce<>(jdbi.withHandle(this::saved), writer, ChangeLog.Kind.TAILNET_LOCK);
     }
 
     private Standing saved(Handle h) {
@@ -98,12 +98,6 @@ public final class TailnetLock {
     /** Puts the saved standing in force again, read through {@code handle}: another instance changed it. */
     void follow(Handle handle) {
         current.follow(saved(handle));
-    }
-
-    /** Puts {@code standing} in force once {@code h} commits, and tells the other instances to read it again. */
-    private void putOnCommit(Handle h, Standing standing) {
-        current.putOnCommit(h, standing);
-        writer.logChange(h, ChangeLog.Kind.TAILNET_LOCK);
     }
 
     /** Set once by {@link Network}: the map context follows each new standing. */
@@ -167,7 +161,7 @@ public final class TailnetLock {
                     "trustedKeys", String.join(" ", chain.state().keys().stream().map(k -> k.text()).toList()),
                     "signedNodes", String.valueOf(checked.size()))));
             Standing standing = new Standing(chain, null);
-            putOnCommit(h, standing);
+            current.putOnCommit(h, standing);
             return standing;
         });
         pending.remove(requester.id());
@@ -217,7 +211,7 @@ public final class TailnetLock {
             audit.append(h, entry(requester, now, "lock.update", chain.head().text(), Map.of(
                     "aums", String.join(", ", added),
                     "trustedKeys", String.join(" ", chain.state().keys().stream().map(k -> k.text()).toList()))));
-            putOnCommit(h, new Standing(chain, null));
+            current.putOnCommit(h, new Standing(chain, null));
             return chain.head();
         });
     }
@@ -295,7 +289,7 @@ public final class TailnetLock {
                 }
             }
             audit.append(h, entry(requester, now, "lock.disable", chain.head().text(), Map.of()));
-            putOnCommit(h, new Standing(chain, HexFormat.of().formatHex(secret)));
+            current.putOnCommit(h, new Standing(chain, HexFormat.of().formatHex(secret)));
             return null;
         });
     }

@@ -40,7 +40,7 @@ public final class VipServices {
         this.writer = writer;
         this.store = store;
         this.pool = pool;
-        this.current = new InForce<>(jdbi.withHandle(store::all));
+        this.current = new InForce<>(jdbi.withHandle(store::all), writer, ChangeLog.Kind.SERVICES);
     }
 
     /** Every service, for building maps (hosts serve them). */
@@ -103,7 +103,6 @@ public final class VipServices {
                             .change("tags", existing == null ? null : existing.tags(), service.tags())
                             .change("comment", existing == null ? null : existing.comment(), service.comment()).map()));
             current.putOnCommit(h, store.all(h));
-            writer.logChange(h, ChangeLog.Kind.SERVICES);
             return service;
         });
     }
@@ -115,7 +114,6 @@ public final class VipServices {
             }
             audit.append(h, caller.audited(now, "service.delete", name, Map.of()));
             current.putOnCommit(h, store.all(h));
-            writer.logChange(h, ChangeLog.Kind.SERVICES);
         });
     }
 
