@@ -1,11 +1,14 @@
 package io.meshcontrol.interop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.meshcontrol.api.PreAuthKeyRequest;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.core.OwnerOnlyFiles;
+import io.meshcontrol.core.testing.PostgresCluster;
 import io.meshcontrol.server.testing.TestServer;
 import io.meshcontrol.server.tls.CertifiedKey;
 import java.io.ByteArrayInputStream;
@@ -19,6 +22,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
@@ -34,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The server obtains its certificate by ACME from a real CA, Let's Encrypt's pebble, on loopback: by HTTP-01 on
  * {@code tls_letsencrypt_listen} and by TLS-ALPN-01 on the main listener; keeps it (and the account key) in owner-only
  * files and serves it again after a restart without asking the CA; and stock tailscaled, trusting pebble's root,
- * joins over HTTPS and relays through the embedded relay with that certificate.
+ * joins over HTTPS and relays through the embedded relay with that certificate. Two instances on one PostgreSQL
+ * database: the holder of the singleton lease obtains it, and the other serves the one it stored.
  */
 class AcmeTest {
 
@@ -151,8 +156,41 @@ class AcmeTest {
         assertEquals(obtained.leaf(), presented(roots));
     }
 
+    @Test
+    void onOneDatabaseTheLeaseHolderObtainsTheCertificateAndTheOtherInstanceServesIt() throws Exception {
+        assumeTrue(PostgresCluster.installed(), "PostgreSQL is not installed (scripts/install-test-packages.sh)");
+        Map<String, String> database = PostgresCluster.shared().newEmptyDatabaseConfig();
+        serverPort = Pebble.freeTcpPort();
+        int httpPort = Pebble.freeTcpPort();
+        int otherPort = Pebble.freeTcpPort();
+        pebble = Pebble.start(folder.resolve("pebble"), httpPort, serverPort);
+        TestServer.Builder first = acme("HTTP-01", httpPort).apply(TestServer.in(folder.resolve("first")))
+                .set("tls_letsencrypt_cache_dir", folder.resolve("first/acme").toString());
+        database.forEach(first::set);
+        try (TestServer holder = first.start()) {
+            CertifiedKey obtained = awaitCertificate(holder);
+            assertTrue(holder.application.singletonLease().held());
+
+            TestServer.Builder second = acme("HTTP-01", Pebble.freeTcpPort()).apply(TestServer.in(folder.resolve("second")))
+                    .set("listen_addr", "127.0.0.1:" + otherPort)
+                    .set("server_url", "https://localhost:" + otherPort)
+                    .set("tls_letsencrypt_cache_dir", folder.resolve("second/acme").toString());
+            database.forEach(second::set);
+            try (TestServer other = second.start()) {
+                assertFalse(other.application.singletonLease().held(), "the first instance holds the lease");
+                assertEquals(obtained.leaf(), other.server.https().acme().orElseThrow().obtained().orElseThrow().leaf(),
+                        "the second instance serves the stored certificate from its start");
+                assertEquals(obtained.leaf(), presented(pebble.roots(), otherPort));
+            }
+        }
+    }
+
     /** The certificate a client trusting only {@code rootsPem} is shown for "localhost" on the main listener. */
     private X509Certificate presented(String rootsPem) throws Exception {
+        return presented(rootsPem, serverPort);
+    }
+
+    private X509Certificate presented(String rootsPem, int port) throws Exception {
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         trust.setCertificateEntry("root", CertificateFactory.getInstance("X.509")
@@ -161,7 +199,7 @@ class AcmeTest {
         factory.init(trust);
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(null, factory.getTrustManagers(), null);
-        try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", serverPort)) {
+        try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
             SSLParameters parameters = socket.getSSLParameters();
             parameters.setServerNames(List.of(new SNIHostName("localhost")));
             parameters.setEndpointIdentificationAlgorithm("HTTPS");

@@ -97,16 +97,10 @@ public final class Application implements AutoCloseable {
             }
             watcher = PolicyFileWatcher.start(network.policies());
         }
-        // The network's singleton work (housekeeping, deliveries, log streaming) runs where this lease is held: on
-        // SQLite always; on PostgreSQL on one instance at a time (docs/high-availability.md). It names this instance.
+        // The network's singleton work (housekeeping, deliveries, log streaming, fetching DERP maps, the client
+        // release and the ACME certificate) runs where this lease is held: on SQLite always; on PostgreSQL on one
+        // instance at a time (docs/high-availability.md). It names this instance.
         Lease singleton = network.leases().hold(SINGLETON_LEASE, network.instanceId());
-        if (network.leases().shared() && config.tls().letsEncrypt().hostname().isPresent()) {
-            // Each instance obtains its own certificate: the CA's check may reach another instance through a load
-            // balancer, and fail until a retry reaches this one.
-            System.getLogger(Application.class.getName()).log(System.Logger.Level.WARNING, "tls_letsencrypt_hostname "
-                    + "with database.type postgres: each instance obtains its own certificate, and behind a load "
-                    + "balancer the CA's validation may reach another instance; see docs/high-availability.md");
-        }
         // One egress guard for every outbound request: webhooks, e-mail lookups, log streams, map URLs.
         EgressGuard egress = settings.derpMaps().egress();
         Notifications notifications = Notifications.start(network, new Notifications.Settings(

@@ -67,7 +67,8 @@ record ControlWiring(ControlTransport transport, AccessControl access, MapInputs
         if (updates.check()) {
             // The map context publishes a new release itself: every stream then tells its client.
             new ClientReleases(updates.url(), settings.derpMaps().egress(), settings.derpMaps().resolver())
-                    .schedule(w.housekeeping(), updates.interval(), network.mapContext()::latestClientVersion);
+                    .schedule(w.housekeeping(), updates.interval(), w.singleton(), network.fetchedDocuments(),
+                            network.mapContext()::latestClientVersion);
         }
         return new ControlWiring(control, accessControl, mapInputs, mapSessions);
     }

@@ -99,7 +99,7 @@ public final class MeshServer implements AutoCloseable {
                 settings.control().ephemeralInactivityTimeout(), singleton);
         Wiring wiring = new Wiring(settings, network, clock, new Routes(), registry, housekeeping, workers,
                 new FailedCredentials(clock, registry, settings.listener().failedCredentialsPerAddress()),
-                ApiJson.mapper(true));
+                ApiJson.mapper(true), singleton);
         ControlWiring control = null;
         RelayRuntime relay = null;
         MetricsListener metrics = null;
@@ -115,7 +115,8 @@ public final class MeshServer implements AutoCloseable {
             ApiWiring.register(wiring, oidcIssuers, control.mapInputs(), relay, instance);
             ConsoleWiring console = ConsoleWiring.register(wiring, oidcIssuers, localToken);
             // HTTPS when the configuration names a certificate or an ACME host name: the relay is then on server_url too.
-            https = Https.from(settings.tls(), settings.listener(), clock);
+            https = Https.from(settings.tls(), settings.listener(), clock, network.fetchedDocuments(), singleton,
+                    network.leases().shared());
             PublicListener.Setup main = ListenerWiring.main(wiring, https, pipeline, new Authenticator(network.apiKeys(),
                     network.oauthClients(), localToken, console.sessions()));
             // Metrics first: once the main listener answers, everything about it can be scraped.

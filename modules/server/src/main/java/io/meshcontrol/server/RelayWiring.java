@@ -20,7 +20,7 @@ final class RelayWiring {
         // External derpers ask here whether a client may relay (their --verify-client-url), relay on or off.
         new VerifyRoute(network.snapshots()).register(w.routes());
         RelayRuntime relay = RelayRuntime.create(w.settings().relaySetup(), network.savedDerpSettings(), network.snapshots(),
-                w.routes(), w.clock());
+                w.routes(), w.clock(), network.fetchedDocuments(), w.singleton());
         RelayMetrics.register(w.registry(), () -> relay.relay().derp());
         new DerpSettingsRoutes(relay.configuration(), relay.relay(), network.snapshots()).register(w.routes());
         return relay;

@@ -1,5 +1,6 @@
 package io.meshcontrol.server;
 
+import io.meshcontrol.core.state.Lease;
 import io.meshcontrol.core.state.Network;
 import io.meshcontrol.server.http.FailedCredentials;
 import io.meshcontrol.server.http.Routes;
@@ -21,8 +22,9 @@ import tools.jackson.databind.json.JsonMapper;
  * @param workers the request threads
  * @param failedCredentials the back-off of addresses that send bad credentials, on both APIs and the console
  * @param json the one mapper of API answers and error bodies
+ * @param singleton the lease of the network's singleton work: fetches for the whole network run where it is held
  */
 record Wiring(ServerSettings settings, Network network, Clock clock, Routes routes, PrometheusRegistry registry,
               ScheduledExecutorService housekeeping, ExecutorService workers, FailedCredentials failedCredentials,
-              JsonMapper json) {
+              JsonMapper json, Lease singleton) {
 }

@@ -36,7 +36,7 @@ final class ChangeFollower {
     /** What the follower applies rows to: the state services of this instance. */
     record Targets(Snapshots snapshots, NodeStore nodes, UserStore users, AuditStore audit, Policies policies,
             AccessRequests accessRequests, Dns dns, VipServices services, Apps apps, SavedDerpSettings derp,
-            Presence presence, RouteElection routeElection, TailnetLock tailnetLock) {
+            Presence presence, RouteElection routeElection, TailnetLock tailnetLock, FetchedDocuments fetched) {
     }
 
     private final Jdbi jdbi;
@@ -154,6 +154,7 @@ final class ChangeFollower {
                 targets.routeElection().followProbe(Long.parseLong(parts[0]), Boolean.parseBoolean(parts[1]));
             }
             case TAILNET_LOCK -> targets.tailnetLock().follow(h);
+            case FETCHED -> targets.fetched().follow(h, row.subject());
         }
     }
 }

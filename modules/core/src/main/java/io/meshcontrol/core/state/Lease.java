@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One named lease of singleton work, as this instance holds it or waits for it: a thread of its own takes it when it
@@ -102,6 +104,23 @@ public final class Lease implements AutoCloseable {
     /** {@code listener} is told (on the lease's thread) each time the lease is taken or lost; it only takes note. */
     public void onChange(Runnable listener) {
         listeners.add(listener);
+    }
+
+    /**
+     * Hands {@code work} to {@code executor} each time this instance takes the lease: singleton work that runs on a
+     * timer starts at once on the instance that took it over, not at its next turn. Nothing once the executor has
+     * stopped.
+     */
+    public void whenTaken(Executor executor, Runnable work) {
+        onChange(() -> {
+            if (held()) {
+                try {
+                    executor.execute(work);
+                } catch (RejectedExecutionException stopped) {
+                    // the server is stopping
+                }
+            }
+        });
     }
 
     /** How often a holder renews. */

@@ -24,6 +24,7 @@ import io.meshcontrol.core.store.PostgresSettings;
 import io.meshcontrol.core.store.PostureStore;
 import io.meshcontrol.core.store.PreAuthKeyStore;
 import io.meshcontrol.core.store.SettingsStore;
+import io.meshcontrol.core.store.FetchedDocumentStore;
 import io.meshcontrol.core.store.TailnetLockStore;
 import io.meshcontrol.core.store.TailnetStore;
 import io.meshcontrol.core.store.UserStore;
@@ -69,6 +70,7 @@ public final class Network {
     private final LogStreams logStreams;
     private final MapContextState mapContext;
     private final TailnetLock tailnetLock;
+    private final FetchedDocuments fetchedDocuments;
     private final NetworkImport networkImport;
     private final Leases leases;
     /** PostgreSQL: this instance's part in the instances sharing the database; null on SQLite. */
@@ -206,6 +208,7 @@ public final class Network {
         vipServices.onChange(mapContext::services);
         apps.onChange(mapContext::apps);
         this.tailnetLock = new TailnetLock(jdbi, writer, new TailnetLockStore(), nodeStore, audit, snapshots);
+        this.fetchedDocuments = new FetchedDocuments(jdbi, new FetchedDocumentStore(), snapshots, clock);
         mapContext.tailnetLock(tailnetLock.mapInfo());
         tailnetLock.onChange(mapContext::tailnetLock);
         if (changeLog.on()) {
@@ -213,7 +216,7 @@ public final class Network {
             heartbeat.register(); // before this instance's first stream is written
             this.follower = new ChangeFollower(jdbi, changeLog, followFrom, new ChangeFollower.Targets(snapshots,
                     nodeStore, userStore, audit, policies, accessRequests, dns, vipServices, apps, savedDerpSettings,
-                    presence, routeElection, tailnetLock), InstanceHeartbeat.STALE);
+                    presence, routeElection, tailnetLock, fetchedDocuments), InstanceHeartbeat.STALE);
         } else {
             this.heartbeat = null;
             this.follower = null;
@@ -474,6 +477,11 @@ public final class Network {
 
     public TailnetLock tailnetLock() {
         return tailnetLock;
+    }
+
+    /** What the server fetched from outside for the whole network (DERP maps, client release, ACME certificate). */
+    public FetchedDocuments fetchedDocuments() {
+        return fetchedDocuments;
     }
 
     public MapContextState mapContext() {

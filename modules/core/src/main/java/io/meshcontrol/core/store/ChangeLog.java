@@ -52,7 +52,9 @@ public final class ChangeLog {
         /** A router's probe answered or not (subject: {@code <node id>:<answered>}). */
         PROBE,
         /** The tailnet lock's AUM log or its disablement. */
-        TAILNET_LOCK
+        TAILNET_LOCK,
+        /** A document fetched from outside saved or deleted (subject: its name), such as a DERP map. */
+        FETCHED
     }
 
     /** One row of the log. */

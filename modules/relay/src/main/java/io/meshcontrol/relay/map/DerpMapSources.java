@@ -7,10 +7,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The DERP maps read from {@code derp.paths} files and fetched from map URLs, each kept as its last good layer: a
- * source that cannot be read or reached at a refresh leaves its previous map in force.
+ * source that cannot be read or reached at a refresh leaves its previous map in force. A URL's map may also be one
+ * fetched elsewhere ({@link #adopt}): by another instance, or before a restart.
  */
 public final class DerpMapSources {
 
@@ -18,7 +21,7 @@ public final class DerpMapSources {
 
     private final MapUrlFetcher fetcher;
     private final List<Path> files;
-    private Map<String, MapLayer> byUrl = new HashMap<>();
+    private Map<String, UrlMap> byUrl = new HashMap<>();
     private List<MapLayer> fileLayers;
 
     /** Reads every file now: a file that cannot be used stops the server from starting, naming the file. */
@@ -36,10 +39,10 @@ public final class DerpMapSources {
      *
      * @param inForce the URLs of the settings in force
      */
-    public synchronized Map<String, MapLayer> fetchAdded(List<String> urls, List<String> inForce) {
-        Map<String, MapLayer> layers = new LinkedHashMap<>();
+    public synchronized Map<String, UrlMap> fetchAdded(List<String> urls, List<String> inForce) {
+        Map<String, UrlMap> layers = new LinkedHashMap<>();
         for (String url : urls) {
-            MapLayer known = byUrl.get(url);
+            UrlMap known = byUrl.get(url);
             if (known != null) {
                 layers.put(url, known);
             } else if (!inForce.contains(url)) {
@@ -50,19 +53,36 @@ public final class DerpMapSources {
     }
 
     /** Makes {@code layers} the URL maps in force; maps of URLs no longer listed are forgotten. */
-    public synchronized void keep(Map<String, MapLayer> layers) {
+    public synchronized void keep(Map<String, UrlMap> layers) {
         byUrl = new HashMap<>(layers);
     }
 
+    /** Puts {@code map} in force for {@code url}: one fetched elsewhere. */
+    public synchronized void adopt(String url, UrlMap map) {
+        byUrl.put(url, map);
+    }
+
+    /** The map in force for {@code url}, if it was ever fetched. */
+    public synchronized Optional<UrlMap> map(String url) {
+        return Optional.ofNullable(byUrl.get(url));
+    }
+
     /**
-     * Fetches every URL and rereads every file again. A source that fails keeps its previous map and is logged; a URL
-     * never fetched successfully contributes nothing until it works.
+     * What a refresh did.
      *
-     * @return the problems, one line per failing source
+     * @param fetched the URLs fetched successfully
+     * @param problems one line per source that failed (each keeps its previous map)
      */
-    public List<String> refresh(List<String> urls) {
+    public record Refreshed(Set<String> fetched, List<String> problems) {
+    }
+
+    /**
+     * Fetches every one of {@code urls} and rereads every file again. A source that fails keeps its previous map and
+     * is logged; a URL never fetched successfully contributes nothing until it works.
+     */
+    public Refreshed refresh(List<String> urls) {
         List<String> problems = new ArrayList<>();
-        Map<String, MapLayer> fetched = new LinkedHashMap<>();
+        Map<String, UrlMap> fetched = new LinkedHashMap<>();
         for (String url : urls) {
             try {
                 fetched.put(url, fetcher.fetch(url));
@@ -85,16 +105,16 @@ public final class DerpMapSources {
             byUrl.putAll(fetched);
         }
         problems.forEach(problem -> LOG.log(Level.WARNING, problem));
-        return problems;
+        return new Refreshed(Set.copyOf(fetched.keySet()), List.copyOf(problems));
     }
 
     /** The layers in merge order: the URL maps in the order listed, then the files in the order configured. */
     public synchronized List<MapLayer> layers(List<String> urls) {
         List<MapLayer> layers = new ArrayList<>();
         for (String url : urls) {
-            MapLayer layer = byUrl.get(url);
-            if (layer != null) {
-                layers.add(layer);
+            UrlMap map = byUrl.get(url);
+            if (map != null) {
+                layers.add(map.layer());
             }
         }
         layers.addAll(fileLayers);

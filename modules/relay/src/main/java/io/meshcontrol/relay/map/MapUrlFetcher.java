@@ -77,7 +77,7 @@ public final class MapUrlFetcher {
     }
 
     /** The map at {@code url}, parsed; any failure is a {@link MapSourceException} naming the URL and the reason. */
-    public MapLayer fetch(String url) {
+    public UrlMap fetch(String url) {
         String shown = DerpSettings.redactedUrl(url);
         URI uri;
         try {
@@ -118,7 +118,7 @@ public final class MapUrlFetcher {
             if (bytes.length > MAX_BYTES) {
                 throw tooLarge(shown);
             }
-            return DerpMapFile.readJson(shown, bytes);
+            return new UrlMap(DerpMapFile.readJson(shown, bytes), new String(bytes, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new MapSourceException("cannot read DERP map " + shown + ": " + describe(e), e);
         }

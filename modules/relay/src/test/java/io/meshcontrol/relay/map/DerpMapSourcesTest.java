@@ -35,7 +35,7 @@ class DerpMapSourcesTest {
         List<String> urls = List.of(server.url("/map"));
         sources.keep(sources.fetchAdded(urls, List.of()));
         server.answer("/map", new LoopbackHttpServer.Answer(503, Map.of(), new byte[0]));
-        List<String> problems = sources.refresh(urls);
+        List<String> problems = sources.refresh(urls).problems();
         assertEquals(1, problems.size());
         assertTrue(problems.getFirst().contains("503"), problems.toString());
         DERPMap map = DerpMapMerge.merge(sources.layers(urls));
@@ -49,7 +49,7 @@ class DerpMapSourcesTest {
         List<String> urls = List.of(server.url("/map"));
         sources.keep(sources.fetchAdded(urls, List.of()));
         server.serve("/map", MapMaps.region(901, "derp.example"));
-        assertEquals(List.of(), sources.refresh(urls));
+        assertEquals(List.of(), sources.refresh(urls).problems());
         assertEquals(List.of(901), List.copyOf(DerpMapMerge.merge(sources.layers(urls)).regions().keySet()));
     }
 
@@ -69,7 +69,7 @@ class DerpMapSourcesTest {
     void aChangeThatAddsNoUrlFetchesNothingEvenForAUrlNeverReached() {
         String unreachable = server.url("/gone");
         DerpMapSources sources = new DerpMapSources(fetcher, List.of());
-        assertEquals(1, sources.refresh(List.of(unreachable)).size(), "in force, never fetched");
+        assertEquals(1, sources.refresh(List.of(unreachable)).problems().size(), "in force, never fetched");
         assertEquals(Map.of(), sources.fetchAdded(List.of(unreachable), List.of(unreachable)));
         assertEquals(1, server.requestsFor("/gone"), "only the refresh asked");
         assertThrows(MapSourceException.class, () -> sources.fetchAdded(List.of(unreachable), List.of()),
@@ -94,7 +94,7 @@ class DerpMapSourcesTest {
         Files.writeString(file, "regions:\n  900:\n    regioncode: own\n    nodes:\n      - hostname: own.example\n");
         DerpMapSources sources = new DerpMapSources(fetcher, List.of(file));
         Files.writeString(file, "regions: [");
-        assertEquals(1, sources.refresh(List.of()).size());
+        assertEquals(1, sources.refresh(List.of()).problems().size());
         assertEquals(List.of(900), List.copyOf(DerpMapMerge.merge(sources.layers(List.of())).regions().keySet()));
         assertThrows(MapSourceException.class, () -> new DerpMapSources(fetcher, List.of(file)));
     }

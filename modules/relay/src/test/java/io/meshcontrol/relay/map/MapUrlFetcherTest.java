@@ -35,7 +35,7 @@ class MapUrlFetcherTest {
     @Test
     void fetchesAndParsesTheVendorShape() {
         server.serve("/map", MapMaps.region(900, "derp.example"));
-        MapLayer layer = loopbackAllowed.fetch(server.url("/map"));
+        MapLayer layer = loopbackAllowed.fetch(server.url("/map")).layer();
         assertEquals("derp.example", layer.regions().get(900).nodes().getFirst().hostName());
     }
 

@@ -1,6 +1,8 @@
 package io.meshcontrol.server.control;
 
 import io.meshcontrol.core.address.EgressGuard;
+import io.meshcontrol.core.state.FetchedDocuments;
+import io.meshcontrol.core.state.Lease;
 import io.meshcontrol.relay.map.MapUrlFetcher;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,13 +26,18 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * {@code client_updates}: looks up the latest stable client release at {@code client_updates.url} (the vendor's
  * package index answers {@code {"TarballsVersion": "1.90.9", ...}} with {@code ?mode=json}) through the egress
- * guard, at start and then every {@code client_updates.interval}; map streams pass it on as each client's
- * {@code ClientVersion}. A failed lookup keeps the last release known and is only logged.
+ * guard, every {@code client_updates.interval}; map streams pass it on as each client's {@code ClientVersion}. The
+ * release found is stored for the whole network ({@link FetchedDocuments}): one instance looks it up (the holder of
+ * the singleton lease, on PostgreSQL), every instance uses the stored one, and a restart starts from it. A failed
+ * lookup keeps the last release known and is only logged.
  */
 public final class ClientReleases {
 
     private static final System.Logger LOG = System.getLogger(ClientReleases.class.getName());
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
+    /** The name the release is stored under. */
+    static final String DOCUMENT = "client-release";
+    private static final Duration CHECK_AT_MOST_EVERY = Duration.ofMinutes(1);
     private static final int MAX_BYTES = 1 << 20;
     private static final Pattern RELEASE = Pattern.compile("\\d{1,6}(\\.\\d{1,6}){1,3}");
 
@@ -49,17 +56,35 @@ public final class ClientReleases {
         this.resolver = resolver;
     }
 
-    /** Looks up now, then every {@code interval} on {@code scheduler}; each release found goes to {@code found}. */
-    public void schedule(ScheduledExecutorService scheduler, Duration interval, Consumer<String> found) {
-        scheduler.scheduleWithFixedDelay(() -> {
+    /**
+     * Gives {@code found} the stored release now and each one another instance stores; looks the release up on
+     * {@code scheduler} while {@code lease} is held and the stored one (or this instance's last attempt) is
+     * {@code interval} old, checked every minute at most and when the lease is taken, and gives {@code found} what it
+     * finds.
+     */
+    public void schedule(ScheduledExecutorService scheduler, Duration interval, Lease lease,
+            FetchedDocuments documents, Consumer<String> found) {
+        documents.read(DOCUMENT).ifPresent(stored -> found.accept(stored.body()));
+        documents.onFetchedElsewhere(DOCUMENT, (name, stored) -> stored.ifPresent(d -> found.accept(d.body())));
+        Runnable lookUpIfDue = () -> {
+            if (!lease.held() || !documents.due(DOCUMENT, interval)) {
+                return;
+            }
             try {
-                found.accept(latest());
+                String release = latest();
+                documents.save(DOCUMENT, release);
+                found.accept(release);
             } catch (LookupFailed e) {
+                documents.failed(DOCUMENT);
                 LOG.log(Level.WARNING, "client release lookup: " + e.getMessage());
             } catch (RuntimeException e) {
+                documents.failed(DOCUMENT);
                 LOG.log(Level.ERROR, "client release lookup failed", e);
             }
-        }, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+        };
+        long tick = Math.min(interval.toMillis(), CHECK_AT_MOST_EVERY.toMillis());
+        scheduler.scheduleWithFixedDelay(lookUpIfDue, 0, tick, TimeUnit.MILLISECONDS);
+        lease.whenTaken(scheduler, lookUpIfDue);
     }
 
     /** A lookup that did not give a release; the message names the URL and why. */

@@ -4,6 +4,8 @@ import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.model.DerpSettings;
+import io.meshcontrol.core.state.FetchedDocuments;
+import io.meshcontrol.core.state.Lease;
 import io.meshcontrol.core.state.SavedDerpSettings;
 import io.meshcontrol.core.wire.DERPMap;
 import io.meshcontrol.core.wire.DERPNode;
@@ -13,7 +15,14 @@ import io.meshcontrol.relay.map.DerpMapSources;
 import io.meshcontrol.relay.map.EmbeddedRegion;
 import io.meshcontrol.relay.map.MapLayer;
 import io.meshcontrol.relay.map.MapSourceException;
+import io.meshcontrol.relay.map.UrlMap;
 import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HexFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,10 +39,19 @@ import java.util.function.Function;
  * The DERP settings in force and what follows from them: the relay's switches, the map sources and the DERP map every
  * node gets. A change is checked whole before anything is saved (settings, map URLs fetched, STUN bound), then saved
  * with its audit entry ({@link SavedDerpSettings}), then applied, and the new map goes to every connected node as a delta.
+ * <p>
+ * The maps at map URLs are the network's: each one fetched is stored ({@link FetchedDocuments}) and every instance
+ * uses the stored copy, from the start on (offline too). The scheduled refresh fetches where the singleton lease is
+ * held, a URL whose stored copy is {@code update_frequency} old; a settings change, a reset and {@code svc derp
+ * refresh} fetch on the instance that got the call; with {@code auto_update} off each start fetches. Map files are
+ * each instance's own and are reread by each.
  */
 public final class DerpConfiguration {
 
     private static final System.Logger LOG = System.getLogger(DerpConfiguration.class.getName());
+    /** The prefix of the names the URL maps are stored under. */
+    static final String DOCUMENT_PREFIX = "derp-map:";
+    private static final Duration CHECK_AT_MOST_EVERY = Duration.ofMinutes(1);
 
     /**
      * The settings in force.
@@ -51,7 +69,11 @@ public final class DerpConfiguration {
     private final Function<DerpSettings, Optional<EmbeddedRegion>> embeddedRegion;
     private final Consumer<DERPMap> publish;
     private final ScheduledExecutorService scheduler;
+    private final FetchedDocuments documents;
+    private final Lease lease;
     private volatile Current current;
+    /** When the map files were last read (System.nanoTime). */
+    private volatile long filesReadAt = System.nanoTime();
     private volatile DERPMap map;
     private ScheduledFuture<?> refreshTask;
 
@@ -59,10 +81,14 @@ public final class DerpConfiguration {
      * @param defaults the configuration file's settings, in force until settings are saved
      * @param embeddedRegion the embedded relay's region under given settings, once the listener is bound
      * @param publish receives every new map (for the map sessions and {@code /bootstrap-dns})
+     * @param documents where the maps fetched from URLs are kept for every instance
+     * @param lease the singleton lease: the scheduled refresh of map URLs runs where it is held
      */
     public DerpConfiguration(SavedDerpSettings savedSettings, DerpSettings defaults, DerpMapSources sources,
             EmbeddedRelay relay, Function<DerpSettings, Optional<EmbeddedRegion>> embeddedRegion,
-            Consumer<DERPMap> publish, ScheduledExecutorService scheduler) {
+            Consumer<DERPMap> publish, ScheduledExecutorService scheduler, FetchedDocuments documents, Lease lease) {
+        this.documents = documents;
+        this.lease = lease;
         this.savedSettings = savedSettings;
         this.defaults = defaults;
         this.sources = sources;
@@ -73,25 +99,73 @@ public final class DerpConfiguration {
     }
 
     /**
-     * Puts the saved settings (or the configuration's) into force: binds STUN, publishes the map, and fetches the map
-     * URLs in the background (a server must start without the internet; the map grows when they arrive).
+     * Puts the saved settings (or the configuration's) into force: binds STUN, publishes the map with the stored
+     * copies of the URL maps, and fetches in the background what is due (a server must start without the internet;
+     * the map grows when they arrive).
      */
     public synchronized void start() {
         savedSettings.onSavedElsewhere(() -> scheduler.execute(this::followSaved));
+        documents.onFetchedElsewhere(DOCUMENT_PREFIX, (name, stored) -> scheduler.execute(() -> followFetched(name)));
+        lease.whenTaken(scheduler, this::refreshDueSafely);
         Optional<DerpSettings> stored = savedSettings.read();
         DerpSettings settings = stored.orElse(defaults);
         relay.start(settings);
         current = new Current(settings, SavedDerpSettings.etag(settings), stored.isPresent());
+        adoptStored(settings.urls());
         schedule(settings);
         publishMap();
-        if (!settings.urls().isEmpty()) {
+        if (!settings.autoUpdate() && !settings.urls().isEmpty()) {
             scheduler.execute(() -> refreshSources(settings.urls()));
+        }
+    }
+
+    /** The name a URL's map is stored under: a hash, so that credentials in the URL are written nowhere else. */
+    static String documentName(String url) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(url.getBytes(StandardCharsets.UTF_8));
+            return DOCUMENT_PREFIX + HexFormat.of().formatHex(digest, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JDK", e);
+        }
+    }
+
+    /** Puts in force the stored maps of those of {@code urls} that have none yet here. */
+    private void adoptStored(List<String> urls) {
+        for (String url : urls) {
+            if (sources.map(url).isEmpty()) {
+                documents.read(documentName(url)).ifPresent(stored -> adopt(url, stored.body()));
+            }
+        }
+    }
+
+    private void adopt(String url, String json) {
+        try {
+            sources.adopt(url, UrlMap.read(url, json));
+        } catch (MapSourceException e) {
+            LOG.log(Level.WARNING, "the stored copy of a DERP map is not used: " + e.getMessage());
+        }
+    }
+
+    /** Another instance stored a URL's map: put in force here if the URL is. */
+    private synchronized void followFetched(String name) {
+        for (String url : current.settings().urls()) {
+            if (documentName(url).equals(name)) {
+                documents.read(name).ifPresent(stored -> adopt(url, stored.body()));
+                publishMap();
+            }
+        }
+    }
+
+    /** Stores the maps in force of {@code urls}, just fetched here, for every instance. */
+    private void store(Collection<String> urls) {
+        for (String url : urls) {
+            sources.map(url).ifPresent(map -> documents.save(documentName(url), map.json()));
         }
     }
 
     /**
      * Puts in force the settings another instance saved or forgot (several instances on PostgreSQL): as a change made
-     * here, except that the map URLs are fetched afterwards, as at a start.
+     * here, with the URL maps that instance fetched and stored.
      */
     private synchronized void followSaved() {
         Optional<DerpSettings> stored = savedSettings.read();
@@ -99,11 +173,8 @@ public final class DerpConfiguration {
         if (settings.equals(current.settings()) && stored.isPresent() == current.saved()) {
             return;
         }
-        List<String> before = current.settings().urls();
+        adoptStored(settings.urls());
         putInForce(settings, stored.isPresent(), relay.prepare(settings));
-        if (!before.equals(settings.urls()) && !settings.urls().isEmpty()) {
-            scheduler.execute(() -> refreshSources(settings.urls()));
-        }
     }
 
     /** Sends the map again, for a change of the relay itself (STUN bound after a retry). */
@@ -152,7 +223,7 @@ public final class DerpConfiguration {
         // Map URLs sent back as read keep the hidden parts of the URLs in force.
         DerpSettings proposed = asked.withHiddenPartsFrom(current.settings().urls());
         proposed.validated(relay.regionId()); // before the map URLs are fetched; the save checks again
-        Map<String, MapLayer> fetched;
+        Map<String, UrlMap> fetched;
         try {
             fetched = sources.fetchAdded(proposed.urls(), current.settings().urls());
         } catch (MapSourceException e) {
@@ -166,7 +237,9 @@ public final class DerpConfiguration {
             change.abandon();
             throw e;
         }
+        List<String> fresh = fetched.keySet().stream().filter(url -> sources.map(url).isEmpty()).toList();
         sources.keep(fetched);
+        store(fresh);
         return shownTo(caller, putInForce(proposed, true, change));
     }
 
@@ -184,6 +257,7 @@ public final class DerpConfiguration {
             throw e;
         }
         List<String> before = current.settings().urls();
+        adoptStored(defaults.urls());
         Current result = shownTo(caller, putInForce(defaults, false, change));
         if (!before.equals(defaults.urls())) {
             scheduler.execute(() -> refreshSources(defaults.urls()));
@@ -202,13 +276,49 @@ public final class DerpConfiguration {
     }
 
     private List<String> refreshSources(List<String> urls) {
-        List<String> problems = sources.refresh(urls);
+        DerpMapSources.Refreshed refreshed = sources.refresh(urls);
+        filesReadAt = System.nanoTime();
+        store(refreshed.fetched());
         synchronized (this) {
             if (current.settings().urls().equals(urls)) {
                 publishMap();
             }
         }
-        return problems;
+        return refreshed.problems();
+    }
+
+    private void refreshDueSafely() {
+        try {
+            if (current.settings().autoUpdate()) {
+                refreshDue();
+            }
+        } catch (RuntimeException e) { // a failed run must not end the schedule
+            LOG.log(Level.ERROR, "DERP map refresh failed", e);
+        }
+    }
+
+    /**
+     * The scheduled refresh: where the lease is held, fetches each URL whose stored map is {@code update_frequency}
+     * old (or that this instance failed to fetch that long ago); on every instance, rereads the map files as often.
+     */
+    private void refreshDue() {
+        DerpSettings settings = current.settings();
+        Duration every = settings.updateFrequency();
+        List<String> due = lease.held() ? settings.urls().stream()
+                .filter(url -> documents.due(documentName(url), every)).toList() : List.of();
+        if (due.isEmpty() && System.nanoTime() - filesReadAt < every.toNanos()) {
+            return;
+        }
+        DerpMapSources.Refreshed refreshed = sources.refresh(due);
+        filesReadAt = System.nanoTime();
+        due.stream().filter(url -> !refreshed.fetched().contains(url)).map(DerpConfiguration::documentName)
+                .forEach(documents::failed);
+        store(refreshed.fetched());
+        synchronized (this) {
+            if (current.settings().urls().equals(settings.urls())) {
+                publishMap();
+            }
+        }
     }
 
     private Current putInForce(DerpSettings settings, boolean saved, EmbeddedRelay.Change change) {
@@ -229,14 +339,10 @@ public final class DerpConfiguration {
             refreshTask = null;
         }
         if (settings.autoUpdate()) {
-            long period = settings.updateFrequency().toMillis();
-            refreshTask = scheduler.scheduleWithFixedDelay(() -> {
-                try {
-                    refreshSources(current.settings().urls());
-                } catch (RuntimeException e) { // a failed run must not end the schedule
-                    LOG.log(Level.ERROR, "DERP map refresh failed", e);
-                }
-            }, period, period, TimeUnit.MILLISECONDS);
+            // Checked at least every minute: the stored copies may have been fetched by another instance, or before
+            // a restart, so when the next one is due is not known here.
+            long tick = Math.min(settings.updateFrequency().toMillis(), CHECK_AT_MOST_EVERY.toMillis());
+            refreshTask = scheduler.scheduleWithFixedDelay(this::refreshDueSafely, 0, tick, TimeUnit.MILLISECONDS);
         }
     }
 

@@ -3,6 +3,8 @@ package io.meshcontrol.server.relay;
 import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.model.DerpSettings;
+import io.meshcontrol.core.state.FetchedDocuments;
+import io.meshcontrol.core.state.Lease;
 import io.meshcontrol.core.state.SavedDerpSettings;
 import io.meshcontrol.core.state.Snapshots;
 import io.meshcontrol.core.wire.DERPMap;
@@ -45,7 +47,7 @@ public final class RelayRuntime implements AutoCloseable {
     private volatile Consumer<DERPMap> publish = map -> { };
 
     private RelayRuntime(Setup settings, SavedDerpSettings saved, Snapshots snapshots, DerpMapSources sources,
-            Clock clock, ScheduledExecutorService scheduler) {
+            Clock clock, ScheduledExecutorService scheduler, FetchedDocuments documents, Lease lease) {
         this.settings = settings;
         this.scheduler = scheduler;
         this.clock = clock;
@@ -59,7 +61,7 @@ public final class RelayRuntime implements AutoCloseable {
                 map -> {
                     publish.accept(map);
                     bootstrapDns.mapChanged(map);
-                }, scheduler);
+                }, scheduler, documents, lease);
     }
 
     /**
@@ -69,9 +71,11 @@ public final class RelayRuntime implements AutoCloseable {
      * @param saved the DERP settings saved through the API, in force over the configuration's
      * @param snapshots the nodes the relay serves ({@code verify_clients})
      * @param clock dates the certificate of the relay's own TLS port
+     * @param documents where the maps fetched from map URLs are kept for every instance
+     * @param lease the singleton lease, where the scheduled refresh of map URLs runs
      */
     public static RelayRuntime create(Setup settings, SavedDerpSettings saved, Snapshots snapshots,
-            Routes routes, Clock clock) {
+            Routes routes, Clock clock, FetchedDocuments documents, Lease lease) {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("derp-maps").daemon().factory());
         DerpMapSources sources;
@@ -82,7 +86,8 @@ public final class RelayRuntime implements AutoCloseable {
             scheduler.shutdownNow();
             throw MeshException.invalid(e.getMessage());
         }
-        RelayRuntime runtime = new RelayRuntime(settings, saved, snapshots, sources, clock, scheduler);
+        RelayRuntime runtime = new RelayRuntime(settings, saved, snapshots, sources, clock, scheduler, documents,
+                lease);
         runtime.relay.register(routes, runtime.bootstrapDns);
         return runtime;
     }

@@ -2,6 +2,8 @@ package io.meshcontrol.server.tls;
 
 import io.meshcontrol.core.OwnerOnlyFiles;
 import io.meshcontrol.core.config.MeshConfig;
+import io.meshcontrol.core.model.FetchedDocument;
+import io.meshcontrol.core.state.FetchedDocuments;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
@@ -37,9 +39,10 @@ import org.shredzone.acme4j.util.KeyPairUtils;
 
 /**
  * The certificate for {@code tls_letsencrypt_hostname}, obtained and renewed from the ACME CA at {@code acme_url}
- * (acme4j) by HTTP-01 or TLS-ALPN-01. The account key and the certificate with its key are kept in owner-only files
- * in {@code tls_letsencrypt_cache_dir}, so a restart serves the certificate it has and asks the CA only when it is
- * due.
+ * (acme4j) by HTTP-01 or TLS-ALPN-01. The account key and the certificate with its key are stored in the database
+ * for every instance ({@link FetchedDocuments}) and kept in owner-only files in {@code tls_letsencrypt_cache_dir}, so
+ * a restart serves the certificate it has and asks the CA only when it is due. Where several instances share the
+ * database, the one holding the singleton lease asks the CA ({@link Https}) and the others serve what it stored.
  *
  * <p>Until the first certificate arrives, handshakes see a self-signed placeholder for the host name (clients refuse
  * it; the TLS-ALPN-01 validation needs the listener up already).
@@ -48,6 +51,8 @@ public final class AcmeCertificate implements Supplier<CertifiedKey> {
 
     private static final System.Logger LOG = System.getLogger(AcmeCertificate.class.getName());
     static final String ACCOUNT_FILE = "acme-account.pem";
+    static final String ACCOUNT_DOCUMENT = "acme-account";
+    private static final String CERTIFICATE_DOCUMENT = "acme-certificate:";
     private static final Duration VALIDATION_TIMEOUT = Duration.ofMinutes(2);
 
     private final MeshConfig.LetsEncrypt config;
@@ -55,9 +60,17 @@ public final class AcmeCertificate implements Supplier<CertifiedKey> {
     private final AcmeChallenges challenges;
     private final Clock clock;
     private final CertifiedKey placeholder;
+    private final FetchedDocuments documents;
+    private final Duration propagation;
     private volatile CertifiedKey current;
 
-    AcmeCertificate(MeshConfig.LetsEncrypt config, AcmeChallenges challenges, Clock clock) {
+    /**
+     * @param documents where the account and the certificate are stored for every instance
+     * @param propagation how long another instance may take to follow a stored TLS-ALPN-01 answer (zero when none
+     *                    shares the database): the CA is asked to validate only after it
+     */
+    AcmeCertificate(MeshConfig.LetsEncrypt config, AcmeChallenges challenges, Clock clock, FetchedDocuments documents,
+            Duration propagation) {
         // acme4j reads PEM keys and builds its CSR through the Bouncy Castle provider, by name; appended last, so
         // the JDK's providers stay the default for everything else.
         synchronized (Security.class) {
@@ -70,7 +83,47 @@ public final class AcmeCertificate implements Supplier<CertifiedKey> {
         this.challenges = challenges;
         this.clock = clock;
         this.placeholder = SelfSigned.forHost(host, clock.instant());
-        this.current = readStored().orElse(null);
+        this.documents = documents;
+        this.propagation = propagation;
+        this.current = readShared().or(this::readStored).orElse(null);
+        documents.onFetchedElsewhere(certificateDocument(), (name, stored) -> readShared().ifPresent(this::adopt));
+    }
+
+    private String certificateDocument() {
+        return CERTIFICATE_DOCUMENT + host;
+    }
+
+    /** The certificate another instance obtained: served here too, and kept in this instance's files. */
+    private void adopt(CertifiedKey pair) {
+        current = pair;
+        try {
+            writeFiles(pair);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "cannot keep the certificate for " + host + " in " + config.cacheDir() + ": "
+                    + e.getMessage());
+        }
+        LOG.log(Level.INFO, "serving the certificate for " + host + " another instance obtained, valid until "
+                + pair.notAfter());
+    }
+
+    private void writeFiles(CertifiedKey pair) throws IOException {
+        OwnerOnlyFiles.createFolders(config.cacheDir());
+        OwnerOnlyFiles.write(keyFile(), pair.keyPem().getBytes(StandardCharsets.US_ASCII));
+        OwnerOnlyFiles.write(certificateFile(), pair.chainPem().getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** The certificate stored in the database, if it is one for this host with its key. */
+    private Optional<CertifiedKey> readShared() {
+        return documents.read(certificateDocument()).flatMap(stored -> {
+            try {
+                CertifiedKey pair = CertifiedKey.parse(stored.body(), stored.body());
+                return pair.matches() && names(pair.leaf(), host) ? Optional.of(pair) : Optional.empty();
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "the stored certificate for " + host + " cannot be used (" + e.getMessage()
+                        + ")");
+                return Optional.empty();
+            }
+        });
     }
 
     @Override
@@ -103,6 +156,15 @@ public final class AcmeCertificate implements Supplier<CertifiedKey> {
         if (!due(clock.instant())) {
             return;
         }
+        // Another instance may have renewed it moments ago (the lease moved meanwhile).
+        Optional<CertifiedKey> shared = readShared().filter(pair -> current == null
+                || pair.notAfter().isAfter(current.notAfter()));
+        if (shared.isPresent()) {
+            adopt(shared.get());
+            if (!due(clock.instant())) {
+                return;
+            }
+        }
         LOG.log(Level.INFO, "obtaining a certificate for " + host + " from " + config.acmeUrl() + " ("
                 + config.challengeType().configName() + ")");
         Session session = new Session(URI.create(config.acmeUrl()));
@@ -126,9 +188,8 @@ public final class AcmeCertificate implements Supplier<CertifiedKey> {
         }
         List<X509Certificate> chain = order.getCertificate().getCertificateChain();
         CertifiedKey pair = new CertifiedKey(domainKey.getPrivate(), chain);
-        OwnerOnlyFiles.createFolders(config.cacheDir());
-        OwnerOnlyFiles.write(keyFile(), pair.keyPem().getBytes(StandardCharsets.US_ASCII));
-        OwnerOnlyFiles.write(certificateFile(), pair.chainPem().getBytes(StandardCharsets.US_ASCII));
+        writeFiles(pair);
+        documents.save(certificateDocument(), pair.chainPem() + pair.keyPem());
         current = pair;
         LOG.log(Level.INFO, "certificate for " + host + " obtained, valid until " + pair.notAfter());
     }
@@ -154,6 +215,9 @@ public final class AcmeCertificate implements Supplier<CertifiedKey> {
             answerKey = http.getToken();
         }
         try {
+            if (challenge instanceof TlsAlpn01Challenge) {
+                Thread.sleep(propagation.toMillis()); // the other instances' handshakes show it once they follow it
+            }
             challenge.trigger();
             Status status = challenge.waitForCompletion(VALIDATION_TIMEOUT);
             if (status != Status.VALID) {
@@ -165,17 +229,23 @@ public final class AcmeCertificate implements Supplier<CertifiedKey> {
         }
     }
 
+    /** The ACME account's key: the network's (stored), else this instance's file from before, else a new one. */
     private KeyPair accountKey() throws IOException {
         Path file = config.cacheDir().resolve(ACCOUNT_FILE);
-        if (Files.exists(file)) {
-            return KeyPairUtils.readKeyPair(new StringReader(Files.readString(file, StandardCharsets.US_ASCII)));
+        Optional<String> stored = documents.read(ACCOUNT_DOCUMENT).map(FetchedDocument::body);
+        String pem = stored.isPresent() ? stored.get()
+                : Files.exists(file) ? Files.readString(file, StandardCharsets.US_ASCII) : null;
+        if (pem == null) {
+            StringWriter text = new StringWriter();
+            KeyPairUtils.writeKeyPair(KeyPairUtils.createECKeyPair("secp256r1"), text);
+            pem = text.toString();
         }
-        KeyPair key = KeyPairUtils.createECKeyPair("secp256r1");
-        StringWriter text = new StringWriter();
-        KeyPairUtils.writeKeyPair(key, text);
+        if (stored.isEmpty()) {
+            documents.save(ACCOUNT_DOCUMENT, pem);
+        }
         OwnerOnlyFiles.createFolders(config.cacheDir());
-        OwnerOnlyFiles.write(file, text.toString().getBytes(StandardCharsets.US_ASCII));
-        return key;
+        OwnerOnlyFiles.write(file, pem.getBytes(StandardCharsets.US_ASCII));
+        return KeyPairUtils.readKeyPair(new StringReader(pem));
     }
 
     Path certificateFile() {

@@ -73,6 +73,7 @@ public final class TestServer implements AutoCloseable {
         private final Map<String, String> settings = new LinkedHashMap<>();
         private String version = BuildInfo.version();
         private Clock clock = Clock.systemUTC();
+        private MapUrlFetcher.Resolver resolver = MapUrlFetcher.Resolver.literalsOnly();
         private final Map<String, String> environment = new LinkedHashMap<>();
         private String reachable; // the server URL reachableServerUrl() set, if any
 
@@ -139,6 +140,12 @@ public final class TestServer implements AutoCloseable {
             return this;
         }
 
+        /** How the server resolves the names it fetches from; IP literals only by default (nothing leaves). */
+        public Builder resolver(MapUrlFetcher.Resolver resolver) {
+            this.resolver = resolver;
+            return this;
+        }
+
         /** The configuration as the server would load it; a key that is unknown or invalid fails the test at once. */
         private MeshConfig config() {
             Map<String, String> env = new LinkedHashMap<>();
@@ -156,7 +163,7 @@ public final class TestServer implements AutoCloseable {
             for (int attempt = 1; ; attempt++) {
                 try {
                     return new TestServer(dataDir, Application.start(config(),
-                            new Application.Launch(version, clock, MapUrlFetcher.Resolver.literalsOnly(),
+                            new Application.Launch(version, clock, resolver,
                                     environment)));
                 } catch (RuntimeException e) {
                     // Another port only while the URL is still the one reachableServerUrl() chose.
