@@ -21,9 +21,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HexFormat;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -276,15 +276,23 @@ public final class DerpConfiguration {
     }
 
     private List<String> refreshSources(List<String> urls) {
+        return refresh(urls, urls).problems();
+    }
+
+    /**
+     * Fetches {@code urls}, rereads the files, stores what was fetched, and sends the new map if the settings in force
+     * still list {@code inForce}.
+     */
+    private DerpMapSources.Refreshed refresh(List<String> urls, List<String> inForce) {
         DerpMapSources.Refreshed refreshed = sources.refresh(urls);
         filesReadAt = System.nanoTime();
         store(refreshed.fetched());
         synchronized (this) {
-            if (current.settings().urls().equals(urls)) {
+            if (current.settings().urls().equals(inForce)) {
                 publishMap();
             }
         }
-        return refreshed.problems();
+        return refreshed;
     }
 
     private void refreshDueSafely() {
@@ -309,16 +317,9 @@ public final class DerpConfiguration {
         if (due.isEmpty() && System.nanoTime() - filesReadAt < every.toNanos()) {
             return;
         }
-        DerpMapSources.Refreshed refreshed = sources.refresh(due);
-        filesReadAt = System.nanoTime();
+        DerpMapSources.Refreshed refreshed = refresh(due, settings.urls());
         due.stream().filter(url -> !refreshed.fetched().contains(url)).map(DerpConfiguration::documentName)
                 .forEach(documents::failed);
-        store(refreshed.fetched());
-        synchronized (this) {
-            if (current.settings().urls().equals(settings.urls())) {
-                publishMap();
-            }
-        }
     }
 
     private Current putInForce(DerpSettings settings, boolean saved, EmbeddedRelay.Change change) {

@@ -86,7 +86,8 @@ public final class AcmeCertificate implements Supplier<CertifiedKey> {
         this.documents = documents;
         this.propagation = propagation;
         this.current = readShared().or(this::readStored).orElse(null);
-        documents.onFetchedElsewhere(certificateDocument(), (name, stored) -> readShared().ifPresent(this::adopt));
+        documents.onFetchedElsewhere(certificateDocument(),
+                (name, stored) -> stored.flatMap(this::usable).ifPresent(this::adopt));
     }
 
     private String certificateDocument() {
@@ -114,16 +115,17 @@ public final class AcmeCertificate implements Supplier<CertifiedKey> {
 
     /** The certificate stored in the database, if it is one for this host with its key. */
     private Optional<CertifiedKey> readShared() {
-        return documents.read(certificateDocument()).flatMap(stored -> {
-            try {
-                CertifiedKey pair = CertifiedKey.parse(stored.body(), stored.body());
-                return pair.matches() && names(pair.leaf(), host) ? Optional.of(pair) : Optional.empty();
-            } catch (IOException e) {
-                LOG.log(Level.WARNING, "the stored certificate for " + host + " cannot be used (" + e.getMessage()
-                        + ")");
-                return Optional.empty();
-            }
-        });
+        return documents.read(certificateDocument()).flatMap(this::usable);
+    }
+
+    private Optional<CertifiedKey> usable(FetchedDocument stored) {
+        try {
+            CertifiedKey pair = CertifiedKey.parse(stored.body(), stored.body());
+            return pair.matches() && names(pair.leaf(), host) ? Optional.of(pair) : Optional.empty();
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "the stored certificate for " + host + " cannot be used (" + e.getMessage() + ")");
+            return Optional.empty();
+        }
     }
 
     @Override

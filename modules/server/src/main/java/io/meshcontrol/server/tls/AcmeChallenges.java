@@ -1,11 +1,11 @@
 package io.meshcontrol.server.tls;
 
-import io.meshcontrol.core.state.FetchedDocuments;
 import io.meshcontrol.core.model.FetchedDocument;
+import io.meshcontrol.core.state.FetchedDocuments;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
-import java.io.IOException;
 import io.undertow.util.Headers;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
