@@ -181,10 +181,8 @@ bench_pg_cpu_ticks() {
 }
 
 # bench_haproxy_config PORT INSTANCE_PORT...: $work/haproxy.cfg, the shipped docs/examples/haproxy.cfg made to run
-# here (as interop's Haproxy fixture does): without the settings of a system service (chroot, user, daemon, syslog),
-# one plain listener on 127.0.0.1:PORT instead of the public binds, the instances' loopback ports as its servers,
-# and a connection limit for the run. Balancing, checks and timeouts stay as shipped. BENCH_HAPROXY_EXAMPLE=file
-# runs a changed copy of the example instead (to try other checks or timeouts).
+# here by scripts/haproxy-on-loopback.sh (as interop's Haproxy fixture does), with a connection limit for the run.
+# BENCH_HAPROXY_EXAMPLE=file runs a changed copy of the example instead (to try other checks or timeouts).
 bench_haproxy_config() {
   local port=$1 maxconn
   shift
@@ -192,14 +190,6 @@ bench_haproxy_config() {
   # needs two descriptors per connection it passes on.
   maxconn=$((2 * n + 1000))
   maxconn=$((maxconn < ($(ulimit -n) - 200) / 2 ? maxconn : ($(ulimit -n) - 200) / 2))
-  awk -v port="$port" -v maxconn="$maxconn" -v servers="$*" '
-    BEGIN { count = split(servers, ports, " ") }
-    $1 ~ /^(chroot|user|group|daemon)$/ { next }
-    $1 == "maxconn" { print "    maxconn " maxconn; next }
-    $1 == "log" && $2 == "/dev/log" { print "    log stdout format raw local0"; next }
-    $1 == "bind" { if (!bound) print "    bind 127.0.0.1:" port; bound = 1; next }
-    $1 == "server" { if (++used <= count) { $3 = "127.0.0.1:" ports[used]; print "    " $0 }; next }
-    { print }
-    END { if (used != count) { print "docs/examples/haproxy.cfg names " used " servers, not " count > "/dev/stderr"; exit 1 } }
-  ' "${BENCH_HAPROXY_EXAMPLE:-$root/docs/examples/haproxy.cfg}" >"$work/haproxy.cfg"
+  "$root/scripts/haproxy-on-loopback.sh" "${BENCH_HAPROXY_EXAMPLE:-$root/docs/examples/haproxy.cfg}" "$port" \
+    "$maxconn" "$@" >"$work/haproxy.cfg"
 }

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +23,7 @@ final class Haproxy implements AutoCloseable {
 
     static final Path BINARY = Path.of("/usr/sbin/haproxy");
     private static final Path EXAMPLE = ClientVersions.repositoryRoot().resolve("docs/examples/haproxy.cfg");
+    private static final Path SCRIPT = ClientVersions.repositoryRoot().resolve("scripts/haproxy-on-loopback.sh");
 
     private final Process process;
     private final int port;
@@ -37,8 +39,7 @@ final class Haproxy implements AutoCloseable {
 
     static Haproxy start(Path folder, int port, List<Integer> instancePorts) throws Exception {
         Files.createDirectories(folder);
-        Path config = Files.writeString(folder.resolve("haproxy.cfg"), configuration(Files.readString(EXAMPLE), port,
-                instancePorts));
+        Path config = Files.writeString(folder.resolve("haproxy.cfg"), configuration(folder, port, instancePorts));
         Process process = ChildProcesses.start(new ProcessBuilder(List.of(BINARY.toString(), "-db", "-f",
                 config.toString())).redirectErrorStream(true).redirectOutput(folder.resolve("haproxy.log").toFile()));
         Haproxy haproxy = new Haproxy(process, port);
@@ -57,40 +58,22 @@ final class Haproxy implements AutoCloseable {
         throw new IllegalStateException("haproxy did not listen within 30 s");
     }
 
-    /** The shipped file made to run here: what it says about balancing, checks and timeouts is kept as written. */
-    static String configuration(String example, int port, List<Integer> instancePorts) {
-        List<String> out = new ArrayList<>();
-        boolean boundOnce = false;
-        int server = 0;
-        for (String line : example.lines().toList()) {
-            String trimmed = line.strip();
-            if (trimmed.matches("(chroot|user|group|daemon)\\b.*")) {
-                continue;
-            }
-            if (trimmed.startsWith("maxconn ")) {
-                out.add("    maxconn 2000");
-            } else if (trimmed.startsWith("log /dev/log")) {
-                out.add("    log stdout format raw local0");
-            } else if (trimmed.startsWith("bind ")) {
-                if (!boundOnce) {
-                    out.add("    bind 127.0.0.1:" + port);
-                    boundOnce = true;
-                }
-            } else if (trimmed.startsWith("server ")) {
-                if (server < instancePorts.size()) {
-                    String[] words = trimmed.split("\\s+");
-                    words[2] = "127.0.0.1:" + instancePorts.get(server++);
-                    out.add("    " + String.join(" ", words));
-                }
-            } else {
-                out.add(line);
-            }
+    /**
+     * The shipped file made to run here by scripts/haproxy-on-loopback.sh (bench/run-ha uses the same), with a
+     * connection limit this machine's file limit allows: what it says about balancing, checks and timeouts is kept as
+     * written.
+     */
+    static String configuration(Path folder, int port, List<Integer> instancePorts) throws Exception {
+        List<String> command = new ArrayList<>(List.of("bash", SCRIPT.toString(), EXAMPLE.toString(),
+                Integer.toString(port), "2000"));
+        instancePorts.forEach(instance -> command.add(Integer.toString(instance)));
+        Path errors = folder.resolve("haproxy-config.err");
+        Process script = new ProcessBuilder(command).redirectError(errors.toFile()).start();
+        String text = new String(script.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (script.waitFor() != 0) {
+            throw new IllegalStateException(SCRIPT + " failed: " + Files.readString(errors));
         }
-        if (server != instancePorts.size()) {
-            throw new IllegalStateException("docs/examples/haproxy.cfg names " + server + " servers, not "
-                    + instancePorts.size());
-        }
-        return String.join("\n", out) + "\n";
+        return text;
     }
 
     int port() {
