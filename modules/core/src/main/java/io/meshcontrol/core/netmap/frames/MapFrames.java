@@ -105,10 +105,14 @@ public final class MapFrames implements AutoCloseable {
         return withLength(compress(json, 0, json.length, true, HEADER_LENGTH));
     }
 
-    /** The body as the JSON between the placeholders, compressed here, and the blocks' kept frames. */
+    /**
+     * The body as the JSON between the placeholders, compressed here, and the blocks' kept frames. A block after
+     * another element of the list brings the comma before it in its own frame, so between two blocks nothing is
+     * compressed: a map under allow-all is the message's head, its run of kept blocks, the viewer's own block as
+     * single peers, more kept blocks and the rest of the message, that is three compressions per map whatever N.
+     */
     private byte[] splice(byte[] json, BlockSlots slots) {
         List<byte[]> pieces = new ArrayList<>();
-        int length = 0;
         int from = 0;
         for (int at = 0; at < json.length; at++) {
             if (json[at] != BlockSlots.MARK) {
@@ -120,17 +124,18 @@ public final class MapFrames implements AutoCloseable {
             }
             EncodedNodes.Block block = slots.get(Integer.parseInt(new String(json, at + 1, end - at - 1,
                     StandardCharsets.US_ASCII)));
-            byte[] before = compress(json, from, at - from, false, 0);
-            byte[] kept = blockFrame(block);
-            pieces.add(before);
-            pieces.add(kept);
-            length += before.length + kept.length;
+            // The placeholder is a value of the list: before it is the list's '[' or the comma after another element.
+            boolean following = json[at - 1] == ',';
+            addCompressed(pieces, json, from, at - from - (following ? 1 : 0));
+            pieces.add(blockFrame(block, following));
             from = end + 1;
             at = end;
         }
-        byte[] after = compress(json, from, json.length - from, false, 0);
-        pieces.add(after);
-        length += after.length;
+        addCompressed(pieces, json, from, json.length - from);
+        int length = 0;
+        for (byte[] piece : pieces) {
+            length += piece.length;
+        }
         byte[] frame = new byte[HEADER_LENGTH + length];
         int at = HEADER_LENGTH;
         for (byte[] piece : pieces) {
@@ -140,12 +145,19 @@ public final class MapFrames implements AutoCloseable {
         return withLength(frame);
     }
 
-    private byte[] blockFrame(EncodedNodes.Block block) {
-        byte[] frame = block.frame(level);
+    /** Adds the frame of {@code json[from, from + length)}, unless that is empty (two blocks side by side). */
+    private void addCompressed(List<byte[]> pieces, byte[] json, int from, int length) {
+        if (length > 0) {
+            pieces.add(compress(json, from, length, false, 0));
+        }
+    }
+
+    private byte[] blockFrame(EncodedNodes.Block block, boolean following) {
+        byte[] frame = block.frame(level, following);
         if (frame == null) {
-            byte[] json = block.json();
+            byte[] json = block.json(following);
             frame = compress(json, 0, json.length, false, 0);
-            block.keep(level, frame);
+            block.keep(level, following, frame);
         }
         return frame;
     }
