@@ -13,6 +13,7 @@ import io.meshcontrol.core.model.Node;
 import io.meshcontrol.core.model.Role;
 import io.meshcontrol.core.netmap.context.MapContext;
 import io.meshcontrol.core.netmap.encoding.EncodedNodes;
+import io.meshcontrol.core.netmap.frames.MapFrame;
 import io.meshcontrol.core.netmap.frames.MapFrames;
 import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.routes.RouteTable;
@@ -26,6 +27,7 @@ import io.meshcontrol.core.wire.DNSConfig;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.core.wire.WireJson;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -39,8 +41,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A full map's body as a stream sends it (kept blocks of peers as zstd frames of their own, the rest compressed per
- * map), read back as one zstd stream by zstd-jni's streaming decoder: the same bytes as the message's JSON written
+ * A full map's body as a stream sends it (kept blocks of peers as zstd frames of their own, written from the arrays
+ * every map shares, the rest compressed per map), read back as one zstd stream by zstd-jni's streaming decoder: the same bytes as the message's JSON written
  * in one piece, under allow-all (most of the body is kept frames shared with other viewers) and under
  * {@code autogroup:self} (nearly nothing shared).
  */
@@ -96,9 +98,16 @@ class FullMapBodyTest {
         EncodedNodes.Block same = ((EncodedNodes) other.peers()).parts().stream()
                 .filter(EncodedNodes.Block.class::isInstance).map(EncodedNodes.Block.class::cast).toList().getLast();
         assertSame(blocks.getLast(), same);
-        byte[] otherFrame = encode(other);
+        MapFrame pieces;
+        try (MapFrames frames = MapFrames.zstd(MapFrames.DEFAULT_LEVEL)) {
+            pieces = frames.encodeInPieces(other);
+        }
         assertSame(kept, same.frame(MapFrames.DEFAULT_LEVEL, true));
-        assertArrayEquals(WireJson.write(other), decodeAsOneStream(otherFrame));
+        assertTrue(pieces.pieces().stream().anyMatch(piece -> piece == kept), "written from the kept array, no copy");
+        ByteArrayOutputStream written = new ByteArrayOutputStream();
+        pieces.writeTo(written);
+        assertEquals(pieces.length(), written.size());
+        assertArrayEquals(WireJson.write(other), decodeAsOneStream(written.toByteArray()));
     }
 
     @Test

@@ -85,6 +85,14 @@ public final class MapFrames implements AutoCloseable {
      * size, so that a decoder grows its output as it goes rather than reallocating it exactly at every frame.
      */
     public byte[] encode(MapResponse message) {
+        return encodeInPieces(message).bytes();
+    }
+
+    /**
+     * The frame of one message as {@link #encode} makes it, in the pieces it is made of: a full map's kept blocks are
+     * written to the client from the arrays every map that carries them shares, never copied into one of the map's own.
+     */
+    public MapFrame encodeInPieces(MapResponse message) {
         if (level != null && message.peers() instanceof EncodedNodes peers && peers.hasBlocks()) {
             BlockSlots slots = new BlockSlots();
             byte[] json = WireJson.mapper().writer().withAttribute(BlockSlots.class, slots).writeValueAsBytes(message);
@@ -92,7 +100,7 @@ public final class MapFrames implements AutoCloseable {
                 return splice(json, slots);
             }
         }
-        return encodeJson(WireJson.write(message));
+        return MapFrame.of(encodeJson(WireJson.write(message)));
     }
 
     /** The frame of a message already encoded as JSON (for example one shared by many sessions). */
@@ -111,8 +119,10 @@ public final class MapFrames implements AutoCloseable {
      * compressed: a map under allow-all is the message's head, its run of kept blocks, the viewer's own block as
      * single peers, more kept blocks and the rest of the message, that is three compressions per map whatever N.
      */
-    private byte[] splice(byte[] json, BlockSlots slots) {
+    private MapFrame splice(byte[] json, BlockSlots slots) {
         List<byte[]> pieces = new ArrayList<>();
+        byte[] header = new byte[HEADER_LENGTH];
+        pieces.add(header);
         int from = 0;
         for (int at = 0; at < json.length; at++) {
             if (json[at] != BlockSlots.MARK) {
@@ -136,13 +146,8 @@ public final class MapFrames implements AutoCloseable {
         for (byte[] piece : pieces) {
             length += piece.length;
         }
-        byte[] frame = new byte[HEADER_LENGTH + length];
-        int at = HEADER_LENGTH;
-        for (byte[] piece : pieces) {
-            System.arraycopy(piece, 0, frame, at, piece.length);
-            at += piece.length;
-        }
-        return withLength(frame);
+        writeLength(header, length - HEADER_LENGTH);
+        return new MapFrame(pieces, length);
     }
 
     /** Adds the frame of {@code json[from, from + length)}, unless that is empty (two blocks side by side). */
@@ -210,11 +215,14 @@ public final class MapFrames implements AutoCloseable {
 
     /** Writes the header: the frame's length after it. */
     private static byte[] withLength(byte[] frame) {
-        int length = frame.length - HEADER_LENGTH;
-        frame[0] = (byte) length;
-        frame[1] = (byte) (length >>> 8);
-        frame[2] = (byte) (length >>> 16);
-        frame[3] = (byte) (length >>> 24);
+        writeLength(frame, frame.length - HEADER_LENGTH);
         return frame;
+    }
+
+    private static void writeLength(byte[] header, int length) {
+        header[0] = (byte) length;
+        header[1] = (byte) (length >>> 8);
+        header[2] = (byte) (length >>> 16);
+        header[3] = (byte) (length >>> 24);
     }
 }
