@@ -42,9 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A full map's body as a stream sends it (kept blocks of peers as zstd frames of their own, written from the arrays
- * every map shares, the rest compressed per map), read back as one zstd stream by zstd-jni's streaming decoder: the same bytes as the message's JSON written
- * in one piece, under allow-all (most of the body is kept frames shared with other viewers) and under
- * {@code autogroup:self} (nearly nothing shared).
+ * every map shares, the rest compressed per map), read back as one zstd stream by zstd-jni's streaming decoder: the
+ * same bytes as the message's JSON written in one piece, under allow-all (most of the body is kept frames shared with
+ * other viewers) and under {@code autogroup:self} (nearly nothing shared).
  */
 class FullMapBodyTest {
 
@@ -54,8 +54,9 @@ class FullMapBodyTest {
     @TempDir
     Path folder;
     Network network;
-    final MapContext context = new MapContext("TtestCNTRL", "mesh.test", DNSConfig.builder().domains(List.of("mesh.test"))
-            .proxied(true).build(), new DERPMap(null, Map.of(), false));
+    final MapContext context = new MapContext("TtestCNTRL", "mesh.test",
+            DNSConfig.builder().domains(List.of("mesh.test")).proxied(true).build(),
+            new DERPMap(null, Map.of(), false));
     final List<Node> nodes = new ArrayList<>();
 
     @BeforeEach

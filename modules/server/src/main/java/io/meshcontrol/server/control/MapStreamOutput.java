@@ -16,10 +16,10 @@ import org.xnio.channels.StreamSinkChannel;
 
 /**
  * The body of a map response, written a whole message at a time (a full map's frame in the pieces it is made of,
- * {@link MapFrame.Output}, so that its kept blocks are not copied into one array first). Each {@link #write} hands its
- * bytes to the connection's I/O thread in one task; there they are copied into HTTP/2 DATA frames and flushed for as long as the
- * connection takes them. Only when it stops taking them (the socket is full, or the client's flow-control window is)
- * does the writing thread wait until the connection has flushed, and hand over the rest.
+ * {@link MapFrame.Output}, so that its kept blocks are not copied into one array first). Each {@link #write} hands
+ * its bytes to the connection's I/O thread in one task; there they are copied into HTTP/2 DATA frames and flushed for
+ * as long as the connection takes them. Only when it stops taking them (the socket is full, or the client's
+ * flow-control window is) does the writing thread wait until the connection has flushed, and hand over the rest.
  *
  * <p>Why not Undertow's blocking output stream: it gives the I/O thread one frame (a 16 KiB buffer) at a time and waits
  * for each, so a full map of 1.7 MB (10,000 peers) cost a hundred hand-overs between the stream's virtual thread and
