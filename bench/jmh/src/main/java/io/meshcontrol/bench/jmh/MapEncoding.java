@@ -1,5 +1,6 @@
 package io.meshcontrol.bench.jmh;
 
+import io.meshcontrol.core.netmap.frames.MapFrame;
 import io.meshcontrol.core.netmap.frames.MapFrames;
 import io.meshcontrol.core.wire.MapResponse;
 import io.meshcontrol.core.wire.WireJson;
@@ -16,9 +17,12 @@ public final class MapEncoding implements AutoCloseable {
         return WireJson.write(message);
     }
 
-    /** The frame as a map stream sends it: zstd at the server's level, blocks of peers compressed once and kept. */
-    public byte[] frame(MapResponse message) {
-        return frames.encode(message);
+    /**
+     * The frame as a map stream sends it: zstd at the server's level, blocks of peers compressed once and kept, in
+     * the pieces the stream writes (the kept blocks' own arrays, not joined).
+     */
+    public MapFrame frame(MapResponse message) {
+        return frames.encodeInPieces(message);
     }
 
     /** zstd alone, of JSON already encoded. */

@@ -1,5 +1,6 @@
 package io.meshcontrol.core.netmap;
 
+import io.meshcontrol.core.netmap.frames.MapFrame;
 import java.io.IOException;
 import java.util.concurrent.Semaphore;
 import java.util.function.Supplier;
@@ -20,14 +21,15 @@ import java.util.function.Supplier;
  * maps built and not yet written may together take at most a budget of bytes; a map request waits for room before
  * it builds. As the size of a map is known only once it is built, each reserves the size of the last full map
  * built (maps of one network are of much the same size) and settles the difference afterwards without waiting
- * (a map larger than the whole budget counts as the whole budget, so that it is never refused).
+ * (a map larger than the whole budget counts as the whole budget, so that it is never refused). A map counts at its
+ * full length, though most of it is kept blocks shared with other maps: its encrypted copy is its own.
  */
 final class FullMapGate {
 
     /** Writes a built map to its client; returns once the map is handed to the connection. */
     @FunctionalInterface
     interface Writer {
-        void write(byte[] frame) throws IOException;
+        void write(MapFrame frame) throws IOException;
     }
 
     private static final long MIN_BUDGET_BYTES = 64L << 20;
@@ -50,12 +52,12 @@ final class FullMapGate {
     }
 
     /** Builds the map once a build and room for it are free, writes it, and frees its room once written. */
-    void buildAndWrite(Supplier<byte[]> build, Writer writer) throws InterruptedException, IOException {
+    void buildAndWrite(Supplier<MapFrame> build, Writer writer) throws InterruptedException, IOException {
         int held = Math.min(lastMapKiB, budgetKiB);
         memoryKiB.acquire(held);
         try {
-            byte[] frame = build(build);
-            int size = (int) Math.min(budgetKiB, (frame.length + 1023L) >> 10);
+            MapFrame frame = build(build);
+            int size = (int) Math.min(budgetKiB, (frame.length() + 1023L) >> 10);
             lastMapKiB = Math.max(1, size);
             if (size < held) {
                 memoryKiB.release(held - size);
@@ -69,7 +71,7 @@ final class FullMapGate {
         }
     }
 
-    private byte[] build(Supplier<byte[]> build) throws InterruptedException {
+    private MapFrame build(Supplier<MapFrame> build) throws InterruptedException {
         builds.acquire();
         try {
             return build.get();

@@ -145,7 +145,7 @@ public final class MapSessions implements AutoCloseable {
             throws InterruptedException, IOException {
         fullMaps.buildAndWrite(() -> {
             beforeInputs.run();
-            return frames.encode(state.initial(inputs.current()));
+            return frames.encodeInPieces(state.initial(inputs.current()));
         }, frame -> MapSession.send(out, frame));
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.core.netmap.frames.MapFrame;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -46,7 +47,8 @@ class FullMapGateTest {
     void aMapWaitsToBeBuiltWhileMapsNotYetWrittenFillTheBudget() throws Exception {
         FullMapGate gate = new FullMapGate(2, 100 << 10);
         List<String> order = new CopyOnWriteArrayList<>();
-        gate.buildAndWrite(() -> new byte[60 << 10], frame -> order.add("sized")); // the next maps reserve 60 KiB
+        // the next maps reserve 60 KiB
+        gate.buildAndWrite(() -> MapFrame.of(new byte[60 << 10]), frame -> order.add("sized"));
         assertEquals(100, gate.freeKiB(), "a written map frees its room");
 
         CountDownLatch slowReaderHasIt = new CountDownLatch(1);
@@ -68,7 +70,7 @@ class FullMapGateTest {
                 .filter(entry -> !entry.startsWith("wrote")).toList());
         assertEquals(100, gate.freeKiB(), "all room is back");
 
-        gate.buildAndWrite(() -> new byte[500 << 10], frame -> order.add("huge"));
+        gate.buildAndWrite(() -> MapFrame.of(new byte[500 << 10]), frame -> order.add("huge"));
         assertEquals("huge", order.getLast(), "a map larger than the whole budget still goes");
         assertEquals(100, gate.freeKiB());
     }
@@ -84,7 +86,7 @@ class FullMapGateTest {
             // the permits must be back
         }
         byte[][] written = new byte[1][];
-        gate.buildAndWrite(() -> new byte[] {1, 2}, frame -> written[0] = frame);
+        gate.buildAndWrite(() -> MapFrame.of(new byte[] {1, 2}), frame -> written[0] = frame.bytes());
         assertArrayEquals(new byte[] {1, 2}, written[0]);
         assertEquals(1024, gate.freeKiB());
     }
@@ -94,7 +96,7 @@ class FullMapGateTest {
             gate.buildAndWrite(() -> {
                 work.run();
                 order.add(name);
-                return new byte[0];
+                return MapFrame.of(new byte[0]);
             }, frame -> { });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -108,7 +110,7 @@ class FullMapGateTest {
         try {
             gate.buildAndWrite(() -> {
                 order.add("built " + name);
-                return new byte[size];
+                return MapFrame.of(new byte[size]);
             }, frame -> {
                 reading.run();
                 order.add("wrote " + name);

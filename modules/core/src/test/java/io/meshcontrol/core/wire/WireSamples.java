@@ -162,13 +162,16 @@ public final class WireSamples {
     }
 
     /**
-     * The same full map with its peers as {@link EncodedNodes} in parts: one single peer, a block of the next ten,
-     * another single peer, and the rest as a second block (at least 13 peers).
+     * The same full map with its peers as {@link EncodedNodes} in parts: one single peer, a block of the next ten, a
+     * block of the ten after those right after it, another single peer, and the rest as a third block (at least 23
+     * peers). Its zstd body is six frames: the message up to the first peer, the three blocks (each after a comma,
+     * which its own frame carries), the single peer between them, and the rest of the message.
      */
     public static MapResponse fullMapInBlocks(int peers) {
         List<EncodedNodes.Encoded> encoded = peerList(peers).stream().map(EncodedNodes.Encoded::of).toList();
         return fullMap(EncodedNodes.ofParts(List.of(encoded.get(0), new EncodedNodes.Block(encoded.subList(1, 11)),
-                encoded.get(11), new EncodedNodes.Block(encoded.subList(12, encoded.size())))));
+                new EncodedNodes.Block(encoded.subList(11, 21)), encoded.get(21),
+                new EncodedNodes.Block(encoded.subList(22, encoded.size())))));
     }
 
     private static List<Node> peerList(int peers) {

@@ -1,5 +1,6 @@
 package io.meshcontrol.server.control;
 
+import io.meshcontrol.core.netmap.frames.MapFrame;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import java.io.IOException;
@@ -8,6 +9,9 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * {@code /machine/test/*} endpoints that only tests register: they exercise the transport the way the real
@@ -56,7 +60,8 @@ final class MachineTestEndpoints {
     /**
      * A long poll in the shape of {@code /machine/map}: {@code chunks} messages, each a 4-byte little-endian length
      * and a body that starts with its index and the time it was sent (epoch milliseconds, big-endian), flushed one by
-     * one with {@code pauseMillis} between them, through the map endpoint's {@link MapStreamOutput}. The rest of a
+     * one with {@code pauseMillis} between them, through the map endpoint's {@link MapStreamOutput} (every second one
+ * in pieces, as a full map's frame is written). The rest of a
      * body is {@link NoiseConduitTest#pattern} bytes (seeded with the index), so that a test can check every byte.
      */
     private static void stream(HttpServerExchange exchange, ControlConnection connection) throws Exception {
@@ -69,10 +74,26 @@ final class MachineTestEndpoints {
                 if (i > 0) {
                     Thread.sleep(pause);
                 }
-                out.write(streamMessage(i, size, System.currentTimeMillis()));
-                out.flush();
+                byte[] message = streamMessage(i, size, System.currentTimeMillis());
+                if (i % 2 == 0) {
+                    out.write(message);
+                    out.flush();
+                } else {
+                    inPieces(message).writeTo(out); // as a full map's kept blocks go: one write of many arrays
+                }
             }
         }
+    }
+
+    /** The message cut in up to 16 pieces of about equal length (a 4-byte header first, as a map frame has it). */
+    private static MapFrame inPieces(byte[] message) {
+        List<byte[]> pieces = new ArrayList<>();
+        pieces.add(Arrays.copyOf(message, 4));
+        int step = Math.max(1, (message.length - 4) / 15);
+        for (int from = 4; from < message.length; from += step) {
+            pieces.add(Arrays.copyOfRange(message, from, Math.min(message.length, from + step)));
+        }
+        return new MapFrame(pieces, message.length);
     }
 
     /** Message {@code index} of {@link #stream}, as it is sent at {@code sentMillis}. */

@@ -60,13 +60,16 @@ public final class EncodedNodes extends AbstractList<Node> implements RandomAcce
     /**
      * Consecutive peers (in the order of the list) whose JSON, joined by commas, is also kept zstd-compressed once it
      * has been: a frame of their own within the message's body, which decodes to the same JSON since a zstd body may
-     * be several frames one after the other. Shared by every map that carries the same peers; thread-safe.
+     * be several frames one after the other. A block that follows another element of the list carries the comma
+     * before it in its frame, so that a run of blocks is a run of kept frames with nothing compressed between them.
+     * Shared by every map that carries the same peers; thread-safe.
      */
     public static final class Block implements Part {
         private final List<Encoded> members;
         private volatile Compressed compressed;
 
-        private record Compressed(int level, byte[] frame) {
+        /** The frames at one zstd level: as the list's first element, and after a comma; either may be null. */
+        private record Compressed(int level, byte[] first, byte[] following) {
         }
 
         public Block(List<Encoded> members) {
@@ -93,16 +96,16 @@ public final class EncodedNodes extends AbstractList<Node> implements RandomAcce
             return true;
         }
 
-        /** The members' JSON joined by commas, UTF-8. */
-        public byte[] json() {
-            int length = members.size() - 1;
+        /** The members' JSON joined by commas, UTF-8, after a comma of its own when {@code following}. */
+        public byte[] json(boolean following) {
+            int length = members.size() - (following ? 0 : 1);
             for (Encoded member : members) {
                 length += member.raw().asUnquotedUTF8().length;
             }
             byte[] json = new byte[length];
             int at = 0;
             for (Encoded member : members) {
-                if (at > 0) {
+                if (at > 0 || following) {
                     json[at++] = ',';
                 }
                 byte[] raw = member.raw().asUnquotedUTF8();
@@ -112,15 +115,21 @@ public final class EncodedNodes extends AbstractList<Node> implements RandomAcce
             return json;
         }
 
-        /** The kept compressed frame at this zstd level, or null. */
-        public byte[] frame(int level) {
+        /** The kept compressed frame of {@link #json(boolean)} at this zstd level, or null. */
+        public byte[] frame(int level, boolean following) {
             Compressed kept = compressed;
-            return kept != null && kept.level() == level ? kept.frame() : null;
+            return kept == null || kept.level() != level ? null : following ? kept.following() : kept.first();
         }
 
-        /** Keeps the compressed frame (at this zstd level) for the next map that carries this block. */
-        public void keep(int level, byte[] frame) {
-            compressed = new Compressed(level, frame);
+        /**
+         * Keeps the compressed frame of {@link #json(boolean)} (at this zstd level) for the next map that carries this
+         * block. Two threads keeping both forms at once may lose one: it is compressed again when next needed.
+         */
+        public void keep(int level, boolean following, byte[] frame) {
+            Compressed kept = compressed;
+            Compressed base = kept != null && kept.level() == level ? kept : new Compressed(level, null, null);
+            compressed = following ? new Compressed(level, base.first(), frame)
+                    : new Compressed(level, frame, base.following());
         }
     }
 

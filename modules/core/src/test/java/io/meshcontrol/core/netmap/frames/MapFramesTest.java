@@ -47,19 +47,44 @@ class MapFramesTest {
         try (MapFrames frames = MapFrames.zstd(MapFrames.DEFAULT_LEVEL)) {
             byte[] frame = frames.encode(message);
             assertArrayEquals(whole, new MapFrameReader(new ByteArrayInputStream(frame), true).nextJson());
-            // five zstd frames: before the first block, the block, between the blocks, the block, after it
+            // six zstd frames: before the first block, two blocks side by side, the single peer, the block, after it
+            assertEquals(6, frameCount(frame));
             byte[] body = Arrays.copyOfRange(frame, 4, frame.length);
-            int count = 0;
-            for (int at = 0; at < body.length; count++) {
-                at += (int) com.github.luben.zstd.Zstd.findFrameCompressedSize(body, at);
-            }
-            assertEquals(5, count);
             assertEquals(-1, com.github.luben.zstd.Zstd.getFrameContentSize(body), "no content size: see encode");
         }
         try (MapFrames plain = MapFrames.plain()) {
             assertArrayEquals(whole, new MapFrameReader(new ByteArrayInputStream(plain.encode(message)), false)
                     .nextJson());
         }
+    }
+
+    @Test
+    void blocksSideBySideAreKeptFramesWithNothingCompressedBetweenThem() throws IOException {
+        List<EncodedNodes.Encoded> peers = ((EncodedNodes) WireSamples.fullMapInBlocks(30).peers()).encoded();
+        EncodedNodes.Block first = new EncodedNodes.Block(peers.subList(0, 10));
+        EncodedNodes.Block second = new EncodedNodes.Block(peers.subList(10, 20));
+        EncodedNodes.Block third = new EncodedNodes.Block(peers.subList(20, 30));
+        MapResponse message = MapResponse.builder().domain("mesh.example")
+                .peers(EncodedNodes.ofParts(List.of(first, second, third))).build();
+        try (MapFrames frames = MapFrames.zstd(MapFrames.DEFAULT_LEVEL)) {
+            byte[] frame = frames.encode(message);
+            assertArrayEquals(WireJson.write(message), new MapFrameReader(new ByteArrayInputStream(frame), true)
+                    .nextJson());
+            // the message before the list, the three blocks (the second and third with the comma before them), the rest
+            assertEquals(5, frameCount(frame));
+            assertTrue(indexOf(frame, second.frame(MapFrames.DEFAULT_LEVEL, true)) > 0);
+            assertTrue(indexOf(frame, third.frame(MapFrames.DEFAULT_LEVEL, true)) > 0);
+            assertNull(second.frame(MapFrames.DEFAULT_LEVEL, false), "only the form this message needs");
+        }
+    }
+
+    private static int frameCount(byte[] frame) {
+        byte[] body = Arrays.copyOfRange(frame, 4, frame.length);
+        int count = 0;
+        for (int at = 0; at < body.length; count++) {
+            at += (int) com.github.luben.zstd.Zstd.findFrameCompressedSize(body, at);
+        }
+        return count;
     }
 
     @Test
@@ -72,9 +97,9 @@ class MapFramesTest {
                 .domain("another.example").build();
         try (MapFrames frames = MapFrames.zstd(MapFrames.DEFAULT_LEVEL)) {
             frames.encode(first);
-            byte[] kept = block.frame(MapFrames.DEFAULT_LEVEL);
+            byte[] kept = block.frame(MapFrames.DEFAULT_LEVEL, false);
             byte[] again = frames.encode(second);
-            assertSame(kept, block.frame(MapFrames.DEFAULT_LEVEL), "compressed once");
+            assertSame(kept, block.frame(MapFrames.DEFAULT_LEVEL, false), "compressed once");
             assertTrue(indexOf(again, kept) > 0, "the second message carries the kept bytes");
         }
     }
