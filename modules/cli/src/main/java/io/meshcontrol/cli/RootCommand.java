@@ -9,31 +9,7 @@ import picocli.CommandLine.Option;
 @Command(name = "svc",
         mixinStandardHelpOptions = true,
         versionProvider = VersionCommand.Provider.class,
-        description = "Mesh Control: a control server for one private mesh network of Tailscale clients.",
-        subcommands = {
-                ServeCommand.class,
-                ConfigtestCommand.class,
-                VersionCommand.class,
-                UsersCommand.class,
-                ApiKeysCommand.class,
-                PreAuthKeysCommand.class,
-                OAuthClientsCommand.class,
-                WebhooksCommand.class,
-                NodesCommand.class,
-                AccessRequestsCommand.class,
-                AppsCommand.class,
-                SettingsCommand.class,
-                LockCommand.class,
-                AuditCommand.class,
-                AuthCommand.class,
-                PolicyCommand.class,
-                DerpCommand.class,
-                DebugCommand.class,
-                AdminCommand.class,
-                DbCommand.class,
-                ImportCommand.class,
-                HelpCommand.class,
-        })
+        description = "Mesh Control: a control server for one private mesh network of Tailscale clients.")
 final class RootCommand extends CommandGroup {
 
     final CliContext context;

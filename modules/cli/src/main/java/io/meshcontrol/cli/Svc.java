@@ -26,7 +26,7 @@ public final class Svc {
 
     /** Runs one command line; returns its exit code. Errors are one readable line on stderr. */
     public static int run(CliContext context, String... args) {
-        CommandLine commandLine = new CommandLine(new RootCommand(context));
+        CommandLine commandLine = CommandTree.forArgs(context, args);
         addHelpOption(commandLine);
         ImportCommand.ownConfigOption(commandLine);
         commandLine.setOut(new java.io.PrintWriter(context.out(), true));
