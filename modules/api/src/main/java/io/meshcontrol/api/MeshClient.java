@@ -17,8 +17,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
 import tools.jackson.core.JacksonException;
@@ -66,6 +68,9 @@ public final class MeshClient {
         HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(timeout);
         if (insecure) {
             builder.sslContext(trustingEverything());
+        } else if ("http".equalsIgnoreCase(base.getScheme())) {
+            // (with parameters of its own: the context's defaults would be worked out from the providers too)
+            builder.sslContext(trustingNothing()).sslParameters(new SSLParameters());
         }
         this.http = builder.build();
     }
@@ -600,6 +605,21 @@ public final class MeshClient {
 
     private static String path(String segment) {
         return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private static SSLContext trustingNothing() {
+        // A client of an http:// server never opens TLS (it only calls its base URL and follows no redirect), but
+        // HttpClient takes an SSLContext and its default parameters when it is built, and the JDK's default context
+        // reads the trust store, and the parameters load every security provider in the module graph, bcprov's
+        // included: a third of `svc nodes list`'s own time (docs/performance.md, "CLI start-up"). Empty trust and
+        // key managers fail any TLS connection, never trust one.
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(new KeyManager[0], new TrustManager[0], null);
+            return context;
+        } catch (NoSuchAlgorithmException | KeyManagementException e) {
+            throw new IllegalStateException("TLS is unavailable in this runtime", e);
+        }
     }
 
     private static SSLContext trustingEverything() {

@@ -130,6 +130,16 @@ class MeshClientTest {
     }
 
     @Test
+    void aPlainHttpServerIsNeverLeftForTls() {
+        // An http:// client is built with an SSLContext that trusts nothing (no trust store read at start-up); it
+        // relies on the client following no redirect, e.g. to an https:// address.
+        answers.put("/api/v1/user",
+                new Answer(302, "text/plain", "", Map.of("Location", "https://127.0.0.1:1/api/v1/user")));
+        assertThrows(RuntimeException.class, client("", "t")::users);
+        assertEquals(1, seen.size());
+    }
+
+    @Test
     void anUnreachableServerIsNamed() {
         URI closed = base("");
         http.stop(0);
