@@ -63,8 +63,8 @@ svc_admin_jvm_flags() {
 # built, never at a user's run (a run that writes the archive while another maps it can crash the JVM). COMMAND
 # is svc (a launcher, or the java command line) started with the training flags (svc_client_jvm_flags ARCHIVE
 # train); it is run once as a client command that goes as far as a client gets without a server (configuration,
-# picocli, the HTTP client, refused at a closed port), in an empty folder so that no config.yaml is found; the
-# failure it ends with is expected. The command line `nodes list` is given in an argument file (picocli's @FILE):
+# picocli, the HTTP client, refused at a closed port), in a folder of its own whose config.yaml names that port
+# (so that the YAML reader's classes go into the archive too); the failure it ends with is expected. The command line `nodes list` is given in an argument file (picocli's @FILE):
 # a line that does not name its command builds the whole command tree (io.meshcontrol.cli.CommandTree), so every
 # command's classes go into the archive, not only those of `nodes`. True when ARCHIVE was made.
 svc_train_client_archive() {
@@ -72,6 +72,7 @@ svc_train_client_archive() {
   rm -f "$_svc_archive"
   _svc_train=$(mktemp -d)
   printf 'nodes\nlist\n' >"$_svc_train/training.args"
+  printf 'cli:\n  address: "http://127.0.0.1:1"\n  api_key: "training"\n' >"$_svc_train/config.yaml"
   (cd "$_svc_train" && SVC_CLI_ADDRESS=http://127.0.0.1:1 SVC_CLI_API_KEY=training "$@" @training.args) \
     >/dev/null 2>&1 || true
   rm -rf "$_svc_train"
