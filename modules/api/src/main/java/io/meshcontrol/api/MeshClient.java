@@ -44,7 +44,7 @@ public final class MeshClient {
     private final Consumer<String> warnings;
     private final HttpClient http;
     private final Duration timeout;
-    private final JsonMapper json = ApiJson.mapper(false);
+    private final JsonMapper json;
     private final AtomicBoolean versionChecked = new AtomicBoolean();
 
     /** A client whose requests wait {@link ClientSettings#DEFAULT_TIMEOUT}, as {@code cli.timeout} does unset. */
@@ -73,6 +73,25 @@ public final class MeshClient {
             builder.sslContext(trustingNothing()).sslParameters(new SSLParameters());
         }
         this.http = builder.build();
+        this.json = ApiJson.mapper(false);
+    }
+
+    private MeshClient(MeshClient same, String token, Consumer<String> warnings) {
+        this.base = same.base;
+        this.token = token;
+        this.clientVersion = same.clientVersion;
+        this.warnings = warnings;
+        this.timeout = same.timeout;
+        this.http = same.http;
+        this.json = same.json;
+    }
+
+    /**
+     * A client of the same server that sends {@code token} and reports to {@code warnings}, over this one's HTTP
+     * client and its open connection: setting up an HTTP client and a JSON mapper is a good part of a CLI call.
+     */
+    public MeshClient withToken(String token, Consumer<String> warnings) {
+        return new MeshClient(this, token, warnings);
     }
 
     public URI baseUrl() {

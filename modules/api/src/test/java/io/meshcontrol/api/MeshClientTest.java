@@ -130,6 +130,18 @@ class MeshClientTest {
     }
 
     @Test
+    void aClientWithATokenSendsItToTheSameServerTheOtherStillSendsNone() {
+        answers.put("/api/v1/user", Answer.json(200, "{\"users\":[]}"));
+        MeshClient anonymous = client("", null);
+        MeshClient withToken = anonymous.withToken("secret", warnings::add);
+        withToken.users();
+        anonymous.users();
+        assertEquals("Bearer secret", seen.get(0).headers().get("authorization"));
+        assertNull(seen.get(1).headers().get("authorization"));
+        assertEquals(base("/"), withToken.baseUrl());
+    }
+
+    @Test
     void aPlainHttpServerIsNeverLeftForTls() {
         // An http:// client is built with an SSLContext that trusts nothing (no trust store read at start-up); it
         // relies on the client following no redirect, e.g. to an https:// address.
