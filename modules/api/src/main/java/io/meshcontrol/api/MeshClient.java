@@ -30,7 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
  * A client of one server's {@code /api/v1}, shared by the CLI and the desktop app. The base URL may carry a
  * path (a server behind a reverse proxy under a prefix); every path is resolved below it.
  */
-public final class MeshClient {
+public final class MeshClient implements AutoCloseable {
 
     /** Response header in which the server states its version. */
     public static final String VERSION_HEADER = "Svc-Version";
@@ -45,6 +45,8 @@ public final class MeshClient {
     private final HttpClient http;
     private final Duration timeout;
     private final JsonMapper json;
+    /** How long {@link #close} waits for the HTTP client's threads to end. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(1);
     private final AtomicBoolean versionChecked = new AtomicBoolean();
 
     /** A client whose requests wait {@link ClientSettings#DEFAULT_TIMEOUT}, as {@code cli.timeout} does unset. */
@@ -96,6 +98,21 @@ public final class MeshClient {
 
     public URI baseUrl() {
         return base;
+    }
+
+    /**
+     * Stops the HTTP client shared by this client and those made from it ({@link #withToken}), abandoning any request
+     * still open. Its selector thread waits in native code, and a JVM that exits while a thread does waits up to
+     * 0.3 s for it: a short-lived program (the CLI) closes its clients before it exits.
+     */
+    @Override
+    public void close() {
+        http.shutdownNow();
+        try {
+            http.awaitTermination(CLOSE_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     public VersionInfo version() {

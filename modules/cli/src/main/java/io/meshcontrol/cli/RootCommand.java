@@ -1,8 +1,11 @@
 package io.meshcontrol.cli;
 
+import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.core.config.ConfigFileLocator;
 import io.meshcontrol.core.config.ConfigRequest;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -19,8 +22,21 @@ final class RootCommand extends CommandGroup {
                     + "$HOME/.svc or /etc/svc)")
     Path config;
 
+    /** The clients the command line opened ({@link Connection#open}), closed when it ends ({@link Svc#run}). */
+    private final List<MeshClient> clients = new ArrayList<>();
+
     RootCommand(CliContext context) {
         this.context = context;
+    }
+
+    MeshClient opened(MeshClient client) {
+        clients.add(client);
+        return client;
+    }
+
+    void closeClients() {
+        clients.forEach(MeshClient::close);
+        clients.clear();
     }
 
     /** What the configuration is looked up and loaded from: {@code -c}, the environment, the folders. */
