@@ -142,6 +142,18 @@ class MeshClientTest {
     }
 
     @Test
+    void aClosedClientAndTheClientsMadeFromItSendNothingMore() {
+        answers.put("/api/v1/user", Answer.json(200, "{\"users\":[]}"));
+        MeshClient client = client("", "t");
+        MeshClient withToken = client.withToken("other", warnings::add);
+        client.users();
+        client.close();
+        assertThrows(RuntimeException.class, withToken::users);
+        assertThrows(RuntimeException.class, client::users);
+        assertEquals(1, seen.size());
+    }
+
+    @Test
     void aPlainHttpServerIsNeverLeftForTls() {
         // An http:// client is built with an SSLContext that trusts nothing (no trust store read at start-up); it
         // relies on the client following no redirect, e.g. to an https:// address.
