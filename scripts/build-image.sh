@@ -59,14 +59,19 @@ unsafe_flag=""
 if [ "$(svc_java_major "$JAVA_HOME/bin/java")" -ge 24 ]; then unsafe_flag="--sun-misc-unsafe-memory-access=allow"; fi
 
 # The launcher carries scripts/client-jvm.sh: how a client command line is told from `serve`, and its flags.
+. "$root/scripts/client-jvm.sh"
+archive=$(svc_client_archive cds "$(svc_java_major "$JAVA_HOME/bin/java")")
 {
   echo '#!/bin/sh'
   echo "# svc launcher: the bundled runtime, the application's modules from ../lib. SVC_JAVA_OPTS adds JVM flags."
+  echo "# SVC_ARCHIVE_TRAINING=yes: the build's training run, which writes the client commands' archive."
   cat "$root/scripts/client-jvm.sh"
   cat <<EOF
 home=\$(cd "\$(dirname "\$(readlink -f "\$0")")/.." && pwd)
 client=""
-if [ "\$(svc_command "\$@")" != serve ]; then client=\$(svc_client_jvm_flags "\$home/cds/client.jsa"); fi
+if [ "\$(svc_command "\$@")" != serve ]; then
+  client=\$(svc_client_jvm_flags "\$home/$archive" \${SVC_ARCHIVE_TRAINING:+train})
+fi
 if [ "\$(svc_command "\$@")" = admin ]; then client="\$client \$(svc_admin_jvm_flags)"; fi
 # The name the CLI suggests its commands by, and the command's output on descriptor 3 (scripts/client-jvm.sh).
 export SVC_COMMAND_NAME="\$(svc_invoked_name "\$0")" SVC_STDOUT_FD=3
@@ -83,7 +88,6 @@ chmod +x "$out/bin/svc"
 
 # The client commands' class-data archive, made now by a training run (svc_train_client_archive).
 mkdir -p "$out/cds"
-. "$root/scripts/client-jvm.sh"
-svc_train_client_archive "$out/cds/client.jsa" env SVC_JAVA_OPTS=-XX:+AutoCreateSharedArchive "$out/bin/svc" \
+svc_train_client_archive "$out/$archive" env SVC_ARCHIVE_TRAINING=yes "$out/bin/svc" \
   || { echo "build-image: the class-data archive was not made" >&2; exit 1; }
 echo "svc image: $out ($(du -sh "$out" | cut -f1); runtime modules: $modules)"

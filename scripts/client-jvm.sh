@@ -18,15 +18,30 @@ svc_command() {
   echo svc
 }
 
-# svc_client_jvm_flags ARCHIVE [EXTRA...]: a client command does well under a second of its own work, so the
-# JIT's optimising tier (C2) only competes with it for the CPU; the class-data archive ARCHIVE maps the classes
-# a client command loads instead of reading and verifying them again at every start. EXTRA: the training run's
-# -XX:+AutoCreateSharedArchive (svc_train_client_archive). The archive's own log lines (classes it cannot hold,
-# such as picocli's, compiled for Java 5) are switched off. The report of a JVM crash goes to a file under
-# TMPDIR rather than into the folder the command was run in.
+# svc_client_archive FOLDER MAJOR: the class-data archive the client commands start from, in FOLDER, for a JDK of
+# feature version MAJOR. JDK 25 and later: an AOT cache (client.aot, JEP 483/514), which besides the classes keeps
+# them linked and keeps the resolved module graph, so a start neither scans the module path nor checks the signed
+# jars on it (bcprov's signature alone took 0.3 s). Older JDKs: a dynamic CDS archive (client.jsa).
+svc_client_archive() {
+  if [ "$2" -ge 25 ]; then echo "$1/client.aot"; else echo "$1/client.jsa"; fi
+}
+
+# svc_client_jvm_flags ARCHIVE [train]: a client command does well under a second of its own work, so the JIT's
+# optimising tier (C2) only competes with it for the CPU; the class-data archive ARCHIVE (svc_client_archive) maps
+# the classes a client command loads instead of reading and verifying them again at every start. With "train": the
+# flags of the training run that makes ARCHIVE (svc_train_client_archive). The archive's own log lines (classes it
+# cannot hold, such as picocli's, compiled for Java 5; an archive the jars no longer match, which the JVM then
+# ignores) are switched off. The report of a JVM crash goes to a file under TMPDIR rather than into the folder the
+# command was run in.
 svc_client_jvm_flags() {
-  _svc_archive=$1; shift
-  echo "-XX:TieredStopAtLevel=1 -XX:SharedArchiveFile=$_svc_archive $* -Xlog:cds=off,cds+dynamic=off" \
+  case $1:${2:-} in
+    *.aot:train) _svc_archive_flags="-XX:AOTCacheOutput=$1 -Xlog:aot=off,cds=off" ;;
+    *.aot:*) _svc_archive_flags="-XX:AOTCache=$1 -Xlog:aot=off,cds=off" ;;
+    # (JDK 21 has no "aot" log tag, and refuses a selection that names it)
+    *:train) _svc_archive_flags="-XX:SharedArchiveFile=$1 -XX:+AutoCreateSharedArchive -Xlog:cds=off,cds+dynamic=off" ;;
+    *) _svc_archive_flags="-XX:SharedArchiveFile=$1 -Xlog:cds=off,cds+dynamic=off" ;;
+  esac
+  echo "-XX:TieredStopAtLevel=1 $_svc_archive_flags" \
     "-XX:ErrorFile=${TMPDIR:-/tmp}/svc-hs_err_pid%p.log"
 }
 
@@ -46,15 +61,20 @@ svc_admin_jvm_flags() {
 
 # svc_train_client_archive ARCHIVE COMMAND...: makes the client commands' class-data archive ARCHIVE when svc is
 # built, never at a user's run (a run that writes the archive while another maps it can crash the JVM). COMMAND
-# is svc (a launcher, or the java command line) started with -XX:+AutoCreateSharedArchive and
-# -XX:SharedArchiveFile=ARCHIVE; it is run once as a client command that goes as far as a client gets without a
-# server (configuration, picocli, the HTTP client, refused at a closed port), in an empty folder so that no
-# config.yaml is found; the failure it ends with is expected. True when ARCHIVE was made.
+# is svc (a launcher, or the java command line) started with the training flags (svc_client_jvm_flags ARCHIVE
+# train); it is run once as a client command that goes as far as a client gets without a server (configuration,
+# picocli, the HTTP client, refused at a closed port), in a folder of its own whose config.yaml names that port
+# (so that the YAML reader's classes go into the archive too); the failure it ends with is expected. The command line `nodes list` is given in an argument file (picocli's @FILE):
+# a line that does not name its command builds the whole command tree (io.meshcontrol.cli.CommandTree), so every
+# command's classes go into the archive, not only those of `nodes`. True when ARCHIVE was made.
 svc_train_client_archive() {
   _svc_archive=$1; shift
   rm -f "$_svc_archive"
   _svc_train=$(mktemp -d)
-  (cd "$_svc_train" && SVC_CLI_ADDRESS=http://127.0.0.1:1 SVC_CLI_API_KEY=training "$@" nodes list) >/dev/null 2>&1 || true
+  printf 'nodes\nlist\n' >"$_svc_train/training.args"
+  printf 'cli:\n  address: "http://127.0.0.1:1"\n  api_key: "training"\n' >"$_svc_train/config.yaml"
+  (cd "$_svc_train" && SVC_CLI_ADDRESS=http://127.0.0.1:1 SVC_CLI_API_KEY=training "$@" @training.args) \
+    >/dev/null 2>&1 || true
   rm -rf "$_svc_train"
   [ -f "$_svc_archive" ]
 }

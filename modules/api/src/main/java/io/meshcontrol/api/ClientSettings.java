@@ -109,11 +109,14 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
         // A server serving HTTPS is reached over loopback, which its certificate does not name: the certificate is
         // not checked, and the instance check below is what keeps the token from another program on the port.
         boolean loopbackHttps = "https".equalsIgnoreCase(url.getScheme());
-        verifyWriterAnswers(access, url, clientVersion, loopbackHttps);
-        return new MeshClient(url, access.token(), loopbackHttps, clientVersion, warnings, timeout);
+        // The check and the commands share one HTTP client (and connection): setting one up costs a CLI call.
+        MeshClient anonymous = new MeshClient(url, null, loopbackHttps, clientVersion, sameWarningLater -> { },
+                timeout);
+        verifyWriterAnswers(access, url, anonymous);
+        return anonymous.withToken(access.token(), warnings);
     }
 
-    private void verifyWriterAnswers(LocalAccess access, URI url, String clientVersion, boolean loopbackHttps) {
+    private void verifyWriterAnswers(LocalAccess access, URI url, MeshClient anonymous) {
         if (access.pid() == null || access.instance() == null) {
             throw new LocalServerNotFoundException("the credential " + localCredential + " (" + credentialOrigin
                     + ") does not say which server wrote it (a server of an earlier version did); restart that server");
@@ -124,8 +127,7 @@ public record ClientSettings(Optional<URI> address, Optional<String> apiKey, boo
         }
         Optional<String> answering;
         try {
-            answering = new MeshClient(url, null, loopbackHttps, clientVersion, sameWarningLater -> { }, timeout)
-                    .instance();
+            answering = anonymous.instance();
         } catch (ServerUnreachableException | ApiException e) {
             throw new LocalServerNotFoundException(writer + " does not answer at " + url + ": " + e.getMessage());
         }

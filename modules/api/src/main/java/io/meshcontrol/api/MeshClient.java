@@ -17,8 +17,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
 import tools.jackson.core.JacksonException;
@@ -28,7 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
  * A client of one server's {@code /api/v1}, shared by the CLI and the desktop app. The base URL may carry a
  * path (a server behind a reverse proxy under a prefix); every path is resolved below it.
  */
-public final class MeshClient {
+public final class MeshClient implements AutoCloseable {
 
     /** Response header in which the server states its version. */
     public static final String VERSION_HEADER = "Svc-Version";
@@ -42,7 +44,9 @@ public final class MeshClient {
     private final Consumer<String> warnings;
     private final HttpClient http;
     private final Duration timeout;
-    private final JsonMapper json = ApiJson.mapper(false);
+    private final JsonMapper json;
+    /** How long {@link #close} waits for the HTTP client's threads to end. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(1);
     private final AtomicBoolean versionChecked = new AtomicBoolean();
 
     /** A client whose requests wait {@link ClientSettings#DEFAULT_TIMEOUT}, as {@code cli.timeout} does unset. */
@@ -66,12 +70,49 @@ public final class MeshClient {
         HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(timeout);
         if (insecure) {
             builder.sslContext(trustingEverything());
+        } else if ("http".equalsIgnoreCase(base.getScheme())) {
+            // (with parameters of its own: the context's defaults would be worked out from the providers too)
+            builder.sslContext(trustingNothing()).sslParameters(new SSLParameters());
         }
         this.http = builder.build();
+        this.json = ApiJson.mapper(false);
+    }
+
+    private MeshClient(MeshClient same, String token, Consumer<String> warnings) {
+        this.base = same.base;
+        this.token = token;
+        this.clientVersion = same.clientVersion;
+        this.warnings = warnings;
+        this.timeout = same.timeout;
+        this.http = same.http;
+        this.json = same.json;
+    }
+
+    /**
+     * A client of the same server that sends {@code token} and reports to {@code warnings}, over this one's HTTP
+     * client and its open connection: setting up an HTTP client and a JSON mapper is a good part of a CLI call.
+     */
+    public MeshClient withToken(String token, Consumer<String> warnings) {
+        return new MeshClient(this, token, warnings);
     }
 
     public URI baseUrl() {
         return base;
+    }
+
+    /**
+     * Stops the HTTP client shared by this client and those made from it ({@link #withToken}), abandoning any request
+     * still open. Its selector thread waits in native code, and a JVM that exits while a thread does waits up to
+     * 0.3 s for it: a short-lived program (the CLI) closes its clients before it exits.
+     */
+    @Override
+    public void close() {
+        http.shutdownNow();
+        try {
+            http.awaitTermination(CLOSE_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     public VersionInfo version() {
@@ -600,6 +641,21 @@ public final class MeshClient {
 
     private static String path(String segment) {
         return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private static SSLContext trustingNothing() {
+        // A client of an http:// server never opens TLS (it only calls its base URL and follows no redirect), but
+        // HttpClient takes an SSLContext and its default parameters when it is built, and the JDK's default context
+        // reads the trust store, and the parameters load every security provider in the module graph, bcprov's
+        // included: a third of `svc nodes list`'s own time (docs/performance.md, "CLI start-up"). Empty trust and
+        // key managers fail any TLS connection, never trust one.
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(new KeyManager[0], new TrustManager[0], null);
+            return context;
+        } catch (NoSuchAlgorithmException | KeyManagementException e) {
+            throw new IllegalStateException("TLS is unavailable in this runtime", e);
+        }
     }
 
     private static SSLContext trustingEverything() {

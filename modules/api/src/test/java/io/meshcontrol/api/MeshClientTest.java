@@ -130,6 +130,40 @@ class MeshClientTest {
     }
 
     @Test
+    void aClientWithATokenSendsItToTheSameServerTheOtherStillSendsNone() {
+        answers.put("/api/v1/user", Answer.json(200, "{\"users\":[]}"));
+        MeshClient anonymous = client("", null);
+        MeshClient withToken = anonymous.withToken("secret", warnings::add);
+        withToken.users();
+        anonymous.users();
+        assertEquals("Bearer secret", seen.get(0).headers().get("authorization"));
+        assertNull(seen.get(1).headers().get("authorization"));
+        assertEquals(base("/"), withToken.baseUrl());
+    }
+
+    @Test
+    void aClosedClientAndTheClientsMadeFromItSendNothingMore() {
+        answers.put("/api/v1/user", Answer.json(200, "{\"users\":[]}"));
+        MeshClient client = client("", "t");
+        MeshClient withToken = client.withToken("other", warnings::add);
+        client.users();
+        client.close();
+        assertThrows(RuntimeException.class, withToken::users);
+        assertThrows(RuntimeException.class, client::users);
+        assertEquals(1, seen.size());
+    }
+
+    @Test
+    void aPlainHttpServerIsNeverLeftForTls() {
+        // An http:// client is built with an SSLContext that trusts nothing (no trust store read at start-up); it
+        // relies on the client following no redirect, e.g. to an https:// address.
+        answers.put("/api/v1/user",
+                new Answer(302, "text/plain", "", Map.of("Location", "https://127.0.0.1:1/api/v1/user")));
+        assertThrows(RuntimeException.class, client("", "t")::users);
+        assertEquals(1, seen.size());
+    }
+
+    @Test
     void anUnreachableServerIsNamed() {
         URI closed = base("");
         http.stop(0);

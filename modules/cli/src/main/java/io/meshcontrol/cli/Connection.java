@@ -27,7 +27,7 @@ final class Connection {
         ClientSettings settings = ClientSettings.read(located.file(), context.env(), request.workingDir(),
                 context.homeDir(), GoDuration::parse);
         try {
-            return settings.open(Svc.version(), warning -> context.note("svc: warning: " + warning));
+            return root.opened(settings.open(Svc.version(), warning -> context.note("svc: warning: " + warning)));
         } catch (LocalServerNotFoundException e) {
             throw new CliException(e.getMessage() + "; " + configChecked(request, located)
                     + ". Start one with '" + context.commandName() + " serve', or set cli.address and cli.api_key to"

@@ -1,39 +1,18 @@
 package io.meshcontrol.cli;
 
+import io.meshcontrol.api.MeshClient;
 import io.meshcontrol.core.config.ConfigFileLocator;
 import io.meshcontrol.core.config.ConfigRequest;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "svc",
         mixinStandardHelpOptions = true,
         versionProvider = VersionCommand.Provider.class,
-        description = "Mesh Control: a control server for one private mesh network of Tailscale clients.",
-        subcommands = {
-                ServeCommand.class,
-                ConfigtestCommand.class,
-                VersionCommand.class,
-                UsersCommand.class,
-                ApiKeysCommand.class,
-                PreAuthKeysCommand.class,
-                OAuthClientsCommand.class,
-                WebhooksCommand.class,
-                NodesCommand.class,
-                AccessRequestsCommand.class,
-                AppsCommand.class,
-                SettingsCommand.class,
-                LockCommand.class,
-                AuditCommand.class,
-                AuthCommand.class,
-                PolicyCommand.class,
-                DerpCommand.class,
-                DebugCommand.class,
-                AdminCommand.class,
-                DbCommand.class,
-                ImportCommand.class,
-                HelpCommand.class,
-        })
+        description = "Mesh Control: a control server for one private mesh network of Tailscale clients.")
 final class RootCommand extends CommandGroup {
 
     final CliContext context;
@@ -43,8 +22,21 @@ final class RootCommand extends CommandGroup {
                     + "$HOME/.svc or /etc/svc)")
     Path config;
 
+    /** The clients the command line opened ({@link Connection#open}), closed when it ends ({@link Svc#run}). */
+    private final List<MeshClient> clients = new ArrayList<>();
+
     RootCommand(CliContext context) {
         this.context = context;
+    }
+
+    MeshClient opened(MeshClient client) {
+        clients.add(client);
+        return client;
+    }
+
+    void closeClients() {
+        clients.forEach(MeshClient::close);
+        clients.clear();
     }
 
     /** What the configuration is looked up and loaded from: {@code -c}, the environment, the folders. */

@@ -26,7 +26,7 @@ public final class Svc {
 
     /** Runs one command line; returns its exit code. Errors are one readable line on stderr. */
     public static int run(CliContext context, String... args) {
-        CommandLine commandLine = new CommandLine(new RootCommand(context));
+        CommandLine commandLine = CommandTree.forArgs(context, args);
         addHelpOption(commandLine);
         ImportCommand.ownConfigOption(commandLine);
         commandLine.setOut(new java.io.PrintWriter(context.out(), true));
@@ -40,7 +40,12 @@ public final class Svc {
             context.note("svc: " + describe(e));
             return FAILED;
         });
-        return commandLine.execute(args);
+        try {
+            return commandLine.execute(args);
+        } finally {
+            // (the HTTP clients' threads would hold the JVM's exit up to 0.3 s: MeshClient.close)
+            ((RootCommand) commandLine.getCommand()).closeClients();
+        }
     }
 
     /**

@@ -27,7 +27,7 @@ class HelpCliTest {
         CliContext context = new CliContext(new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(new ByteArrayOutputStream()), Map.of(), Path.of("."), Path.of("."));
         List<List<String>> paths = new ArrayList<>();
-        collect(new CommandLine(new RootCommand(context)), List.of(), paths);
+        collect(CommandTree.whole(context), List.of(), paths);
         return paths.stream();
     }
 
