@@ -73,15 +73,17 @@ if [ "\$(svc_command "\$@")" != serve ]; then
   client=\$(svc_client_jvm_flags "\$home/$archive" \${SVC_ARCHIVE_TRAINING:+train})
 fi
 if [ "\$(svc_command "\$@")" = admin ]; then client="\$client \$(svc_admin_jvm_flags)"; fi
-# The name the CLI suggests its commands by, and the command's output on descriptor 3 (scripts/client-jvm.sh).
-export SVC_COMMAND_NAME="\$(svc_invoked_name "\$0")" SVC_STDOUT_FD=3
+# The name the CLI suggests its commands by, and the command's output on descriptor 3 unless stdout is a regular
+# file (scripts/client-jvm.sh).
+export SVC_COMMAND_NAME="\$(svc_invoked_name "\$0")"
+if ! svc_stdout_is_file; then export SVC_STDOUT_FD=3; exec 3>&1 1>&2; fi
 exec "\$home/runtime/bin/java" \\
   --add-modules ALL-MODULE-PATH \\
   --add-reads org.jboss.logging=undertow.core,xnio.api,xnio.nio \\
   --enable-native-access=org.xerial.sqlitejdbc,com.github.luben.zstd_jni,javafx.graphics $unsafe_flag \\
   -Dorg.jboss.logging.provider=jdk \\
   \$client \${SVC_JAVA_OPTS:-} \\
-  -p "\$home/lib" -m io.meshcontrol.cli/io.meshcontrol.cli.Svc "\$@" 3>&1 1>&2
+  -p "\$home/lib" -m io.meshcontrol.cli/io.meshcontrol.cli.Svc "\$@"
 EOF
 } >"$out/bin/svc"
 chmod +x "$out/bin/svc"

@@ -60,7 +60,8 @@ case " $* " in *" -XX:+AutoCreateSharedArchive "*)
   for a; do case $a in -XX:SharedArchiveFile=*) : >"${a#*=}";; esac; done;; esac
 for a; do case $a in -XX:AOTCacheOutput=*) : >"${a#*=}";; esac; done
 echo "on descriptor 1"
-if [ -n "${SVC_STDOUT_FD:-}" ]; then echo "on descriptor 3" >&3; fi
+# Reopened by name, as the CLI opens it (its own file offset, appending).
+if [ -n "${SVC_STDOUT_FD:-}" ]; then echo "on descriptor 3" >>"/dev/fd/$SVC_STDOUT_FD"; fi
 echo "named ${SVC_COMMAND_NAME:-}" >&2
 JAVA
   cp "$fake/jdk/bin/java" "$fake/jdk/bin/javac"
@@ -81,6 +82,11 @@ JAVA
   check "$out" "on descriptor 3" "stdout is descriptor 3; descriptor 1 goes to stderr"
   check "$(grep -c 'on descriptor 1' "$fake/err")" 1 "descriptor 1 is stderr"
   check "$(grep 'named' "$fake/err")" "named ./svc" "the name it was started by"
+  # Output redirected to a file, with the shell writing around it: nothing is written over.
+  (cd "$fake" && { echo before; JAVA_HOME=$fake/jdk SVC_JDK_DIRS=/nonexistent ./svc nodes list 2>/dev/null;
+    echo after; } >"$fake/out.txt")
+  check "$(cat "$fake/out.txt" | paste -sd' ')" "before on descriptor 1 after" \
+    "stdout a regular file: the JVM writes its descriptor 1, between the shell's lines"
   out=$(cd "$fake" && JAVA_HOME=$fake/jdk SVC_JDK_DIRS=/nonexistent ./svc serve 2>/dev/null)
   run=$(tail -n 1 "$FAKE_JAVA_LOG")
   case "$run" in *"$3"*|*"$4"*) failed=$((failed+1)); echo "FAIL serve got client flags: $run" >&2;;

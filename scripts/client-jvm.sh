@@ -57,7 +57,15 @@ svc_admin_jvm_flags() {
 # The launchers start every svc JVM with `3>&1 1>&2` and SVC_STDOUT_FD=3: HotSpot prints the banner of a crash on
 # descriptor 1 whatever its flags say (its error stream is bound before it reads them), so descriptor 1 is stderr
 # and the command writes its output to descriptor 3, the real stdout (io.meshcontrol.cli.CliContext opens
-# /dev/fd/3): a crash never lands in a pipe that expects a command's output.
+# /dev/fd/3): a crash never lands in a pipe that expects a command's output. Not when stdout is a regular file
+# (svc_stdout_is_file): a descriptor reopened by name has a file offset of its own, so the shell's next write to the
+# file (`{ echo a; svc nodes list; echo b; } > f`) would land over the command's output; the JVM writes to
+# descriptor 1 itself then.
+
+# svc_stdout_is_file: true when descriptor 1 is a regular file (a shell redirection to a file).
+svc_stdout_is_file() {
+  [ -f /dev/stdout ]
+}
 
 # svc_train_client_archive ARCHIVE COMMAND...: makes the client commands' class-data archive ARCHIVE when svc is
 # built, never at a user's run (a run that writes the archive while another maps it can crash the JVM). COMMAND
