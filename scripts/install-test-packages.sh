@@ -28,5 +28,6 @@ fi
 pkill -x exim4 2>/dev/null || true
 echo "install-test-packages: exim $(/usr/sbin/exim -bV 2>/dev/null | head -1 | awk '{print $3}'), knot $(/usr/sbin/knotd -V 2>/dev/null | awk '{print $NF}')"
 echo "install-test-packages: $(/usr/bin/chromium --version 2>/dev/null | head -1)"
-echo "install-test-packages: $(ls -d /usr/lib/postgresql/*/bin/postgres 2>/dev/null | head -1 | xargs -r -I{} {} --version)"
+postgres=$(ls -d /usr/lib/postgresql/*/bin/postgres 2>/dev/null | head -1)
+echo "install-test-packages: ${postgres:+$("$postgres" --version)}"
 echo "install-test-packages: $(/usr/sbin/haproxy -v 2>/dev/null | head -1)"
