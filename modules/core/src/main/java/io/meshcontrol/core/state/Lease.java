@@ -107,12 +107,13 @@ public final class Lease implements AutoCloseable {
     }
 
     /**
-     * Hands {@code work} to {@code executor} each time this instance takes the lease: singleton work that runs on a
-     * timer starts at once on the instance that took it over, not at its next turn. Nothing once the executor has
+     * Hands {@code work} to {@code executor} now if this instance holds the lease already, and each time it takes the
+     * lease later: singleton work that runs on a timer starts at once on the instance that took it over, not at its
+     * next turn (the work may run twice for one take; it must check what is due). Nothing once the executor has
      * stopped.
      */
     public void whenTaken(Executor executor, Runnable work) {
-        onChange(() -> {
+        Runnable handOver = () -> {
             if (held()) {
                 try {
                     executor.execute(work);
@@ -120,7 +121,9 @@ public final class Lease implements AutoCloseable {
                     // the server is stopping
                 }
             }
-        });
+        };
+        onChange(handOver);
+        handOver.run(); // taken before the listener was added: its change is not told again
     }
 
     /** How often a holder renews. */

@@ -98,6 +98,24 @@ class LeaseTest {
     }
 
     @Test
+    void workHandedOverWhenTakenRunsAtOnceWhereTheLeaseIsHeldAlreadyAndWhereItIsTakenLater()
+            throws InterruptedException {
+        List<Network> instances = instances(2);
+        Lease first = hold(instances.get(0), "first", Duration.ofMinutes(1));
+        Await.until("the first instance holds the lease", first::held);
+        java.util.concurrent.atomic.AtomicInteger firstRuns = new java.util.concurrent.atomic.AtomicInteger();
+        first.whenTaken(Runnable::run, firstRuns::incrementAndGet);
+        assertEquals(1, firstRuns.get(), "taken before the work was handed over: it runs at once");
+
+        Lease second = hold(instances.get(1), "second", Duration.ofMinutes(1));
+        java.util.concurrent.atomic.AtomicInteger secondRuns = new java.util.concurrent.atomic.AtomicInteger();
+        second.whenTaken(Runnable::run, secondRuns::incrementAndGet);
+        assertEquals(0, secondRuns.get(), "not held: nothing runs");
+        first.close();
+        Await.until("the second instance ran the work when it took the lease", () -> secondRuns.get() >= 1);
+    }
+
+    @Test
     void aHolderThatDiesLosesTheLeaseAndAnotherTakesItOver() throws InterruptedException {
         List<Network> instances = instances(2);
         Lease dying = hold(instances.get(0), "dying", Duration.ofSeconds(2));
