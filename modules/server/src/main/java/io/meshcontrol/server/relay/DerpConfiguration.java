@@ -106,7 +106,6 @@ public final class DerpConfiguration {
     public synchronized void start() {
         savedSettings.onSavedElsewhere(() -> scheduler.execute(this::followSaved));
         documents.onFetchedElsewhere(DOCUMENT_PREFIX, (name, stored) -> scheduler.execute(() -> followFetched(name)));
-        lease.whenTaken(scheduler, this::refreshDueSafely);
         Optional<DerpSettings> stored = savedSettings.read();
         DerpSettings settings = stored.orElse(defaults);
         relay.start(settings);
@@ -117,6 +116,7 @@ public final class DerpConfiguration {
         if (!settings.autoUpdate() && !settings.urls().isEmpty()) {
             scheduler.execute(() -> refreshSources(settings.urls()));
         }
+        lease.whenTaken(scheduler, this::refreshDueSafely); // once the settings are in force: it reads them
     }
 
     /** The name a URL's map is stored under: a hash, so that credentials in the URL are written nowhere else. */
