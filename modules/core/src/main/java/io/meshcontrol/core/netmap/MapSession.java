@@ -1,6 +1,5 @@
 package io.meshcontrol.core.netmap;
 
-import io.meshcontrol.core.netmap.frames.MapFrame;
 import io.meshcontrol.core.netmap.frames.MapFrames;
 import io.meshcontrol.core.netmap.session.ChangeSet;
 import io.meshcontrol.core.wire.MapResponse;
@@ -169,9 +168,5 @@ public final class MapSession {
     static void send(OutputStream out, byte[] frame) throws IOException {
         out.write(frame);
         out.flush();
-    }
-
-    static void send(OutputStream out, MapFrame frame) throws IOException {
-        frame.writeTo(out);
     }
 }

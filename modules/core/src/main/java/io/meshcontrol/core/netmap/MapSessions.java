@@ -146,7 +146,7 @@ public final class MapSessions implements AutoCloseable {
         fullMaps.buildAndWrite(() -> {
             beforeInputs.run();
             return frames.encodeInPieces(state.initial(inputs.current()));
-        }, frame -> MapSession.send(out, frame));
+        }, frame -> frame.writeTo(out));
     }
 
     /**

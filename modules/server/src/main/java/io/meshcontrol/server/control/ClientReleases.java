@@ -83,8 +83,8 @@ public final class ClientReleases {
             }
         };
         long tick = Math.min(interval.toMillis(), CHECK_AT_MOST_EVERY.toMillis());
-        scheduler.scheduleWithFixedDelay(lookUpIfDue, 0, tick, TimeUnit.MILLISECONDS);
-        lease.whenTaken(scheduler, lookUpIfDue);
+        lease.whenTaken(scheduler, lookUpIfDue); // at once where the lease is held already
+        scheduler.scheduleWithFixedDelay(lookUpIfDue, tick, tick, TimeUnit.MILLISECONDS);
     }
 
     /** A lookup that did not give a release; the message names the URL and why. */

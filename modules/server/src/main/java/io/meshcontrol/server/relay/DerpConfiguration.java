@@ -111,12 +111,13 @@ public final class DerpConfiguration {
         relay.start(settings);
         current = new Current(settings, SavedDerpSettings.etag(settings), stored.isPresent());
         adoptStored(settings.urls());
-        schedule(settings);
+        schedule(settings, false); // the first refresh is the lease's, below
         publishMap();
         if (!settings.autoUpdate() && !settings.urls().isEmpty()) {
             scheduler.execute(() -> refreshSources(settings.urls()));
         }
-        lease.whenTaken(scheduler, this::refreshDueSafely); // once the settings are in force: it reads them
+        // At once where the lease is held already; once the settings are in force, since it reads them.
+        lease.whenTaken(scheduler, this::refreshDueSafely);
     }
 
     /** The name a URL's map is stored under: a hash, so that credentials in the URL are written nowhere else. */
@@ -328,13 +329,14 @@ public final class DerpConfiguration {
                 || !settings.updateFrequency().equals(current.settings().updateFrequency());
         current = new Current(settings, SavedDerpSettings.etag(settings), saved);
         if (scheduleChanged) {
-            schedule(settings);
+            schedule(settings, true);
         }
         publishMap();
         return current;
     }
 
-    private void schedule(DerpSettings settings) {
+    /** @param now whether the first check runs at once (a changed schedule) or after one turn */
+    private void schedule(DerpSettings settings, boolean now) {
         if (refreshTask != null) {
             refreshTask.cancel(false);
             refreshTask = null;
@@ -343,7 +345,8 @@ public final class DerpConfiguration {
             // Checked at least every minute: the stored copies may have been fetched by another instance, or before
             // a restart, so when the next one is due is not known here.
             long tick = Math.min(settings.updateFrequency().toMillis(), CHECK_AT_MOST_EVERY.toMillis());
-            refreshTask = scheduler.scheduleWithFixedDelay(this::refreshDueSafely, 0, tick, TimeUnit.MILLISECONDS);
+            refreshTask = scheduler.scheduleWithFixedDelay(this::refreshDueSafely, now ? 0 : tick, tick,
+                    TimeUnit.MILLISECONDS);
         }
     }
 

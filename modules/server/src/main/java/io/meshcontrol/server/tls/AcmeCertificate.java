@@ -120,7 +120,7 @@ public final class AcmeCertificate implements Supplier<CertifiedKey> {
 
     private Optional<CertifiedKey> usable(FetchedDocument stored) {
         try {
-            CertifiedKey pair = CertifiedKey.parse(stored.body(), stored.body());
+            CertifiedKey pair = CertifiedKey.parse(stored.body());
             return pair.matches() && names(pair.leaf(), host) ? Optional.of(pair) : Optional.empty();
         } catch (IOException e) {
             LOG.log(Level.WARNING, "the stored certificate for " + host + " cannot be used (" + e.getMessage() + ")");
@@ -191,7 +191,7 @@ public final class AcmeCertificate implements Supplier<CertifiedKey> {
         List<X509Certificate> chain = order.getCertificate().getCertificateChain();
         CertifiedKey pair = new CertifiedKey(domainKey.getPrivate(), chain);
         writeFiles(pair);
-        documents.save(certificateDocument(), pair.chainPem() + pair.keyPem());
+        documents.save(certificateDocument(), pair.pem());
         current = pair;
         LOG.log(Level.INFO, "certificate for " + host + " obtained, valid until " + pair.notAfter());
     }

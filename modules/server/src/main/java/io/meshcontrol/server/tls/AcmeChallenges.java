@@ -47,7 +47,7 @@ public final class AcmeChallenges {
             String host = name.substring(TLS_DOCUMENT.length());
             stored.ifPresentOrElse(d -> {
                 try {
-                    tlsAnswers.put(host, CertifiedKey.parse(d.body(), d.body()));
+                    tlsAnswers.put(host, CertifiedKey.parse(d.body()));
                 } catch (IOException e) {
                     LOG.log(System.Logger.Level.WARNING, "another instance's TLS-ALPN-01 answer for " + host
                             + " cannot be read: " + e.getMessage());
@@ -64,7 +64,7 @@ public final class AcmeChallenges {
     void answerTls(String host, CertifiedKey certificate) {
         String name = host.toLowerCase(Locale.ROOT);
         tlsAnswers.put(name, certificate);
-        documents.save(TLS_DOCUMENT + name, certificate.chainPem() + certificate.keyPem());
+        documents.save(TLS_DOCUMENT + name, certificate.pem());
     }
 
     void withdraw(String tokenOrHost) {

@@ -129,6 +129,19 @@ public record CertifiedKey(PrivateKey key, List<X509Certificate> chain) {
         return pem("PRIVATE KEY", key.getEncoded());
     }
 
+    /**
+     * The chain and the key in one PEM text, as a certificate is stored for the other instances
+     * ({@link #parse(String)}).
+     */
+    public String pem() {
+        return chainPem() + keyPem();
+    }
+
+    /** A certificate stored as {@link #pem()} writes it. */
+    public static CertifiedKey parse(String pem) throws IOException {
+        return parse(pem, pem);
+    }
+
     static String pem(String type, byte[] der) {
         return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
                 + "\n-----END " + type + "-----\n";

@@ -116,8 +116,8 @@ public final class Https implements AutoCloseable {
             }
         }
         schedule = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("acme").daemon().factory());
-        schedule.execute(this::renew);
-        lease.whenTaken(schedule, this::renewNow);
+        lease.whenTaken(schedule, this::renewNow); // at once where the lease is held already
+        schedule.schedule(this::renew, CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Checks now and again every {@link #CHECK_EVERY}: the schedule's one chain of turns. */
