@@ -285,6 +285,23 @@ class MachinesScreenTest {
     }
 
     @Test
+    void severalSelectedMachinesStaySelectedWhenOneOfThemChanges() {
+        Node a = join("alpha");
+        join("bravo");
+        join("charlie");
+        app.await("all listed", () -> rows().size() == 3);
+        selectSeveral("alpha", "bravo");
+        server.adminClient().renameNode(Long.toString(a.id()), "alpha-renamed");
+        app.await("the new name in the table", () -> rows().stream().anyMatch(node -> node.name().equals("alpha-renamed")));
+        app.await("still 2 selected", () -> app.text("#bulkCount").equals("2 selected:"));
+        app.click("#bulk-expire");
+        app.answerDialog("OK");
+        app.await("both expired on the server", () -> server.adminClient().nodes().stream()
+                .filter(NodeView::expired).map(NodeView::name).sorted().toList()
+                .equals(List.of("alpha-renamed", "bravo")));
+    }
+
+    @Test
     void deletingSeveralMachinesAsksFirstAndSaysWhatHappens() {
         join("alpha");
         join("bravo");

@@ -46,6 +46,9 @@ public final class MachinesScreen implements Screen {
     private final TableView<NodeView> table = new TableView<>();
     private final VBox detail = new VBox(10);
     private final TextField filter;
+    /** The machines the user selected, by id; a poll's new rows are selected again from it. */
+    private final java.util.Set<String> picked = new java.util.LinkedHashSet<>();
+    private boolean restoringPicks;
     private Runnable clearFilters = () -> { };
     // The detail pane is drawn again when the poll brings a new state; what the user is typing stays.
     private NodeView shownNode;
@@ -96,14 +99,16 @@ public final class MachinesScreen implements Screen {
                 model.selected().set(node);
             }
         });
-        // A row updated by the poll may lose the table's selection; the machine stays selected.
-        model.shown().addListener((javafx.collections.ListChangeListener<NodeView>) change -> javafx.application.Platform
-                .runLater(() -> {
-                    NodeView node = model.selected().get();
-                    if (node != null && table.getSelectionModel().getSelectedItem() == null) {
-                        table.getSelectionModel().select(node);
+        // A row updated by the poll drops out of the table's selection; the machines the user picked stay picked.
+        table.getSelectionModel().getSelectedItems().addListener((javafx.collections.ListChangeListener<NodeView>)
+                change -> {
+                    if (!model.replacing() && !restoringPicks) {
+                        picked.clear();
+                        table.getSelectionModel().getSelectedItems().forEach(node -> picked.add(node.id()));
                     }
-                }));
+                });
+        model.shown().addListener((javafx.collections.ListChangeListener<NodeView>) change -> javafx.application.Platform
+                .runLater(this::restorePicks));
         model.selected().addListener((observable, was, node) -> {
             if (node != null && !node.equals(table.getSelectionModel().getSelectedItem())) {
                 table.getSelectionModel().select(node);
@@ -189,6 +194,28 @@ public final class MachinesScreen implements Screen {
         CheckBox box = new CheckBox(text);
         box.setId(id);
         return box;
+    }
+
+    /** Selects again the picked machines that a new list of rows dropped from the selection; forgets those gone. */
+    private void restorePicks() {
+        restoringPicks = true;
+        try {
+            java.util.Set<String> present = new java.util.HashSet<>();
+            for (int row = 0; row < table.getItems().size(); row++) {
+                String id = table.getItems().get(row).id();
+                present.add(id);
+                if (picked.contains(id) && !table.getSelectionModel().isSelected(row)) {
+                    table.getSelectionModel().select(row);
+                }
+            }
+            picked.retainAll(present);
+            NodeView node = model.selected().get();
+            if (node != null && table.getSelectionModel().getSelectedItem() == null) {
+                table.getSelectionModel().select(node);
+            }
+        } finally {
+            restoringPicks = false;
+        }
     }
 
     /** Actions on every selected machine, one request each (Ctrl+click, Shift+click, Ctrl+A select several). */

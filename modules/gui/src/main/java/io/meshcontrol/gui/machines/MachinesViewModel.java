@@ -44,6 +44,7 @@ public final class MachinesViewModel {
     private final ObservableList<String> packetFilter = FXCollections.observableArrayList();
     private boolean polling;
     private boolean pollAgain;
+    private boolean replacing;
 
     public MachinesViewModel(MeshClient client, Background background) {
         this.client = client;
@@ -166,16 +167,29 @@ public final class MachinesViewModel {
         String selectedId = selected.get() == null ? null : selected.get().id();
         boolean sameMachines = nodes.size() == list.size() && java.util.stream.IntStream.range(0, list.size())
                 .allMatch(i -> nodes.get(i).id().equals(list.get(i).id()));
-        if (sameMachines) {
-            for (int i = 0; i < list.size(); i++) {
-                if (changed(nodes.get(i), list.get(i))) {
-                    nodes.set(i, list.get(i));
+        replacing = true;
+        try {
+            if (sameMachines) {
+                for (int i = 0; i < list.size(); i++) {
+                    if (changed(nodes.get(i), list.get(i))) {
+                        nodes.set(i, list.get(i));
+                    }
                 }
+            } else {
+                nodes.setAll(list);
             }
-        } else {
-            nodes.setAll(list);
+            selected.set(list.stream().filter(node -> node.id().equals(selectedId)).findFirst().orElse(null));
+        } finally {
+            replacing = false;
         }
-        selected.set(list.stream().filter(node -> node.id().equals(selectedId)).findFirst().orElse(null));
+    }
+
+    /**
+     * Whether the rows are being replaced by a new list: a table's selection changes then because its rows did, not
+     * because the user picked others.
+     */
+    public boolean replacing() {
+        return replacing;
     }
 
     /**

@@ -54,15 +54,22 @@ public final class Background implements AutoCloseable {
                 activity.set(shown.isEmpty() ? "" : activity.get());
             }
         });
-        executor.execute(task);
+        submit(task);
         return task;
     }
 
     /** A call the user did not ask for (the machines poll): no progress indicator, failures to {@code failed}. */
     public <T> Task<T> quietly(Callable<T> work, Consumer<T> done, Consumer<Throwable> failed) {
         Task<T> task = task(work, done, failed);
-        executor.execute(task);
+        submit(task);
         return task;
+    }
+
+    /** Starts {@code task}; once the window closed, no call starts (a late event of a closing screen asks for one). */
+    private void submit(Task<?> task) {
+        if (!executor.isShutdown()) {
+            executor.execute(task);
+        }
     }
 
     private static <T> Task<T> task(Callable<T> work, Consumer<T> done, Consumer<Throwable> failed) {
