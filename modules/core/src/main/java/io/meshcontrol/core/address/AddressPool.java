@@ -4,12 +4,18 @@ import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.net.IpAddress;
 import io.meshcontrol.core.net.IpPrefix;
 import java.security.SecureRandom;
-import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * Hands out node addresses: an IPv4 address from {@code prefixes.v4} and the IPv6 address of
  * {@code prefixes.v6} whose last 32 bits are that IPv4 address, so the pair is unique when the IPv4
  * address is. Addresses the clients reserve for themselves are never handed out.
+ *
+ * <p>Sequential allocation goes on after the last address this pool handed out and wraps around at the prefix's end,
+ * so a free address is found in a probe or two however many are taken (a search from the prefix's start probed every
+ * taken one: a cost that grew with the network on every registration). An address freed by a deleted node comes
+ * back after the wrap, not to the next machine that joins.
  */
 public final class AddressPool {
 
@@ -30,6 +36,8 @@ public final class AddressPool {
     private final byte[] v6Prefix;
     private final Allocation allocation;
     private final SecureRandom random = new SecureRandom();
+    /** Sequential: where the next search starts (a hint: each candidate is still probed). */
+    private final AtomicLong next;
 
     public AddressPool(String v4Cidr, String v6Cidr, Allocation allocation) {
         IpPrefix v4 = IpPrefix.parse(v4Cidr);
@@ -43,15 +51,20 @@ public final class AddressPool {
         this.last = size > 2 ? network + size - 2 : network + size - 1;
         this.v6Prefix = v6.address().bytes();
         this.allocation = allocation;
+        this.next = new AtomicLong(first);
     }
 
-    /** A free pair; {@code usedIpv4} holds the IPv4 addresses already handed out. */
-    public Addresses allocate(Set<String> usedIpv4) {
+    /**
+     * A free pair. {@code taken} says whether an IPv4 address is held already (a node's or a service's): one indexed
+     * lookup per candidate, in the transaction that writes the new holder.
+     */
+    public Addresses allocate(Predicate<String> taken) {
         long count = last - first + 1;
-        long start = allocation == Allocation.RANDOM ? first + Math.floorMod(random.nextLong(), count) : first;
+        long start = allocation == Allocation.RANDOM ? first + Math.floorMod(random.nextLong(), count) : next.get();
         for (long i = 0; i < count; i++) {
             long candidate = first + Math.floorMod(start - first + i, count);
-            if (!isReserved(candidate) && !usedIpv4.contains(text4(candidate))) {
+            if (!isReserved(candidate) && !taken.test(text4(candidate))) {
+                next.set(candidate == last ? first : candidate + 1);
                 return new Addresses(text4(candidate), text6(candidate));
             }
         }

@@ -182,11 +182,13 @@ public final class Network {
         this.preAuthKeys = new PreAuthKeys(jdbi, writer, new PreAuthKeyStore(), userStore, policies, options.maxKeyLifetimes(),
                 clock);
         this.networkImport = new NetworkImport(jdbi, writer, userStore, nodeStore, new PreAuthKeyStore(), policies);
+        // One pool: nodes and services share the IPv4 prefix, and sequential allocation resumes where it left off.
+        AddressPool addresses = new AddressPool(options.prefixV4(), options.prefixV6(), options.allocation());
         this.nodes = new Nodes(jdbi, writer, nodeStore, snapshots, policies, routeApprovals, settingsStore,
-                options, clock);
+                options, addresses, clock);
         this.settings = new Settings(jdbi, writer, settingsStore);
         this.registrations = new Registrations(jdbi, writer, nodeStore, userStore, settingsStore, preAuthKeys, policies,
-                routeApprovals, options, snapshots, clock);
+                routeApprovals, options, addresses, snapshots, clock);
         this.pendingLogins = new PendingLogins(registrations, users, policies, writer, audit, clock);
         this.sshChecks = new SshChecks(writer, audit, snapshots, clock);
         this.browserSessions = new BrowserSessions(jdbi, new BrowserSessionStore(), userStore, clock);
@@ -194,8 +196,7 @@ public final class Network {
         this.oauthClients = new OAuthClients(jdbi, writer, new OAuthClientStore(), new AccessTokenStore(), audit, policies,
                 tailnetId, clock);
         this.dns = new Dns(jdbi, writer, new DnsSettingsStore(), audit, options.dns());
-        this.vipServices = new VipServices(jdbi, writer, new VipServiceStore(), new AddressPool(options.prefixV4(),
-                options.prefixV6(), options.allocation()));
+        this.vipServices = new VipServices(jdbi, writer, new VipServiceStore(), addresses);
         this.posture = new Posture(jdbi, writer, new PostureStore(), nodeStore, clock);
         this.accessRequests = new AccessRequests(jdbi, writer, new AccessRequestStore(), userStore, audit, policies, snapshots,
                 clock);

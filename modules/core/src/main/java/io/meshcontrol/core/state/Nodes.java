@@ -50,7 +50,7 @@ public final class Nodes {
 
     /** @param options its {@code nodeKeyExpiry} is the key lifetime when the tailnet setting names none */
     Nodes(Jdbi jdbi, Writer writer, NodeStore store, Snapshots feed, Policies policies, RouteApprovals approvals,
-            SettingsStore settings, NetworkOptions options, Clock clock) {
+            SettingsStore settings, NetworkOptions options, AddressPool addresses, Clock clock) {
         this.jdbi = jdbi;
         this.writer = writer;
         this.store = store;
@@ -59,7 +59,7 @@ public final class Nodes {
         this.approvals = approvals;
         this.settings = settings;
         this.keyLifetime = options.nodeKeyExpiry();
-        this.addresses = new AddressPool(options.prefixV4(), options.prefixV6(), options.allocation());
+        this.addresses = addresses;
         this.clock = clock;
     }
 
@@ -209,7 +209,7 @@ public final class Nodes {
             if (pair.ipv4().equals(node.ipv4())) {
                 return node;
             }
-            if (VipServiceStore.ipv4InUse(h).contains(pair.ipv4())) {
+            if (VipServiceStore.ipv4Taken(h, pair.ipv4())) {
                 throw MeshException.conflict("address " + pair.ipv4() + " is already in use");
             }
             return node.withAddresses(pair.ipv4(), pair.ipv6());

@@ -24,7 +24,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -97,7 +96,8 @@ public final class Registrations {
     private final AuditStore audit = new AuditStore();
 
     Registrations(Jdbi jdbi, Writer writer, NodeStore nodes, UserStore users, SettingsStore settings,
-            PreAuthKeys preAuthKeys, Policies policies, RouteApprovals approvals, NetworkOptions options, Snapshots feed, Clock clock) {
+            PreAuthKeys preAuthKeys, Policies policies, RouteApprovals approvals, NetworkOptions options, AddressPool addresses,
+            Snapshots feed, Clock clock) {
         this.policies = policies;
         this.approvals = approvals;
         this.jdbi = jdbi;
@@ -106,7 +106,7 @@ public final class Registrations {
         this.users = users;
         this.settings = settings;
         this.preAuthKeys = preAuthKeys;
-        this.addresses = new AddressPool(options.prefixV4(), options.prefixV6(), options.allocation());
+        this.addresses = addresses;
         this.options = options;
         this.feed = feed;
         this.clock = clock;
@@ -284,8 +284,7 @@ public final class Registrations {
                     sameOwner ? before.globalExitPriority() : null, before.keyExpiryDisabled()));
             nodes.update(h, node);
         } else {
-            Set<String> used = VipServiceStore.ipv4InUse(h);
-            AddressPool.Addresses pair = addresses.allocate(used);
+            AddressPool.Addresses pair = addresses.allocate(ipv4 -> VipServiceStore.ipv4Taken(h, ipv4));
             String name = DnsLabels.unique(DnsLabels.fromHostname(request.hostname()),
                     candidate -> nodes.byGivenName(h, candidate).isPresent());
             Node joined = new Node(nodes.nextId(h), "n" + RandomText.alphanumeric(10) + "CNTRL",

@@ -86,7 +86,7 @@ public final class VipServices {
                 ipv4 = existing.ipv4();
                 ipv6 = existing.ipv6();
             } else {
-                AddressPool.Addresses pair = pool.allocate(VipServiceStore.ipv4InUse(h));
+                AddressPool.Addresses pair = pool.allocate(address -> VipServiceStore.ipv4Taken(h, address));
                 ipv4 = pair.ipv4();
                 ipv6 = pair.ipv6();
             }

@@ -41,10 +41,11 @@ public final class VipServiceStore {
                 .execute();
     }
 
-    /** Every IPv4 address nodes and services hold: a new node or service takes one outside it. */
-    public static java.util.Set<String> ipv4InUse(Handle handle) {
-        return new java.util.HashSet<>(handle.createQuery("SELECT ipv4 FROM nodes UNION SELECT ipv4 FROM vip_services")
-                .mapTo(String.class).list());
+    /** Whether a node or a service holds this IPv4 address (both columns are unique, so indexed). */
+    public static boolean ipv4Taken(Handle handle, String ipv4) {
+        return handle.createQuery("SELECT EXISTS (SELECT 1 FROM nodes WHERE ipv4 = :ipv4)"
+                        + " OR EXISTS (SELECT 1 FROM vip_services WHERE ipv4 = :ipv4)")
+                .bind("ipv4", ipv4).mapTo(Boolean.class).one();
     }
 
     public boolean delete(Handle handle, String name) {
