@@ -77,7 +77,7 @@ public class SealingBenchmark {
         jdkKey = new SecretKeySpec(key, "ChaCha20");
     }
 
-    /** The frame of one node's full map with {@code peers} peers (allow-all), as {@link MapEncodingBenchmark} makes it. */
+    /** The frame of a full map with {@code peers} peers (allow-all), as {@link MapEncodingBenchmark} makes it. */
     private static byte[] mapFrame(int peers) {
         MapResponse map = MapBuilding.allowAllFullMap(peers);
         try (MapEncoding encoding = new MapEncoding()) {
