@@ -36,6 +36,15 @@ public final class MapBuilding {
     }
 
     /**
+     * Node 1's first map with {@code peers} peers under allow-all ({@link Policy#EMPTY}): a synthetic network of
+     * {@code peers + 1} nodes, 10 per user (at least one user). What the encoding and sealing benchmarks work on.
+     */
+    public static MapResponse allowAllFullMap(int peers) {
+        int nodes = peers + 1;
+        return new MapBuilding(SyntheticNetwork.snapshot(nodes, Math.max(1, nodes / 10)), Policy.EMPTY).fullMap(1);
+    }
+
+    /**
      * The first map of node {@code nodeId}'s stream (peers offline, as {@code NetworkSnapshot.of} makes them), with
      * forms of its own: every peer's form is built for this map, as for the first stream after a change.
      */

@@ -1,7 +1,6 @@
 package io.meshcontrol.bench.jmh;
 
 import io.meshcontrol.core.netmap.frames.MapFrame;
-import io.meshcontrol.core.policy.Policy;
 import io.meshcontrol.core.wire.MapResponse;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -22,7 +21,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * Encoding a full map with {@code peers} peers: JSON, JSON plus zstd of the whole message as one frame, zstd alone,
  * and the frame as the server sends it now, whose blocks of 64 peers were compressed by an earlier map and are
  * kept (the steady state of a mass reconnect), in the pieces the stream writes: the message's own parts compressed,
- * the kept blocks' arrays as they are.
+ * the kept blocks' arrays as they are. The network is {@code peers + 1} nodes under allow-all
+ * ({@link MapBuilding#allowAllFullMap}); {@code bench/floors} sets {@code peers} to a network's.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -41,8 +41,7 @@ public class MapEncodingBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        int nodes = peers + 1;
-        map = new MapBuilding(SyntheticNetwork.snapshot(nodes, nodes / 10), Policy.EMPTY).fullMap(1);
+        map = MapBuilding.allowAllFullMap(peers);
         encoding = new MapEncoding();
         json = encoding.json(map);
         System.out.printf("%nmap of %d peers: %,d bytes of JSON, %,d bytes as one zstd frame, %,d with kept blocks%n",
