@@ -71,6 +71,8 @@ home=\$(cd "\$(dirname "\$(readlink -f "\$0")")/.." && pwd)
 client=""
 if [ "\$(svc_command "\$@")" != serve ]; then
   client=\$(svc_client_jvm_flags "\$home/$archive" \${SVC_ARCHIVE_TRAINING:+train})
+else
+  client=\$(svc_server_jvm_flags)
 fi
 if [ "\$(svc_command "\$@")" = admin ]; then client="\$client \$(svc_admin_jvm_flags)"; fi
 # The name the CLI suggests its commands by, and the command's output on descriptor 3 unless stdout is a regular

@@ -92,6 +92,10 @@ JAVA
   case "$run" in *"$3"*|*"$4"*) failed=$((failed+1)); echo "FAIL serve got client flags: $run" >&2;;
     *) passed=$((passed+1));; esac
   check "$out" "on descriptor 3" "serve's stdout is descriptor 3 too"
+  case "$run" in *"$(svc_server_jvm_flags)"*) passed=$((passed+1));;
+    *) failed=$((failed+1)); echo "FAIL serve lacks the server's flags: $run" >&2;; esac
+  case "$(grep -v ' serve' "$FAKE_JAVA_LOG")" in *GCTimeRatio*) failed=$((failed+1)); echo "FAIL a client got the server's flags" >&2;;
+    *) passed=$((passed+1));; esac
   check "$(grep -c -- "$3" "$FAKE_JAVA_LOG")" 1 "JDK $1: no run but the build's trains"
   # svc admin (the desktop app) gets the window's heap and collector on top of the client flags; no other command does.
   (cd "$fake" && JAVA_HOME=$fake/jdk SVC_JDK_DIRS=/nonexistent ./svc admin >/dev/null 2>&1)

@@ -54,6 +54,16 @@ svc_admin_jvm_flags() {
     "-XX:ReservedCodeCacheSize=32m -XX:MaxMetaspaceSize=128m"
 }
 
+# svc_server_jvm_flags: what `svc serve` starts with (SVC_JAVA_OPTS, after them, overrides any). The heap may grow
+# to the JVM's default quarter of the machine's memory, so a network that grows never meets a ceiling set for a
+# smaller one; but G1 by default grows the heap whenever collections take more than 8 % of the time, and keeps what it
+# grew, so the resident memory followed the machine rather than the network (394 MiB at N = 500 under
+# autogroup:self, where 46 MiB were live). A 20 % time goal and a heap that gives back what is more than 30 % free
+# after a collection keep it near what the network needs (278 MiB there): docs/performance.md, "The server's heap".
+svc_server_jvm_flags() {
+  echo "-XX:GCTimeRatio=4 -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30"
+}
+
 # The launchers start every svc JVM with `3>&1 1>&2` and SVC_STDOUT_FD=3: HotSpot prints the banner of a crash on
 # descriptor 1 whatever its flags say (its error stream is bound before it reads them), so descriptor 1 is stderr
 # and the command writes its output to descriptor 3, the real stdout (io.meshcontrol.cli.CliContext opens
