@@ -56,12 +56,13 @@ svc_admin_jvm_flags() {
 
 # svc_server_jvm_flags: what `svc serve` starts with (SVC_JAVA_OPTS, after them, overrides any). The heap may grow
 # to the JVM's default quarter of the machine's memory, so a network that grows never meets a ceiling set for a
-# smaller one; but G1 by default grows the heap whenever collections take more than 8 % of the time, and keeps what it
-# grew, so the resident memory followed the machine rather than the network (394 MiB at N = 500 under
-# autogroup:self, where 46 MiB were live). A 20 % time goal and a heap that gives back what is more than 30 % free
-# after a collection keep it near what the network needs (278 MiB there): docs/performance.md, "The server's heap".
+# smaller one. G1 grows the heap whenever collections take more of the time than GCTimeRatio allows and keeps what
+# it grew, so by default the resident memory followed the machine rather than the network. Measured with bench/run
+# (docs/performance.md, "The server's heap"): a heap that gives back what is more than 30 % free after a collection
+# cut the peak RSS at N = 500 under autogroup:self from 344-394 to 279 MiB; a time goal of 11 % (GCTimeRatio 8, the
+# default 12 is 8 %) held it at 1.9 GiB at N = 10,000 (2.4 GiB with 12, and 4, 20 %, cost a fifth more CPU).
 svc_server_jvm_flags() {
-  echo "-XX:GCTimeRatio=4 -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30"
+  echo "-XX:GCTimeRatio=8 -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30"
 }
 
 # The launchers start every svc JVM with `3>&1 1>&2` and SVC_STDOUT_FD=3: HotSpot prints the banner of a crash on

@@ -15,6 +15,7 @@ import io.meshcontrol.api.RoutesView;
 import io.meshcontrol.api.UserRequest;
 import io.meshcontrol.api.WebhookView;
 import io.meshcontrol.core.model.Node;
+import io.meshcontrol.core.testing.Await;
 import io.meshcontrol.core.testing.AuthKey;
 import io.meshcontrol.core.testing.LoopbackHttpServer;
 import io.meshcontrol.core.testing.Machine;
@@ -78,7 +79,7 @@ class ConsoleAdminAreasTest {
     }
 
     @Test
-    void aWebhookIsCreatedTestedRotatedAndDeletedAndItsDeliveriesAreShown() {
+    void aWebhookIsCreatedTestedRotatedAndDeletedAndItsDeliveriesAreShown() throws InterruptedException {
         receiver = new LoopbackHttpServer().serve("/hook", "{}");
         MeshClient admin = start(b -> b.set("egress.allow_loopback_targets", "true"));
         browser.go("webhooks");
@@ -97,6 +98,9 @@ class ConsoleAdminAreasTest {
         browser.waitForText("200");
         assertEquals(1, receiver.requestsFor("/hook"), "the test event reached the receiver");
         admin.createUser(new UserRequest("bob", null, null, "member"));
+        // The delivery is made after the change, in the background: Refresh shows it once the server has it.
+        Await.until("the userCreated delivery recorded", () -> admin.webhookDeliveries(hook.id()).stream()
+                .anyMatch(delivery -> delivery.eventTypes().contains("userCreated")));
         browser.click(By.xpath("//button[normalize-space()='Refresh']"));
         browser.waitFor(By.xpath("//tr[@data-delivery][.//*[normalize-space()='userCreated']]"));
         List<String> rows = browser.texts(By.cssSelector("tr[data-delivery] td[data-label='Events']"));

@@ -66,7 +66,7 @@ public final class ConfigSchema {
                     "IPv6 range node addresses come from, inside fd7a:115c:a1e0::/48; empty disables IPv6.")
                     .withCheck(Checks.prefixWithin("fd7a:115c:a1e0::/48")),
             choice("prefixes.allocation", MeshConfig.Prefixes.Allocation.class, MeshConfig.Prefixes.Allocation.SEQUENTIAL,
-                    "How addresses are picked: the next free one, or a random free one."),
+                    "How addresses are picked: the next free one after the last handed out, or a random free one."),
 
             choice("database.type", MeshConfig.Database.Type.class, MeshConfig.Database.Type.SQLITE,
                     "Database engine: sqlite (a file of this server's) or postgres (database.postgres.*)."),

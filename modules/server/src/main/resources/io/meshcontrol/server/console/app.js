@@ -65,6 +65,7 @@ function useHash() {
   useEffect(() => {
     const changed = () => { if (location.hash === '' || location.hash.startsWith('#/')) setHash(location.hash); };
     addEventListener('hashchange', changed);
+    changed(); // a change between the first render and this subscription fired no event here
     return () => removeEventListener('hashchange', changed);
   }, []);
   return hash;
