@@ -1,10 +1,9 @@
 package io.meshcontrol.core.auth;
 
 import io.meshcontrol.core.RandomText;
+import io.meshcontrol.core.crypto.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -115,12 +114,7 @@ public record KeySecret(Kind kind, String prefix, String secret) {
 
     /** Lower-case hex SHA-256 of the text's UTF-8 bytes: how random secrets are stored. */
     public static String sha256Hex(String text) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JDK", e);
-        }
+        return Sha256.hex(text);
     }
 
     @Override

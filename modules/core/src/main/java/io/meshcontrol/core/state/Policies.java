@@ -3,6 +3,7 @@ package io.meshcontrol.core.state;
 import io.meshcontrol.core.Limits;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.crypto.Sha256;
 import io.meshcontrol.core.event.MeshEvent;
 import io.meshcontrol.core.model.AuditEntry;
 import io.meshcontrol.core.policy.CompiledPolicy;
@@ -18,14 +19,10 @@ import io.meshcontrol.core.store.PolicyStore;
 import java.io.IOException;
 import io.meshcontrol.core.location.Locations;
 import java.lang.System.Logger.Level;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -447,11 +444,6 @@ public final class Policies {
     }
 
     static String etag(String text) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return "\"" + HexFormat.of().formatHex(digest, 0, 16) + "\"";
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JDK", e);
-        }
+        return "\"" + Sha256.hex(text, 16) + "\"";
     }
 }

@@ -3,14 +3,11 @@ package io.meshcontrol.core.state;
 import io.meshcontrol.core.auth.Caller;
 import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.crypto.Sha256;
 import io.meshcontrol.core.model.DerpSettings;
 import io.meshcontrol.core.store.AuditStore;
 import io.meshcontrol.core.store.ChangeLog;
 import io.meshcontrol.core.store.DerpSettingsStore;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -120,13 +117,7 @@ public final class SavedDerpSettings {
 
     /** A tag that changes whenever the settings do: a hash of their saved form, quoted as HTTP writes an ETag. */
     public static String etag(DerpSettings settings) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest(DerpSettingsStore.document(settings).getBytes(StandardCharsets.UTF_8));
-            return "\"" + HexFormat.of().formatHex(digest, 0, 16) + "\"";
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JDK", e);
-        }
+        return "\"" + Sha256.hex(DerpSettingsStore.document(settings), 16) + "\"";
     }
 
     /** What the audit log keeps of a change: every setting, map URLs without user info and query strings. */

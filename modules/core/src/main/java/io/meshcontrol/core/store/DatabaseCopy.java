@@ -1,8 +1,6 @@
 package io.meshcontrol.core.store;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.meshcontrol.core.crypto.Sha256;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
@@ -11,7 +9,6 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -94,14 +91,14 @@ public final class DatabaseCopy {
                 }
                 StringBuilder row = new StringBuilder();
                 values.forEach((name, value) -> row.append(name).append('=').append(value).append('\u0000'));
-                rows.add(sha256(row.toString()));
+                rows.add(Sha256.hex(row.toString()));
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read " + table + ": " + e.getMessage(), e);
         }
         // Sorted: the engines return rows in orders of their own, and text sorts by their own collations.
         rows.sort(null);
-        return new TableFigures(table, rows.size(), sha256(String.join("\n", rows)));
+        return new TableFigures(table, rows.size(), Sha256.hex(String.join("\n", rows)));
     }
 
     /**
@@ -213,12 +210,4 @@ public final class DatabaseCopy {
         return ordered;
     }
 
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

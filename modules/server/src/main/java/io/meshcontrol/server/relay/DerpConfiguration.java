@@ -3,6 +3,7 @@ package io.meshcontrol.server.relay;
 import io.meshcontrol.core.GoDuration;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.auth.Caller;
+import io.meshcontrol.core.crypto.Sha256;
 import io.meshcontrol.core.model.DerpSettings;
 import io.meshcontrol.core.state.FetchedDocuments;
 import io.meshcontrol.core.state.Lease;
@@ -17,13 +18,9 @@ import io.meshcontrol.relay.map.MapLayer;
 import io.meshcontrol.relay.map.MapSourceException;
 import io.meshcontrol.relay.map.UrlMap;
 import java.lang.System.Logger.Level;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -122,12 +119,7 @@ public final class DerpConfiguration {
 
     /** The name a URL's map is stored under: a hash, so that credentials in the URL are written nowhere else. */
     static String documentName(String url) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(url.getBytes(StandardCharsets.UTF_8));
-            return DOCUMENT_PREFIX + HexFormat.of().formatHex(digest, 0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JDK", e);
-        }
+        return DOCUMENT_PREFIX + Sha256.hex(url, 16);
     }
 
     /** Puts in force the stored maps of those of {@code urls} that have none yet here. */
