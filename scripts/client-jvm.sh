@@ -60,7 +60,8 @@ svc_admin_jvm_flags() {
 # it grew, so by default the resident memory followed the machine rather than the network. Measured with bench/run
 # (docs/performance.md, "The server's heap"): a heap that gives back what is more than 30 % free after a collection
 # cut the peak RSS at N = 500 under autogroup:self from 344-394 to 279 MiB; a time goal of 11 % (GCTimeRatio 8, the
-# default 12 is 8 %) held it at 1.9 GiB at N = 10,000 (2.4 GiB with 12, and 4, 20 %, cost a fifth more CPU).
+# default 12 is 8 %) held it at 1.9 GiB at N = 10,000 under autogroup:self (2.4 GiB with 12; 4, 20 %, cost a fifth
+# more CPU). Under allow-all at 10,000 it still reached 2.8 to 2.9 GiB: such a network wants an -Xmx of its own.
 svc_server_jvm_flags() {
   echo "-XX:GCTimeRatio=8 -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30"
 }
