@@ -70,8 +70,11 @@ public final class RunningApp implements AutoCloseable {
                 return;
             } catch (RuntimeException e) {
                 // The detail pane is drawn again when the poll brings a new state: the control found may have left
-                // the scene before the robot measured where to click (nothing was clicked then); find it again.
-                if (attempt == 3 || !(e.getCause() instanceof NullPointerException)) {
+                // the scene before the robot measured where to click or looked it up again (nothing was clicked
+                // then); find it again.
+                boolean redrawn = e.getCause() instanceof NullPointerException
+                        || e instanceof org.testfx.api.FxRobotException && e.getMessage().contains("returned no nodes");
+                if (attempt == 3 || !redrawn) {
                     throw e;
                 }
             }
