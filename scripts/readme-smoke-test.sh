@@ -30,7 +30,10 @@ if [ -z "$ok" ]; then
 fi
 echo "readme smoke test: /version answered $body"
 echo "$body" | grep -q '"version"' || { echo "readme smoke test: /version body lacks a version" >&2; exit 1; }
-curl -fsS http://127.0.0.1:9090/metrics | grep -q svc_http_requests_total || { echo "readme smoke test: no metrics on :9090" >&2; exit 1; }
+# Read whole before matching: grep -q stops at the first match, and under pipefail curl's failed write when the pipe
+# closed early would count as no metrics.
+metrics=$(curl -fsS http://127.0.0.1:9090/metrics) || metrics=""
+grep -q svc_http_requests_total <<<"$metrics" || { echo "readme smoke test: no metrics on :9090" >&2; exit 1; }
 [ -f "$clone/data/db.sqlite" ] || { echo "readme smoke test: no database under data/" >&2; exit 1; }
 # The next steps name the command as it was started, with a key for every machine.
 # They are logged once the start is complete, which can be just after /version answers.
