@@ -98,7 +98,7 @@ public record KeySecret(Kind kind, String prefix, String secret) {
     }
 
     public String hash() {
-        return kind == Kind.CLIENT ? SlowHash.of(secret) : sha256Hex(secret);
+        return kind == Kind.CLIENT ? SlowHash.of(secret) : Sha256.hex(secret);
     }
 
     public boolean matches(String storedHash) {
@@ -108,13 +108,8 @@ public record KeySecret(Kind kind, String prefix, String secret) {
         if (ImportedHash.isBcrypt(storedHash)) {
             return ImportedHash.matchesBcrypt(secret, storedHash);
         }
-        return MessageDigest.isEqual(sha256Hex(secret).getBytes(StandardCharsets.US_ASCII),
+        return MessageDigest.isEqual(Sha256.hex(secret).getBytes(StandardCharsets.US_ASCII),
                 storedHash.getBytes(StandardCharsets.US_ASCII));
-    }
-
-    /** Lower-case hex SHA-256 of the text's UTF-8 bytes: how random secrets are stored. */
-    public static String sha256Hex(String text) {
-        return Sha256.hex(text);
     }
 
     @Override

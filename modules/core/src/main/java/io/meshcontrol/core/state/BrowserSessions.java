@@ -2,7 +2,7 @@ package io.meshcontrol.core.state;
 
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.RandomText;
-import io.meshcontrol.core.auth.KeySecret;
+import io.meshcontrol.core.crypto.Sha256;
 import io.meshcontrol.core.model.User;
 import io.meshcontrol.core.store.BrowserSessionStore;
 import io.meshcontrol.core.store.UserStore;
@@ -54,7 +54,7 @@ public final class BrowserSessions {
         Instant expires = now.plus(LIFETIME);
         jdbi.useTransaction(h -> {
             store.deleteExpired(h, now);
-            store.insert(h, new BrowserSessionStore.Row(KeySecret.sha256Hex(secret), user.id(), now, expires));
+            store.insert(h, new BrowserSessionStore.Row(Sha256.hex(secret), user.id(), now, expires));
         });
         return new Started(secret, user, expires);
     }
@@ -62,7 +62,7 @@ public final class BrowserSessions {
     /** The live session a cookie's secret opens: not expired, its user still there and approved. */
     public Optional<Session> find(String secret) {
         Instant now = clock.instant();
-        return jdbi.withHandle(h -> store.byHash(h, KeySecret.sha256Hex(secret))
+        return jdbi.withHandle(h -> store.byHash(h, Sha256.hex(secret))
                 .filter(row -> now.isBefore(row.expiresAt()))
                 .flatMap(row -> users.byId(h, row.userId()).filter(User::approved)
                         .map(user -> new Session(user, row.expiresAt()))));
@@ -70,6 +70,6 @@ public final class BrowserSessions {
 
     /** Logout: the secret opens nothing any more. */
     public void end(String secret) {
-        jdbi.useTransaction(h -> store.delete(h, KeySecret.sha256Hex(secret)));
+        jdbi.useTransaction(h -> store.delete(h, Sha256.hex(secret)));
     }
 }

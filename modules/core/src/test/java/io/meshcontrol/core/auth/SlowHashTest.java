@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.meshcontrol.core.crypto.Sha256;
 import org.junit.jupiter.api.Test;
 
 /** OAuth client secrets get a salted, slow hash; credentials checked on every request keep the fast one. */
@@ -26,7 +27,7 @@ class SlowHashTest {
     @Test
     void apiKeysAndTokensKeepTheFastHashTheyAreCheckedWithOnEveryRequest() {
         KeySecret key = KeySecret.generate(KeySecret.Kind.API);
-        assertEquals(KeySecret.sha256Hex(key.secret()), key.hash());
+        assertEquals(Sha256.hex(key.secret()), key.hash());
         assertTrue(key.matches(key.hash()));
         KeySecret token = KeySecret.generate(KeySecret.Kind.TOKEN);
         assertEquals(64, token.hash().length());

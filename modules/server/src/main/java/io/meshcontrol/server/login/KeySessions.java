@@ -3,7 +3,7 @@ package io.meshcontrol.server.login;
 import io.meshcontrol.core.MeshException;
 import io.meshcontrol.core.RandomText;
 import io.meshcontrol.core.auth.Caller;
-import io.meshcontrol.core.auth.KeySecret;
+import io.meshcontrol.core.crypto.Sha256;
 import io.meshcontrol.server.http.Authenticator;
 import io.meshcontrol.server.http.SessionAuthentication;
 import io.undertow.server.HttpServerExchange;
@@ -62,7 +62,7 @@ public final class KeySessions implements SessionAuthentication {
         byHash.values().removeIf(entry -> !now.isBefore(entry.expires()));
         String secret = RandomText.alphanumeric(SECRET_LENGTH);
         Instant expires = now.plus(LIFETIME);
-        byHash.put(KeySecret.sha256Hex(secret), new Entry(credential.strip(), expires));
+        byHash.put(Sha256.hex(secret), new Entry(credential.strip(), expires));
         return new Open(secret, caller, expires);
     }
 
@@ -76,7 +76,7 @@ public final class KeySessions implements SessionAuthentication {
         if (secret.isEmpty()) {
             return Optional.empty();
         }
-        String hash = KeySecret.sha256Hex(secret.get());
+        String hash = Sha256.hex(secret.get());
         Entry entry = byHash.get(hash);
         if (entry == null || !clock.instant().isBefore(entry.expires())) {
             byHash.remove(hash);
@@ -109,7 +109,7 @@ public final class KeySessions implements SessionAuthentication {
 
     /** Sign-out: the secret opens nothing any more. */
     void end(String secret) {
-        byHash.remove(KeySecret.sha256Hex(secret));
+        byHash.remove(Sha256.hex(secret));
     }
 
     String cookie(Open session, HttpServerExchange exchange) {

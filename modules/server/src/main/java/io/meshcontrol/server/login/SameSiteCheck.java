@@ -1,10 +1,10 @@
 package io.meshcontrol.server.login;
 
+import io.meshcontrol.core.crypto.Sha256;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.Headers;
 import io.meshcontrol.core.MeshException;
-import io.meshcontrol.core.auth.KeySecret;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -58,6 +58,6 @@ final class SameSiteCheck {
 
     /** The session's CSRF token: derived from its secret, so nothing more is stored, and useless without the cookie. */
     static String csrfToken(String secret) {
-        return KeySecret.sha256Hex("csrf:" + secret);
+        return Sha256.hex("csrf:" + secret);
     }
 }
