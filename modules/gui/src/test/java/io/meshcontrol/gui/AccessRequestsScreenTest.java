@@ -54,14 +54,14 @@ class AccessRequestsScreenTest {
                 new AccessRequestRequest("loki", "group:oncall", "incident 42", "8h"));
         // No refresh: the event stream brings it.
         app.await("the request listed", () -> rows().stream().anyMatch(row -> row.id().equals(filed.id())));
-        app.selectRow("#accessRequests", "incident 42");
+        app.selectRows("#accessRequests", "incident 42");
         app.robot.press(KeyCode.CONTROL, KeyCode.SHIFT, KeyCode.A).release(KeyCode.A, KeyCode.SHIFT, KeyCode.CONTROL);
         app.answerDialog("OK");
         app.await("approved on the server", () -> state(filed.id()).equals("approved"));
         app.await("approved in the table", () -> rows().stream().anyMatch(row -> row.state().equals("approved")));
         app.screenshot("desktop-access-requests");
 
-        app.selectRow("#accessRequests", "incident 42");
+        app.selectRows("#accessRequests", "incident 42");
         app.click("#revokeRequest");
         app.answerDialog("OK");
         app.await("revoked on the server", () -> state(filed.id()).equals("revoked"));
@@ -78,7 +78,7 @@ class AccessRequestsScreenTest {
         AccessRequestView filed = server.adminClient().accessRequests().getFirst();
         assertEquals("loki", filed.user());
         assertEquals("48h", filed.duration());
-        app.selectRow("#accessRequests", "deploy");
+        app.selectRows("#accessRequests", "deploy");
         app.await("Deny enabled", () -> !app.robot.lookup("#denyRequest").query().isDisabled());
         app.click("#denyRequest");
         app.await("denied on the server", () -> state(filed.id()).equals("denied"));

@@ -163,13 +163,7 @@ class KeysScreenTest {
         PreAuthKeyView second = server.adminClient().createPreAuthKey(
                 new PreAuthKeyRequest("odin", null, true, false, false, "", null)).preAuthKey();
         app.robot.type(KeyCode.F5);
-        app.clickCell("#preAuthKeys", first.prefix());
-        app.robot.press(KeyCode.CONTROL);
-        try {
-            app.clickCell("#preAuthKeys", second.prefix());
-        } finally {
-            app.robot.release(KeyCode.CONTROL);
-        }
+        app.selectRows("#preAuthKeys", first.prefix(), second.prefix());
         app.click("#revokePreAuthKey");
         app.await("the question", () -> app.robot.lookup(".dialog-pane .content").tryQuery().isPresent());
         assertTrue(app.text(".dialog-pane .content").startsWith("Revoke 2 pre-auth keys"),
@@ -188,13 +182,7 @@ class KeysScreenTest {
         String second = server.adminClient().createApiKey(new io.meshcontrol.api.ApiKeyRequest(null, null, "two",
                 null)).apiKey().prefix();
         app.robot.type(KeyCode.F5);
-        app.clickCell("#apiKeys", first);
-        app.robot.press(KeyCode.CONTROL);
-        try {
-            app.clickCell("#apiKeys", second);
-        } finally {
-            app.robot.release(KeyCode.CONTROL);
-        }
+        app.selectRows("#apiKeys", first, second);
         app.click("#expireApiKey");
         app.answerDialog("OK");
         app.await("both expired", () -> server.adminClient().apiKeys().stream()

@@ -52,14 +52,9 @@ class MachinesScreenTest {
         return rows().stream().filter(node -> node.name().equals(name)).findFirst().orElseThrow();
     }
 
-    /** Clicks the machine's row, once the table shows it. */
+    /** Selects the machine's row, once the table shows it, and waits for its detail pane. */
     private void select(String name) {
-        app.await(name + " drawn", () -> app.robot.lookup(".table-cell").lookup(
-                (javafx.scene.Node cell) -> name.equals(((javafx.scene.control.TableCell<?, ?>) cell).getText()))
-                .tryQuery().isPresent());
-        app.robot.clickOn((javafx.scene.Node) app.onFx(() -> app.robot.lookup(".table-cell").lookup(
-                (javafx.scene.Node cell) -> name.equals(((javafx.scene.control.TableCell<?, ?>) cell).getText()))
-                .query()));
+        app.selectRows("#machines", name);
         app.await(name + " in the detail pane", () -> app.robot.lookup("#renameField").tryQuery().isPresent()
                 && app.text("#renameField").equals(name));
     }
@@ -231,15 +226,7 @@ class MachinesScreenTest {
     }
 
     private void selectSeveral(String... names) {
-        app.clickCell("#machines", names[0]);
-        app.robot.press(javafx.scene.input.KeyCode.CONTROL);
-        try {
-            for (int i = 1; i < names.length; i++) {
-                app.clickCell("#machines", names[i]);
-            }
-        } finally {
-            app.robot.release(javafx.scene.input.KeyCode.CONTROL);
-        }
+        app.selectRows("#machines", names);
         app.await(names.length + " selected", () -> app.text("#bulkCount").equals(names.length + " selected:"));
     }
 

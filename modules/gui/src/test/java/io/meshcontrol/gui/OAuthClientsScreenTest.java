@@ -81,7 +81,7 @@ class OAuthClientsScreenTest {
         assertEquals("deploys", made.description());
         assertTrue(app.text("#oauthSecret").isEmpty(), "a federated identity has no secret to show");
 
-        app.selectRow("#oauthClients", made.id());
+        app.selectRows("#oauthClients", made.id());
         app.await("the form filled with it", () -> app.text("#oauthSubject").equals("repo:example/app:*"));
         app.type("#oauthDescription", "production deploys");
         app.click("#saveOAuthClient");

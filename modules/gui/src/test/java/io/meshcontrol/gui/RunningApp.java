@@ -119,25 +119,45 @@ public final class RunningApp implements AutoCloseable {
     }
 
     /**
-     * Clicks the row of {@code table} showing {@code text} until the table has it selected. The live updates replace
-     * a table's rows, which can clear the selection a click made a moment before (a user then clicks again).
+     * Clicks the rows of {@code table} showing {@code texts} (the first plainly, the others with Ctrl held) until the
+     * table has exactly those selected. A click can be lost on a loaded machine, and the live updates replace a table's
+     * rows under the mouse; a user then clicks again, and so does this.
      */
-    public void selectRow(String table, String text) {
+    public void selectRows(String table, String... texts) {
         for (int attempt = 1; ; attempt++) {
-            clickCell(table, text);
+            clickCell(table, texts[0]);
+            if (texts.length > 1) {
+                robot.press(javafx.scene.input.KeyCode.CONTROL);
+                try {
+                    for (int i = 1; i < texts.length; i++) {
+                        clickCell(table, texts[i]);
+                    }
+                } finally {
+                    robot.release(javafx.scene.input.KeyCode.CONTROL);
+                }
+            }
             try {
-                WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> onFx(() -> {
-                    Object item = robot.lookup(table).queryAs(javafx.scene.control.TableView.class).getSelectionModel()
-                            .getSelectedItem();
-                    return item != null && cell(table, text).isPresent();
-                }));
+                WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> onFx(() -> selectedExactly(table, texts)));
                 return;
             } catch (TimeoutException e) {
                 if (attempt == 3) {
-                    throw new AssertionError("the row of " + text + " in " + table + " never got selected", e);
+                    throw new AssertionError("the rows of " + String.join(", ", texts) + " in " + table
+                            + " never got selected", e);
                 }
             }
         }
+    }
+
+    /** Whether the table's selection is one row per text, each drawn in a selected row. */
+    private boolean selectedExactly(String table, String... texts) {
+        int selected = robot.lookup(table).queryAs(javafx.scene.control.TableView.class).getSelectionModel()
+                .getSelectedIndices().size();
+        return selected == texts.length && java.util.Arrays.stream(texts).allMatch(text ->
+                robot.from(robot.lookup(table).queryAll()).lookup(".table-cell").lookup((Node cell) -> {
+                    javafx.scene.control.TableCell<?, ?> tableCell = (javafx.scene.control.TableCell<?, ?>) cell;
+                    return text.equals(tableCell.getText()) && tableCell.getTableRow() != null
+                            && tableCell.getTableRow().isSelected();
+                }).tryQuery().isPresent());
     }
 
     private java.util.Optional<Node> cell(String table, String text) {
