@@ -5,12 +5,17 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.ConnectionFactory;
+import org.jdbi.v3.core.statement.DefaultStatementBuilder;
+import org.jdbi.v3.core.statement.StatementBuilderFactory;
+import org.jdbi.v3.core.statement.StatementContext;
 
 /**
  * At most a given number of connections (SQLite: {@link #SQLITE_SIZE}; PostgreSQL: {@code database.postgres.pool_size}),
@@ -20,6 +25,8 @@ import org.jdbi.v3.core.ConnectionFactory;
  * once opened thousands of them (2 GB of native memory in a 10,000-node reconnect, docs/performance.md). A thread past
  * the limit parks on a fair semaphore until a handle closes: a virtual thread parks without holding its carrier.
  * Nested use on one thread does not take a second connection: Jdbi hands the thread's open handle to nested calls.
+ * Each kept connection keeps its prepared statements too, for Jdbi's statements when {@link #keptStatements()} builds
+ * them (SQLite; PostgreSQL's driver keeps its own).
  */
 final class ConnectionPool implements ConnectionFactory, AutoCloseable {
 
@@ -48,7 +55,11 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
         this.checkAfterIdle = checkAfterIdle;
     }
 
-    private record Idle(Connection connection, long sinceNanos) {
+    /** A connection of the pool and the statements prepared on it. */
+    private record Pooled(Connection connection, StatementCache statements) {
+    }
+
+    private record Idle(Pooled pooled, long sinceNanos) {
     }
 
     /**
@@ -62,32 +73,68 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
                 new Loan());
     }
 
-    private Connection take() throws SQLException {
+    /**
+     * Builds Jdbi's plain prepared statements from the statements kept with each connection, and takes them back
+     * instead of closing them. Statements of other kinds (generated keys, updatable results) are made and closed as
+     * Jdbi's default does.
+     */
+    StatementBuilderFactory keptStatements() {
+        return connection -> new KeptStatements();
+    }
+
+    private static final class KeptStatements extends DefaultStatementBuilder {
+        @Override
+        public PreparedStatement create(Connection connection, String sql, StatementContext context)
+                throws SQLException {
+            if (context.isReturningGeneratedKeys() || context.isConcurrentUpdatable()
+                    || !(loanOf(connection) instanceof Loan loan)) {
+                return super.create(connection, sql, context);
+            }
+            return loan.preparedStatement(sql);
+        }
+
+        /** {@code sql} is the statement's text before Jdbi rendered it: the cache knows each statement's own. */
+        @Override
+        public void close(Connection connection, String sql, Statement statement) throws SQLException {
+            if (!(loanOf(connection) instanceof Loan loan && statement instanceof PreparedStatement prepared
+                    && loan.giveBack(prepared))) {
+                super.close(connection, sql, statement);
+            }
+        }
+
+        private static Object loanOf(Connection connection) {
+            return Proxy.isProxyClass(connection.getClass()) ? Proxy.getInvocationHandler(connection) : null;
+        }
+    }
+
+    private Pooled take() throws SQLException {
         // Not interruptible, as opening a connection never was: a stream that ends by interruption still stores
         // its node's last-seen time.
         permits.acquireUninterruptibly();
         try {
             for (Idle kept; (kept = idle.pollFirst()) != null; ) {
                 if (stillGood(kept)) {
-                    return kept.connection();
+                    return kept.pooled();
                 }
-                closeQuietly(kept.connection());
+                closeQuietly(kept.pooled());
             }
-            return source.getConnection();
+            return new Pooled(source.getConnection(), new StatementCache());
         } catch (SQLException | RuntimeException e) {
             permits.release();
             throw e;
         }
     }
 
-    private void giveBack(Connection connection) throws SQLException {
+    private void giveBack(Pooled pooled) throws SQLException {
         try {
+            Connection connection = pooled.connection();
             // A connection left inside a transaction is not trusted to the next handle.
             if (closed || connection.isClosed() || !connection.getAutoCommit()) {
+                pooled.statements().close();
                 connection.close();
             } else {
                 // Most recently used first: its pages are the likeliest to be cached.
-                idle.addFirst(new Idle(connection, System.nanoTime()));
+                idle.addFirst(new Idle(pooled, System.nanoTime()));
                 if (closed) {
                     closeIdle();
                 }
@@ -100,6 +147,11 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
     /** Connections open and waiting for the next handle: for tests. */
     int idleConnections() {
         return idle.size();
+    }
+
+    /** Prepared statements kept with the idle connections: for tests. */
+    int statementsKept() {
+        return idle.stream().mapToInt(kept -> kept.pooled().statements().kept()).sum();
     }
 
     /**
@@ -121,8 +173,28 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
     private final class Loan implements InvocationHandler {
 
         /** Taken at the first use; null until then. */
-        private Connection connection;
+        private Pooled pooled;
         private boolean returned;
+
+        PreparedStatement preparedStatement(String sql) throws SQLException {
+            Connection connection = connection();
+            return pooled.statements().take(connection, sql);
+        }
+
+        /** @return false when the statement is not one of {@link #preparedStatement} */
+        boolean giveBack(PreparedStatement statement) {
+            return pooled != null && pooled.statements().giveBack(statement);
+        }
+
+        private Connection connection() throws SQLException {
+            if (returned) {
+                throw new SQLException("this connection was given back to the pool");
+            }
+            if (pooled == null) {
+                pooled = take();
+            }
+            return pooled.connection();
+        }
 
         @Override
         public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
@@ -132,19 +204,19 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
                 case "hashCode":
                     return System.identityHashCode(proxy);
                 case "toString":
-                    return "loan of " + (connection == null ? "a connection not taken yet" : connection);
+                    return "loan of " + (pooled == null ? "a connection not taken yet" : pooled.connection());
                 case "isClosed":
-                    return returned || connection != null && connection.isClosed();
+                    return returned || pooled != null && pooled.connection().isClosed();
                 case "close":
                     if (!returned) {
                         returned = true;
-                        if (connection != null) {
-                            giveBack(connection);
+                        if (pooled != null) {
+                            ConnectionPool.this.giveBack(pooled);
                         }
                     }
                     return null;
                 case "getAutoCommit":
-                    if (connection == null && !returned) {
+                    if (pooled == null && !returned) {
                         // Jdbi asks when it makes the handle, inside a lock of its own: answering without taking a
                         // connection keeps that lock from waiting on the pool. A connection is lent in auto-commit
                         // mode (giveBack closes one that is not).
@@ -154,12 +226,7 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
                 default:
                     break;
             }
-            if (returned) {
-                throw new SQLException("this connection was given back to the pool");
-            }
-            if (connection == null) {
-                connection = take();
-            }
+            Connection connection = connection();
             try {
                 return method.invoke(connection, args);
             } catch (InvocationTargetException e) {
@@ -173,7 +240,7 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
             return true;
         }
         try {
-            return kept.connection().isValid(VALIDATION_SECONDS);
+            return kept.pooled().connection().isValid(VALIDATION_SECONDS);
         } catch (SQLException e) {
             return false;
         }
@@ -181,13 +248,14 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
 
     private void closeIdle() {
         for (Idle kept; (kept = idle.pollFirst()) != null; ) {
-            closeQuietly(kept.connection());
+            closeQuietly(kept.pooled());
         }
     }
 
-    private static void closeQuietly(Connection connection) {
+    private static void closeQuietly(Pooled pooled) {
+        pooled.statements().close();
         try {
-            connection.close();
+            pooled.connection().close();
         } catch (SQLException e) {
             // Closing fails only when the connection is already unusable; nothing is left to release.
         }

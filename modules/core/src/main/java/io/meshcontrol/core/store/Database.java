@@ -158,6 +158,10 @@ public final class Database implements AutoCloseable {
         migrate(dialect, dataSource);
         Jdbi jdbi = Jdbi.create(connections);
         jdbi.setSqlLogger(log);
+        if (dialect == Dialect.SQLITE) {
+            // SQLite compiles a statement on every prepare; PostgreSQL's driver keeps prepared statements itself.
+            jdbi.setStatementBuilderFactory(connections.keptStatements());
+        }
         // One writer at a time keeps a read-modify-write correct (under READ COMMITTED on PostgreSQL): in this process
         // by a Java lock, across the instances sharing a PostgreSQL database by the dialect's lock.
         SerializedTransactions transactions = new SerializedTransactions(jdbi.getTransactionHandler(), dialect);
@@ -225,6 +229,11 @@ public final class Database implements AutoCloseable {
     /** Connections open and waiting for the next handle: for tests. */
     int idleConnections() {
         return connections.idleConnections();
+    }
+
+    /** Prepared statements kept with the idle connections: for tests. */
+    int statementsKept() {
+        return connections.statementsKept();
     }
 
     /** Transactions waiting for the writer lock: for tests. */

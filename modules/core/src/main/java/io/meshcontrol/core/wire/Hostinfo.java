@@ -107,11 +107,16 @@ public final class Hostinfo {
 
     /**
      * This Hostinfo, with the previous {@code NetInfo} when this one has none: clients leave it out of updates that do
-     * not change it, and the server keeps the last one (as headscale does).
+     * not change it, and the server keeps the last one (as headscale does). The previous one is asked for only then:
+     * the server keeps it as text, and most map requests carry their own.
      */
-    public Hostinfo withNetInfoFrom(Hostinfo previous) {
-        JsonNode netInfo = previous == null ? null : previous.tree.get("NetInfo");
-        if (tree.has("NetInfo") || netInfo == null || netInfo.isNull()) {
+    public Hostinfo withNetInfoFrom(java.util.function.Supplier<Hostinfo> previous) {
+        if (tree.has("NetInfo")) {
+            return this;
+        }
+        Hostinfo before = previous.get();
+        JsonNode netInfo = before == null ? null : before.tree.get("NetInfo");
+        if (netInfo == null || netInfo.isNull()) {
             return this;
         }
         ObjectNode copy = tree.deepCopy();

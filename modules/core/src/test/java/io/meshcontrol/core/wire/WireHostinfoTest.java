@@ -50,11 +50,13 @@ class WireHostinfoTest {
     void netInfoIsKeptWhenAnUpdateLeavesItOut() {
         Hostinfo before = Hostinfo.parse(FROM_NEWER_CLIENT);
         Hostinfo update = Hostinfo.parse("{\"OS\":\"linux\",\"Hostname\":\"renamed\"}");
-        Hostinfo merged = update.withNetInfoFrom(before);
+        Hostinfo merged = update.withNetInfoFrom(() -> before);
         assertEquals("renamed", merged.fields().hostname());
         assertEquals(900, merged.fields().netInfo().preferredDerp());
         assertEquals(1, merged.toTree().get("NetInfo").get("NewNetInfoField").asInt());
-        assertSame(before, before.withNetInfoFrom(update));
+        assertSame(before, before.withNetInfoFrom(() -> {
+            throw new AssertionError("an update with its own NetInfo needs no previous one");
+        }));
     }
 
     @Test

@@ -95,7 +95,7 @@ public final class MapEndpoint implements MachineHandler {
      */
     private Node applyClientState(Node node, MapRequest request) {
         String hostinfo = request.hostinfo() == null ? null
-                : request.hostinfo().withNetInfoFrom(Hostinfo.parse(node.hostinfo())).toJson();
+                : request.hostinfo().withNetInfoFrom(() -> Hostinfo.parse(node.hostinfo())).toJson();
         List<String> endpoints = request.endpoints().isEmpty() ? null
                 : request.endpoints().stream().map(IpAddressPort::toString).toList();
         DiscoPublicKey disco = request.discoKey().isZero() ? null : request.discoKey();
