@@ -1,6 +1,7 @@
 package io.meshcontrol.core.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -115,6 +116,19 @@ class KeptStatementsTest {
         jdbi.useHandle(h -> h.createQuery("SELECT " + (StatementCache.CAPACITY + 49)).mapTo(Integer.class).one());
         assertSame(executed.get(executed.size() - 2), executed.getLast());
         assertTrue(executed.get(6).isClosed(), "the first SELECT, used least recently, was closed");
+    }
+
+    @Test
+    void anInsertLeavesNoGeneratedKeysBehindSinceNoStoreReadsThem() throws Exception {
+        boolean anyKey;
+        try (Handle h = jdbi.open();
+                var statement = h.getConnection().prepareStatement("INSERT INTO probe VALUES (7)")) {
+            statement.executeUpdate();
+            try (var keys = statement.getGeneratedKeys()) {
+                anyKey = keys.next();
+            }
+        }
+        assertFalse(anyKey, "the driver looked up the inserted row's id after the insert");
     }
 
     @Test
