@@ -47,6 +47,7 @@ class KeptStatementsTest {
             h.execute("CREATE TABLE probe (x INTEGER)");
             IntStream.rangeClosed(1, 5).forEach(x -> h.execute("INSERT INTO probe VALUES (?)", x));
         });
+        executed.clear();
     }
 
     @AfterEach
@@ -74,7 +75,9 @@ class KeptStatementsTest {
             }
         });
         assertEquals(List.of(List.of(4, 5), List.of(5)), inner);
-        assertNotSame(executed.getFirst(), executed.get(1));
+        assertEquals(3, executed.size());
+        assertNotSame(executed.getFirst(), executed.get(1), "the outer query's statement was still reading");
+        assertSame(executed.get(1), executed.get(2), "the inner one was given back after each row");
     }
 
     @Test
@@ -115,7 +118,7 @@ class KeptStatementsTest {
         assertEquals(StatementCache.CAPACITY, database.statementsKept());
         jdbi.useHandle(h -> h.createQuery("SELECT " + (StatementCache.CAPACITY + 49)).mapTo(Integer.class).one());
         assertSame(executed.get(executed.size() - 2), executed.getLast());
-        assertTrue(executed.get(6).isClosed(), "the first SELECT, used least recently, was closed");
+        assertTrue(executed.getFirst().isClosed(), "the first SELECT, used least recently, was closed");
     }
 
     @Test
