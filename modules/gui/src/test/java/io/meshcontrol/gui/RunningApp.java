@@ -152,17 +152,21 @@ public final class RunningApp implements AutoCloseable {
     private boolean selectedExactly(String table, String... texts) {
         int selected = robot.lookup(table).queryAs(javafx.scene.control.TableView.class).getSelectionModel()
                 .getSelectedIndices().size();
-        return selected == texts.length && java.util.Arrays.stream(texts).allMatch(text ->
-                robot.from(robot.lookup(table).queryAll()).lookup(".table-cell").lookup((Node cell) -> {
-                    javafx.scene.control.TableCell<?, ?> tableCell = (javafx.scene.control.TableCell<?, ?>) cell;
-                    return text.equals(tableCell.getText()) && tableCell.getTableRow() != null
-                            && tableCell.getTableRow().isSelected();
-                }).tryQuery().isPresent());
+        return selected == texts.length && java.util.Arrays.stream(texts).allMatch(text -> cell(table, text,
+                shown -> shown.getTableRow() != null && shown.getTableRow().isSelected()).isPresent());
     }
 
     private java.util.Optional<Node> cell(String table, String text) {
-        return robot.from(robot.lookup(table).queryAll()).lookup(".table-cell")
-                .lookup((Node cell) -> text.equals(((javafx.scene.control.TableCell<?, ?>) cell).getText())).tryQuery();
+        return cell(table, text, shown -> true);
+    }
+
+    /** A cell of {@code table} that reads {@code text} and meets {@code also}. */
+    private java.util.Optional<Node> cell(String table, String text,
+            java.util.function.Predicate<javafx.scene.control.TableCell<?, ?>> also) {
+        return robot.from(robot.lookup(table).queryAll()).lookup(".table-cell").lookup((Node cell) -> {
+            javafx.scene.control.TableCell<?, ?> shown = (javafx.scene.control.TableCell<?, ?>) cell;
+            return text.equals(shown.getText()) && also.test(shown);
+        }).tryQuery();
     }
 
     /** Fills a text field as a user would: focus, select all, type. */

@@ -57,6 +57,12 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
 
     /** A connection of the pool and the statements prepared on it. */
     private record Pooled(Connection connection, StatementCache statements) {
+
+        /** Closes the kept statements, then the connection they were prepared on. */
+        void close() throws SQLException {
+            statements.close();
+            connection.close();
+        }
     }
 
     private record Idle(Pooled pooled, long sinceNanos) {
@@ -130,8 +136,7 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
             Connection connection = pooled.connection();
             // A connection left inside a transaction is not trusted to the next handle.
             if (closed || connection.isClosed() || !connection.getAutoCommit()) {
-                pooled.statements().close();
-                connection.close();
+                pooled.close();
             } else {
                 // Most recently used first: its pages are the likeliest to be cached.
                 idle.addFirst(new Idle(pooled, System.nanoTime()));
@@ -253,9 +258,8 @@ final class ConnectionPool implements ConnectionFactory, AutoCloseable {
     }
 
     private static void closeQuietly(Pooled pooled) {
-        pooled.statements().close();
         try {
-            pooled.connection().close();
+            pooled.close();
         } catch (SQLException e) {
             // Closing fails only when the connection is already unusable; nothing is left to release.
         }

@@ -89,8 +89,8 @@ public final class Database implements AutoCloseable {
         // A transaction that reads and then writes cannot wait for a concurrent writer (SQLite answers BUSY at once),
         // so transactions take the write lock when they begin and queue on the busy timeout instead.
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
-        // No store reads generated keys back (Jdbi would ask for them explicitly): without this, the driver matches every
-        // statement against a pattern and runs a query of its own after each insert to have them ready.
+        // No store reads generated keys back, and with this off the driver has none to give: without it, the driver
+        // matches every statement against a pattern and runs a query of its own after each insert to have them ready.
         config.setGetGeneratedKeys(false);
         SQLiteDataSource dataSource = new SQLiteDataSource(config);
         dataSource.setUrl("jdbc:sqlite:" + file.toAbsolutePath());
