@@ -57,6 +57,31 @@ class ConsoleAdminAreasTest {
     }
 
     /** A server with alice, an admin, signed in to the console. */
+    /** Holds the answer of the page's next request for a delivery history until {@code releaseFirstDeliveries()}. */
+    private static final String HOLD_FIRST_DELIVERIES_ANSWER = """
+            const done = arguments[arguments.length - 1];
+            const send = window.fetch;
+            let release;
+            const gate = new Promise((resolve) => { release = resolve; });
+            window.releaseFirstDeliveries = release;
+            window.fetch = (url, init) => {
+              if (window.firstDeliveries || !String(url).endsWith('/deliveries')) return send(url, init);
+              window.firstDeliveries = send(url, init)
+                .then(async (r) => new Response(await r.text(), { status: r.status, headers: r.headers }));
+              return gate.then(() => window.firstDeliveries);
+            };
+            done(true);
+            """;
+
+    /** Lets the held answer through once the server has given it, and returns after the page has dealt with it. */
+    private static final String RELEASE_FIRST_DELIVERIES_ANSWER = """
+            const done = arguments[arguments.length - 1];
+            window.firstDeliveries.then(() => {
+              window.releaseFirstDeliveries();
+              setTimeout(() => done(true), 500);
+            });
+            """;
+
     private MeshClient start(UnaryOperator<TestServer.Builder> more) {
         server = more.apply(TestServer.in(folder).reachableServerUrl()).start();
         browser = ConsoleBrowser.open(server.url());
@@ -93,10 +118,18 @@ class ConsoleAdminAreasTest {
         assertEquals(List.of("userCreated"), hook.subscriptions());
         browser.assertAccessibleEverywhere("console-webhooks");
 
+        // The history's first load (no deliveries yet) is held back in the page until a newer load has shown the test
+        // event's delivery: the older answer, arriving last, must not replace the newer one.
+        browser.inPage(HOLD_FIRST_DELIVERIES_ANSWER);
+        browser.click(within("data-webhook", "Show deliveries"));
+        browser.waitForText("Loading deliveries");
         browser.click(within("data-webhook", "Send test event"));
         browser.waitFor(By.cssSelector("[data-deliveries] tr[data-delivery]"));
         browser.waitForText("200");
         assertEquals(1, receiver.requestsFor("/hook"), "the test event reached the receiver");
+        browser.inPage(RELEASE_FIRST_DELIVERIES_ANSWER);
+        assertTrue(browser.present(By.cssSelector("[data-deliveries] tr[data-delivery]")),
+                "the older, empty answer did not replace the delivery shown: " + browser.text());
         admin.createUser(new UserRequest("bob", null, null, "member"));
         // The delivery is made after the change, in the background: Refresh shows it once the server has it.
         Await.until("the userCreated delivery recorded", () -> admin.webhookDeliveries(hook.id()).stream()

@@ -1,5 +1,5 @@
 // Small shared pieces of the pages: loading with optional polling, error notices, a copy button, filter addresses.
-import { html, useState, useEffect, useCallback } from './vendor/preact-htm.js';
+import { html, useState, useEffect, useCallback, useRef } from './vendor/preact-htm.js';
 import { onChange } from './api.js';
 
 /**
@@ -10,9 +10,15 @@ import { onChange } from './api.js';
  */
 export function useLoad(load, deps = [], refresh = 0) {
   const [state, setState] = useState({ data: undefined, error: null });
-  const reload = useCallback(() => load().then(
-    (data) => setState({ data, error: null }),
-    (error) => setState((old) => ({ data: old.data, error }))), deps);
+  // Loads can overlap (a change arrives while the first load runs); only the newest one's answer is shown, so a
+  // slow older answer never replaces a newer one.
+  const latest = useRef(0);
+  const reload = useCallback(() => {
+    const mine = ++latest.current;
+    return load().then(
+      (data) => { if (mine === latest.current) setState({ data, error: null }); },
+      (error) => { if (mine === latest.current) setState((old) => ({ data: old.data, error })); });
+  }, deps);
   useEffect(() => {
     reload();
     if (typeof refresh === 'function') {
