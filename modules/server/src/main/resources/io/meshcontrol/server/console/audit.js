@@ -62,7 +62,7 @@ export default function Audit() {
       ${field('since', 'Since', 'datetime-local')}
       ${field('until', 'Until', 'datetime-local')}
       <button class="primary" type="submit" disabled=${action.busy}>Filter</button>
-      <button type="button" onClick=${() => { setForm(EMPTY); load(EMPTY, null); }}>Clear</button>
+      <button type="button" disabled=${action.busy} onClick=${() => { setForm(EMPTY); load(EMPTY, null); }}>Clear</button>
       <button type="button" disabled=${action.busy || !shown}
         onClick=${() => action.run(async () => save(await everything(shown.filter)))}>Download JSON Lines</button>
     </div></form>
