@@ -10,6 +10,7 @@ import io.meshcontrol.api.RoutesView;
 import io.meshcontrol.gui.screen.Background;
 import io.meshcontrol.gui.screen.Change;
 import io.meshcontrol.gui.screen.Failures;
+import io.meshcontrol.gui.screen.NewestRead;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -42,6 +43,8 @@ public final class MachinesViewModel {
     private final ObjectProperty<NodeView> selected = new SimpleObjectProperty<>();
     private final ObservableList<PeerView> peers = FXCollections.observableArrayList();
     private final ObservableList<String> packetFilter = FXCollections.observableArrayList();
+    /** Reads of the selected machine's access overlap when changes come quickly: the newest one's answer is shown. */
+    private final NewestRead accessRead = new NewestRead();
     private boolean polling;
     private boolean pollAgain;
     private boolean replacing;
@@ -74,13 +77,14 @@ public final class MachinesViewModel {
 
     /** The machine's peers and packet filter, as its map carries them now. */
     private void readAccess(NodeView node) {
+        NewestRead.Read read = accessRead.start();
         background.quietly(() -> new Access(client.nodePeers(node.id()), client.nodePacketFilter(node.id())),
-                access -> {
+                read.ifNewest(access -> {
                     if (selected.get() != null && selected.get().id().equals(node.id())) {
                         peers.setAll(access.peers());
                         packetFilter.setAll(access.filter().rules().stream().map(MachinesViewModel::rule).toList());
                     }
-                }, failure -> packetFilter.setAll("Not readable: " + Failures.describe(failure)));
+                }), read.ifNewest(failure -> packetFilter.setAll("Not readable: " + Failures.describe(failure))));
     }
 
     private record Access(List<PeerView> peers, PacketFilterView filter) {

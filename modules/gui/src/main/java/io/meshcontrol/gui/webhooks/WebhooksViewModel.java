@@ -7,6 +7,7 @@ import io.meshcontrol.api.WebhookRequest;
 import io.meshcontrol.api.WebhookView;
 import io.meshcontrol.gui.screen.Background;
 import io.meshcontrol.gui.screen.Controls;
+import io.meshcontrol.gui.screen.NewestRead;
 import io.meshcontrol.gui.screen.SecretPanel;
 import java.util.List;
 import javafx.beans.property.ObjectProperty;
@@ -30,6 +31,8 @@ public final class WebhooksViewModel {
     private final ObservableList<WebhookDeliveryView> deliveries = FXCollections.observableArrayList();
     private final ObjectProperty<WebhookView> selected = new SimpleObjectProperty<>();
     private final SecretPanel secret = new SecretPanel("webhookSecret");
+    /** A test's read and the read after the delivery it made can overlap: the newest one's answer is shown. */
+    private final NewestRead deliveriesRead = new NewestRead();
 
     public WebhooksViewModel(MeshClient client, Background background) {
         this.client = client;
@@ -53,14 +56,13 @@ public final class WebhooksViewModel {
     public void readDeliveries() {
         WebhookView webhook = selected.get();
         if (webhook == null) {
+            deliveriesRead.start(); // a read still under way is for a webhook no longer selected
             deliveries.clear();
             return;
         }
-        background.quietly(() -> client.webhookDeliveries(webhook.id()), list -> {
-            if (selected.get() != null && selected.get().id().equals(webhook.id())) {
-                deliveries.setAll(list);
-            }
-        }, failure -> deliveries.clear());
+        NewestRead.Read read = deliveriesRead.start();
+        background.quietly(() -> client.webhookDeliveries(webhook.id()), read.ifNewest(deliveries::setAll),
+                read.ifNewest(failure -> deliveries.clear()));
     }
 
     /** @param provider empty for the signed JSON array; slack, discord, mattermost, googlechat, email... */
