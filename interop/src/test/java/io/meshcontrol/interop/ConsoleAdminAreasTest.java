@@ -56,7 +56,6 @@ class ConsoleAdminAreasTest {
         }
     }
 
-    /** A server with alice, an admin, signed in to the console. */
     /** Holds the answer of the page's next request for a delivery history until {@code releaseFirstDeliveries()}. */
     private static final String HOLD_FIRST_DELIVERIES_ANSWER = """
             const done = arguments[arguments.length - 1];
@@ -82,6 +81,7 @@ class ConsoleAdminAreasTest {
             });
             """;
 
+    /** A server with alice, an admin, signed in to the console. */
     private MeshClient start(UnaryOperator<TestServer.Builder> more) {
         server = more.apply(TestServer.in(folder).reachableServerUrl()).start();
         browser = ConsoleBrowser.open(server.url());
