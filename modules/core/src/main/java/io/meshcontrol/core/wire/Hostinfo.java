@@ -1,5 +1,6 @@
 package io.meshcontrol.core.wire;
 
+import java.util.function.Supplier;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.DeserializationContext;
@@ -110,7 +111,7 @@ public final class Hostinfo {
      * not change it, and the server keeps the last one (as headscale does). The previous one is asked for only then:
      * the server keeps it as text, and most map requests carry their own.
      */
-    public Hostinfo withNetInfoFrom(java.util.function.Supplier<Hostinfo> previous) {
+    public Hostinfo withNetInfoFrom(Supplier<Hostinfo> previous) {
         if (tree.has("NetInfo")) {
             return this;
         }

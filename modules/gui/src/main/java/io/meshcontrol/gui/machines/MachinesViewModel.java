@@ -56,6 +56,7 @@ public final class MachinesViewModel {
         filters.addListener((observable, was, now) -> poll());
         selected.addListener((observable, was, node) -> {
             if (node == null) {
+                accessRead.start(); // a read still under way is for a machine no longer selected
                 peers.clear();
                 packetFilter.clear();
             } else if (was == null || !was.id().equals(node.id())) {
@@ -80,10 +81,8 @@ public final class MachinesViewModel {
         NewestRead.Read read = accessRead.start();
         background.quietly(() -> new Access(client.nodePeers(node.id()), client.nodePacketFilter(node.id())),
                 read.ifNewest(access -> {
-                    if (selected.get() != null && selected.get().id().equals(node.id())) {
-                        peers.setAll(access.peers());
-                        packetFilter.setAll(access.filter().rules().stream().map(MachinesViewModel::rule).toList());
-                    }
+                    peers.setAll(access.peers());
+                    packetFilter.setAll(access.filter().rules().stream().map(MachinesViewModel::rule).toList());
                 }), read.ifNewest(failure -> packetFilter.setAll("Not readable: " + Failures.describe(failure))));
     }
 

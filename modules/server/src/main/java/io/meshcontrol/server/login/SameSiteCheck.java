@@ -1,10 +1,10 @@
 package io.meshcontrol.server.login;
 
+import io.meshcontrol.core.MeshException;
+import io.meshcontrol.core.crypto.Sha256;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.Headers;
-import io.meshcontrol.core.MeshException;
-import io.meshcontrol.core.crypto.Sha256;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
