@@ -60,20 +60,21 @@ public final class RunningApp implements AutoCloseable {
         return this;
     }
 
-    /** Clicks a control (an id, {@code #connect}, or its text) once it is drawn. */
+    /** Clicks a control (an id, {@code #connect}, or its text) once it is drawn inside the window. */
     public void click(String query) {
         for (int attempt = 1; ; attempt++) {
             awaitShown(query);
+            await(query + " scrolled into the window", () -> scrolledIntoWindow(query));
             try {
-                scrollTo(query);
                 robot.clickOn(query);
                 return;
             } catch (RuntimeException e) {
                 // The detail pane is drawn again when the poll brings a new state: the control found may have left
-                // the scene before the robot measured where to click or looked it up again (nothing was clicked
-                // then); find it again.
+                // the scene, or come back below the window's edge before its scroll pane was laid out again, between
+                // the wait above and the robot's own look-up (nothing was clicked then); find it again.
                 boolean redrawn = e.getCause() instanceof NullPointerException
-                        || e instanceof org.testfx.api.FxRobotException && e.getMessage().contains("returned no nodes");
+                        || e instanceof org.testfx.api.FxRobotException && (e.getMessage().contains("returned no nodes")
+                                || e.getMessage().contains("no nodes were visible"));
                 if (attempt == 3 || !redrawn) {
                     throw e;
                 }
@@ -81,21 +82,31 @@ public final class RunningApp implements AutoCloseable {
         }
     }
 
-    /** Scrolls the scroll pane holding the control (the machine's detail pane) so that a user could see it. */
-    private void scrollTo(String query) {
-        robot.interact(() -> robot.lookup(query).tryQuery().ifPresent(node -> {
-            for (Node parent = node.getParent(); parent != null; parent = parent.getParent()) {
-                if (parent instanceof javafx.scene.control.ScrollPane pane && pane.getContent() != null) {
-                    Node content = pane.getContent();
-                    double y = content.sceneToLocal(node.localToScene(node.getBoundsInLocal())).getMinY();
-                    double room = content.getBoundsInLocal().getHeight() - pane.getViewportBounds().getHeight();
-                    if (room > 0) {
-                        pane.setVvalue(Math.max(0, Math.min(1, (y - 20) / room)));
-                    }
-                    return;
+    /**
+     * Scrolls the scroll pane holding the control (the machine's detail pane) towards it, and answers whether it is
+     * now inside the window, as the robot requires of what it clicks. Polled: a pane drawn again is measured only
+     * after its next layout pass, so one scroll may fall short.
+     */
+    private boolean scrolledIntoWindow(String query) {
+        java.util.Optional<Node> found = robot.lookup(query).tryQuery();
+        if (found.isEmpty() || found.get().getScene() == null) {
+            return false;
+        }
+        Node node = found.get();
+        for (Node parent = node.getParent(); parent != null; parent = parent.getParent()) {
+            if (parent instanceof javafx.scene.control.ScrollPane pane && pane.getContent() != null) {
+                Node content = pane.getContent();
+                double y = content.sceneToLocal(node.localToScene(node.getBoundsInLocal())).getMinY();
+                double room = content.getBoundsInLocal().getHeight() - pane.getViewportBounds().getHeight();
+                if (room > 0) {
+                    pane.setVvalue(Math.max(0, Math.min(1, (y - 20) / room)));
                 }
+                break;
             }
-        }));
+        }
+        javafx.geometry.Bounds bounds = node.localToScene(node.getBoundsInLocal());
+        javafx.scene.Scene scene = node.getScene();
+        return bounds.intersects(0, 0, scene.getWidth(), scene.getHeight());
     }
 
     /**
