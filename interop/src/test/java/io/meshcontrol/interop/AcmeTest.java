@@ -12,6 +12,7 @@ import io.meshcontrol.core.testing.PostgresCluster;
 import io.meshcontrol.server.testing.TestServer;
 import io.meshcontrol.server.tls.CertifiedKey;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -162,7 +163,6 @@ class AcmeTest {
         Map<String, String> database = PostgresCluster.shared().newEmptyDatabaseConfig();
         serverPort = Pebble.freeTcpPort();
         int httpPort = Pebble.freeTcpPort();
-        int otherPort = Pebble.freeTcpPort();
         pebble = Pebble.start(folder.resolve("pebble"), httpPort, serverPort);
         TestServer.Builder first = acme("HTTP-01", httpPort).apply(TestServer.in(folder.resolve("first")))
                 .set("tls_letsencrypt_cache_dir", folder.resolve("first/acme").toString());
@@ -171,18 +171,44 @@ class AcmeTest {
             CertifiedKey obtained = awaitCertificate(holder);
             assertTrue(holder.application.singletonLease().held());
 
-            TestServer.Builder second = acme("HTTP-01", Pebble.freeTcpPort()).apply(TestServer.in(folder.resolve("second")))
-                    .set("listen_addr", "127.0.0.1:" + otherPort)
-                    .set("server_url", "https://localhost:" + otherPort)
-                    .set("tls_letsencrypt_cache_dir", folder.resolve("second/acme").toString());
-            database.forEach(second::set);
-            try (TestServer other = second.start()) {
+            try (TestServer other = startOnFreePorts(otherPort -> {
+                TestServer.Builder second = acme("HTTP-01", Pebble.freeTcpPort())
+                        .apply(TestServer.in(folder.resolve("second")))
+                        .set("listen_addr", "127.0.0.1:" + otherPort)
+                        .set("server_url", "https://localhost:" + otherPort)
+                        .set("tls_letsencrypt_cache_dir", folder.resolve("second/acme").toString());
+                database.forEach(second::set);
+                return second;
+            })) {
+                int otherPort = other.url().getPort();
                 assertFalse(other.application.singletonLease().held(), "the first instance holds the lease");
                 assertEquals(obtained.leaf(), other.server.https().acme().orElseThrow().obtained().orElseThrow().leaf(),
                         "the second instance serves the stored certificate from its start");
                 assertEquals(obtained.leaf(), presented(pebble.roots(), otherPort));
             }
         }
+    }
+
+    /**
+     * Starts the server {@code builder} makes for a port free now. Its ports must be named before it binds them, so
+     * a test running beside this one may take one in between (CI saw "Address already in use"): then again, on
+     * other ports.
+     */
+    private static TestServer startOnFreePorts(ServerOnPort builder) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return builder.on(Pebble.freeTcpPort()).start();
+            } catch (RuntimeException e) {
+                if (attempt == 5 || !TestServer.Builder.portTaken(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** A server's configuration listening on {@code port}; it may pick further free ports of its own. */
+    private interface ServerOnPort {
+        TestServer.Builder on(int port) throws IOException;
     }
 
     /** The certificate a client trusting only {@code rootsPem} is shown for "localhost" on the main listener. */

@@ -176,7 +176,8 @@ public final class TestServer implements AutoCloseable {
             }
         }
 
-        private static boolean portTaken(Throwable e) {
+        /** Whether a server's start failed because a port it was to bind had been taken (a bind refused). */
+        public static boolean portTaken(Throwable e) {
             for (Throwable cause = e; cause != null; cause = cause.getCause()) {
                 if (cause instanceof java.net.BindException) {
                     return true;
