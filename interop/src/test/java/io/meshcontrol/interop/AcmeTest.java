@@ -171,15 +171,13 @@ class AcmeTest {
             CertifiedKey obtained = awaitCertificate(holder);
             assertTrue(holder.application.singletonLease().held());
 
-            try (TestServer other = startOnFreePorts(otherPort -> {
-                TestServer.Builder second = acme("HTTP-01", Pebble.freeTcpPort())
-                        .apply(TestServer.in(folder.resolve("second")))
-                        .set("listen_addr", "127.0.0.1:" + otherPort)
-                        .set("server_url", "https://localhost:" + otherPort)
-                        .set("tls_letsencrypt_cache_dir", folder.resolve("second/acme").toString());
-                database.forEach(second::set);
-                return second;
-            })) {
+            // The second instance's challenge listener is never asked for: port 0 will do.
+            TestServer.Builder second = acme("HTTP-01", 0).apply(TestServer.in(folder.resolve("second")))
+                    .set("tls_letsencrypt_cache_dir", folder.resolve("second/acme").toString());
+            database.forEach(second::set);
+            second.onFreePort((builder, port) -> builder.set("listen_addr", "127.0.0.1:" + port)
+                    .set("server_url", "https://localhost:" + port));
+            try (TestServer other = second.start()) {
                 int otherPort = other.url().getPort();
                 assertFalse(other.application.singletonLease().held(), "the first instance holds the lease");
                 assertEquals(obtained.leaf(), other.server.https().acme().orElseThrow().obtained().orElseThrow().leaf(),
@@ -187,28 +185,6 @@ class AcmeTest {
                 assertEquals(obtained.leaf(), presented(pebble.roots(), otherPort));
             }
         }
-    }
-
-    /**
-     * Starts the server {@code builder} makes for a port free now. Its ports must be named before it binds them, so
-     * a test running beside this one may take one in between (CI saw "Address already in use"): then again, on
-     * other ports.
-     */
-    private static TestServer startOnFreePorts(ServerOnPort builder) throws IOException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return builder.on(Pebble.freeTcpPort()).start();
-            } catch (RuntimeException e) {
-                if (attempt == 5 || !TestServer.Builder.portTaken(e)) {
-                    throw e;
-                }
-            }
-        }
-    }
-
-    /** A server's configuration listening on {@code port}; it may pick further free ports of its own. */
-    private interface ServerOnPort {
-        TestServer.Builder on(int port) throws IOException;
     }
 
     /** The certificate a client trusting only {@code rootsPem} is shown for "localhost" on the main listener. */

@@ -75,7 +75,8 @@ public final class TestServer implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private MapUrlFetcher.Resolver resolver = MapUrlFetcher.Resolver.literalsOnly();
         private final Map<String, String> environment = new LinkedHashMap<>();
-        private String reachable; // the server URL reachableServerUrl() set, if any
+        private PortChoice portChoice; // what onFreePort() was given, if anything
+        private Map<String, String> chosen = Map.of(); // the settings it wrote last
 
         private Builder(Path folder) {
             this.dataDir = folder.resolve("data");
@@ -104,19 +105,45 @@ public final class TestServer implements AutoCloseable {
 
         /**
          * {@code listen_addr} on a loopback port free now, and {@code server_url} naming it, for tests that follow
-         * URLs the server writes for others (a machine's AuthURL, the OIDC callback the issuer redirects to). The
-         * URL must name the port before the server binds it, so port 0 cannot be used: should something else take the
-         * port in between (a test running in parallel), {@link #start()} tries again on another.
+         * URLs the server writes for others (a machine's AuthURL, the OIDC callback the issuer redirects to).
          */
         public Builder reachableServerUrl() {
-            int port;
+            return onFreePort((builder, port) -> builder.set("listen_addr", "127.0.0.1:" + port)
+                    .set("server_url", "http://127.0.0.1:" + port));
+        }
+
+        /**
+         * Settings that must name a port before the server binds it (a URL naming the listener), so port 0 cannot be
+         * used: {@code choice} writes them for a loopback port free now. Should something else take the port in
+         * between (a test running in parallel), {@link #start()} has {@code choice} write them again for another,
+         * as long as no later setting replaced what it wrote.
+         */
+        public Builder onFreePort(PortChoice choice) {
+            Map<String, String> before = new LinkedHashMap<>(settings);
+            choice.write(this, freeLoopbackPort());
+            Map<String, String> written = new LinkedHashMap<>();
+            settings.forEach((key, value) -> {
+                if (!value.equals(before.get(key))) {
+                    written.put(key, value);
+                }
+            });
+            portChoice = choice;
+            chosen = written;
+            return this;
+        }
+
+        /** Writes the settings that name {@code port}. */
+        @FunctionalInterface
+        public interface PortChoice {
+            void write(Builder builder, int port);
+        }
+
+        private static int freeLoopbackPort() {
             try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-                port = socket.getLocalPort();
+                return socket.getLocalPort();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            reachable = "http://127.0.0.1:" + port;
-            return set("listen_addr", "127.0.0.1:" + port).set("server_url", "http://127.0.0.1:" + port);
         }
 
         /** The embedded relay on ({@code derp.server.enabled}), its key in the data folder. */
@@ -166,18 +193,17 @@ public final class TestServer implements AutoCloseable {
                             new Application.Launch(version, clock, resolver,
                                     environment)));
                 } catch (RuntimeException e) {
-                    // Another port only while the URL is still the one reachableServerUrl() chose.
-                    if (reachable == null || !reachable.equals(settings.get("server_url")) || attempt == 5
+                    if (portChoice == null || !settings.entrySet().containsAll(chosen.entrySet()) || attempt == 5
                             || !portTaken(e)) {
                         throw e;
                     }
-                    reachableServerUrl();
+                    onFreePort(portChoice);
                 }
             }
         }
 
         /** Whether a server's start failed because a port it was to bind had been taken (a bind refused). */
-        public static boolean portTaken(Throwable e) {
+        private static boolean portTaken(Throwable e) {
             for (Throwable cause = e; cause != null; cause = cause.getCause()) {
                 if (cause instanceof java.net.BindException) {
                     return true;
