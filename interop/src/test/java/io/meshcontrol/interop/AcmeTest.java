@@ -81,6 +81,15 @@ class AcmeTest {
                 .set("acme_url", pebble.acmeUrl());
     }
 
+    /**
+     * The main listener on a port free now, written again for another should a test running beside this one take it
+     * first. Only for HTTP-01: TLS-ALPN-01 needs the port pebble was started with.
+     */
+    private static TestServer.Builder onFreeHttpsPort(TestServer.Builder server) {
+        return server.onFreePort((builder, port) -> builder.set("listen_addr", "127.0.0.1:" + port)
+                .set("server_url", "https://localhost:" + port));
+    }
+
     private CertifiedKey awaitCertificate(TestServer server) throws InterruptedException {
         Instant deadline = Instant.now().plus(ISSUANCE);
         var acme = server.server.https().acme().orElseThrow();
@@ -95,8 +104,10 @@ class AcmeTest {
         serverPort = Pebble.freeTcpPort();
         int httpPort = Pebble.freeTcpPort();
         pebble = Pebble.start(folder.resolve("pebble"), httpPort, serverPort);
-        network = TestNetwork.withEmbeddedRelay(folder, nodes, acme("HTTP-01", httpPort));
+        network = TestNetwork.withEmbeddedRelay(folder, nodes,
+                server -> onFreeHttpsPort(acme("HTTP-01", httpPort).apply(server)));
         TestServer server = network.server();
+        serverPort = server.url().getPort();
         CertifiedKey obtained = awaitCertificate(server);
         String roots = pebble.roots();
         assertEquals(obtained.leaf(), presented(roots));
@@ -167,6 +178,7 @@ class AcmeTest {
         TestServer.Builder first = acme("HTTP-01", httpPort).apply(TestServer.in(folder.resolve("first")))
                 .set("tls_letsencrypt_cache_dir", folder.resolve("first/acme").toString());
         database.forEach(first::set);
+        onFreeHttpsPort(first);
         try (TestServer holder = first.start()) {
             CertifiedKey obtained = awaitCertificate(holder);
             assertTrue(holder.application.singletonLease().held());
@@ -175,8 +187,7 @@ class AcmeTest {
             TestServer.Builder second = acme("HTTP-01", 0).apply(TestServer.in(folder.resolve("second")))
                     .set("tls_letsencrypt_cache_dir", folder.resolve("second/acme").toString());
             database.forEach(second::set);
-            second.onFreePort((builder, port) -> builder.set("listen_addr", "127.0.0.1:" + port)
-                    .set("server_url", "https://localhost:" + port));
+            onFreeHttpsPort(second);
             try (TestServer other = second.start()) {
                 int otherPort = other.url().getPort();
                 assertFalse(other.application.singletonLease().held(), "the first instance holds the lease");
