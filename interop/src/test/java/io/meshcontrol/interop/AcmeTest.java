@@ -12,7 +12,6 @@ import io.meshcontrol.core.testing.PostgresCluster;
 import io.meshcontrol.server.testing.TestServer;
 import io.meshcontrol.server.tls.CertifiedKey;
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
